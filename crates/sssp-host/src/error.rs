@@ -1,0 +1,77 @@
+//! The library's one error type. Every fallible public function returns [`Result`]; variants are
+//! typed so callers can match on them, and only the CLI turns them into messages and exit codes.
+
+use std::path::PathBuf;
+
+/// Result alias used across the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in `sssp`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An I/O failure on a named file.
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+
+    /// Malformed input: the file, the 1-based line (0 when not line-oriented, e.g. binary) and
+    /// what was expected there.
+    #[error("{path}:{line}: {msg}")]
+    Parse { path: PathBuf, line: u64, msg: String },
+
+    /// The input's format could not be told from its name and none was given.
+    #[error("{path}: cannot tell the graph format from the file name; pass --format (gr, mtx, el, wel, snap, metis, bin)")]
+    UnknownFormat { path: PathBuf },
+
+    /// A vertex id outside `0..n`.
+    #[error("vertex {vertex} is out of range: the graph has {num_vertices} vertices (ids 0..{num_vertices})")]
+    VertexOutOfRange { vertex: u64, num_vertices: u64 },
+
+    /// The graph is larger than the u32 vertex ids / u64 edge offsets can address.
+    #[error("graph too large: {what}")]
+    TooLarge { what: String },
+
+    /// An algorithm that needs non-negative weights was given a negative one.
+    #[error("negative edge weight {weight} on arc {from} -> {to}; algorithm `{algo}` needs non-negative weights (use --algo bellman-ford)")]
+    NegativeWeight { algo: String, from: u32, to: u32, weight: i64 },
+
+    /// A negative cycle is reachable from the source, so shortest paths are undefined.
+    #[error("a negative cycle is reachable from the source (it passes through vertex {vertex})")]
+    NegativeCycle { vertex: u32 },
+
+    /// A shortest distance does not fit the distance type in use.
+    #[error("shortest distance to vertex {vertex} does not fit in {bits} bits")]
+    DistanceOverflow { vertex: u32, bits: u32 },
+
+    /// A distance result failed verification.
+    #[error("verification failed: {0}")]
+    Verification(String),
+
+    /// The requested device is not usable (no driver, no GPU, or CUDA failed to start).
+    #[error("GPU not available: {0}")]
+    NoGpu(String),
+
+    /// Graph plus working buffers do not fit in device memory.
+    #[error("graph does not fit on {device}: needs {needed} bytes, {available} available")]
+    OutOfDeviceMemory { device: String, needed: u64, available: u64 },
+
+    /// A CUDA driver call failed.
+    #[error("CUDA error: {0}")]
+    Cuda(String),
+
+    /// An argument combination that is not valid.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+}
+
+impl Error {
+    /// Shorthand for a parse error.
+    pub fn parse(path: impl Into<PathBuf>, line: u64, msg: impl Into<String>) -> Self {
+        Error::Parse { path: path.into(), line, msg: msg.into() }
+    }
+
+    /// Shorthand for an I/O error on a path.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io { path: path.into(), source }
+    }
+}

@@ -1,0 +1,453 @@
+//! The graph model: a compressed sparse row (CSR) adjacency with `u32` vertex ids, `u64` edge
+//! offsets (so more than 2^32 arcs are addressable) and integer weights.
+//!
+//! Weights are `u32` when every weight is non-negative (what the GPU strategies need) and `i32`
+//! when some weight is negative (what Bellman-Ford accepts). Self loops and multi-edges are kept
+//! exactly as given: they are legal, and some strategies treat them specially.
+//!
+//! Arrays live in [`Buf`], which is either an owned `Vec` or a slice of a memory-mapped binary
+//! graph file, so a billion-arc graph opens without copying (see `io::binary`).
+
+use std::ops::Deref;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::rng;
+
+/// Largest vertex count: ids are `u32` and `u32::MAX` is reserved as "no vertex".
+pub const MAX_VERTICES: u64 = u32::MAX as u64;
+
+/// "No vertex" marker (predecessor of the source and of unreached vertices).
+pub const NO_VERTEX: u32 = u32::MAX;
+
+/// A read-only array that is either owned or borrowed from a shared memory map.
+pub enum Buf<T: 'static> {
+    Owned(Vec<T>),
+    /// `len` elements of `T` starting `offset` bytes into the map; the offset is aligned for `T`.
+    Mapped { map: Arc<memmap2::Mmap>, offset: usize, len: usize },
+}
+
+impl<T: Copy + 'static> Buf<T> {
+    /// A view into a map. Fails if the range is out of the map or misaligned for `T`.
+    ///
+    /// # Safety
+    /// `T` must be a plain integer type for which every bit pattern is valid.
+    pub unsafe fn mapped(map: Arc<memmap2::Mmap>, offset: usize, len: usize) -> Option<Self> {
+        let bytes = len.checked_mul(std::mem::size_of::<T>())?;
+        let end = offset.checked_add(bytes)?;
+        if end > map.len() || (map.as_ptr() as usize + offset) % std::mem::align_of::<T>() != 0 {
+            return None;
+        }
+        Some(Buf::Mapped { map, offset, len })
+    }
+}
+
+impl<T: 'static> Deref for Buf<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            Buf::Owned(v) => v,
+            // SAFETY: `mapped` checked bounds and alignment; the map is read-only and kept alive
+            // by the Arc for as long as `self`.
+            Buf::Mapped { map, offset, len } => unsafe {
+                std::slice::from_raw_parts(map.as_ptr().add(*offset) as *const T, *len)
+            },
+        }
+    }
+}
+
+impl<T: Clone + 'static> Clone for Buf<T> {
+    fn clone(&self) -> Self {
+        match self {
+            Buf::Owned(v) => Buf::Owned(v.clone()),
+            Buf::Mapped { map, offset, len } => Buf::Mapped { map: map.clone(), offset: *offset, len: *len },
+        }
+    }
+}
+
+impl<T: std::fmt::Debug + 'static> std::fmt::Debug for Buf<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter().take(16)).finish()
+    }
+}
+
+impl<T> From<Vec<T>> for Buf<T> {
+    fn from(v: Vec<T>) -> Self {
+        Buf::Owned(v)
+    }
+}
+
+/// Arc weights: unsigned when all are non-negative, signed otherwise.
+#[derive(Clone, Debug)]
+pub enum Weights {
+    Unsigned(Buf<u32>),
+    Signed(Buf<i32>),
+}
+
+impl Weights {
+    pub fn len(&self) -> usize {
+        match self {
+            Weights::Unsigned(w) => w.len(),
+            Weights::Signed(w) => w.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Weight of arc `e` widened to `i64`.
+    #[inline]
+    pub fn get(&self, e: usize) -> i64 {
+        match self {
+            Weights::Unsigned(w) => w[e] as i64,
+            Weights::Signed(w) => w[e] as i64,
+        }
+    }
+}
+
+/// A directed graph in CSR form. Undirected inputs are stored as two arcs per edge.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    offsets: Buf<u64>,
+    targets: Buf<u32>,
+    weights: Weights,
+}
+
+impl Graph {
+    /// Assemble a graph from CSR arrays, checking that they are consistent.
+    pub fn from_csr(offsets: Buf<u64>, targets: Buf<u32>, weights: Weights) -> Result<Self> {
+        let bad = |m: &str| Err(Error::InvalidArgument(format!("inconsistent CSR: {m}")));
+        if offsets.is_empty() {
+            return bad("offsets must have n+1 entries");
+        }
+        let n = offsets.len() as u64 - 1;
+        if n > MAX_VERTICES {
+            return Err(Error::TooLarge { what: format!("{n} vertices (at most {MAX_VERTICES})") });
+        }
+        if offsets[0] != 0 || *offsets.last().unwrap() != targets.len() as u64 {
+            return bad("offsets must start at 0 and end at the number of arcs");
+        }
+        if weights.len() != targets.len() {
+            return bad("one weight per arc");
+        }
+        if offsets.par_windows(2).any(|w| w[0] > w[1]) {
+            return bad("offsets must not decrease");
+        }
+        if let Some(&t) = targets.par_iter().find_any(|&&t| t as u64 >= n) {
+            return Err(Error::VertexOutOfRange { vertex: t as u64, num_vertices: n });
+        }
+        Ok(Graph { offsets, targets, weights })
+    }
+
+    pub fn num_vertices(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    pub fn num_arcs(&self) -> usize {
+        self.targets.len()
+    }
+
+    pub fn offsets(&self) -> &[u64] {
+        &self.offsets
+    }
+
+    pub fn targets(&self) -> &[u32] {
+        &self.targets
+    }
+
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// The weights if all are non-negative, else a typed error naming the first negative arc.
+    pub fn unsigned_weights(&self, algo: &str) -> Result<&[u32]> {
+        match &self.weights {
+            Weights::Unsigned(w) => Ok(w),
+            Weights::Signed(w) => match w.iter().position(|&x| x < 0) {
+                // A signed graph always has a negative weight (see `Weights`), but stay total.
+                None => Err(Error::InvalidArgument("signed weights without a negative one".into())),
+                Some(e) => {
+                    let from = self.source_of(e);
+                    Err(Error::NegativeWeight { algo: algo.into(), from, to: self.targets[e], weight: w[e] as i64 })
+                }
+            },
+        }
+    }
+
+    /// Out-degree of `v`.
+    #[inline]
+    pub fn degree(&self, v: u32) -> usize {
+        (self.offsets[v as usize + 1] - self.offsets[v as usize]) as usize
+    }
+
+    /// Arc index range of `v`'s out-arcs.
+    #[inline]
+    pub fn arc_range(&self, v: u32) -> std::ops::Range<usize> {
+        self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize
+    }
+
+    /// Out-neighbours of `v` with weights (widened to `i64`).
+    pub fn neighbors(&self, v: u32) -> impl Iterator<Item = (u32, i64)> + '_ {
+        self.arc_range(v).map(move |e| (self.targets[e], self.weights.get(e)))
+    }
+
+    /// The source vertex of arc `e` (binary search in the offsets).
+    pub fn source_of(&self, e: usize) -> u32 {
+        (self.offsets.partition_point(|&o| o <= e as u64) - 1) as u32
+    }
+
+    /// Smallest and largest weight, or `None` for a graph with no arcs.
+    pub fn weight_range(&self) -> Option<(i64, i64)> {
+        if self.num_arcs() == 0 {
+            return None;
+        }
+        let (lo, hi) = match &self.weights {
+            Weights::Unsigned(w) => (*w.par_iter().min().unwrap() as i64, *w.par_iter().max().unwrap() as i64),
+            Weights::Signed(w) => (*w.par_iter().min().unwrap() as i64, *w.par_iter().max().unwrap() as i64),
+        };
+        Some((lo, hi))
+    }
+
+    /// The reverse graph (in-arcs as out-arcs), with the same weights. O(n + m).
+    pub fn reverse(&self) -> Graph {
+        let n = self.num_vertices();
+        let mut edges = EdgeList::with_capacity(n as u32, self.num_arcs());
+        for v in 0..n as u32 {
+            for e in self.arc_range(v) {
+                edges.push(self.targets[e], v, self.weights.get(e));
+            }
+        }
+        edges.into_graph_as_given().expect("reversing a valid graph cannot fail")
+    }
+}
+
+/// How to give weights to an input that has none (or to override given ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WeightSpec {
+    /// Keep the weights in the file; inputs without weights get [`WeightSpec::DEFAULT_RANDOM`].
+    AsGiven,
+    /// Every arc weighs 1.
+    Unit,
+    /// Uniform integers in `lo..=hi`, a pure function of `(seed, input edge index)`, so both arcs
+    /// of an undirected edge get the same weight and the result does not depend on threads.
+    Random { lo: u32, hi: u32, seed: u64 },
+}
+
+impl WeightSpec {
+    /// GAP's convention for unweighted inputs: uniform integers in [1, 255], fixed seed.
+    pub const DEFAULT_RANDOM: WeightSpec = WeightSpec::Random { lo: 1, hi: 255, seed: 27491095 };
+
+    /// Parse `unit`, `given`, `random`, `random:LO-HI` or `random:LO-HI:SEED`.
+    pub fn parse(s: &str) -> Result<Self> {
+        let err = || Error::InvalidArgument(format!("weights `{s}`: expected unit, given, random, random:LO-HI or random:LO-HI:SEED"));
+        let mut parts = s.split(':');
+        match parts.next() {
+            Some("unit") if parts.next().is_none() => Ok(WeightSpec::Unit),
+            Some("given") if parts.next().is_none() => Ok(WeightSpec::AsGiven),
+            Some("random") => {
+                let WeightSpec::Random { mut lo, mut hi, mut seed } = Self::DEFAULT_RANDOM else { unreachable!() };
+                if let Some(range) = parts.next() {
+                    let (a, b) = range.split_once('-').ok_or_else(err)?;
+                    lo = a.parse().map_err(|_| err())?;
+                    hi = b.parse().map_err(|_| err())?;
+                    if lo > hi {
+                        return Err(err());
+                    }
+                }
+                if let Some(sd) = parts.next() {
+                    seed = sd.parse().map_err(|_| err())?;
+                }
+                if parts.next().is_some() {
+                    return Err(err());
+                }
+                Ok(WeightSpec::Random { lo, hi, seed })
+            }
+            _ => Err(err()),
+        }
+    }
+
+    /// Weight for input edge `index`.
+    #[inline]
+    pub fn random_weight(lo: u32, hi: u32, seed: u64, index: u64) -> u32 {
+        lo + rng::below(rng::hash2(seed, index), hi as u64 - lo as u64 + 1) as u32
+    }
+}
+
+/// A list of arcs as read from a file or made by a generator, before CSR construction.
+///
+/// Weights are `i64` here so parsers can report out-of-range values precisely; `None` means the
+/// input carried no weights.
+#[derive(Clone, Debug, Default)]
+pub struct EdgeList {
+    pub num_vertices: u32,
+    pub src: Vec<u32>,
+    pub dst: Vec<u32>,
+    pub weights: Option<Vec<i64>>,
+    /// True when each listed edge stands for two arcs (undirected input, e.g. a symmetric MTX).
+    pub undirected: bool,
+}
+
+impl EdgeList {
+    pub fn with_capacity(num_vertices: u32, m: usize) -> Self {
+        EdgeList { num_vertices, src: Vec::with_capacity(m), dst: Vec::with_capacity(m), weights: Some(Vec::with_capacity(m)), undirected: false }
+    }
+
+    /// Append a weighted arc. Panics if the list was built without weights (programming error).
+    pub fn push(&mut self, u: u32, v: u32, w: i64) {
+        self.src.push(u);
+        self.dst.push(v);
+        self.weights.as_mut().expect("weighted edge list").push(w);
+    }
+
+    pub fn len(&self) -> usize {
+        self.src.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.src.is_empty()
+    }
+
+    /// Build the CSR graph. `symmetrize` adds the reverse of every arc (on top of an undirected
+    /// input's own doubling, which always happens).
+    pub fn into_graph(self, spec: WeightSpec, symmetrize: bool) -> Result<Graph> {
+        let m_in = self.len();
+        let weights: Vec<i64> = match (spec, self.weights) {
+            (WeightSpec::AsGiven, Some(w)) => w,
+            (WeightSpec::Unit, _) => vec![1; m_in],
+            (WeightSpec::AsGiven, None) => random_weights(WeightSpec::DEFAULT_RANDOM, m_in),
+            (r @ WeightSpec::Random { .. }, _) => random_weights(r, m_in),
+        };
+        let doubled = self.undirected || symmetrize;
+        build_csr(self.num_vertices, &self.src, &self.dst, &weights, doubled)
+    }
+
+    /// Build with the weights exactly as stored (no defaults, no doubling).
+    pub fn into_graph_as_given(self) -> Result<Graph> {
+        let w = self.weights.unwrap_or_else(|| vec![1; self.src.len()]);
+        build_csr(self.num_vertices, &self.src, &self.dst, &w, self.undirected)
+    }
+}
+
+fn random_weights(spec: WeightSpec, m: usize) -> Vec<i64> {
+    let WeightSpec::Random { lo, hi, seed } = spec else { unreachable!() };
+    (0..m as u64).into_par_iter().map(|i| WeightSpec::random_weight(lo, hi, seed, i) as i64).collect()
+}
+
+/// Counting-sort arcs by source into CSR, keeping each source's arcs in input order (the
+/// reverse arcs of a doubled input follow all forward arcs, also in input order).
+fn build_csr(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool) -> Result<Graph> {
+    let nn = n as u64;
+    if let Some(&v) = src.par_iter().chain(dst.par_iter()).find_any(|&&v| v as u64 >= nn) {
+        return Err(Error::VertexOutOfRange { vertex: v as u64, num_vertices: nn });
+    }
+    let signed = w.par_iter().any(|&x| x < 0);
+    let (lo, hi) = if signed { (i32::MIN as i64, i32::MAX as i64) } else { (0, u32::MAX as i64) };
+    if let Some(i) = w.par_iter().position_any(|&x| x < lo || x > hi) {
+        let kind = if signed { "i32 (the graph has negative weights)" } else { "u32" };
+        return Err(Error::InvalidArgument(format!(
+            "weight {} of edge {} -> {} does not fit in {kind}",
+            w[i], src[i], dst[i]
+        )));
+    }
+    let arcs: Vec<(u32, u32, usize)> = if doubled {
+        let fwd = (0..src.len()).map(|i| (src[i], dst[i], i));
+        let rev = (0..src.len()).map(|i| (dst[i], src[i], i));
+        fwd.chain(rev).collect()
+    } else {
+        (0..src.len()).map(|i| (src[i], dst[i], i)).collect()
+    };
+    let m = arcs.len();
+    let mut offsets = vec![0u64; n as usize + 1];
+    for &(u, _, _) in &arcs {
+        offsets[u as usize + 1] += 1;
+    }
+    for i in 0..n as usize {
+        offsets[i + 1] += offsets[i];
+    }
+    let mut cursor: Vec<u64> = offsets[..n as usize].to_vec();
+    let mut targets = vec![0u32; m];
+    let mut order = vec![0usize; m];
+    for &(u, v, i) in &arcs {
+        let slot = cursor[u as usize] as usize;
+        cursor[u as usize] += 1;
+        targets[slot] = v;
+        order[slot] = i;
+    }
+    let weights = if signed {
+        Weights::Signed(Buf::Owned(order.par_iter().map(|&i| w[i] as i32).collect()))
+    } else {
+        Weights::Unsigned(Buf::Owned(order.par_iter().map(|&i| w[i] as u32).collect()))
+    };
+    Graph::from_csr(Buf::Owned(offsets), Buf::Owned(targets), weights)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn triangle() -> EdgeList {
+        let mut e = EdgeList::with_capacity(3, 3);
+        e.push(0, 1, 5);
+        e.push(1, 2, 7);
+        e.push(0, 2, 20);
+        e
+    }
+
+    #[test]
+    fn csr_keeps_input_order_and_weights() {
+        let g = triangle().into_graph(WeightSpec::AsGiven, false).unwrap();
+        assert_eq!(g.offsets(), &[0, 2, 3, 3]);
+        assert_eq!(g.targets(), &[1, 2, 2]);
+        assert_eq!(g.neighbors(0).collect::<Vec<_>>(), vec![(1, 5), (2, 20)]);
+        assert!(matches!(g.weights(), Weights::Unsigned(_)));
+    }
+
+    #[test]
+    fn symmetrize_doubles_with_equal_weights() {
+        let g = triangle().into_graph(WeightSpec::AsGiven, true).unwrap();
+        assert_eq!(g.num_arcs(), 6);
+        assert_eq!(g.neighbors(2).collect::<Vec<_>>(), vec![(1, 7), (0, 20)]);
+    }
+
+    #[test]
+    fn negative_weights_make_a_signed_graph() {
+        let mut e = triangle();
+        e.weights.as_mut().unwrap()[1] = -3;
+        let g = e.into_graph(WeightSpec::AsGiven, false).unwrap();
+        assert!(matches!(g.weights(), Weights::Signed(_)));
+        assert!(matches!(g.unsigned_weights("dijkstra"), Err(Error::NegativeWeight { from: 1, to: 2, weight: -3, .. })));
+    }
+
+    #[test]
+    fn out_of_range_vertex_and_weight_are_errors() {
+        let mut e = triangle();
+        e.dst[0] = 3;
+        assert!(matches!(e.into_graph(WeightSpec::AsGiven, false), Err(Error::VertexOutOfRange { vertex: 3, .. })));
+        let mut e = triangle();
+        e.weights.as_mut().unwrap()[0] = 1 << 40;
+        assert!(matches!(e.into_graph(WeightSpec::AsGiven, false), Err(Error::InvalidArgument(_))));
+    }
+
+    #[test]
+    fn random_weights_are_reproducible_and_in_range() {
+        let spec = WeightSpec::parse("random:3-9:42").unwrap();
+        let a = triangle().into_graph(spec, true).unwrap();
+        let b = triangle().into_graph(spec, true).unwrap();
+        let (Weights::Unsigned(wa), Weights::Unsigned(wb)) = (a.weights(), b.weights()) else { panic!() };
+        assert_eq!(&wa[..], &wb[..]);
+        assert!(wa.iter().all(|&w| (3..=9).contains(&w)));
+        assert!(WeightSpec::parse("random:9-3").is_err());
+        assert!(WeightSpec::parse("bogus").is_err());
+    }
+
+    #[test]
+    fn reverse_swaps_arcs() {
+        let g = triangle().into_graph(WeightSpec::AsGiven, false).unwrap();
+        let r = g.reverse();
+        assert_eq!(r.neighbors(2).collect::<Vec<_>>(), vec![(0, 20), (1, 7)]);
+        assert_eq!(r.degree(0), 0);
+    }
+}

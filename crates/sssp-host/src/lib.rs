@@ -1,0 +1,29 @@
+//! `sssp`: exact single-source shortest paths on GPUs (CUDA) and CPUs, written in Rust.
+//!
+//! Layers, in the order data flows:
+//! - [`graph`]: the CSR graph model; [`io`]: file formats; [`gen`]: seeded generators.
+//! - [`reference`]: serial Dijkstra and Bellman-Ford; [`verify`]: a reference-free certificate
+//!   checker; [`tree`]: predecessor trees and paths from any distance vector.
+//! - [`engine`]: the two backends (CUDA through `cudarc`, CPU through rayon) running the same
+//!   kernels from `sssp-kernels`; [`strategy`]: the parallel algorithms built from them.
+
+pub mod engine;
+pub mod error;
+pub mod gen;
+pub mod graph;
+pub mod io;
+pub mod reference;
+pub mod rng;
+pub mod strategy;
+pub mod tree;
+pub mod verify;
+
+pub use error::{Error, Result};
+pub use graph::{EdgeList, Graph, WeightSpec, Weights};
+
+/// A shortest-path distance as returned by every algorithm: `i64`, with [`UNREACHED`] for
+/// vertices the source cannot reach.
+pub type Dist = i64;
+
+/// Distance of a vertex that the source cannot reach.
+pub const UNREACHED: Dist = i64::MAX;
