@@ -1,1 +1,226 @@
-// (under construction)
+//! Every engine strategy x load-balancing mode x dedupe mode against serial Dijkstra, on every
+//! generator family (adversarial shapes included) and on proptest random graphs.
+//!
+//! The device comes from `SSSP_TEST_DEVICE` (`cpu` by default, as in CI; `gpu` on the GPU test
+//! machine, where a missing GPU is a failure, never a silent skip). The same test binary is the
+//! GPU suite: `scripts/gpu-suite.sh` builds it here and runs it there.
+
+use proptest::prelude::*;
+use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
+use sssp::gen::{generate, GenSpec};
+use sssp::strategy::{solve, Algo, Options};
+use sssp::{EdgeList, Error, Graph, WeightSpec};
+
+fn device() -> DeviceKind {
+    match std::env::var("SSSP_TEST_DEVICE").as_deref() {
+        Ok("gpu") => DeviceKind::Gpu,
+        Ok("cpu") | Err(_) => DeviceKind::Cpu,
+        Ok(other) => panic!("SSSP_TEST_DEVICE={other}: expected cpu or gpu"),
+    }
+}
+
+/// Every (algorithm, balance, dedupe) combination an engine runs.
+fn configs() -> Vec<(Algo, Options)> {
+    let mut v = vec![];
+    for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition] {
+        v.push((Algo::TopoBf, Options { balance, ..Options::default() }));
+        for dedupe in [Dedupe::Stamp, Dedupe::Lookup] {
+            for check_every in [1, 5] {
+                v.push((Algo::Workfront, Options { balance, dedupe, check_every, trace: false }));
+            }
+        }
+    }
+    v
+}
+
+/// Solve from each source with every configuration and compare with Dijkstra exactly.
+fn check_all(g: &Graph, eng: &mut (dyn Engine + 'static), sources: &[u32], what: &str) {
+    for &src in sources {
+        let want = sssp::reference::dijkstra(g, src).unwrap();
+        for (algo, opts) in configs() {
+            let sol = solve(g, algo, Some(eng), src, &opts)
+                .unwrap_or_else(|e| panic!("{what}: {} {opts:?} from {src} failed: {e}", algo.name()));
+            if let Err(e) = sssp::verify::compare(&sol.dist, &want) {
+                panic!("{what}: {} {opts:?} from {src}: {e}", algo.name());
+            }
+            assert!(sol.stats.arcs_relaxed > 0 || g.degree(src) == 0, "{what}: no work counted");
+        }
+    }
+}
+
+fn family(spec: &str, seed: u64) {
+    let g = generate(&GenSpec::parse(spec).unwrap(), seed, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    let mut sources = sssp::reference::pick_sources(&g, 2, seed);
+    sources.push(0);
+    check_all(&g, eng.as_mut(), &sources, spec);
+}
+
+#[test]
+fn kron() {
+    family("kron:10", 1);
+}
+
+#[test]
+fn uniform() {
+    family("uniform:3000:6", 2);
+}
+
+#[test]
+fn grid2d() {
+    family("grid2d:40x30", 3);
+}
+
+#[test]
+fn grid3d() {
+    family("grid3d:10x12x9", 4);
+}
+
+#[test]
+fn road() {
+    family("road:4000", 5);
+}
+
+#[test]
+fn long_path() {
+    family("path:700", 6);
+}
+
+#[test]
+fn star_with_hub() {
+    family("star:5000", 7);
+}
+
+#[test]
+fn complete() {
+    family("complete:48", 8);
+}
+
+#[test]
+fn disconnected() {
+    family("disconnected:5:600", 9);
+}
+
+#[test]
+fn zero_weights() {
+    family("zero:1500", 10);
+}
+
+#[test]
+fn self_loops() {
+    family("selfloops:1000", 11);
+}
+
+#[test]
+fn multi_edges() {
+    family("multi:1000", 12);
+}
+
+#[test]
+fn unit_weights_are_bfs() {
+    let g = generate(&GenSpec::parse("kron:9").unwrap(), 3, WeightSpec::Unit).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    check_all(&g, eng.as_mut(), &[0, 17], "kron unit");
+}
+
+#[test]
+fn overflowing_distances_are_a_typed_error() {
+    // Three arcs of weight 2^31 + 1: the third vertex's distance needs 33 bits.
+    let mut e = EdgeList::with_capacity(4, 3);
+    for v in 0..3 {
+        e.push(v, v + 1, (1 << 31) + 1);
+    }
+    let g = e.into_graph(WeightSpec::AsGiven, false).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    for (algo, opts) in configs() {
+        match solve(&g, algo, Some(eng.as_mut()), 0, &opts) {
+            Err(Error::DistanceOverflow { vertex: 2, bits: 32 }) => {}
+            other => panic!("{} {opts:?}: expected overflow at vertex 2, got {other:?}", algo.name()),
+        }
+    }
+}
+
+#[test]
+fn overflowing_candidates_that_are_not_shortest_are_fine() {
+    // 0 -> 1 heavy and 0 -> 2 -> 1 light: the heavy candidate into 1 after the heavy arc 1 -> 3
+    // overflows, but 3's true distance through the light path fits.
+    let mut e = EdgeList::with_capacity(4, 4);
+    e.push(0, 1, u32::MAX as i64 - 10);
+    e.push(1, 3, 100);
+    e.push(0, 2, 1);
+    e.push(2, 1, 1);
+    let g = e.into_graph(WeightSpec::AsGiven, false).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    check_all(&g, eng.as_mut(), &[0], "overflowing candidate");
+}
+
+#[test]
+fn negative_weights_are_refused_by_engines() {
+    let mut e = EdgeList::with_capacity(2, 1);
+    e.push(0, 1, -1);
+    let g = e.into_graph(WeightSpec::AsGiven, false).unwrap();
+    assert!(matches!(engine::open(&g, device()), Err(Error::NegativeWeight { from: 0, to: 1, weight: -1, .. })));
+}
+
+#[test]
+fn out_of_range_source_is_a_typed_error() {
+    let g = generate(&GenSpec::parse("path:10").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    for (algo, opts) in configs() {
+        assert!(matches!(solve(&g, algo, Some(eng.as_mut()), 10, &opts), Err(Error::VertexOutOfRange { vertex: 10, .. })));
+    }
+}
+
+#[test]
+fn engine_is_reusable_across_sources_and_modes() {
+    // Buffers are reset by init: run a lookup-dedupe solve, then a stamp one, from other sources.
+    let g = generate(&GenSpec::parse("uniform:500:4").unwrap(), 5, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    for src in [3, 100, 3] {
+        check_all(&g, eng.as_mut(), &[src], "reuse");
+    }
+}
+
+#[test]
+fn trace_records_every_iteration() {
+    let g = generate(&GenSpec::parse("path:50").unwrap(), 1, WeightSpec::Unit).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    let opts = Options { trace: true, ..Options::default() };
+    let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &opts).unwrap();
+    // A path from one end: iteration k expands vertex k-1 (the last one too, to no effect).
+    assert_eq!(sol.stats.iterations, 50);
+    let busy: Vec<_> = sol.stats.trace.iter().filter(|t| t.frontier > 0).collect();
+    assert_eq!(busy.len(), 50);
+    assert!(busy.iter().all(|t| t.frontier == 1));
+    assert_eq!(sol.stats.trace.iter().map(|t| t.arcs).sum::<u64>(), sol.stats.arcs_relaxed);
+}
+
+/// Random multigraphs with zero weights, self loops and parallel arcs.
+fn arb_graph() -> impl Strategy<Value = Graph> {
+    (1u32..40).prop_flat_map(|n| {
+        let arc = (0..n, 0..n, prop_oneof![Just(0i64), 0i64..5, 0i64..1000]);
+        prop::collection::vec(arc, 0..200).prop_map(move |arcs| {
+            let mut e = EdgeList::with_capacity(n, arcs.len());
+            for (u, v, w) in arcs {
+                e.push(u, v, w);
+            }
+            e.into_graph(WeightSpec::AsGiven, false).unwrap()
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_graphs_match_dijkstra(g in arb_graph(), src_pick in any::<u32>()) {
+        let src = src_pick % g.num_vertices() as u32;
+        let want = sssp::reference::dijkstra(&g, src).unwrap();
+        let mut eng = engine::open(&g, device()).unwrap();
+        for (algo, opts) in configs() {
+            let sol = solve(&g, algo, Some(eng.as_mut()), src, &opts).unwrap();
+            prop_assert!(sssp::verify::compare(&sol.dist, &want).is_ok(), "{} {:?}", algo.name(), opts);
+            prop_assert!(sssp::verify::check(&g, src, &sol.dist).is_ok());
+        }
+    }
+}

@@ -1,1 +1,221 @@
-fn main() {}
+//! `sssp`: exact single-source shortest paths on GPUs and CPUs.
+//!
+//! This binary is the only place where library errors become messages and exit codes.
+
+mod bench;
+mod common;
+mod info;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use common::{GraphArgs, SolveArgs};
+use sssp::{Error, Result};
+
+const AFTER_HELP: &str = "\
+Vertex ids on the command line and in every output are the graph's internal 0-based ids. For the
+1-based formats (DIMACS .gr, Matrix Market, METIS) internal id = file id - 1.
+
+A GRAPH is a file (format from its extension, .gz/.xz decompressed transparently; see --format)
+or a generator spec `gen:SPEC` (see `sssp gen --help`), e.g. gen:kron:20 or gen:grid2d:1000x1000.
+
+Exit codes: 0 success; 1 the run failed (e.g. a negative cycle, a distance overflow);
+2 bad usage or arguments; 3 verification failed; 4 unreadable or malformed input;
+5 GPU unavailable or out of device memory.";
+
+#[derive(Parser)]
+#[command(name = "sssp", version, about = "Exact single-source shortest paths on GPUs (CUDA) and CPUs", after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Solve from one or more sources; print statistics, optionally verify and write results.
+    Run(RunArgs),
+    /// Time strategies over several sources and print a table (verifying every trial).
+    Bench(bench::BenchArgs),
+    /// Print a shortest path from a source to a target.
+    Path(PathArgs),
+    /// Describe a graph: sizes, degrees, weights, components, approximate diameter.
+    Info(InfoArgs),
+    /// Convert a graph to another format (by OUT's extension; .bin is the fast binary CSR).
+    Convert(ConvertArgs),
+    /// Generate a seeded synthetic graph and write it.
+    Gen(GenArgs),
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    graph: GraphArgs,
+    #[command(flatten)]
+    solve: SolveArgs,
+    /// Check every result with the reference-free certificate (O(m)) and, for the first source,
+    /// against serial Dijkstra (or Bellman-Ford for negative weights). Fails with exit code 3.
+    #[arg(long)]
+    verify: bool,
+    /// Write the result of the first source to this file (see --output-kind).
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// `distances`: lines `VERTEX DIST` (DIST `inf` if unreached); `tree`: lines
+    /// `VERTEX PARENT DIST` (PARENT `-` for the source and unreached vertices).
+    #[arg(long, default_value = "distances", value_parser = ["distances", "tree"])]
+    output_kind: String,
+    /// Print statistics as JSON (one object per trial) instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Write a per-iteration CSV (iter,frontier,arcs,micros) of the first trial. Tracing
+    /// synchronises every iteration, so it slows the run down.
+    #[arg(long)]
+    trace: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct PathArgs {
+    #[command(flatten)]
+    graph: GraphArgs,
+    #[command(flatten)]
+    solve: SolveArgs,
+    /// The target vertex.
+    #[arg(long, short = 't')]
+    target: u32,
+}
+
+#[derive(Args)]
+struct InfoArgs {
+    #[command(flatten)]
+    graph: GraphArgs,
+    /// Print as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ConvertArgs {
+    #[command(flatten)]
+    graph: GraphArgs,
+    /// Output file; the format comes from its extension (.bin, .gr, .wel), or --to.
+    out: PathBuf,
+    /// Output format: bin, gr or wel.
+    #[arg(long)]
+    to: Option<String>,
+}
+
+#[derive(Args)]
+struct GenArgs {
+    /// What to generate. Forms:
+    #[arg(long_help = sssp::gen::GenSpec::HELP)]
+    spec: String,
+    /// Output file (.bin, .gr or .wel).
+    #[arg(long, short = 'o')]
+    output: PathBuf,
+    /// Generator seed (printed, so every graph can be made again).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Weights: given (the generator's own), unit, random[:LO-HI[:SEED]].
+    #[arg(long, default_value = "given")]
+    weights: String,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.cmd {
+        Cmd::Run(a) => run(a),
+        Cmd::Bench(a) => bench::bench(a),
+        Cmd::Path(a) => path(a),
+        Cmd::Info(a) => info::info(&a.graph, a.json),
+        Cmd::Convert(a) => convert(a),
+        Cmd::Gen(a) => gen(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sssp: error: {e}");
+            ExitCode::from(exit_code(&e))
+        }
+    }
+}
+
+/// The documented exit codes (see AFTER_HELP).
+fn exit_code(e: &Error) -> u8 {
+    match e {
+        Error::Verification(_) => 3,
+        Error::Io { .. } | Error::Parse { .. } | Error::UnknownFormat { .. } => 4,
+        Error::NoGpu(_) | Error::OutOfDeviceMemory { .. } | Error::Cuda(_) => 5,
+        Error::InvalidArgument(_) | Error::VertexOutOfRange { .. } | Error::TooLarge { .. } => 2,
+        _ => 1,
+    }
+}
+
+fn run(a: RunArgs) -> Result<()> {
+    let g = a.graph.load()?;
+    let algo = a.solve.algo()?;
+    let opts = a.solve.options(a.trace.is_some())?;
+    let mut eng = a.solve.open_engine(&g, algo)?;
+    let sources = a.solve.sources(&g)?;
+    for (trial, &src) in sources.iter().enumerate() {
+        let traced = trial == 0 && a.trace.is_some();
+        let o = if traced { opts } else { sssp::strategy::Options { trace: false, ..opts } };
+        let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &o)?;
+        let verified = if a.verify { Some(common::verify(&g, src, &sol.dist, trial == 0)?) } else { None };
+        common::report(&g, algo, eng.as_deref(), src, &sol, verified, a.json);
+        if trial == 0 {
+            if let Some(p) = &a.trace {
+                common::write_trace(p, &sol.stats.trace)?;
+            }
+            if let Some(p) = &a.output {
+                common::write_result(&g, src, &sol.dist, p, &a.output_kind)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn path(a: PathArgs) -> Result<()> {
+    let g = a.graph.load()?;
+    let algo = a.solve.algo()?;
+    let opts = a.solve.options(false)?;
+    let mut eng = a.solve.open_engine(&g, algo)?;
+    let src = a.solve.sources(&g)?[0];
+    sssp::reference::check_source(&g, a.target)?;
+    let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &opts)?;
+    match sssp::tree::path(&g, src, &sol.dist, a.target)? {
+        None => println!("{} is not reachable from {}", a.target, src),
+        Some(p) => {
+            println!("distance {}", sol.dist[a.target as usize]);
+            println!("{} arcs: {}", p.len() - 1, p.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
+        }
+    }
+    Ok(())
+}
+
+fn convert(a: ConvertArgs) -> Result<()> {
+    let g = a.graph.load()?;
+    let format = match &a.to {
+        Some(f) => sssp::io::Format::parse(f)?,
+        None => sssp::io::Format::from_path(&a.out).ok_or(Error::UnknownFormat { path: a.out.clone() })?,
+    };
+    common::write_graph(&g, &a.out, format)?;
+    eprintln!("wrote {} ({} vertices, {} arcs)", a.out.display(), g.num_vertices(), g.num_arcs());
+    Ok(())
+}
+
+fn gen(a: GenArgs) -> Result<()> {
+    let spec = sssp::gen::GenSpec::parse(&a.spec)?;
+    let weights = sssp::WeightSpec::parse(&a.weights)?;
+    let format = sssp::io::Format::from_path(&a.output).ok_or(Error::UnknownFormat { path: a.output.clone() })?;
+    let g = sssp::gen::generate(&spec, a.seed, weights)?;
+    common::write_graph(&g, &a.output, format)?;
+    eprintln!(
+        "generated {} with seed {}: {} vertices, {} arcs -> {}",
+        spec.name(),
+        a.seed,
+        g.num_vertices(),
+        g.num_arcs(),
+        a.output.display()
+    );
+    Ok(())
+}

@@ -1,1 +1,1094 @@
-//! (under construction)
+//! Seeded graph generators: every graph is a pure function of `(GenSpec, seed)`.
+//!
+//! Each family first builds a *shape*: vertex count, an edge list (`src`, `dst`), whether each
+//! edge stands for two arcs, and the family's natural weights, which are either a random stream
+//! (`lo..=hi`, a pure function of a seed derived from the generator seed and the edge index) or
+//! explicit values for families that define their own (road lengths, planted zeros). From a
+//! shape, [`generate_edges`] materialises an [`EdgeList`] (what `sssp gen` writes) and
+//! [`generate`] builds the CSR [`Graph`] directly. Both agree exactly: `generate(s, seed, w)` has
+//! the same offsets, targets and weights as `generate_edges(s, seed)?.into_graph(w, false)`, so
+//! a written-then-read graph is the one the engine would have generated (tested below).
+//!
+//! Reproducibility: randomness comes only from [`crate::rng`]. Per-item values are
+//! `hash2(stream seed, item index)`, never a shared sequential stream inside parallel code, so
+//! results are identical for every thread count and machine. The only sequential generator is
+//! the road network's spanning tree (Kruskal), which is deterministic by construction.
+//!
+//! Memory: the big families (Kronecker, uniform) must reach 2^31 arcs. [`generate`] therefore
+//! does not go through `EdgeList::into_graph` (which keeps several 8- and 16-byte temporaries per
+//! arc); it counts degrees with atomics, scatters one `u32` key per arc (the key is the edge
+//! index, plus `m` for the reverse arc of an undirected edge), sorts each adjacency by key, which
+//! reproduces `into_graph`'s order (forward arcs in input order, then reverse arcs in input
+//! order) regardless of the scatter's races, and then overwrites each key with its target in
+//! place. Peak is about 12 bytes per arc (edge list, keys, weights). Keys being `u32` is why a
+//! generator may produce at most [`MAX_GEN_ARCS`] = 2^32 arcs; at that size generation needs about
+//! 50 GB, which is also where "memory-sane" ends.
+//!
+//! Kronecker follows Graph500: R-MAT quadrant probabilities A = .57, B = C = .19, D = .05, no
+//! noise, `edge_factor * 2^scale` undirected edges (two arcs each, like GAP's `-g`), self loops
+//! and duplicates kept (both are legal in our model), and vertex ids relabelled by a seeded
+//! permutation so that the densest vertex is not vertex 0. The permutation is a keyed bijection
+//! on `scale`-bit integers (rounds of xor, odd multiply and xorshift), which needs no memory and
+//! is computed per edge in parallel, instead of a shuffled table.
+
+use std::fmt;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::graph::{Buf, EdgeList, Graph, WeightSpec, Weights, MAX_VERTICES};
+use crate::rng::{self, Rng};
+
+/// Most arcs any generator may produce (2^32): arc keys are `u32` during CSR construction, and
+/// generating that many takes about 50 GB of memory.
+pub const MAX_GEN_ARCS: u64 = 1 << 32;
+
+/// Graph500's default edge factor.
+pub const KRON_EDGE_FACTOR: u32 = 16;
+
+/// A generator family with its size parameters. Parse one with [`GenSpec::parse`]; the
+/// canonical text form is [`GenSpec::name`] (also `Display`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GenSpec {
+    /// Graph500 Kronecker / R-MAT: `2^scale` vertices, `edge_factor * 2^scale` undirected edges.
+    Kron { scale: u32, edge_factor: u32 },
+    /// `n` vertices and `n * degree` directed arcs with independent uniform endpoints, G(n, m).
+    Uniform { n: u32, degree: u32 },
+    /// `w x h` 4-neighbour grid, arcs both ways; vertex `(x, y)` is `y * w + x`.
+    Grid2d { w: u32, h: u32 },
+    /// `x * y * z` 6-neighbour grid, arcs both ways; vertex `(i, j, k)` is `(k * y + j) * x + i`.
+    Grid3d { x: u32, y: u32, z: u32 },
+    /// Road-like planar network: jittered grid points, a random spanning tree of the grid plus
+    /// some more grid edges and diagonals (about 2.5 arcs per vertex), connected, weights the
+    /// rounded Euclidean lengths (a grid cell is 1000 units).
+    Road { n: u32 },
+    /// `0 - 1 - ... - n-1`, arcs both ways: hop diameter `n - 1`.
+    Path { n: u32 },
+    /// Hub 0 joined both ways to every other vertex.
+    Star { n: u32 },
+    /// Every ordered pair `u != v` once, each arc with its own weight.
+    Complete { n: u32 },
+    /// `n` vertices in `parts` strongly connected components (vertex `v` is in part
+    /// `v % parts`), so most vertices are unreachable from any source.
+    Disconnected { parts: u32, n: u32 },
+    /// Random digraph with directed zero-weight cycles and about half the other weights 0.
+    ZeroWeights { n: u32 },
+    /// Random digraph with a self loop on every vertex (some weigh 0), two on every fourth.
+    SelfLoops { n: u32 },
+    /// Random digraph where every arc comes 2 to 4 times with different weights, the copies
+    /// not adjacent in the adjacency list.
+    MultiEdges { n: u32 },
+    /// Random digraph with weights in `[2^31, 2^32)`: every distance past one hop overflows
+    /// 32 bits (for engines that keep 32-bit distances).
+    Heavy { n: u32 },
+}
+
+impl GenSpec {
+    /// The accepted forms, one per line, for `--help`.
+    pub const HELP: &'static str = "\
+kron:SCALE[:EF]        Graph500 Kronecker (R-MAT .57/.19/.19/.05): 2^SCALE vertices, EF*2^SCALE undirected edges (EF default 16), ids permuted
+uniform:N:DEG          N vertices, N*DEG directed arcs with uniform random endpoints
+grid2d:WxH             W*H 4-neighbour grid, arcs both ways
+grid3d:XxYxZ           X*Y*Z 6-neighbour grid, arcs both ways
+road:N                 road-like planar network: N jittered grid points, ~2.5 arcs/vertex, connected, Euclidean weights
+path:N                 path 0-1-...-(N-1), arcs both ways
+star:N                 hub 0 joined both ways to vertices 1..N-1
+complete:N             all N*(N-1) ordered pairs
+disconnected:PARTS:N   N vertices in PARTS strongly connected components (vertex v in part v % PARTS)
+zero:N                 random digraph with zero-weight cycles, about half the weights 0
+selfloops:N            random digraph with self loops on every vertex
+multi:N                random digraph, every arc 2-4 times with different weights
+heavy:N                random digraph with weights in [2^31, 2^32): distances overflow 32 bits";
+
+    /// Parse a generator spec such as `kron:22`, `grid2d:1000x1000` or `disconnected:4:1000`
+    /// (see [`GenSpec::HELP`]). Sizes are validated: zero sizes, more than `u32::MAX` vertices or
+    /// more than [`MAX_GEN_ARCS`] arcs are [`Error::InvalidArgument`].
+    pub fn parse(s: &str) -> Result<GenSpec> {
+        let (family, rest) = s.split_once(':').ok_or_else(|| bad_form(s))?;
+        let args: Vec<&str> = rest.split(':').collect();
+        let spec = match (family, args.as_slice()) {
+            ("kron", [sc]) => GenSpec::Kron { scale: int(s, "SCALE", sc)?, edge_factor: KRON_EDGE_FACTOR },
+            ("kron", [sc, ef]) => GenSpec::Kron { scale: int(s, "SCALE", sc)?, edge_factor: int(s, "EF", ef)? },
+            ("uniform", [n, d]) => GenSpec::Uniform { n: int(s, "N", n)?, degree: int(s, "DEG", d)? },
+            ("grid2d", [d]) => {
+                let [w, h] = dims(s, d)?;
+                GenSpec::Grid2d { w, h }
+            }
+            ("grid3d", [d]) => {
+                let [x, y, z] = dims(s, d)?;
+                GenSpec::Grid3d { x, y, z }
+            }
+            ("road", [n]) => GenSpec::Road { n: int(s, "N", n)? },
+            ("path", [n]) => GenSpec::Path { n: int(s, "N", n)? },
+            ("star", [n]) => GenSpec::Star { n: int(s, "N", n)? },
+            ("complete", [n]) => GenSpec::Complete { n: int(s, "N", n)? },
+            ("disconnected", [p, n]) => GenSpec::Disconnected { parts: int(s, "PARTS", p)?, n: int(s, "N", n)? },
+            ("zero", [n]) => GenSpec::ZeroWeights { n: int(s, "N", n)? },
+            ("selfloops", [n]) => GenSpec::SelfLoops { n: int(s, "N", n)? },
+            ("multi", [n]) => GenSpec::MultiEdges { n: int(s, "N", n)? },
+            ("heavy", [n]) => GenSpec::Heavy { n: int(s, "N", n)? },
+            _ => return Err(bad_form(s)),
+        };
+        spec.size()?;
+        Ok(spec)
+    }
+
+    /// Canonical text form; `GenSpec::parse(&spec.name())` gives `spec` back.
+    pub fn name(&self) -> String {
+        match *self {
+            GenSpec::Kron { scale, edge_factor } => format!("kron:{scale}:{edge_factor}"),
+            GenSpec::Uniform { n, degree } => format!("uniform:{n}:{degree}"),
+            GenSpec::Grid2d { w, h } => format!("grid2d:{w}x{h}"),
+            GenSpec::Grid3d { x, y, z } => format!("grid3d:{x}x{y}x{z}"),
+            GenSpec::Road { n } => format!("road:{n}"),
+            GenSpec::Path { n } => format!("path:{n}"),
+            GenSpec::Star { n } => format!("star:{n}"),
+            GenSpec::Complete { n } => format!("complete:{n}"),
+            GenSpec::Disconnected { parts, n } => format!("disconnected:{parts}:{n}"),
+            GenSpec::ZeroWeights { n } => format!("zero:{n}"),
+            GenSpec::SelfLoops { n } => format!("selfloops:{n}"),
+            GenSpec::MultiEdges { n } => format!("multi:{n}"),
+            GenSpec::Heavy { n } => format!("heavy:{n}"),
+        }
+    }
+
+    /// Vertex count and an upper bound on the arc count, after validating the parameters.
+    /// Computed in `u128` so absurd sizes cannot overflow before they are rejected. O(1).
+    pub fn size(&self) -> Result<(u64, u64)> {
+        let fail = |msg: String| Err(Error::InvalidArgument(format!("generator `{self}`: {msg}")));
+        let dims: &[u32] = match self {
+            GenSpec::Kron { scale, edge_factor } => &[*scale, *edge_factor],
+            GenSpec::Uniform { n, degree } => &[*n, *degree],
+            GenSpec::Grid2d { w, h } => &[*w, *h],
+            GenSpec::Grid3d { x, y, z } => &[*x, *y, *z],
+            GenSpec::Disconnected { parts, n } => &[*parts, *n],
+            GenSpec::Road { n }
+            | GenSpec::Path { n }
+            | GenSpec::Star { n }
+            | GenSpec::Complete { n }
+            | GenSpec::ZeroWeights { n }
+            | GenSpec::SelfLoops { n }
+            | GenSpec::MultiEdges { n }
+            | GenSpec::Heavy { n } => std::slice::from_ref(n),
+        };
+        if dims.contains(&0) {
+            return fail("sizes must be at least 1".into());
+        }
+        let (n, arcs): (u128, u128) = match *self {
+            GenSpec::Kron { scale, edge_factor } => {
+                if scale > 31 {
+                    return fail(format!("SCALE {scale} is too large: vertex ids are u32, so at most 31"));
+                }
+                let n = 1u128 << scale;
+                (n, 2 * edge_factor as u128 * n)
+            }
+            GenSpec::Uniform { n, degree } => (n as u128, n as u128 * degree as u128),
+            GenSpec::Grid2d { w, h } => {
+                let (w, h) = (w as u128, h as u128);
+                (w * h, 2 * ((w - 1) * h + w * (h - 1)))
+            }
+            GenSpec::Grid3d { x, y, z } => {
+                let (x, y, z) = (x as u128, y as u128, z as u128);
+                (x * y * z, 2 * ((x - 1) * y * z + x * (y - 1) * z + x * y * (z - 1)))
+            }
+            // Spanning tree + kept grid edges + diagonals: at most 3 edges per vertex.
+            GenSpec::Road { n } => (n as u128, 6 * n as u128),
+            GenSpec::Path { n } | GenSpec::Star { n } => (n as u128, 2 * (n as u128 - 1)),
+            GenSpec::Complete { n } => (n as u128, n as u128 * (n as u128 - 1)),
+            GenSpec::Disconnected { parts, n } => {
+                if parts > n {
+                    return fail(format!("{parts} parts need at least {parts} vertices"));
+                }
+                (n as u128, 3 * n as u128)
+            }
+            GenSpec::ZeroWeights { n } => (n as u128, (1 + ZERO_RANDOM_DEGREE as u128) * n as u128),
+            GenSpec::SelfLoops { n } => (n as u128, 2 * n as u128 + SELF_RANDOM_DEGREE as u128 * n as u128),
+            GenSpec::MultiEdges { n } => (n as u128, MULTI_PAIRS_PER_VERTEX as u128 * 4 * n as u128),
+            GenSpec::Heavy { n } => (n as u128, HEAVY_DEGREE as u128 * n as u128),
+        };
+        if n > MAX_VERTICES as u128 {
+            return fail(format!("{n} vertices; at most {MAX_VERTICES} (vertex ids are u32)"));
+        }
+        if arcs > MAX_GEN_ARCS as u128 {
+            return fail(format!("up to {arcs} arcs; generators make at most {MAX_GEN_ARCS} (about 50 GB while generating)"));
+        }
+        Ok((n as u64, arcs as u64))
+    }
+}
+
+impl fmt::Display for GenSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl std::str::FromStr for GenSpec {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        GenSpec::parse(s)
+    }
+}
+
+fn bad_form(s: &str) -> Error {
+    let forms: Vec<&str> = GenSpec::HELP.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    Error::InvalidArgument(format!("generator `{s}`: expected one of {}", forms.join(", ")))
+}
+
+/// A decimal `u32` parameter.
+fn int(spec: &str, what: &str, text: &str) -> Result<u32> {
+    text.parse().map_err(|_| {
+        Error::InvalidArgument(format!("generator `{spec}`: {what} must be an integer in 0..={}, got `{text}`", u32::MAX))
+    })
+}
+
+/// `AxB` or `AxBxC`.
+fn dims<const K: usize>(spec: &str, text: &str) -> Result<[u32; K]> {
+    let parts: Vec<&str> = text.split('x').collect();
+    if parts.len() != K {
+        let want = if K == 2 { "WxH" } else { "XxYxZ" };
+        return Err(Error::InvalidArgument(format!("generator `{spec}`: expected dimensions {want}, got `{text}`")));
+    }
+    let mut out = [0u32; K];
+    for (o, p) in out.iter_mut().zip(parts) {
+        *o = int(spec, "each dimension", p)?;
+    }
+    Ok(out)
+}
+
+/// Generate the CSR graph for `spec` and `seed`. `weights`: [`WeightSpec::AsGiven`] keeps the
+/// family's natural weights (uniform 1..=255 from a seed-derived stream unless the family
+/// defines its own), `Unit` and `Random` replace them exactly as `EdgeList::into_graph` would.
+///
+/// Preconditions: none (sizes are validated, a `Random` range with `lo > hi` is rejected).
+/// Complexity: O(n + m) work, parallel except the road family's spanning tree (O(n log n)) and
+/// the per-vertex sort of arc keys (O(m log d)); memory about 12 bytes per arc at peak.
+pub fn generate(spec: &GenSpec, seed: u64, weights: WeightSpec) -> Result<Graph> {
+    let weight = ArcWeight::resolve(weights)?;
+    let shape = build_shape(spec, seed)?;
+    shape.into_graph(weight)
+}
+
+/// Generate the edge list for `spec` and `seed`, with the natural weights materialised (as
+/// `i64`) and `undirected` set for families whose edges stand for two arcs. Use this to write a
+/// generated graph to a file; `generate` is the lean path to a [`Graph`].
+///
+/// Complexity: O(m) time; 16 bytes per edge.
+pub fn generate_edges(spec: &GenSpec, seed: u64) -> Result<EdgeList> {
+    let shape = build_shape(spec, seed)?;
+    let m = shape.src.len();
+    let weights: Vec<i64> = match shape.natural {
+        Natural::Random { lo, hi, seed } => {
+            (0..m as u64).into_par_iter().map(|i| WeightSpec::random_weight(lo, hi, seed, i) as i64).collect()
+        }
+        Natural::Given(w) => w.into_par_iter().map(i64::from).collect(),
+    };
+    Ok(EdgeList { num_vertices: shape.n, src: shape.src, dst: shape.dst, weights: Some(weights), undirected: shape.undirected })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes
+// ---------------------------------------------------------------------------------------------
+
+/// A generated edge list before weights are chosen.
+struct Shape {
+    n: u32,
+    src: Vec<u32>,
+    dst: Vec<u32>,
+    /// Each edge stands for two arcs (`src -> dst`, then `dst -> src`), same weight.
+    undirected: bool,
+    natural: Natural,
+}
+
+/// A family's own weights.
+enum Natural {
+    /// Uniform in `lo..=hi`, a pure function of `(seed, edge index)`.
+    Random { lo: u32, hi: u32, seed: u64 },
+    /// One value per edge.
+    Given(Vec<u32>),
+}
+
+/// Sub-stream ids: every random decision family uses `hash2(seed, STREAM)` as its own seed so
+/// that no two decisions share random bits.
+mod stream {
+    pub const WEIGHTS: u64 = 1;
+    pub const EDGES: u64 = 2;
+    pub const PERMUTATION: u64 = 3;
+    pub const JITTER: u64 = 4;
+    pub const TREE: u64 = 5;
+    pub const EXTRA: u64 = 6;
+    pub const SHAPE: u64 = 7;
+}
+
+fn sub(seed: u64, stream: u64) -> u64 {
+    rng::hash2(seed, stream)
+}
+
+/// GAP's weight range for unweighted graphs, from the generator's own seed.
+fn natural_random(seed: u64) -> Natural {
+    Natural::Random { lo: 1, hi: 255, seed: sub(seed, stream::WEIGHTS) }
+}
+
+/// Edge list plus per-edge weights, for the families that define their weights.
+#[derive(Default)]
+struct Arcs {
+    src: Vec<u32>,
+    dst: Vec<u32>,
+    w: Vec<u32>,
+}
+
+impl Arcs {
+    fn with_capacity(m: usize) -> Self {
+        Arcs { src: Vec::with_capacity(m), dst: Vec::with_capacity(m), w: Vec::with_capacity(m) }
+    }
+
+    fn push(&mut self, u: u32, v: u32, w: u32) {
+        self.src.push(u);
+        self.dst.push(v);
+        self.w.push(w);
+    }
+
+    fn into_shape(self, n: u32, undirected: bool) -> Shape {
+        Shape { n, src: self.src, dst: self.dst, undirected, natural: Natural::Given(self.w) }
+    }
+}
+
+fn build_shape(spec: &GenSpec, seed: u64) -> Result<Shape> {
+    spec.size()?;
+    Ok(match *spec {
+        GenSpec::Kron { scale, edge_factor } => kron(scale, edge_factor, seed),
+        GenSpec::Uniform { n, degree } => uniform(n, n as u64 * degree as u64, seed, natural_random(seed)),
+        GenSpec::Grid2d { w, h } => grid(&[w, h], seed),
+        GenSpec::Grid3d { x, y, z } => grid(&[x, y, z], seed),
+        GenSpec::Road { n } => road(n, seed),
+        GenSpec::Path { n } => undirected_pairs(n, seed, (1..n).map(|v| (v - 1, v))),
+        GenSpec::Star { n } => undirected_pairs(n, seed, (1..n).map(|v| (0, v))),
+        GenSpec::Complete { n } => complete(n, seed),
+        GenSpec::Disconnected { parts, n } => disconnected(parts, n, seed),
+        GenSpec::ZeroWeights { n } => zero_weights(n, seed),
+        GenSpec::SelfLoops { n } => self_loops(n, seed),
+        GenSpec::MultiEdges { n } => multi_edges(n, seed),
+        GenSpec::Heavy { n } => {
+            let natural = Natural::Random { lo: 1 << 31, hi: u32::MAX, seed: sub(seed, stream::WEIGHTS) };
+            uniform(n, n as u64 * HEAVY_DEGREE as u64, seed, natural)
+        }
+    })
+}
+
+/// Fill `src`/`dst` in parallel with `edge(i)` for `i in 0..m`: each edge depends only on its
+/// index, so the result does not depend on the thread count.
+fn parallel_edges(m: u64, edge: impl Fn(u64) -> (u32, u32) + Sync) -> (Vec<u32>, Vec<u32>) {
+    let mut src = vec![0u32; m as usize];
+    let mut dst = vec![0u32; m as usize];
+    src.par_iter_mut().zip(dst.par_iter_mut()).enumerate().with_min_len(1 << 12).for_each(|(i, (s, d))| {
+        (*s, *d) = edge(i as u64);
+    });
+    (src, dst)
+}
+
+// R-MAT quadrant thresholds on a uniform u32: A = .57, A+B = .76, A+B+C = .95.
+const RMAT_A: u32 = (0.57f64 * 4294967296.0) as u32;
+const RMAT_AB: u32 = (0.76f64 * 4294967296.0) as u32;
+const RMAT_ABC: u32 = (0.95f64 * 4294967296.0) as u32;
+
+/// Graph500 Kronecker graph (see the module doc).
+fn kron(scale: u32, edge_factor: u32, seed: u64) -> Shape {
+    let m = (edge_factor as u64) << scale;
+    let edge_seed = sub(seed, stream::EDGES);
+    let perm = BitPermutation::new(scale, sub(seed, stream::PERMUTATION));
+    let (src, dst) = parallel_edges(m, |i| {
+        let (u, v) = rmat_edge(scale, edge_seed, i);
+        (perm.apply(u) as u32, perm.apply(v) as u32)
+    });
+    Shape { n: (1u64 << scale) as u32, src, dst, undirected: true, natural: natural_random(seed) }
+}
+
+/// Edge `i` of an R-MAT graph: one quadrant choice per bit level, 32 random bits each.
+fn rmat_edge(scale: u32, seed: u64, i: u64) -> (u64, u64) {
+    let mut r = Rng::new(rng::hash2(seed, i));
+    let (mut u, mut v) = (0u64, 0u64);
+    let mut bits = 0u64;
+    for level in 0..scale {
+        if level % 2 == 0 {
+            bits = r.next_u64();
+        }
+        let x = bits as u32;
+        bits >>= 32;
+        let (du, dv) = if x < RMAT_A {
+            (0, 0)
+        } else if x < RMAT_AB {
+            (0, 1)
+        } else if x < RMAT_ABC {
+            (1, 0)
+        } else {
+            (1, 1)
+        };
+        u = (u << 1) | du;
+        v = (v << 1) | dv;
+    }
+    (u, v)
+}
+
+/// A keyed bijection on `bits`-bit integers. Each round is a composition of bijections mod
+/// 2^bits: xor with a key, multiply by an odd key, and `x ^= x >> shift` (shift >= 1).
+/// Multiplication carries low bits upward and the xorshift carries high bits down, so four
+/// rounds scatter R-MAT's bit-structured ids well enough to hide the hubs' positions.
+struct BitPermutation {
+    mask: u64,
+    shift: u32,
+    xor: [u64; 4],
+    mul: [u64; 4],
+}
+
+impl BitPermutation {
+    fn new(bits: u32, seed: u64) -> Self {
+        let mask = if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        let mut r = Rng::new(seed);
+        let mut xor = [0u64; 4];
+        let mut mul = [0u64; 4];
+        for k in 0..4 {
+            xor[k] = r.next_u64() & mask;
+            mul[k] = (r.next_u64() | 1) & mask;
+        }
+        BitPermutation { mask, shift: (bits / 2).max(1), xor, mul }
+    }
+
+    #[inline]
+    fn apply(&self, mut x: u64) -> u64 {
+        for k in 0..4 {
+            x ^= self.xor[k];
+            x = x.wrapping_mul(self.mul[k]) & self.mask;
+            x ^= x >> self.shift;
+        }
+        x
+    }
+}
+
+/// `m` directed arcs with independent uniform endpoints (self loops and duplicates allowed).
+fn uniform(n: u32, m: u64, seed: u64, natural: Natural) -> Shape {
+    let edge_seed = sub(seed, stream::EDGES);
+    let (src, dst) = parallel_edges(m, |i| {
+        let mut r = Rng::new(rng::hash2(edge_seed, i));
+        (r.below(n as u64) as u32, r.below(n as u64) as u32)
+    });
+    Shape { n, src, dst, undirected: false, natural }
+}
+
+/// A 2D or 3D grid (`dims[0]` varies fastest in the id), each vertex's edges to its `+1`
+/// neighbours listed in id order; undirected.
+fn grid(dims: &[u32], seed: u64) -> Shape {
+    let n: u64 = dims.iter().map(|&d| d as u64).product();
+    let mut stride = 1u64;
+    let strides: Vec<u64> = dims
+        .iter()
+        .map(|&d| {
+            let s = stride;
+            stride *= d as u64;
+            s
+        })
+        .collect();
+    let mut src = Vec::new();
+    let mut dst = Vec::new();
+    for v in 0..n {
+        for (&d, &s) in dims.iter().zip(&strides) {
+            if (v / s) % d as u64 + 1 < d as u64 {
+                src.push(v as u32);
+                dst.push((v + s) as u32);
+            }
+        }
+    }
+    Shape { n: n as u32, src, dst, undirected: true, natural: natural_random(seed) }
+}
+
+/// Undirected edges from a list of pairs, with random natural weights.
+fn undirected_pairs(n: u32, seed: u64, pairs: impl Iterator<Item = (u32, u32)>) -> Shape {
+    let (src, dst) = pairs.unzip();
+    Shape { n, src, dst, undirected: true, natural: natural_random(seed) }
+}
+
+/// Every ordered pair once, in row-major order, each arc with an independent weight.
+fn complete(n: u32, seed: u64) -> Shape {
+    let m = n as u64 * (n as u64 - 1);
+    let (src, dst) = parallel_edges(m, |i| {
+        let (u, k) = (i / (n as u64 - 1), i % (n as u64 - 1));
+        // Row u lists every v != u in increasing order: skip the diagonal.
+        let v = if k < u { k } else { k + 1 };
+        (u as u32, v as u32)
+    });
+    Shape { n, src, dst, undirected: false, natural: natural_random(seed) }
+}
+
+/// Uniform `0..n` from item `i` of stream `seed`.
+fn pick(seed: u64, i: u64, n: u64) -> u64 {
+    rng::below(rng::hash2(seed, i), n)
+}
+
+/// True with probability `num / den`, from item `i` of stream `seed`.
+fn chance(seed: u64, i: u64, num: u64, den: u64) -> bool {
+    pick(seed, i, den) < num
+}
+
+/// Components with ids interleaved (`v % parts`): a random recursive tree inside each part,
+/// both directions (so each part is strongly connected), plus a random extra arc inside the part
+/// from every other vertex.
+fn disconnected(parts: u32, n: u32, seed: u64) -> Shape {
+    let (tree_seed, extra_seed) = (sub(seed, stream::TREE), sub(seed, stream::EXTRA));
+    let parts = parts as u64;
+    let members = |v: u64| (n as u64 - v % parts).div_ceil(parts); // size of v's part
+    let mut src = Vec::new();
+    let mut dst = Vec::new();
+    for v in 0..n as u64 {
+        let (part, local) = (v % parts, v / parts);
+        if local > 0 {
+            let parent = part + pick(tree_seed, v, local) * parts;
+            src.extend([parent as u32, v as u32]);
+            dst.extend([v as u32, parent as u32]);
+        }
+        if chance(extra_seed, 2 * v, 1, 2) {
+            let to = part + pick(extra_seed, 2 * v + 1, members(v)) * parts;
+            src.push(v as u32);
+            dst.push(to as u32);
+        }
+    }
+    Shape { n, src, dst, undirected: false, natural: natural_random(seed) }
+}
+
+/// Random out-arcs per vertex in the random-digraph families.
+const ZERO_RANDOM_DEGREE: u32 = 3;
+const SELF_RANDOM_DEGREE: u32 = 3;
+const MULTI_PAIRS_PER_VERTEX: u32 = 2;
+const HEAVY_DEGREE: u32 = 4;
+
+/// A weight from `1..=255`, or 0 with probability `zero_num / zero_den`.
+fn weight_or_zero(seed: u64, i: u64, zero_num: u64, zero_den: u64) -> u32 {
+    let r = rng::hash2(seed, i);
+    if rng::below(r, zero_den) < zero_num {
+        0
+    } else {
+        1 + rng::below(rng::mix64(r), 255) as u32
+    }
+}
+
+/// Directed zero-weight cycles over consecutive ids (lengths 2..=7; a final singleton gets a
+/// zero self loop), then `3n` random arcs, half of them weighing 0.
+fn zero_weights(n: u32, seed: u64) -> Shape {
+    let (shape_seed, edge_seed, w_seed) = (sub(seed, stream::SHAPE), sub(seed, stream::EDGES), sub(seed, stream::WEIGHTS));
+    let n64 = n as u64;
+    let mut arcs = Arcs::with_capacity(((1 + ZERO_RANDOM_DEGREE as u64) * n64) as usize);
+    let mut start = 0u64;
+    while start < n64 {
+        let len = (2 + pick(shape_seed, start, 6)).min(n64 - start);
+        for k in 0..len {
+            let next = start + (k + 1) % len;
+            arcs.push((start + k) as u32, next as u32, 0);
+        }
+        start += len;
+    }
+    for i in 0..ZERO_RANDOM_DEGREE as u64 * n64 {
+        let (u, v) = (pick(edge_seed, 2 * i, n64), pick(edge_seed, 2 * i + 1, n64));
+        arcs.push(u as u32, v as u32, weight_or_zero(w_seed, i, 1, 2));
+    }
+    arcs.into_shape(n, false)
+}
+
+/// A self loop on every vertex (a quarter weigh 0), a second one on every fourth vertex, and
+/// `3n` random arcs weighing `1..=255`.
+fn self_loops(n: u32, seed: u64) -> Shape {
+    let (edge_seed, w_seed) = (sub(seed, stream::EDGES), sub(seed, stream::WEIGHTS));
+    let n64 = n as u64;
+    let mut arcs = Arcs::with_capacity(((2 + SELF_RANDOM_DEGREE as u64) * n64) as usize);
+    let mut k = 0u64; // weight index
+    for v in 0..n {
+        arcs.push(v, v, weight_or_zero(w_seed, k, 1, 4));
+        k += 1;
+        // Interleave random arcs so the loops are not always first in their adjacency.
+        for j in 0..SELF_RANDOM_DEGREE as u64 {
+            let i = v as u64 * SELF_RANDOM_DEGREE as u64 + j;
+            arcs.push(v, pick(edge_seed, i, n64) as u32, weight_or_zero(w_seed, k, 0, 1));
+            k += 1;
+        }
+        if v % 4 == 3 {
+            arcs.push(v, v, weight_or_zero(w_seed, k, 0, 1));
+            k += 1;
+        }
+    }
+    arcs.into_shape(n, false)
+}
+
+/// `2n` random vertex pairs; pair `p` appears `2 + (p's draw % 3)` times. The copies are
+/// emitted in rounds (every pair's first copy, then every second copy, ...) so parallel arcs
+/// are far apart in their adjacency lists, and every copy has its own weight.
+fn multi_edges(n: u32, seed: u64) -> Shape {
+    let (edge_seed, w_seed) = (sub(seed, stream::EDGES), sub(seed, stream::WEIGHTS));
+    let n64 = n as u64;
+    let pairs = MULTI_PAIRS_PER_VERTEX as u64 * n64;
+    let copies = |p: u64| 2 + pick(edge_seed, 3 * p + 2, 3);
+    let mut arcs = Arcs::with_capacity((pairs * 3) as usize);
+    for round in 0..4 {
+        for p in 0..pairs {
+            if round < copies(p) {
+                let (u, v) = (pick(edge_seed, 3 * p, n64), pick(edge_seed, 3 * p + 1, n64));
+                arcs.push(u as u32, v as u32, weight_or_zero(w_seed, arcs.src.len() as u64, 0, 1));
+            }
+        }
+    }
+    arcs.into_shape(n, false)
+}
+
+// Road network parameters: a grid cell is 1000 length units; points move up to +-35% of a cell
+// (so neighbours stay >= 300 apart and every weight is positive); after the spanning tree, each
+// remaining grid edge is kept with probability 1/5 and each cell gets a diagonal with
+// probability 1/20, which gives about 1.25 edges = 2.5 arcs per vertex.
+const ROAD_CELL: f64 = 1000.0;
+const ROAD_JITTER: f64 = 0.7;
+const ROAD_KEEP: (u64, u64) = (1, 5);
+const ROAD_DIAGONAL: (u64, u64) = (1, 20);
+
+/// Road-like network (see [`GenSpec::Road`]). Vertex ids are row-major on a `w`-wide grid with a
+/// partial last row; the spanning tree is Kruskal's over the grid edges in a random order, so
+/// the graph is connected with long detours (hop diameter of a few thousand at a million
+/// vertices), as in real road networks.
+fn road(n: u32, seed: u64) -> Shape {
+    let n64 = n as u64;
+    let w = ceil_sqrt(n64);
+    let jitter_seed = sub(seed, stream::JITTER);
+    let point = |v: u64| -> (f64, f64) {
+        let r = rng::hash2(jitter_seed, v);
+        let unit = |bits: u64| (bits & 0xff_ffff) as f64 / (1u64 << 24) as f64 - 0.5;
+        let (x, y) = ((v % w) as f64 + unit(r) * ROAD_JITTER, (v / w) as f64 + unit(r >> 32) * ROAD_JITTER);
+        (x * ROAD_CELL, y * ROAD_CELL)
+    };
+    let length = |a: u64, b: u64| -> u32 {
+        let (p, q) = (point(a), point(b));
+        ((p.0 - q.0).hypot(p.1 - q.1).round() as u32).max(1)
+    };
+    // Candidate grid edge c = 2v (right) or 2v + 1 (down).
+    let end = |c: u64| -> Option<u64> {
+        let v = c / 2;
+        let right = c & 1 == 0;
+        let to = if right { v + 1 } else { v + w };
+        let ok = to < n64 && (!right || v % w + 1 < w);
+        ok.then_some(to)
+    };
+    let keep = road_edges(n64, &end, sub(seed, stream::TREE), sub(seed, stream::EXTRA));
+    let diag_seed = sub(seed, stream::SHAPE);
+    let mut arcs = Arcs::with_capacity((n64 * 5 / 4) as usize);
+    for v in 0..n64 {
+        for c in [2 * v, 2 * v + 1] {
+            if keep[c as usize] {
+                let to = end(c).unwrap_or(v);
+                arcs.push(v as u32, to as u32, length(v, to));
+            }
+        }
+        let in_cell = v % w + 1 < w && v + w + 1 < n64;
+        if in_cell && chance(diag_seed, 2 * v, ROAD_DIAGONAL.0, ROAD_DIAGONAL.1) {
+            let (a, b) = if chance(diag_seed, 2 * v + 1, 1, 2) { (v, v + w + 1) } else { (v + 1, v + w) };
+            arcs.push(a as u32, b as u32, length(a, b));
+        }
+    }
+    arcs.into_shape(n, true)
+}
+
+/// Which candidate grid edges the road keeps: Kruskal's spanning tree over a random order
+/// (distinct `hash2` keys, so the order is a deterministic permutation), plus a random fifth of
+/// the rest.
+fn road_edges(n: u64, end: &(impl Fn(u64) -> Option<u64> + Sync), tree_seed: u64, extra_seed: u64) -> Vec<bool> {
+    let mut order: Vec<(u64, u64)> =
+        (0..2 * n).into_par_iter().filter(|&c| end(c).is_some()).map(|c| (rng::hash2(tree_seed, c), c)).collect();
+    order.par_sort_unstable();
+    let mut sets = DisjointSets::new(n as usize);
+    let mut keep = vec![false; 2 * n as usize];
+    for &(_, c) in &order {
+        let (a, b) = (c / 2, end(c).unwrap_or(c / 2));
+        keep[c as usize] = sets.union(a as u32, b as u32) || chance(extra_seed, c, ROAD_KEEP.0, ROAD_KEEP.1);
+    }
+    keep
+}
+
+/// Union-find with path halving and union by size.
+struct DisjointSets {
+    parent: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl DisjointSets {
+    fn new(n: usize) -> Self {
+        DisjointSets { parent: (0..n as u32).collect(), size: vec![1; n] }
+    }
+
+    fn find(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let grand = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = grand;
+            x = grand;
+        }
+        x
+    }
+
+    /// Merge the sets of `a` and `b`; false if they were already one.
+    fn union(&mut self, a: u32, b: u32) -> bool {
+        let (mut a, mut b) = (self.find(a), self.find(b));
+        if a == b {
+            return false;
+        }
+        if self.size[a as usize] < self.size[b as usize] {
+            std::mem::swap(&mut a, &mut b);
+        }
+        self.parent[b as usize] = a;
+        self.size[a as usize] += self.size[b as usize];
+        true
+    }
+}
+
+/// Smallest `r` with `r * r >= n`.
+fn ceil_sqrt(n: u64) -> u64 {
+    let mut r = (n as f64).sqrt() as u64;
+    while r * r < n {
+        r += 1;
+    }
+    while r > 1 && (r - 1) * (r - 1) >= n {
+        r -= 1;
+    }
+    r.max(1)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shape -> CSR
+// ---------------------------------------------------------------------------------------------
+
+/// The weight of input edge `i` under a [`WeightSpec`] and a family's natural weights.
+enum ArcWeight {
+    Natural,
+    Unit,
+    Random { lo: u32, hi: u32, seed: u64 },
+}
+
+impl ArcWeight {
+    fn resolve(spec: WeightSpec) -> Result<Self> {
+        Ok(match spec {
+            WeightSpec::AsGiven => ArcWeight::Natural,
+            WeightSpec::Unit => ArcWeight::Unit,
+            WeightSpec::Random { lo, hi, seed } if lo <= hi => ArcWeight::Random { lo, hi, seed },
+            WeightSpec::Random { lo, hi, .. } => {
+                return Err(Error::InvalidArgument(format!("random weights {lo}-{hi}: empty range")))
+            }
+        })
+    }
+
+    #[inline]
+    fn get(&self, natural: &Natural, i: usize) -> u32 {
+        match (self, natural) {
+            (ArcWeight::Unit, _) => 1,
+            (ArcWeight::Random { lo, hi, seed }, _) | (ArcWeight::Natural, Natural::Random { lo, hi, seed }) => {
+                WeightSpec::random_weight(*lo, *hi, *seed, i as u64)
+            }
+            (ArcWeight::Natural, Natural::Given(w)) => w[i],
+        }
+    }
+}
+
+/// Target vertex ranges whose arcs are sorted by one task (keeps tasks big enough to be worth it).
+const SORT_GRAIN: u64 = 1 << 16;
+
+impl Shape {
+    /// Build the CSR in the same arc order as `EdgeList::into_graph` (see the module doc).
+    fn into_graph(self, weight: ArcWeight) -> Result<Graph> {
+        let m = self.src.len();
+        let arcs = if self.undirected { 2 * m as u64 } else { m as u64 };
+        if arcs > MAX_GEN_ARCS {
+            // `size()` bounds every family; this guards the u32 keys against a future mistake.
+            return Err(Error::InvalidArgument(format!("{arcs} arcs: at most {MAX_GEN_ARCS} can be generated")));
+        }
+        let offsets = self.offsets();
+        let mut keys = self.scatter_keys(&offsets, arcs as usize);
+        sort_adjacencies(&offsets, &mut keys, 0, self.n as usize);
+        let weights: Vec<u32> = keys.par_iter().map(|&k| weight.get(&self.natural, edge_of(k, m))).collect();
+        let (src, dst) = (&self.src, &self.dst);
+        keys.par_iter_mut().with_min_len(1 << 12).for_each(|k| {
+            let i = *k as usize;
+            *k = if i < m { dst[i] } else { src[i - m] };
+        });
+        drop(self);
+        Graph::from_csr(Buf::Owned(offsets), Buf::Owned(keys), Weights::Unsigned(Buf::Owned(weights)))
+    }
+
+    /// Sources of the arcs of edge `i`: `src[i]`, and `dst[i]` for the reverse arc.
+    fn for_each_arc_source(&self, f: impl Fn(u32, u32) + Sync) {
+        let m = self.src.len();
+        (0..m).into_par_iter().with_min_len(1 << 12).for_each(|i| {
+            f(self.src[i], i as u32);
+            if self.undirected {
+                f(self.dst[i], (m + i) as u32);
+            }
+        });
+    }
+
+    /// CSR offsets from out-degrees counted with atomics (order-independent).
+    fn offsets(&self) -> Vec<u64> {
+        let n = self.n as usize;
+        let counts: Vec<AtomicU64> = (0..=n).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+        self.for_each_arc_source(|u, _| {
+            counts[u as usize + 1].fetch_add(1, Relaxed);
+        });
+        // Same layout: this collects in place.
+        let mut offsets: Vec<u64> = counts.into_iter().map(AtomicU64::into_inner).collect();
+        for v in 0..n {
+            offsets[v + 1] += offsets[v];
+        }
+        offsets
+    }
+
+    /// Place each arc's key in its source's segment (racy order within a segment; sorted next).
+    fn scatter_keys(&self, offsets: &[u64], arcs: usize) -> Vec<u32> {
+        let cursor: Vec<AtomicU64> = offsets[..self.n as usize].par_iter().map(|&o| AtomicU64::new(o)).collect();
+        let keys: Vec<AtomicU32> = (0..arcs).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+        self.for_each_arc_source(|u, key| {
+            let slot = cursor[u as usize].fetch_add(1, Relaxed);
+            keys[slot as usize].store(key, Relaxed);
+        });
+        keys.into_iter().map(AtomicU32::into_inner).collect()
+    }
+}
+
+/// The input edge of arc key `k` (reverse arcs have keys `m..2m`).
+#[inline]
+fn edge_of(k: u32, m: usize) -> usize {
+    let k = k as usize;
+    if k < m {
+        k
+    } else {
+        k - m
+    }
+}
+
+/// Sort each vertex's keys in `lo..hi` (`keys` holds exactly those vertices' arcs), splitting the
+/// vertex range in halves in parallel until a part has few arcs or is a single vertex.
+fn sort_adjacencies(offsets: &[u64], keys: &mut [u32], lo: usize, hi: usize) {
+    let base = offsets[lo];
+    if hi - lo == 1 {
+        if keys.len() as u64 > SORT_GRAIN {
+            keys.par_sort_unstable();
+        } else {
+            keys.sort_unstable();
+        }
+    } else if (keys.len() as u64) <= SORT_GRAIN {
+        for v in lo..hi {
+            keys[(offsets[v] - base) as usize..(offsets[v + 1] - base) as usize].sort_unstable();
+        }
+    } else {
+        let mid = lo + (hi - lo) / 2;
+        let (left, right) = keys.split_at_mut((offsets[mid] - base) as usize);
+        rayon::join(|| sort_adjacencies(offsets, left, lo, mid), || sort_adjacencies(offsets, right, mid, hi));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_small() -> Vec<GenSpec> {
+        [
+            "kron:6", "kron:5:4", "uniform:200:4", "grid2d:7x5", "grid3d:3x4x5", "road:300", "path:50", "star:40",
+            "complete:12", "disconnected:4:101", "zero:120", "selfloops:80", "multi:60", "heavy:50",
+        ]
+        .iter()
+        .map(|s| GenSpec::parse(s).unwrap())
+        .collect()
+    }
+
+    fn csr(g: &Graph) -> (Vec<u64>, Vec<u32>, Vec<i64>) {
+        (g.offsets().to_vec(), g.targets().to_vec(), (0..g.num_arcs()).map(|e| g.weights().get(e)).collect())
+    }
+
+    #[test]
+    fn parse_and_name_round_trip() {
+        for spec in all_small() {
+            assert_eq!(GenSpec::parse(&spec.name()).unwrap(), spec);
+            assert_eq!(spec.to_string(), spec.name());
+        }
+        assert_eq!(GenSpec::parse("kron:22").unwrap(), GenSpec::Kron { scale: 22, edge_factor: 16 });
+        assert_eq!(GenSpec::parse("grid3d:256x256x256").unwrap(), GenSpec::Grid3d { x: 256, y: 256, z: 256 });
+        assert_eq!(GenSpec::parse("disconnected:4:1000").unwrap(), GenSpec::Disconnected { parts: 4, n: 1000 });
+        // Every form in HELP parses once its placeholders are numbers.
+        assert_eq!(GenSpec::HELP.lines().count(), 13);
+    }
+
+    #[test]
+    fn bad_specs_are_invalid_arguments() {
+        for s in [
+            "", "kron", "kron:", "kron:x", "kron:0", "kron:32", "kron:27:17", "kron:4:0", "uniform:10", "uniform:0:4",
+            "uniform:10:0", "grid2d:10", "grid2d:0x10", "grid2d:10x10x10", "grid3d:65536x65536x2", "path:0",
+            "complete:70000", "disconnected:5:4", "road:-3", "road:1000000000", "nosuch:3", "star:5:5",
+            "uniform:4294967295:2",
+        ] {
+            match GenSpec::parse(s) {
+                Err(Error::InvalidArgument(msg)) => assert!(msg.contains("generator"), "{s}: {msg}"),
+                other => panic!("{s}: expected InvalidArgument, got {other:?}"),
+            }
+        }
+        // Specs built directly are validated by generate as well.
+        assert!(generate(&GenSpec::Path { n: 0 }, 1, WeightSpec::AsGiven).is_err());
+        let empty = WeightSpec::Random { lo: 9, hi: 3, seed: 1 };
+        assert!(matches!(generate(&GenSpec::Path { n: 3 }, 1, empty), Err(Error::InvalidArgument(_))));
+    }
+
+    #[test]
+    fn sizes_and_arc_counts() {
+        let count = |s: &str| {
+            let g = generate(&GenSpec::parse(s).unwrap(), 7, WeightSpec::AsGiven).unwrap();
+            (g.num_vertices(), g.num_arcs())
+        };
+        assert_eq!(count("kron:4"), (16, 512));
+        assert_eq!(count("kron:5:3"), (32, 192));
+        assert_eq!(count("uniform:100:3"), (100, 300));
+        assert_eq!(count("grid2d:3x4"), (12, 2 * (2 * 4 + 3 * 3)));
+        assert_eq!(count("grid3d:2x3x4"), (24, 2 * (12 + 16 + 18)));
+        assert_eq!(count("path:5"), (5, 8));
+        assert_eq!(count("path:1"), (1, 0));
+        assert_eq!(count("star:5"), (5, 8));
+        assert_eq!(count("complete:5"), (5, 20));
+        assert_eq!(count("heavy:10"), (10, 40));
+        for spec in all_small() {
+            let (n, bound) = spec.size().unwrap();
+            let g = generate(&spec, 3, WeightSpec::AsGiven).unwrap();
+            assert_eq!(g.num_vertices() as u64, n, "{spec}");
+            assert!(g.num_arcs() as u64 <= bound, "{spec}: {} > {bound}", g.num_arcs());
+        }
+    }
+
+    #[test]
+    fn reproducible_and_seed_dependent() {
+        for spec in all_small() {
+            let a = csr(&generate(&spec, 11, WeightSpec::AsGiven).unwrap());
+            let b = csr(&generate(&spec, 11, WeightSpec::AsGiven).unwrap());
+            let c = csr(&generate(&spec, 12, WeightSpec::AsGiven).unwrap());
+            assert_eq!(a, b, "{spec}");
+            assert_ne!(a, c, "{spec}: seeds 11 and 12 give the same graph");
+        }
+    }
+
+    #[test]
+    fn generate_matches_edge_list_path() {
+        let specs = [WeightSpec::AsGiven, WeightSpec::Unit, WeightSpec::Random { lo: 0, hi: 9, seed: 5 }];
+        for spec in all_small() {
+            for w in specs {
+                let direct = csr(&generate(&spec, 21, w).unwrap());
+                let via = csr(&generate_edges(&spec, 21).unwrap().into_graph(w, false).unwrap());
+                assert_eq!(direct, via, "{spec} {w:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn bit_permutation_is_a_bijection() {
+        for bits in [1, 2, 3, 5, 8, 12] {
+            let p = BitPermutation::new(bits, 99);
+            let mut seen = vec![false; 1 << bits];
+            for x in 0..1u64 << bits {
+                let y = p.apply(x) as usize;
+                assert!(!seen[y], "bits {bits}: {y} twice");
+                seen[y] = true;
+            }
+        }
+        // Vertex 0 is not the hub: the hub (pre-image of R-MAT's vertex 0) moved.
+        assert_ne!(BitPermutation::new(20, sub(1, stream::PERMUTATION)).apply(0), 0);
+    }
+
+    #[test]
+    fn kron_is_skewed_and_symmetric() {
+        let g = generate(&GenSpec::parse("kron:10").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+        let max_deg = (0..1024).map(|v| g.degree(v)).max().unwrap();
+        assert!(max_deg > 10 * 32, "max degree {max_deg} is not hub-like");
+        let mut fwd: Vec<(u32, u32, i64)> = Vec::new();
+        for u in 0..1024 {
+            fwd.extend(g.neighbors(u).map(|(v, w)| (u, v, w)));
+        }
+        let mut rev: Vec<(u32, u32, i64)> = fwd.iter().map(|&(u, v, w)| (v, u, w)).collect();
+        fwd.sort();
+        rev.sort();
+        assert_eq!(fwd, rev);
+        assert!(fwd.iter().all(|&(_, _, w)| (1..=255).contains(&w)));
+    }
+
+    /// Vertices reachable from `src` (plain BFS; no dependency on the reference module).
+    fn reachable(g: &Graph, src: u32) -> Vec<bool> {
+        let mut seen = vec![false; g.num_vertices()];
+        let mut stack = vec![src];
+        seen[src as usize] = true;
+        while let Some(u) = stack.pop() {
+            for (v, _) in g.neighbors(u) {
+                if !std::mem::replace(&mut seen[v as usize], true) {
+                    stack.push(v);
+                }
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn road_is_connected_sparse_and_euclidean() {
+        let g = generate(&GenSpec::Road { n: 20_000 }, 5, WeightSpec::AsGiven).unwrap();
+        assert!(reachable(&g, 0).iter().all(|&r| r));
+        let avg = g.num_arcs() as f64 / g.num_vertices() as f64;
+        assert!((2.3..2.7).contains(&avg), "average out-degree {avg}");
+        let (lo, hi) = g.weight_range().unwrap();
+        assert!(lo >= 300 && hi <= 2500, "weights {lo}..{hi}");
+    }
+
+    #[test]
+    fn star_path_complete_shapes() {
+        let star = generate(&GenSpec::Star { n: 100 }, 1, WeightSpec::Unit).unwrap();
+        assert_eq!(star.degree(0), 99);
+        assert!((1..100).all(|v| star.neighbors(v).eq([(0, 1)])));
+        let path = generate(&GenSpec::Path { n: 4 }, 1, WeightSpec::Unit).unwrap();
+        assert_eq!(path.neighbors(1).collect::<Vec<_>>(), vec![(2, 1), (0, 1)]);
+        let k = generate(&GenSpec::Complete { n: 6 }, 1, WeightSpec::Unit).unwrap();
+        for u in 0..6 {
+            assert_eq!(k.neighbors(u).map(|(v, _)| v).collect::<Vec<_>>(), (0..6).filter(|&v| v != u).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn disconnected_parts_are_closed() {
+        let g = generate(&GenSpec::Disconnected { parts: 4, n: 103 }, 2, WeightSpec::AsGiven).unwrap();
+        for src in [0, 5, 102] {
+            let r = reachable(&g, src);
+            for (v, &hit) in r.iter().enumerate() {
+                assert_eq!(hit, v as u32 % 4 == src % 4, "source {src}, vertex {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn adversarial_weights_and_loops() {
+        let z = generate(&GenSpec::ZeroWeights { n: 500 }, 3, WeightSpec::AsGiven).unwrap();
+        let zeros = (0..z.num_arcs()).filter(|&e| z.weights().get(e) == 0).count();
+        assert!(zeros * 2 > z.num_arcs(), "{zeros} zero weights of {}", z.num_arcs());
+        // The first cycle (0 -> 1 -> ... -> 0) weighs nothing.
+        assert!(z.neighbors(0).any(|(v, w)| v == 1 && w == 0));
+
+        let s = generate(&GenSpec::SelfLoops { n: 100 }, 3, WeightSpec::AsGiven).unwrap();
+        assert!((0..100).all(|v| s.neighbors(v).any(|(t, _)| t == v)));
+        assert_eq!(s.neighbors(3).filter(|&(t, _)| t == 3).count(), 2);
+
+        let m = generate(&GenSpec::MultiEdges { n: 100 }, 3, WeightSpec::AsGiven).unwrap();
+        let mut pairs: Vec<(u32, u32)> = (0..100).flat_map(|u| m.neighbors(u).map(move |(v, _)| (u, v))).collect();
+        let total = pairs.len();
+        pairs.sort();
+        pairs.dedup();
+        assert!(pairs.len() * 2 <= total, "{} distinct pairs among {total} arcs", pairs.len());
+
+        let h = generate(&GenSpec::Heavy { n: 100 }, 3, WeightSpec::AsGiven).unwrap();
+        assert!(h.weight_range().unwrap().0 >= 1 << 31);
+    }
+
+    #[test]
+    fn edge_list_flags() {
+        let e = generate_edges(&GenSpec::parse("kron:5").unwrap(), 1).unwrap();
+        assert!(e.undirected);
+        assert_eq!(e.len(), 16 * 32);
+        let e = generate_edges(&GenSpec::parse("uniform:10:2").unwrap(), 1).unwrap();
+        assert!(!e.undirected);
+        assert_eq!(e.weights.as_ref().map(Vec::len), Some(20));
+    }
+}

@@ -1,3 +1,27 @@
 #![cfg_attr(target_arch = "nvptx64", no_std)]
-//! placeholder
-pub const INF: u32 = u32::MAX;
+#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, stdarch_nvptx, asm_experimental_arch))]
+//! SSSP kernels, written once and compiled twice.
+//!
+//! - For the GPU, `cargo xtask ptx` compiles this crate with rustc's NVPTX backend; the entry
+//!   points in [`ptx`] (compiled only for `nvptx64`) are thin wrappers that read the thread
+//!   position from the hardware and call the plain functions of this crate.
+//! - For the CPU backend, the host links this crate as an ordinary library and calls the very
+//!   same per-thread functions ([`advance`], [`dedupe`]) across a rayon pool, so CI exercises
+//!   the real kernel logic without a GPU.
+//!
+//! Every kernel body is written as a function of `(tid, nthreads)`: the global thread index and
+//! the number of threads in the grid, with grid-stride loops. Nothing in a body depends on which
+//! threads run concurrently, except where noted (block scans in [`ptx`] use shared memory and
+//! barriers; the CPU backend has its own scan with the same contract).
+//!
+//! Shared, `#[repr(C)]` parameter blocks and constants are in [`types`].
+
+pub mod advance;
+pub mod dedupe;
+pub mod relax;
+pub mod types;
+
+#[cfg(target_arch = "nvptx64")]
+pub mod ptx;
+
+pub use types::*;

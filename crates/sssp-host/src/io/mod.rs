@@ -1,1 +1,547 @@
-//! (under construction)
+//! Graph file formats: reading (text and binary, optionally gzip/xz compressed) and writing.
+//!
+//! | format | extensions | ids | weights |
+//! |---|---|---|---|
+//! | DIMACS shortest path ([`Format::Dimacs`]) | `.gr` | 1-based | given, may be negative |
+//! | Matrix Market coordinate ([`Format::MatrixMarket`]) | `.mtx` | 1-based | `pattern`: none; `integer`; `real` per [`RealPolicy`] |
+//! | edge list / SNAP ([`Format::EdgeList`]) | `.el`, `.txt`, `.edges`, `.snap` | 0-based | optional third column |
+//! | GAP weighted edge list ([`Format::WeightedEdgeList`]) | `.wel` | 0-based | required third column |
+//! | METIS ([`Format::Metis`]) | `.graph`, `.metis` | 1-based | per `fmt` |
+//! | our binary CSR ([`Format::Binary`], see [`binary`]) | `.bin`, `.sssp` | 0-based | `u32` or `i32` |
+//!
+//! **Vertex ids.** Graphs always use 0-based ids. In the 1-based formats (DIMACS, Matrix Market,
+//! METIS) file id `k` becomes vertex `k - 1`; ids outside `1..=N` are parse errors. In the 0-based
+//! edge lists the vertex count is the largest id plus one.
+//!
+//! **Compression.** A `.gz` or `.xz` suffix is stripped before the format is told from the name;
+//! the data itself is recognised by its magic bytes, so a compressed file with a plain name also
+//! loads. Compressed inputs are decompressed to memory, then parsed like any other text.
+//!
+//! **Speed.** A text is read whole into memory, cut into line-aligned chunks (several per thread),
+//! and the chunks are parsed in parallel with hand-written byte-level integer parsing into
+//! per-chunk vectors that are then concatenated in file order. A header (DIMACS `p` line, Matrix
+//! Market banner and size line, METIS first line) is parsed first, so every chunk can check ids
+//! against the declared vertex count.
+//!
+//! **Errors.** Every malformed input is an [`Error::Parse`] with the file, the exact 1-based line
+//! and what was expected; a vertex count beyond [`MAX_VERTICES`](crate::graph::MAX_VERTICES) is
+//! [`Error::TooLarge`]. Numbers that overflow 64 bits and weights outside `i32::MIN..=u32::MAX`
+//! are parse errors. Nothing is silently dropped or repaired.
+//!
+//! **Undirected inputs and weights.** Symmetric Matrix Market files and METIS files list edges
+//! whose two arcs the parser emits itself (a symmetric matrix's diagonal entries must give one arc,
+//! not two, so `EdgeList::undirected` cannot be used). When such an input needs generated weights
+//! (no weights in the file, or [`WeightSpec::Random`](crate::WeightSpec::Random)), the parser
+//! gives both arcs of an edge the *same* random weight and returns the list with weights filled
+//! in; [`read_graph`] then builds it with the weights as returned. Callers of [`read_edge_list`] /
+//! [`parse_text`] should do the same: build such a list with `WeightSpec::AsGiven`.
+//!
+//! **Progress.** With [`LoadOptions::progress`] and stderr a terminal, a progress bar shows the
+//! decompression and parsing phases; otherwise nothing is printed.
+
+pub mod binary;
+mod dimacs;
+mod edgelist;
+mod metis;
+mod mtx;
+mod text;
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::graph::{EdgeList, Graph, WeightSpec};
+
+/// A graph file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// DIMACS shortest-path challenge `.gr`.
+    Dimacs,
+    /// Matrix Market coordinate `.mtx`.
+    MatrixMarket,
+    /// 0-based `u v [w]` lines (SNAP and GAP `.el`).
+    EdgeList,
+    /// 0-based `u v w` lines (GAP `.wel`).
+    WeightedEdgeList,
+    /// METIS / Chaco adjacency `.graph`.
+    Metis,
+    /// This crate's binary CSR (see [`binary`]).
+    Binary,
+}
+
+impl Format {
+    /// The format for a file name's extension, after stripping `.gz` / `.xz`.
+    pub fn from_path(p: &Path) -> Option<Format> {
+        let name = p.file_name()?.to_str()?.to_ascii_lowercase();
+        let name = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".xz")).unwrap_or(&name);
+        let (_, ext) = name.rsplit_once('.')?;
+        Some(match ext {
+            "gr" => Format::Dimacs,
+            "mtx" => Format::MatrixMarket,
+            "el" | "txt" | "edges" | "snap" => Format::EdgeList,
+            "wel" => Format::WeightedEdgeList,
+            "graph" | "metis" => Format::Metis,
+            "bin" | "sssp" => Format::Binary,
+            _ => return None,
+        })
+    }
+
+    /// A format by name: `gr`, `mtx`, `el`, `snap`, `wel`, `metis`, `bin` (and a few aliases:
+    /// `dimacs`, `txt`, `edges`, `graph`, `sssp`, `binary`), case-insensitive.
+    pub fn parse(s: &str) -> Result<Format> {
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "gr" | "dimacs" => Format::Dimacs,
+            "mtx" | "matrixmarket" => Format::MatrixMarket,
+            "el" | "snap" | "txt" | "edges" => Format::EdgeList,
+            "wel" => Format::WeightedEdgeList,
+            "metis" | "graph" => Format::Metis,
+            "bin" | "binary" | "sssp" => Format::Binary,
+            _ => {
+                return Err(Error::InvalidArgument(format!(
+                    "unknown graph format `{s}`: expected one of gr, mtx, el, snap, wel, metis, bin"
+                )))
+            }
+        })
+    }
+
+    /// The canonical short name (what [`Format::parse`] accepts).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Dimacs => "gr",
+            Format::MatrixMarket => "mtx",
+            Format::EdgeList => "el",
+            Format::WeightedEdgeList => "wel",
+            Format::Metis => "metis",
+            Format::Binary => "bin",
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How Matrix Market `real` values become integer weights.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum RealPolicy {
+    /// Refuse `real` files (when their weights would be used), telling the user about `--mtx-real`.
+    #[default]
+    Reject,
+    /// Round to the nearest integer (halves away from zero).
+    Round,
+    /// Multiply by the factor, then round to the nearest integer. The factor must be finite and
+    /// positive; a result outside the weight range is an error.
+    Scale(f64),
+}
+
+impl RealPolicy {
+    /// Parse `reject`, `round` or `scale:K`.
+    pub fn parse(s: &str) -> Result<RealPolicy> {
+        let err = || Error::InvalidArgument(format!("mtx-real `{s}`: expected reject, round or scale:K (K > 0)"));
+        match s.split_once(':') {
+            None if s == "reject" => Ok(RealPolicy::Reject),
+            None if s == "round" => Ok(RealPolicy::Round),
+            Some(("scale", k)) => {
+                let k: f64 = k.parse().map_err(|_| err())?;
+                if k.is_finite() && k > 0.0 {
+                    Ok(RealPolicy::Scale(k))
+                } else {
+                    Err(err())
+                }
+            }
+            _ => Err(err()),
+        }
+    }
+}
+
+/// How to load a graph file.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// The format; `None` tells it from the file name.
+    pub format: Option<Format>,
+    /// Weights to use (see [`WeightSpec`]).
+    pub weights: WeightSpec,
+    /// Add the reverse of every arc.
+    pub symmetrize: bool,
+    /// Matrix Market `real` values.
+    pub real: RealPolicy,
+    /// Show a progress bar on a terminal.
+    pub progress: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions { format: None, weights: WeightSpec::AsGiven, symmetrize: false, real: RealPolicy::Reject, progress: false }
+    }
+}
+
+/// Load a graph in any format, binary included.
+pub fn read_graph(path: &Path, opts: &LoadOptions) -> Result<Graph> {
+    let format = format_of(path, opts)?;
+    if format == Format::Binary {
+        return binary::open(path);
+    }
+    let bytes = read_bytes(path, opts.progress)?;
+    let parsed = parse_any(path, &bytes, format, opts)?;
+    drop(bytes);
+    // A list whose parser already generated weights (see the module docs) is built as returned.
+    let spec = if parsed.weights_final { WeightSpec::AsGiven } else { opts.weights };
+    parsed.edges.into_graph(spec, opts.symmetrize)
+}
+
+/// Load a text format as an edge list (binary files are refused: they are already a graph).
+pub fn read_edge_list(path: &Path, opts: &LoadOptions) -> Result<EdgeList> {
+    let format = format_of(path, opts)?;
+    if format == Format::Binary {
+        return Err(binary_is_not_text(path));
+    }
+    let bytes = read_bytes(path, opts.progress)?;
+    Ok(parse_any(path, &bytes, format, opts)?.edges)
+}
+
+/// Parse an in-memory (already decompressed) text. `name` is used in error messages only.
+pub fn parse_text(name: &Path, bytes: &[u8], format: Format, opts: &LoadOptions) -> Result<EdgeList> {
+    Ok(parse_any(name, bytes, format, opts)?.edges)
+}
+
+/// Write `g` as text (DIMACS, Matrix Market, weighted or plain edge list) or binary. A `.gz` or
+/// `.xz` suffix compresses the output. METIS is refused (it describes undirected graphs only);
+/// a plain edge list drops the weights.
+pub fn write_text(g: &Graph, path: &Path, format: Format) -> Result<()> {
+    let mut sink = Sink::create(path)?;
+    let io = |e| Error::io(path, e);
+    match format {
+        Format::Dimacs => dimacs::write(g, &mut sink).map_err(io)?,
+        Format::MatrixMarket => mtx::write(g, &mut sink).map_err(io)?,
+        Format::EdgeList => edgelist::write(g, &mut sink, false).map_err(io)?,
+        Format::WeightedEdgeList => edgelist::write(g, &mut sink, true).map_err(io)?,
+        Format::Metis => {
+            return Err(Error::InvalidArgument(
+                "writing METIS is not supported: METIS describes undirected graphs; use gr, mtx, wel or bin".into(),
+            ))
+        }
+        Format::Binary => {
+            if Compression::from_name(path) != Compression::None {
+                return Err(Error::InvalidArgument(format!("{}: binary graphs are not compressed", path.display())));
+            }
+            drop(sink);
+            return binary::write(g, path);
+        }
+    }
+    sink.finish().map_err(io)
+}
+
+/// A parsed edge list, and whether its weights were already generated per [`LoadOptions::weights`].
+pub(crate) struct Parsed {
+    pub edges: EdgeList,
+    pub weights_final: bool,
+}
+
+impl From<EdgeList> for Parsed {
+    fn from(edges: EdgeList) -> Self {
+        Parsed { edges, weights_final: false }
+    }
+}
+
+fn parse_any(name: &Path, bytes: &[u8], format: Format, opts: &LoadOptions) -> Result<Parsed> {
+    // A UTF-8 byte order mark is not part of the first line; skipping it keeps positions (and so
+    // line numbers) intact.
+    let start = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+    let progress = Progress::new(opts.progress, bytes.len() as u64, "parsing");
+    let out = match format {
+        Format::Dimacs => dimacs::parse(name, bytes, start, &progress).map(Parsed::from),
+        Format::MatrixMarket => mtx::parse(name, bytes, start, opts, &progress),
+        Format::EdgeList => edgelist::parse(name, bytes, start, false, &progress).map(Parsed::from),
+        Format::WeightedEdgeList => edgelist::parse(name, bytes, start, true, &progress).map(Parsed::from),
+        Format::Metis => metis::parse(name, bytes, start, opts, &progress),
+        Format::Binary => Err(binary_is_not_text(name)),
+    };
+    progress.finish();
+    out
+}
+
+fn binary_is_not_text(path: &Path) -> Error {
+    Error::InvalidArgument(format!("{}: binary graphs are not a text format; load them with read_graph", path.display()))
+}
+
+fn format_of(path: &Path, opts: &LoadOptions) -> Result<Format> {
+    opts.format.or_else(|| Format::from_path(path)).ok_or_else(|| Error::UnknownFormat { path: path.into() })
+}
+
+/// The rule for weights that a parser emitting both arcs of an undirected edge must generate
+/// itself: `(lo, hi, seed)` when weights are to be random, `None` when the file's weights (or
+/// unit weights, which are symmetric anyway) will do.
+pub(crate) fn twin_weight_rule(spec: WeightSpec, file_has_weights: bool) -> Option<(u32, u32, u64)> {
+    match spec {
+        WeightSpec::Random { lo, hi, seed } => Some((lo, hi, seed)),
+        WeightSpec::AsGiven if !file_has_weights => match WeightSpec::DEFAULT_RANDOM {
+            WeightSpec::Random { lo, hi, seed } => Some((lo, hi, seed)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading and decompression
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Compression {
+    None,
+    Gzip,
+    Xz,
+}
+
+impl Compression {
+    /// By magic bytes: gzip `1f 8b`, xz `fd 37 7a 58 5a 00`.
+    fn sniff(head: &[u8]) -> Compression {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Compression::Gzip
+        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+            Compression::Xz
+        } else {
+            Compression::None
+        }
+    }
+
+    /// By name, for writing.
+    fn from_name(path: &Path) -> Compression {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
+        if name.ends_with(".gz") {
+            Compression::Gzip
+        } else if name.ends_with(".xz") {
+            Compression::Xz
+        } else {
+            Compression::None
+        }
+    }
+}
+
+/// The whole file, decompressed if its magic bytes say so.
+pub(crate) fn read_bytes(path: &Path, progress: bool) -> Result<Vec<u8>> {
+    let io = |e| Error::io(path, e);
+    let file = File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    let bar = Progress::new(progress, len, "reading");
+    let mut reader = BufReader::with_capacity(1 << 20, Counted { inner: file, progress: &bar });
+    let kind = Compression::sniff(reader.fill_buf().map_err(io)?);
+    let mut out = Vec::new();
+    let res = match kind {
+        Compression::None => {
+            out.reserve_exact(len as usize);
+            reader.read_to_end(&mut out)
+        }
+        Compression::Gzip => flate2::bufread::MultiGzDecoder::new(reader).read_to_end(&mut out),
+        Compression::Xz => xz2::bufread::XzDecoder::new_multi_decoder(reader).read_to_end(&mut out),
+    };
+    bar.finish();
+    match res {
+        Ok(_) => Ok(out),
+        // Bad compressed data is a property of the file, not of the system: report it as such.
+        Err(e) if kind != Compression::None && is_data_error(&e) => {
+            let what = if kind == Compression::Gzip { "gzip" } else { "xz" };
+            Err(Error::parse(path, 0, format!("corrupt or truncated {what} data: {e}")))
+        }
+        Err(e) => Err(io(e)),
+    }
+}
+
+fn is_data_error(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(e.kind(), InvalidData | InvalidInput | UnexpectedEof)
+}
+
+/// A reader that advances a progress bar.
+struct Counted<'a, R> {
+    inner: R,
+    progress: &'a Progress,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.inc(n as u64);
+        Ok(n)
+    }
+}
+
+/// An output file, compressed by its name's suffix. `finish` must be called to see errors.
+pub(crate) enum Sink {
+    Plain(BufWriter<File>),
+    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
+    Xz(xz2::write::XzEncoder<BufWriter<File>>),
+}
+
+impl Sink {
+    fn create(path: &Path) -> Result<Sink> {
+        let file = BufWriter::with_capacity(1 << 20, File::create(path).map_err(|e| Error::io(path, e))?);
+        Ok(match Compression::from_name(path) {
+            Compression::None => Sink::Plain(file),
+            Compression::Gzip => Sink::Gzip(flate2::write::GzEncoder::new(file, flate2::Compression::default())),
+            Compression::Xz => Sink::Xz(xz2::write::XzEncoder::new(file, 6)),
+        })
+    }
+
+    fn finish(self) -> std::io::Result<()> {
+        let mut file = match self {
+            Sink::Plain(f) => f,
+            Sink::Gzip(z) => z.finish()?,
+            Sink::Xz(z) => z.finish()?,
+        };
+        file.flush()
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sink::Plain(f) => f.write(buf),
+            Sink::Gzip(z) => z.write(buf),
+            Sink::Xz(z) => z.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::Plain(f) => f.flush(),
+            Sink::Gzip(z) => z.flush(),
+            Sink::Xz(z) => z.flush(),
+        }
+    }
+}
+
+/// Render arcs as text lines in parallel blocks and write them in order; `line` appends arc `e`
+/// of source `u`. Blocks are rendered a window at a time so memory stays bounded.
+pub(crate) fn write_arcs<W: Write>(
+    g: &Graph,
+    out: &mut W,
+    line: impl Fn(&mut Vec<u8>, u32, usize) + Sync,
+) -> std::io::Result<()> {
+    use rayon::prelude::*;
+    const ARCS_PER_BLOCK: usize = 1 << 20;
+    let n = g.num_vertices();
+    let m = g.num_arcs();
+    // Vertex boundaries of blocks of about ARCS_PER_BLOCK arcs (a high-degree vertex stays whole).
+    let mut bounds = vec![0usize];
+    let mut next = ARCS_PER_BLOCK;
+    while next < m {
+        let v = g.offsets().partition_point(|&o| (o as usize) < next).min(n);
+        if v > *bounds.last().unwrap_or(&0) {
+            bounds.push(v);
+        }
+        next += ARCS_PER_BLOCK;
+    }
+    bounds.push(n);
+    let blocks: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+    let window = rayon::current_num_threads() * 2;
+    for group in blocks.chunks(window.max(1)) {
+        let rendered: Vec<Vec<u8>> = group
+            .par_iter()
+            .map(|&(lo, hi)| {
+                let arcs = (g.offsets()[hi] - g.offsets()[lo]) as usize;
+                let mut buf = Vec::with_capacity(arcs * 24);
+                for u in lo as u32..hi as u32 {
+                    for e in g.arc_range(u) {
+                        line(&mut buf, u, e);
+                    }
+                }
+                buf
+            })
+            .collect();
+        for b in rendered {
+            out.write_all(&b)?;
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Progress
+
+/// An optional progress bar: present only when asked for and stderr is a terminal.
+pub(crate) struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    pub(crate) fn new(enabled: bool, len: u64, msg: &'static str) -> Progress {
+        if !enabled || !std::io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let style = indicatif::ProgressStyle::with_template(
+            "{msg:>8} [{bar:40}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+        let bar = indicatif::ProgressBar::new(len).with_style(style.progress_chars("=> ")).with_message(msg);
+        Progress(Some(bar))
+    }
+
+    /// No bar (for internal callers that never show one).
+    #[allow(dead_code)]
+    pub(crate) fn none() -> Progress {
+        Progress(None)
+    }
+
+    pub(crate) fn inc(&self, n: u64) {
+        if let Some(b) = &self.0 {
+            b.inc(n);
+        }
+    }
+
+    pub(crate) fn finish(&self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_from_names_and_paths() {
+        let f = |s: &str| Format::from_path(Path::new(s));
+        assert_eq!(f("USA-road-d.NY.gr"), Some(Format::Dimacs));
+        assert_eq!(f("a/b/USA-road-d.NY.GR.gz"), Some(Format::Dimacs));
+        assert_eq!(f("web.mtx.xz"), Some(Format::MatrixMarket));
+        assert_eq!(f("soc.txt"), Some(Format::EdgeList));
+        assert_eq!(f("x.snap"), Some(Format::EdgeList));
+        assert_eq!(f("x.wel"), Some(Format::WeightedEdgeList));
+        assert_eq!(f("x.graph"), Some(Format::Metis));
+        assert_eq!(f("x.sssp"), Some(Format::Binary));
+        assert_eq!(f("x.gz"), None);
+        assert_eq!(f("noext"), None);
+        for name in ["gr", "mtx", "el", "snap", "wel", "metis", "bin"] {
+            assert!(Format::parse(name).is_ok(), "{name}");
+        }
+        assert_eq!(Format::parse("SNAP").unwrap(), Format::EdgeList);
+        assert!(matches!(Format::parse("csv"), Err(Error::InvalidArgument(_))));
+    }
+
+    #[test]
+    fn real_policies_parse() {
+        assert_eq!(RealPolicy::parse("round").unwrap(), RealPolicy::Round);
+        assert_eq!(RealPolicy::parse("scale:1000").unwrap(), RealPolicy::Scale(1000.0));
+        assert!(RealPolicy::parse("scale:-1").is_err());
+        assert!(RealPolicy::parse("scale:nan").is_err());
+        assert!(RealPolicy::parse("floor").is_err());
+    }
+
+    #[test]
+    fn unknown_format_and_binary_as_text() {
+        let opts = LoadOptions::default();
+        assert!(matches!(read_graph(Path::new("/nonexistent/file.xyz"), &opts), Err(Error::UnknownFormat { .. })));
+        assert!(matches!(read_graph(Path::new("/nonexistent/file.gr"), &opts), Err(Error::Io { .. })));
+        assert!(matches!(parse_text(Path::new("x"), b"", Format::Binary, &opts), Err(Error::InvalidArgument(_))));
+    }
+
+    #[test]
+    fn twin_weights_only_when_generated() {
+        assert!(twin_weight_rule(WeightSpec::AsGiven, false).is_some());
+        assert!(twin_weight_rule(WeightSpec::AsGiven, true).is_none());
+        assert!(twin_weight_rule(WeightSpec::Unit, false).is_none());
+        assert_eq!(twin_weight_rule(WeightSpec::Random { lo: 2, hi: 3, seed: 4 }, true), Some((2, 3, 4)));
+    }
+}

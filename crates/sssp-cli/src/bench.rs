@@ -1,0 +1,138 @@
+//! `sssp bench`: whole-run benchmark of strategies x load-balancing x dedupe modes.
+//!
+//! GAP's discipline: seeded sources (replayable), several trials, the median reported, and the
+//! verifier inside the benchmark: every trial's distances pass the certificate check, and with
+//! `--reference` they are also compared with serial Dijkstra. A failed check fails the run
+//! (exit code 3); no timing of a wrong answer is ever printed as a result.
+//!
+//! Times exclude graph load and upload (reported once) and distance download (its own column).
+//! GTEPS = arcs of the graph / solve time. "work" = arcs relaxed / arcs Dijkstra relaxes (the
+//! out-arcs of reached vertices, each once), Davidson et al.'s work-efficiency measure.
+
+use clap::Args;
+use sssp::engine::{Balance, Dedupe, DeviceKind};
+use sssp::strategy::{solve, Algo, Options};
+use sssp::{Error, Graph, Result, UNREACHED};
+
+use crate::common::{self, balance_name, dedupe_name, parse_balance, parse_dedupe, GraphArgs};
+
+#[derive(Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    graph: GraphArgs,
+    /// Algorithms, comma-separated.
+    #[arg(long, default_value = "workfront,topo-bf", value_delimiter = ',')]
+    algos: Vec<String>,
+    /// Load-balancing modes, comma-separated (engine algorithms).
+    #[arg(long, default_value = "thread,vwarp,partition", value_delimiter = ',')]
+    balance: Vec<String>,
+    /// Dedupe modes, comma-separated (frontier algorithms).
+    #[arg(long, default_value = "stamp,lookup", value_delimiter = ',')]
+    dedupe: Vec<String>,
+    /// Device: auto, gpu, cpu.
+    #[arg(long, default_value = "auto")]
+    device: String,
+    /// Sources (each one trial), picked with --seed among non-isolated vertices.
+    #[arg(long, short = 'n', default_value_t = 5)]
+    trials: usize,
+    #[arg(long, default_value_t = 27491095)]
+    seed: u64,
+    /// Frontier length read-back interval.
+    #[arg(long, default_value_t = 8)]
+    check_every: u32,
+    /// Also compare every trial with serial Dijkstra (slow on big graphs).
+    #[arg(long)]
+    reference: bool,
+    /// Print rows as JSON lines.
+    #[arg(long)]
+    json: bool,
+}
+
+struct Config {
+    algo: Algo,
+    balance: Balance,
+    dedupe: Dedupe,
+}
+
+fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
+    let mut out = vec![];
+    for name in &a.algos {
+        let algo = Algo::parse(name)?;
+        let balances: Vec<Balance> =
+            if algo.uses_engine() { a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()? } else { vec![Balance::Thread] };
+        let dedupes: Vec<Dedupe> =
+            if algo == Algo::Workfront { a.dedupe.iter().map(|s| parse_dedupe(s)).collect::<Result<_>>()? } else { vec![Dedupe::Stamp] };
+        for &balance in &balances {
+            for &dedupe in &dedupes {
+                out.push(Config { algo, balance, dedupe });
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn median(xs: &mut [f64]) -> f64 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    xs[xs.len() / 2]
+}
+
+/// Arcs Dijkstra relaxes from this source: every out-arc of every reached vertex, once.
+fn dijkstra_work(g: &Graph, dist: &[i64]) -> u64 {
+    (0..g.num_vertices() as u32).filter(|&v| dist[v as usize] != UNREACHED).map(|v| g.degree(v) as u64).sum()
+}
+
+pub fn bench(a: BenchArgs) -> Result<()> {
+    let g = a.graph.load()?;
+    if a.trials == 0 {
+        return Err(Error::InvalidArgument("--trials must be at least 1".into()));
+    }
+    let configs = configs(&a)?;
+    let sources = sssp::reference::pick_sources(&g, a.trials, a.seed);
+    eprintln!("sources: {:?} (seed {})", sources, a.seed);
+    let mut eng = if configs.iter().any(|c| c.algo.uses_engine()) {
+        Some(common::open_engine(&g, DeviceKind::parse(&a.device)?)?)
+    } else {
+        None
+    };
+    let device = eng.as_ref().map(|e| e.device()).unwrap_or_else(|| "CPU (serial)".into());
+    if !a.json {
+        println!("graph {}: {} vertices, {} arcs; device {device}; {} trials", a.graph.graph, g.num_vertices(), g.num_arcs(), sources.len());
+        println!("{:<12} {:<9} {:<6} {:>10} {:>10} {:>8} {:>7} {:>7} {:>9}", "algo", "balance", "dedupe", "median ms", "min ms", "GTEPS", "work", "iters", "dl ms");
+    }
+    for c in &configs {
+        let opts = Options { balance: c.balance, dedupe: c.dedupe, check_every: a.check_every, trace: false };
+        // One untimed warm-up (module JIT, first-touch allocations).
+        if c.algo.uses_engine() {
+            solve(&g, c.algo, eng.as_deref_mut(), sources[0], &opts)?;
+        }
+        let (mut ms, mut work, mut iters, mut dl) = (vec![], vec![], vec![], vec![]);
+        for &src in &sources {
+            let sol = solve(&g, c.algo, eng.as_deref_mut(), src, &opts)?;
+            sssp::verify::check(&g, src, &sol.dist)?;
+            if a.reference {
+                sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&g, src)?)?;
+            }
+            ms.push(sol.stats.compute.as_secs_f64() * 1e3);
+            work.push(sol.stats.arcs_relaxed as f64 / dijkstra_work(&g, &sol.dist).max(1) as f64);
+            iters.push(sol.stats.iterations as f64);
+            dl.push(sol.stats.download.as_secs_f64() * 1e3);
+        }
+        let med = median(&mut ms);
+        let min = ms[0];
+        let gteps = g.num_arcs() as f64 / (med / 1e3) / 1e9;
+        let (work, iters, dl) = (median(&mut work), median(&mut iters), median(&mut dl));
+        let (bal, ded) = if c.algo.uses_engine() { (balance_name(c.balance), dedupe_name(c.dedupe)) } else { ("-", "-") };
+        let ded = if c.algo == Algo::Workfront { ded } else { "-" };
+        if a.json {
+            let v = serde_json::json!({
+                "graph": a.graph.graph, "algo": c.algo, "balance": bal, "dedupe": ded, "device": device,
+                "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
+                "download_ms": dl, "trials": sources.len(), "verified": true,
+            });
+            println!("{v}");
+        } else {
+            println!("{:<12} {:<9} {:<6} {med:>10.3} {min:>10.3} {gteps:>8.3} {work:>7.2} {iters:>7.0} {dl:>9.3}", c.algo.name(), bal, ded);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! Arguments and helpers shared by the subcommands.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
+use sssp::io::{Format, LoadOptions, RealPolicy};
+use sssp::strategy::{Algo, Options, Solution};
+use sssp::{Dist, Error, Graph, Result, WeightSpec, UNREACHED};
+
+/// How to read a graph.
+#[derive(Args, Clone)]
+pub struct GraphArgs {
+    /// Graph file, or `gen:SPEC` to generate one in memory (see `sssp gen --help`).
+    pub graph: String,
+    /// Input format when the extension does not tell: gr, mtx, el, snap, wel, metis, bin.
+    #[arg(long)]
+    pub format: Option<String>,
+    /// Weights: `given` (inputs without weights get random:1-255, GAP's convention), `unit`,
+    /// or `random[:LO-HI[:SEED]]` (uniform integers, a pure function of the seed and the edge).
+    #[arg(long, default_value = "given")]
+    pub weights: String,
+    /// Add the reverse of every arc (undirected inputs are always stored as two arcs).
+    #[arg(long)]
+    pub symmetrize: bool,
+    /// Matrix Market `real` values: `reject` (default: an error), `round`, or `scale:K`
+    /// (multiply by K, then require an integer).
+    #[arg(long, default_value = "reject")]
+    pub mtx_real: String,
+    /// Seed for `gen:` graphs.
+    #[arg(long, default_value_t = 1)]
+    pub gen_seed: u64,
+}
+
+impl GraphArgs {
+    /// Load (or generate) the graph, reporting time and size on stderr.
+    pub fn load(&self) -> Result<Graph> {
+        let t = Instant::now();
+        let weights = WeightSpec::parse(&self.weights)?;
+        let g = if let Some(spec) = self.graph.strip_prefix("gen:") {
+            let spec = sssp::gen::GenSpec::parse(spec)?;
+            let g = sssp::gen::generate(&spec, self.gen_seed, weights)?;
+            if self.symmetrize {
+                return Err(Error::InvalidArgument("--symmetrize applies to files; generators choose their own symmetry".into()));
+            }
+            eprintln!("generated {} (seed {})", spec.name(), self.gen_seed);
+            g
+        } else {
+            let opts = LoadOptions {
+                format: self.format.as_deref().map(Format::parse).transpose()?,
+                weights,
+                symmetrize: self.symmetrize,
+                real: RealPolicy::parse(&self.mtx_real)?,
+                progress: true,
+            };
+            sssp::io::read_graph(Path::new(&self.graph), &opts)?
+        };
+        eprintln!("graph: {} vertices, {} arcs, loaded in {:.3} s", g.num_vertices(), g.num_arcs(), t.elapsed().as_secs_f64());
+        Ok(g)
+    }
+}
+
+/// How to solve.
+#[derive(Args, Clone)]
+pub struct SolveArgs {
+    /// Algorithm: dijkstra, bellman-ford (serial references; bellman-ford accepts negative
+    /// weights), topo-bf (topology-driven Bellman-Ford), workfront (Workfront Sweep).
+    #[arg(long, short = 'a', default_value = "workfront")]
+    pub algo: String,
+    /// Device for engine algorithms: auto (GPU if usable, else CPU), gpu, cpu.
+    #[arg(long, default_value = "auto")]
+    pub device: String,
+    /// Load balancing of the advance: thread, vwarp (dynamic virtual warps), partition
+    /// (load-balanced partitioning).
+    #[arg(long, default_value = "vwarp")]
+    pub balance: String,
+    /// Frontier duplicate removal: stamp (H-BF 64-bit atomic) or lookup (Davidson's table).
+    #[arg(long, default_value = "stamp")]
+    pub dedupe: String,
+    /// Read the frontier length back every K iterations (1 = every iteration).
+    #[arg(long, default_value_t = 8)]
+    pub check_every: u32,
+    /// Source vertex (repeatable). Default: `--trials` seeded random non-isolated vertices.
+    #[arg(long, short = 's')]
+    pub source: Vec<u32>,
+    /// Number of random sources when no --source is given.
+    #[arg(long, short = 'n', default_value_t = 1)]
+    pub trials: usize,
+    /// Seed of the random source picker (printed with each run).
+    #[arg(long, default_value_t = 27491095)]
+    pub seed: u64,
+}
+
+pub fn parse_balance(s: &str) -> Result<Balance> {
+    match s {
+        "thread" => Ok(Balance::Thread),
+        "vwarp" => Ok(Balance::VirtualWarp),
+        "partition" | "lb" => Ok(Balance::Partition),
+        _ => Err(Error::InvalidArgument(format!("balance `{s}`: expected thread, vwarp or partition"))),
+    }
+}
+
+pub fn balance_name(b: Balance) -> &'static str {
+    match b {
+        Balance::Thread => "thread",
+        Balance::VirtualWarp => "vwarp",
+        Balance::Partition => "partition",
+    }
+}
+
+pub fn parse_dedupe(s: &str) -> Result<Dedupe> {
+    match s {
+        "stamp" => Ok(Dedupe::Stamp),
+        "lookup" => Ok(Dedupe::Lookup),
+        _ => Err(Error::InvalidArgument(format!("dedupe `{s}`: expected stamp or lookup"))),
+    }
+}
+
+pub fn dedupe_name(d: Dedupe) -> &'static str {
+    match d {
+        Dedupe::Stamp => "stamp",
+        Dedupe::Lookup => "lookup",
+    }
+}
+
+impl SolveArgs {
+    pub fn algo(&self) -> Result<Algo> {
+        Algo::parse(&self.algo)
+    }
+
+    pub fn options(&self, trace: bool) -> Result<Options> {
+        if self.check_every == 0 {
+            return Err(Error::InvalidArgument("--check-every must be at least 1".into()));
+        }
+        Ok(Options {
+            balance: parse_balance(&self.balance)?,
+            dedupe: parse_dedupe(&self.dedupe)?,
+            check_every: self.check_every,
+            trace,
+        })
+    }
+
+    /// Open an engine if the algorithm needs one, and say which device it is.
+    pub fn open_engine(&self, g: &Graph, algo: Algo) -> Result<Option<Box<dyn Engine>>> {
+        if !algo.uses_engine() {
+            return Ok(None);
+        }
+        open_engine(g, DeviceKind::parse(&self.device)?).map(Some)
+    }
+
+    /// The explicit sources, or `trials` seeded random ones.
+    pub fn sources(&self, g: &Graph) -> Result<Vec<u32>> {
+        if self.source.is_empty() {
+            if self.trials == 0 {
+                return Err(Error::InvalidArgument("--trials must be at least 1".into()));
+            }
+            let s = sssp::reference::pick_sources(g, self.trials, self.seed);
+            eprintln!("sources: {} picked with seed {}", s.len(), self.seed);
+            return Ok(s);
+        }
+        for &s in &self.source {
+            sssp::reference::check_source(g, s)?;
+        }
+        Ok(self.source.clone())
+    }
+}
+
+pub fn open_engine(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
+    let t = Instant::now();
+    let eng = engine::open(g, kind)?;
+    eprintln!("device: {} (upload {:.3} s)", eng.device(), t.elapsed().as_secs_f64());
+    Ok(eng)
+}
+
+/// Verify a result: the certificate always; against the serial reference when `full`.
+/// Returns a short description of what was checked.
+pub fn verify(g: &Graph, src: u32, dist: &[Dist], full: bool) -> Result<&'static str> {
+    sssp::verify::check(g, src, dist)?;
+    if !full {
+        return Ok("certificate");
+    }
+    let want = match g.weights() {
+        sssp::Weights::Unsigned(_) => sssp::reference::dijkstra(g, src)?,
+        sssp::Weights::Signed(_) => sssp::reference::bellman_ford(g, src)?,
+    };
+    sssp::verify::compare(dist, &want)?;
+    Ok("certificate+reference")
+}
+
+/// One line (or JSON object) per trial.
+pub fn report(g: &Graph, algo: Algo, eng: Option<&dyn Engine>, src: u32, sol: &Solution, verified: Option<&str>, json: bool) {
+    let s = &sol.stats;
+    let reached = sol.dist.iter().filter(|&&d| d != UNREACHED).count();
+    let secs = s.compute.as_secs_f64();
+    let gteps = if secs > 0.0 { g.num_arcs() as f64 / secs / 1e9 } else { 0.0 };
+    let device = eng.map(|e| e.device()).unwrap_or_else(|| "CPU (serial)".into());
+    if json {
+        let v = serde_json::json!({
+            "algo": algo, "device": device, "source": src, "reached": reached,
+            "seconds": secs, "gteps": gteps, "download_seconds": s.download.as_secs_f64(),
+            "iterations": s.iterations, "arcs_relaxed": s.arcs_relaxed,
+            "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
+            "verified": verified,
+        });
+        println!("{v}");
+    } else {
+        println!(
+            "{} on {}: source {src}, reached {reached}, {:.3} ms ({gteps:.3} GTEPS), {} iterations, {} arcs relaxed{}",
+            algo.name(),
+            device,
+            secs * 1e3,
+            s.iterations,
+            s.arcs_relaxed,
+            verified.map(|v| format!(", verified ({v})")).unwrap_or_default()
+        );
+    }
+}
+
+fn create(path: &Path) -> Result<BufWriter<std::fs::File>> {
+    Ok(BufWriter::new(std::fs::File::create(path).map_err(|e| Error::io(path, e))?))
+}
+
+pub fn write_trace(path: &PathBuf, trace: &[sssp::strategy::IterTrace]) -> Result<()> {
+    let mut w = create(path)?;
+    let io = |e| Error::io(path, e);
+    writeln!(w, "iter,frontier,arcs,micros").map_err(io)?;
+    for t in trace {
+        writeln!(w, "{},{},{},{:.1}", t.iter, t.frontier, t.arcs, t.micros).map_err(io)?;
+    }
+    w.flush().map_err(io)
+}
+
+pub fn write_result(g: &Graph, src: u32, dist: &[Dist], path: &Path, kind: &str) -> Result<()> {
+    let mut w = create(path)?;
+    let io = |e| Error::io(path, e);
+    let fmt = |d: Dist| if d == UNREACHED { "inf".to_string() } else { d.to_string() };
+    if kind == "tree" {
+        let pred = sssp::tree::predecessors(g, src, dist)?;
+        for (v, (&p, &d)) in pred.iter().zip(dist).enumerate() {
+            let p = if p == sssp::graph::NO_VERTEX { "-".to_string() } else { p.to_string() };
+            writeln!(w, "{v} {p} {}", fmt(d)).map_err(io)?;
+        }
+    } else {
+        for (v, &d) in dist.iter().enumerate() {
+            writeln!(w, "{v} {}", fmt(d)).map_err(io)?;
+        }
+    }
+    w.flush().map_err(io)
+}
+
+pub fn write_graph(g: &Graph, path: &Path, format: Format) -> Result<()> {
+    match format {
+        Format::Binary => sssp::io::binary::write(g, path),
+        f => sssp::io::write_text(g, path, f),
+    }
+}

@@ -1,0 +1,335 @@
+//! The CUDA backend: the committed PTX, loaded through `cudarc`'s dynamically loaded driver API.
+//!
+//! Launch geometry: every kernel but the scan runs a fixed grid of `SMs x blocks-per-SM` blocks
+//! of [`BLOCK`] threads with grid-stride loops, and reads its frontier length from device memory.
+//! So the host never needs a length to queue a launch, and a strategy can queue many iterations
+//! back to back and read a length only when it decides whether to stop.
+//!
+//! Safety discipline: [`Kernels`] holds the only launch calls, one typed method each, with the
+//! conditions the caller must uphold; strategy code never names a kernel.
+
+use std::sync::Arc;
+
+use cudarc::driver::{
+    sys::CUdevice_attribute, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DriverError,
+    LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::Ptx;
+use sssp_kernels::advance::InitArgs;
+use sssp_kernels::{AdvanceArgs, Balance, Counters, Csr, Dedupe, DedupeArgs, Queue, ScanArgs, ScanOf, BLOCK};
+
+use super::{graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, CELLS};
+use crate::error::{Error, Result};
+use crate::graph::Graph;
+
+/// The kernels, as built by `cargo xtask ptx` and committed.
+pub const PTX: &str = include_str!("../../ptx/sssp_kernels.ptx");
+
+/// Blocks of the device-wide scan (and entries of its block-sums array). Scans are
+/// memory-bound; two blocks per SM of a 132-SM H100 saturate it, and the single-block phase
+/// over the block sums stays one short loop.
+const SCAN_BLOCKS: u32 = 264;
+
+impl From<DriverError> for Error {
+    fn from(e: DriverError) -> Self {
+        Error::Cuda(e.to_string())
+    }
+}
+
+/// One typed wrapper per kernel.
+struct Kernels {
+    _module: Arc<CudaModule>,
+    init: CudaFunction,
+    advance: CudaFunction,
+    dedupe_mark: CudaFunction,
+    scan_reduce: CudaFunction,
+    scan_block_sums: CudaFunction,
+    scan_write: CudaFunction,
+    /// Blocks of the grid-stride kernels.
+    grid: u32,
+}
+
+impl Kernels {
+    fn load(ctx: &Arc<CudaContext>) -> Result<Self> {
+        let module = ctx.load_module(Ptx::from_src(PTX))?;
+        let f = |name: &str| module.load_function(name);
+        let advance = f("sssp_advance")?;
+        let sms = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
+        // Fill the machine once: as many resident blocks of the advance kernel as fit, capped
+        // so that a grid-stride pass over a tiny frontier does not launch idle blocks by the
+        // thousand.
+        let per_sm = advance.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?.clamp(1, 8);
+        Ok(Kernels {
+            init: f("sssp_init")?,
+            dedupe_mark: f("sssp_dedupe_mark")?,
+            scan_reduce: f("sssp_scan_reduce")?,
+            scan_block_sums: f("sssp_scan_block_sums")?,
+            scan_write: f("sssp_scan_write")?,
+            advance,
+            grid: sms * per_sm,
+            _module: module,
+        })
+    }
+
+    fn cfg(blocks: u32) -> LaunchConfig {
+        LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 }
+    }
+
+    /// # Safety
+    /// `a.dist` has `a.n` entries; `a.frontier` (if non-null) and `a.counters` are valid.
+    unsafe fn init(&self, s: &CudaStream, a: InitArgs) -> Result<()> {
+        s.launch_builder(&self.init).arg(&a).launch(Self::cfg(self.grid))?;
+        Ok(())
+    }
+
+    /// # Safety
+    /// Every address in `a` is a live device buffer sized as `AdvanceArgs` documents: output
+    /// capacity covers the pushes the dedupe mode can make, `scan` has `len + 1` entries.
+    unsafe fn advance(&self, s: &CudaStream, a: AdvanceArgs) -> Result<()> {
+        s.launch_builder(&self.advance).arg(&a).launch(Self::cfg(self.grid))?;
+        Ok(())
+    }
+
+    /// # Safety
+    /// `a.table` has an entry for every vertex in `a.input`.
+    unsafe fn dedupe_mark(&self, s: &CudaStream, a: DedupeArgs) -> Result<()> {
+        s.launch_builder(&self.dedupe_mark).arg(&a).launch(Self::cfg(self.grid))?;
+        Ok(())
+    }
+
+    /// The three-phase device-wide scan.
+    ///
+    /// # Safety
+    /// `a.block_sums` has [`SCAN_BLOCKS`] entries; `a.prefix` (Degree) has `len + 1` entries or
+    /// `a.output` (Winner) has room for `len` items.
+    unsafe fn scan(&self, s: &CudaStream, a: ScanArgs) -> Result<()> {
+        s.launch_builder(&self.scan_reduce).arg(&a).launch(Self::cfg(SCAN_BLOCKS))?;
+        s.launch_builder(&self.scan_block_sums).arg(&a).arg(&SCAN_BLOCKS).launch(Self::cfg(1))?;
+        s.launch_builder(&self.scan_write).arg(&a).launch(Self::cfg(SCAN_BLOCKS))?;
+        Ok(())
+    }
+}
+
+/// A graph resident on CUDA device 0.
+pub struct CudaEngine {
+    name: String,
+    stream: Arc<CudaStream>,
+    k: Kernels,
+    n: u32,
+    offsets: CudaSlice<u64>,
+    targets: CudaSlice<u32>,
+    weights: CudaSlice<u32>,
+    dist: CudaSlice<u64>,
+    queues: [CudaSlice<u32>; 2],
+    scratch: CudaSlice<u32>,
+    table: CudaSlice<u32>,
+    prefix: CudaSlice<u64>,
+    block_sums: CudaSlice<u64>,
+    cells: CudaSlice<u32>,
+    /// A `Counters` as four u64 words.
+    counters: CudaSlice<u64>,
+    fr: Frontiers,
+    pending_scratch: bool,
+    /// Bytes the graph and working buffers take on the device.
+    pub device_bytes: u64,
+}
+
+/// Turn "no driver / no device" into `Error::NoGpu` so `--device auto` can fall back.
+fn open_context() -> Result<Arc<CudaContext>> {
+    // cudarc panics (rather than returning an error) when libcuda cannot be loaded at all.
+    let ctx = std::panic::catch_unwind(|| CudaContext::new(0))
+        .map_err(|_| Error::NoGpu("the CUDA driver library (libcuda.so) could not be loaded".into()))?;
+    ctx.map_err(|e| Error::NoGpu(format!("no usable CUDA device 0: {e}")))
+}
+
+impl CudaEngine {
+    /// Upload `g` to device 0. Needs non-negative weights; checks the fit first.
+    pub fn new(g: &Graph) -> Result<Self> {
+        let weights = g.unsigned_weights("GPU strategies")?;
+        let ctx = open_context()?;
+        // One stream, and ordering between launches is the stream's: per-buffer event tracking
+        // would record events on every launch for nothing.
+        // SAFETY: this engine uses a single stream for every operation.
+        unsafe { ctx.disable_event_tracking() };
+        let name = format!("{} (CUDA)", ctx.name()?);
+        let (n, m) = (g.num_vertices() as u64, g.num_arcs() as u64);
+        let needed = graph_bytes(n, m) + working_bytes(n, m, SCAN_BLOCKS as u64);
+        let (free, _total) = ctx.mem_get_info()?;
+        // Keep a margin for the context, module and allocator granularity.
+        let margin = 256 << 20;
+        if needed + margin > free as u64 {
+            return Err(Error::OutOfDeviceMemory { device: name, needed: needed + margin, available: free as u64 });
+        }
+        let k = Kernels::load(&ctx)?;
+        let stream = ctx.default_stream();
+        let nz = (n as usize).max(1);
+        let engine = CudaEngine {
+            offsets: stream.clone_htod(g.offsets())?,
+            targets: stream.clone_htod(g.targets())?,
+            weights: stream.clone_htod(weights)?,
+            dist: stream.alloc_zeros(nz)?,
+            queues: [stream.alloc_zeros(nz)?, stream.alloc_zeros(nz)?],
+            scratch: stream.alloc_zeros((m as usize).max(1))?,
+            table: stream.alloc_zeros(nz)?,
+            prefix: stream.alloc_zeros(n as usize + 1)?,
+            block_sums: stream.alloc_zeros(SCAN_BLOCKS as usize)?,
+            cells: stream.alloc_zeros(CELLS)?,
+            counters: stream.alloc_zeros(4)?,
+            n: n as u32,
+            name,
+            k,
+            stream,
+            fr: Frontiers::default(),
+            pending_scratch: false,
+            device_bytes: needed,
+        };
+        engine.stream.synchronize()?;
+        Ok(engine)
+    }
+
+    fn addr<T>(&self, s: &CudaSlice<T>) -> u64 {
+        // Event tracking is off, so the returned guard records nothing.
+        s.device_ptr(&self.stream).0
+    }
+
+    fn cell(&self, i: usize) -> *mut u32 {
+        (self.addr(&self.cells) + 4 * i as u64) as *mut u32
+    }
+
+    fn queue(&self, q: usize, cell: usize) -> Queue {
+        Queue { items: self.addr(&self.queues[q]) as *mut u32, len: self.cell(cell) }
+    }
+
+    fn current(&self) -> Queue {
+        self.queue(self.fr.current_queue(), self.fr.current_cell())
+    }
+
+    fn csr(&self) -> Csr {
+        Csr {
+            offsets: self.addr(&self.offsets) as *const u64,
+            targets: self.addr(&self.targets) as *const u32,
+            weights: self.addr(&self.weights) as *const u32,
+            n: self.n,
+            _pad: 0,
+        }
+    }
+
+    fn counters_ptr(&self) -> *mut Counters {
+        self.addr(&self.counters) as *mut Counters
+    }
+
+    fn scan_args(&self, input: Queue, of: ScanOf, output: Queue) -> ScanArgs {
+        ScanArgs {
+            input,
+            offsets: self.addr(&self.offsets) as *const u64,
+            table: self.addr(&self.table) as *const u32,
+            block_sums: self.addr(&self.block_sums) as *mut u64,
+            prefix: self.addr(&self.prefix) as *mut u64,
+            output,
+            of: of as u32,
+            _pad: 0,
+        }
+    }
+}
+
+impl Engine for CudaEngine {
+    fn device(&self) -> String {
+        self.name.clone()
+    }
+
+    fn num_vertices(&self) -> u32 {
+        self.n
+    }
+
+    fn init(&mut self, source: u32) -> Result<()> {
+        self.stream.memset_zeros(&mut self.cells)?;
+        self.fr = Frontiers::default();
+        self.pending_scratch = false;
+        let a = InitArgs {
+            dist: self.addr(&self.dist) as *mut u64,
+            frontier: self.current(),
+            counters: self.counters_ptr(),
+            n: self.n,
+            source,
+        };
+        // SAFETY: dist has n entries, the queue n >= 1, counters 4 words.
+        unsafe { self.k.init(&self.stream, a) }
+    }
+
+    fn advance(&mut self, step: Advance) -> Result<()> {
+        let all = step.input == Input::AllVertices;
+        if !all && step.balance == Balance::Partition {
+            let sa = self.scan_args(self.current(), ScanOf::Degree, Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() });
+            // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
+            unsafe { self.k.scan(&self.stream, sa)? };
+        }
+        let lookup = step.dedupe == Dedupe::Lookup;
+        let null = Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() };
+        let (input, output, zero_len) = if all {
+            (null, null, std::ptr::null_mut())
+        } else if lookup {
+            let out = Queue { items: self.addr(&self.scratch) as *mut u32, len: self.cell(self.fr.scratch_cell()) };
+            (self.current(), out, self.cell(self.fr.spare_scratch_cell()))
+        } else {
+            (self.current(), self.queue(self.fr.next_queue(), self.fr.next_cell()), self.cell(self.fr.spare_cell()))
+        };
+        self.pending_scratch = lookup && !all;
+        let a = AdvanceArgs {
+            csr: self.csr(),
+            dist: self.addr(&self.dist) as *mut u64,
+            input,
+            output,
+            zero_len,
+            scan: if all { std::ptr::null() } else { self.addr(&self.prefix) as *const u64 },
+            counters: self.counters_ptr(),
+            iter: step.iter,
+            balance: step.balance as u32,
+            dedupe: step.dedupe as u32,
+            _pad: 0,
+        };
+        // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS.
+        unsafe { self.k.advance(&self.stream, a) }
+    }
+
+    fn dedupe(&mut self) -> Result<()> {
+        let pushed = Queue { items: self.addr(&self.scratch) as *mut u32, len: self.cell(self.fr.scratch_cell()) };
+        let next = self.queue(self.fr.next_queue(), self.fr.next_cell());
+        let d = DedupeArgs { input: pushed, table: self.addr(&self.table) as *mut u32, output: next };
+        // SAFETY: table has n entries; every pushed vertex is < n; the next queue holds n items
+        // and the winners are distinct vertices.
+        unsafe {
+            self.k.dedupe_mark(&self.stream, d)?;
+            self.k.scan(&self.stream, self.scan_args(pushed, ScanOf::Winner, next))
+        }
+    }
+
+    fn swap(&mut self) {
+        self.fr.swap(std::mem::take(&mut self.pending_scratch));
+    }
+
+    fn frontier_len(&mut self) -> Result<u32> {
+        let i = self.fr.current_cell();
+        let v = self.stream.clone_dtoh(&self.cells.slice(i..i + 1))?;
+        Ok(v[0])
+    }
+
+    fn counters(&mut self) -> Result<Counters> {
+        let w = self.stream.clone_dtoh(&self.counters)?;
+        Ok(Counters { arcs: w[0], vertices: w[1], busy: w[2], improved: w[3] as u32, overflow: (w[3] >> 32) as u32 })
+    }
+
+    fn clear_flags(&mut self) -> Result<()> {
+        self.stream.memset_zeros(&mut self.counters.slice_mut(3..4))?;
+        Ok(())
+    }
+
+    fn distances(&mut self) -> Result<Vec<u32>> {
+        let packed = self.stream.clone_dtoh(&self.dist)?;
+        Ok(packed[..self.n as usize].iter().map(|&p| sssp_kernels::dist_of(p)).collect())
+    }
+
+    fn synchronize(&mut self) -> Result<()> {
+        self.stream.synchronize()?;
+        Ok(())
+    }
+}

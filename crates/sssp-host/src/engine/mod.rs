@@ -1,0 +1,181 @@
+//! Engines: one graph resident on one device, and the operators strategies are built from.
+//!
+//! Two backends implement [`Engine`]:
+//! - [`cuda::CudaEngine`] loads the committed PTX (built from `sssp-kernels` by `cargo xtask ptx`)
+//!   through `cudarc`'s dynamically loaded driver API, so the binary starts on machines without
+//!   CUDA and a missing GPU is an error value;
+//! - [`cpu::CpuEngine`] runs the *same* kernel bodies (the `sssp-kernels` crate linked as a
+//!   library) across a rayon pool. Only the device-wide scan differs (see `sssp_kernels::ptx`).
+//!
+//! Data and control are separate (Gunrock's problem/enactor split): an engine owns the buffers
+//! (graph, distances, frontiers, counters) and resets them per run with [`Engine::init`]; a
+//! strategy owns the loop and the iteration count, and speaks only in operators.
+//!
+//! Frontier bookkeeping is shared by both backends through [`Frontiers`]: two vertex queues whose
+//! lengths live in device memory, a scratch queue for lookup-table dedupe, and a ring of length
+//! cells arranged so that an iteration never needs a separate memset (each advance zeroes the
+//! cell the *next* advance will push into). The host reads a length only when it must decide
+//! whether to stop, which is what lets a strategy queue many iterations without a round trip.
+
+pub mod cpu;
+pub mod cuda;
+
+pub use sssp_kernels::{Balance, Counters, Dedupe};
+
+use crate::error::{Error, Result};
+use crate::graph::Graph;
+
+/// Which device runs a strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceKind {
+    /// The GPU when one is usable, else the CPU; the run reports which one ran.
+    Auto,
+    /// CUDA device 0; an error if none is usable (never a silent fallback).
+    Gpu,
+    /// The CPU backend (rayon).
+    Cpu,
+}
+
+impl DeviceKind {
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "auto" => Ok(DeviceKind::Auto),
+            "gpu" | "cuda" => Ok(DeviceKind::Gpu),
+            "cpu" => Ok(DeviceKind::Cpu),
+            _ => Err(Error::InvalidArgument(format!("device `{s}`: expected auto, gpu or cpu"))),
+        }
+    }
+}
+
+/// Where an advance takes its input vertices from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// The current frontier; improved heads are pushed onto the next frontier.
+    Frontier,
+    /// Every vertex (topology-driven sweep); nothing is pushed, improvements set a flag.
+    AllVertices,
+}
+
+/// One advance (relax) step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Advance {
+    pub input: Input,
+    pub balance: Balance,
+    pub dedupe: Dedupe,
+    /// Iteration number, from 1; stamped into improved vertices.
+    pub iter: u32,
+}
+
+/// A graph resident on a device, with the operators strategies compose.
+pub trait Engine {
+    /// Human-readable device name, e.g. "NVIDIA H100 80GB HBM3 (CUDA)" or "CPU (rayon, 2 threads)".
+    fn device(&self) -> String;
+
+    /// Number of vertices of the resident graph.
+    fn num_vertices(&self) -> u32;
+
+    /// Reset for a run from `source`: all distances unreached, the source at 0, the frontier
+    /// `[source]`, counters zero. Queued; no synchronisation.
+    fn init(&mut self, source: u32) -> Result<()>;
+
+    /// Relax the out-arcs of the input vertices (see [`Advance`]). Queued.
+    fn advance(&mut self, step: Advance) -> Result<()>;
+
+    /// After an advance with [`Dedupe::Lookup`]: remove duplicate vertices from the pushed queue
+    /// (Davidson's lookup table plus a stable compaction) into the next frontier. Queued.
+    fn dedupe(&mut self) -> Result<()>;
+
+    /// Make the next frontier the current one (host-side bookkeeping only).
+    fn swap(&mut self);
+
+    /// Length of the current frontier. Synchronises with the device.
+    fn frontier_len(&mut self) -> Result<u32>;
+
+    /// The run's counters. Synchronises with the device.
+    fn counters(&mut self) -> Result<Counters>;
+
+    /// Zero the `improved` and `overflow` flags (topology-driven loops). Queued.
+    fn clear_flags(&mut self) -> Result<()>;
+
+    /// The distances (`sssp_kernels::INF` for unreached). Synchronises.
+    fn distances(&mut self) -> Result<Vec<u32>>;
+
+    /// Wait for all queued work.
+    fn synchronize(&mut self) -> Result<()>;
+}
+
+/// Open an engine for `g` on the requested device.
+pub fn open(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
+    match kind {
+        DeviceKind::Cpu => Ok(Box::new(cpu::CpuEngine::new(g)?)),
+        DeviceKind::Gpu => Ok(Box::new(cuda::CudaEngine::new(g)?)),
+        DeviceKind::Auto => match cuda::CudaEngine::new(g) {
+            Ok(e) => Ok(Box::new(e)),
+            // Only "no usable GPU" falls back; a real failure on a present GPU (out of memory,
+            // a launch error) is reported.
+            Err(Error::NoGpu(_)) => Ok(Box::new(cpu::CpuEngine::new(g)?)),
+            Err(e) => Err(e),
+        },
+    }
+}
+
+/// Indices of the length cells in the ring (`cells` buffers of both engines).
+pub(crate) const CELLS: usize = 5;
+
+/// Frontier bookkeeping shared by both engines: which queue and which length cell play which
+/// role in the current iteration.
+///
+/// Frontier cells `F0..F2` rotate: the current frontier's length is `F[k]`, the next one's
+/// `F[k+1]` and `F[k+2]` is zeroed by this iteration's advance for the following one. Scratch
+/// cells `T0, T1` (lookup dedupe) alternate the same way. Queues alternate between 0 and 1.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Frontiers {
+    k: usize,
+    j: usize,
+}
+
+impl Frontiers {
+    pub fn current_queue(&self) -> usize {
+        self.k % 2
+    }
+    pub fn next_queue(&self) -> usize {
+        (self.k + 1) % 2
+    }
+    pub fn current_cell(&self) -> usize {
+        self.k % 3
+    }
+    pub fn next_cell(&self) -> usize {
+        (self.k + 1) % 3
+    }
+    pub fn spare_cell(&self) -> usize {
+        (self.k + 2) % 3
+    }
+    pub fn scratch_cell(&self) -> usize {
+        3 + self.j
+    }
+    pub fn spare_scratch_cell(&self) -> usize {
+        3 + (self.j ^ 1)
+    }
+    pub fn swap(&mut self, used_scratch: bool) {
+        // Queues alternate with k's parity; keep k in a small range without breaking parity.
+        self.k = (self.k + 1) % 6;
+        if used_scratch {
+            self.j ^= 1;
+        }
+    }
+}
+
+/// What a run needs on the device beyond the graph, in bytes (for the fit check).
+pub(crate) fn working_bytes(n: u64, m: u64, scan_blocks: u64) -> u64 {
+    let dist = 8 * n;
+    let queues = 2 * 4 * n;
+    let scratch = 4 * m.max(1);
+    let table = 4 * n;
+    let prefix = 8 * (n + 1);
+    dist + queues + scratch + table + prefix + 8 * scan_blocks + 64
+}
+
+/// Bytes of the graph itself on the device.
+pub(crate) fn graph_bytes(n: u64, m: u64) -> u64 {
+    8 * (n + 1) + 4 * m + 4 * m
+}

@@ -1,0 +1,409 @@
+//! Our binary CSR format (`.bin`, `.sssp`): a graph that opens in O(size / bandwidth) with no
+//! parsing and no copy, because the arrays are used straight from a memory map.
+//!
+//! # Layout
+//!
+//! Little-endian; every array starts at a multiple of 8 bytes from the file start.
+//!
+//! | offset | size | content |
+//! |---|---|---|
+//! | 0 | 8 | magic `b"SSSPCSR\0"` |
+//! | 8 | 4 | `u32` version = 1 |
+//! | 12 | 4 | `u32` flags: bit 0 = weights are signed (`i32`), other bits 0 |
+//! | 16 | 8 | `u64` n (vertices) |
+//! | 24 | 8 | `u64` m (arcs) |
+//! | 32 | 8 | `u64` checksum (below) |
+//! | 40 | 8(n+1) | offsets, `u64` |
+//! | T = 48 + 8n | 4m | targets, `u32` |
+//! | W = T + 4m rounded up to 8 | 4m | weights, `u32` or `i32` per flag bit 0 |
+//! | W + 4m | 0 or 4 | zero padding to a multiple of 8: the file length is `W + 4m` rounded up to 8 |
+//!
+//! # Checksum
+//!
+//! The *body* (everything from byte 40 to the end, padding included) is read as little-endian
+//! `u64` words `x_0, x_1, ...`. With `K = 0x9E3779B97F4A7C15` and `mix64` the SplitMix64 finaliser
+//! ([`crate::rng::mix64`]):
+//!
+//! ```text
+//! S        = sum over i of mix64(x_i ^ (i * K))            (wrapping u64 sum)
+//! checksum = mix64(S ^ hash2(hash2(n, m), version << 32 | flags))
+//! ```
+//!
+//! `mix64` is a bijection, so changing any single word always changes `S`; the position key makes
+//! swapped words count; and the header fields are folded in. Because the sum is associative the
+//! body is hashed in parallel blocks and combined in any order with the same result. It is not a
+//! cryptographic hash: it detects corruption and truncation, not tampering.
+//!
+//! # Opening
+//!
+//! [`open`] maps the file read-only, checks magic, version, flags, sizes and exact file length,
+//! verifies the checksum (O(file size), in parallel, at roughly memory bandwidth; it touches every
+//! page once), then hands the mapped arrays to [`Graph::from_csr`], which checks that offsets
+//! start at 0, never decrease and end at m, and that targets are below n. Every problem is an
+//! [`Error::Parse`] with line 0.
+//!
+//! The map is shared and read-only; like any memory map, truncating the file while the graph is
+//! alive is undefined behaviour (typically SIGBUS), which is why writers should write a new file
+//! rather than rewrite one in place. A `.gz`/`.xz` compressed binary file is decompressed into an
+//! anonymous map instead.
+//!
+//! Big-endian hosts are refused with an error: the arrays are used in place, and byte-swapping
+//! them would defeat the point of the format.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::sync::Arc;
+
+use memmap2::{Mmap, MmapOptions};
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::graph::{Buf, Graph, Weights};
+use crate::rng::{hash2, mix64};
+
+/// File magic.
+pub const MAGIC: [u8; 8] = *b"SSSPCSR\0";
+/// Format version written and accepted.
+pub const VERSION: u32 = 1;
+/// Flag bit: weights are `i32` (otherwise `u32`).
+pub const FLAG_SIGNED: u32 = 1;
+/// Bytes before the offsets array.
+pub const HEADER_LEN: usize = 40;
+
+/// Position key multiplier (2^64 / golden ratio).
+const K: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Words per parallel checksum block (1 MiB).
+const BLOCK_WORDS: usize = 1 << 17;
+
+/// Write `g` to `path` in the binary format.
+pub fn write(g: &Graph, path: &Path) -> Result<()> {
+    refuse_big_endian()?;
+    let io = |e| Error::io(path, e);
+    let n = g.num_vertices() as u64;
+    let m = g.num_arcs() as u64;
+    let (flags, weight_bytes): (u32, &[u8]) = match g.weights() {
+        Weights::Unsigned(w) => (0, as_bytes(&w[..])),
+        Weights::Signed(w) => (FLAG_SIGNED, as_bytes(&w[..])),
+    };
+    let offsets = as_bytes(g.offsets());
+    let targets = as_bytes(g.targets());
+
+    // The body is three 8-aligned sections; hash each with its first word index.
+    let targets_word = offsets.len() / 8;
+    let weights_word = targets_word + targets.len().div_ceil(8);
+    let sum = section_sum(offsets, 0)
+        .wrapping_add(section_sum(targets, targets_word as u64))
+        .wrapping_add(section_sum(weight_bytes, weights_word as u64));
+    let checksum = finish(sum, VERSION, flags, n, m);
+
+    let mut out = BufWriter::with_capacity(1 << 22, File::create(path).map_err(io)?);
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    header.extend_from_slice(&MAGIC);
+    header.extend_from_slice(&VERSION.to_le_bytes());
+    header.extend_from_slice(&flags.to_le_bytes());
+    header.extend_from_slice(&n.to_le_bytes());
+    header.extend_from_slice(&m.to_le_bytes());
+    header.extend_from_slice(&checksum.to_le_bytes());
+    let pad = [0u8; 8];
+    let write_all = |out: &mut BufWriter<File>| -> std::io::Result<()> {
+        out.write_all(&header)?;
+        out.write_all(offsets)?;
+        out.write_all(targets)?;
+        out.write_all(&pad[..padding(targets.len())])?;
+        out.write_all(weight_bytes)?;
+        out.write_all(&pad[..padding(weight_bytes.len())])?;
+        out.flush()
+    };
+    write_all(&mut out).map_err(io)
+}
+
+/// Open a binary graph by memory-mapping it (see the module docs for what is checked).
+pub fn open(path: &Path) -> Result<Graph> {
+    refuse_big_endian()?;
+    let io = |e| Error::io(path, e);
+    let file = File::open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    if len < HEADER_LEN as u64 {
+        return Err(corrupt(path, format!("truncated: {len} bytes, but the header alone is {HEADER_LEN}")));
+    }
+    let mut head = [0u8; 6];
+    {
+        use std::io::Read;
+        (&file).read_exact(&mut head).map_err(io)?;
+    }
+    if head.starts_with(&[0x1f, 0x8b]) || head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        return open_compressed(path);
+    }
+    // SAFETY: the map is read-only and private to this process; the file changing underneath is
+    // the documented caveat of memory-mapped files (see the module docs).
+    let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+    from_map(path, Arc::new(map))
+}
+
+/// A compressed binary graph: decompress into an anonymous map, then use it like a file map.
+fn open_compressed(path: &Path) -> Result<Graph> {
+    let bytes = super::read_bytes(path, false)?;
+    if bytes.len() < HEADER_LEN {
+        return Err(corrupt(path, format!("truncated: {} bytes, but the header alone is {HEADER_LEN}", bytes.len())));
+    }
+    let mut anon = MmapOptions::new().len(bytes.len()).map_anon().map_err(|e| Error::io(path, e))?;
+    anon.copy_from_slice(&bytes);
+    drop(bytes);
+    let map = anon.make_read_only().map_err(|e| Error::io(path, e))?;
+    from_map(path, Arc::new(map))
+}
+
+/// Validate a mapped binary graph and build the graph on views of it.
+fn from_map(path: &Path, map: Arc<Mmap>) -> Result<Graph> {
+    let h = Header::read(&map).map_err(|m| corrupt(path, m))?;
+    let layout = Layout::of(h.n, h.m).ok_or_else(|| corrupt(path, format!("sizes n = {} and m = {} are impossible", h.n, h.m)))?;
+    if map.len() as u64 != layout.end {
+        let what = if (map.len() as u64) < layout.end { "truncated" } else { "too long" };
+        return Err(corrupt(
+            path,
+            format!("{what}: {} bytes, but n = {} and m = {} need {}", map.len(), h.n, h.m, layout.end),
+        ));
+    }
+    let sum = section_sum(&map[HEADER_LEN..], 0);
+    let expected = finish(sum, h.version, h.flags, h.n, h.m);
+    if expected != h.checksum {
+        return Err(corrupt(path, format!("checksum mismatch (stored {:#018x}, computed {expected:#018x}): the file is corrupt", h.checksum)));
+    }
+    let (n1, m) = ((h.n + 1) as usize, h.m as usize);
+    let view_failed = || corrupt(path, "arrays are out of bounds or misaligned".to_string());
+    // SAFETY: u64/u32/i32 accept every bit pattern; bounds and alignment are checked by `mapped`.
+    let offsets = unsafe { Buf::<u64>::mapped(map.clone(), HEADER_LEN, n1) }.ok_or_else(view_failed)?;
+    let targets = unsafe { Buf::<u32>::mapped(map.clone(), layout.targets as usize, m) }.ok_or_else(view_failed)?;
+    let weights = if h.flags & FLAG_SIGNED != 0 {
+        Weights::Signed(unsafe { Buf::<i32>::mapped(map.clone(), layout.weights as usize, m) }.ok_or_else(view_failed)?)
+    } else {
+        Weights::Unsigned(unsafe { Buf::<u32>::mapped(map, layout.weights as usize, m) }.ok_or_else(view_failed)?)
+    };
+    Graph::from_csr(offsets, targets, weights).map_err(|e| match e {
+        e @ Error::TooLarge { .. } => e,
+        e => corrupt(path, format!("invalid graph: {e}")),
+    })
+}
+
+struct Header {
+    version: u32,
+    flags: u32,
+    n: u64,
+    m: u64,
+    checksum: u64,
+}
+
+impl Header {
+    fn read(b: &[u8]) -> std::result::Result<Header, String> {
+        let u32_at = |o: usize| u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"));
+        let u64_at = |o: usize| u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"));
+        if b.len() < HEADER_LEN {
+            return Err(format!("truncated: {} bytes, but the header alone is {HEADER_LEN}", b.len()));
+        }
+        if b[..8] != MAGIC {
+            return Err("not an sssp binary graph (bad magic; expected `SSSPCSR\\0`)".into());
+        }
+        let h = Header { version: u32_at(8), flags: u32_at(12), n: u64_at(16), m: u64_at(24), checksum: u64_at(32) };
+        if h.version != VERSION {
+            return Err(format!("unsupported version {} (this build reads version {VERSION})", h.version));
+        }
+        if h.flags & !FLAG_SIGNED != 0 {
+            return Err(format!("unknown flags {:#x}", h.flags));
+        }
+        Ok(h)
+    }
+}
+
+/// Byte offsets of the arrays and the file length for `n` vertices and `m` arcs.
+struct Layout {
+    targets: u64,
+    weights: u64,
+    end: u64,
+}
+
+impl Layout {
+    fn of(n: u64, m: u64) -> Option<Layout> {
+        let targets = (n.checked_add(1)?).checked_mul(8)?.checked_add(HEADER_LEN as u64)?;
+        let weights = round8(targets.checked_add(m.checked_mul(4)?)?)?;
+        let end = round8(weights.checked_add(m.checked_mul(4)?)?)?;
+        // Everything must be addressable on this host.
+        usize::try_from(end).ok()?;
+        Some(Layout { targets, weights, end })
+    }
+}
+
+fn round8(x: u64) -> Option<u64> {
+    Some(x.checked_add(7)? & !7)
+}
+
+fn padding(len: usize) -> usize {
+    (8 - len % 8) % 8
+}
+
+/// Wrapping sum of `mix64(word ^ (index * K))` over `bytes` as little-endian words, the first
+/// having index `first`; a final partial word is zero-padded (as the file's padding is).
+fn section_sum(bytes: &[u8], first: u64) -> u64 {
+    bytes
+        .par_chunks(BLOCK_WORDS * 8)
+        .enumerate()
+        .map(|(b, block)| block_sum(block, first + (b * BLOCK_WORDS) as u64))
+        .reduce(|| 0, u64::wrapping_add)
+}
+
+fn block_sum(block: &[u8], first: u64) -> u64 {
+    let mut words = block.chunks_exact(8);
+    let mut s = 0u64;
+    let mut i = first;
+    for w in &mut words {
+        let x = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        s = s.wrapping_add(mix64(x ^ i.wrapping_mul(K)));
+        i += 1;
+    }
+    let tail = words.remainder();
+    if !tail.is_empty() {
+        let mut last = [0u8; 8];
+        last[..tail.len()].copy_from_slice(tail);
+        s = s.wrapping_add(mix64(u64::from_le_bytes(last) ^ i.wrapping_mul(K)));
+    }
+    s
+}
+
+fn finish(sum: u64, version: u32, flags: u32, n: u64, m: u64) -> u64 {
+    mix64(sum ^ hash2(hash2(n, m), (version as u64) << 32 | flags as u64))
+}
+
+fn corrupt(path: &Path, msg: String) -> Error {
+    Error::parse(path, 0, msg)
+}
+
+fn refuse_big_endian() -> Result<()> {
+    if cfg!(target_endian = "big") {
+        return Err(Error::InvalidArgument("binary graph files are little-endian and used in place; this host is big-endian".into()));
+    }
+    Ok(())
+}
+
+/// Marker for the plain integer types whose in-memory bytes are the file's bytes (on
+/// little-endian hosts).
+trait Plain: Copy {}
+impl Plain for u64 {}
+impl Plain for u32 {}
+impl Plain for i32 {}
+
+fn as_bytes<T: Plain>(s: &[T]) -> &[u8] {
+    // SAFETY: `T` is a plain integer without padding; any initialised value is valid bytes.
+    unsafe { std::slice::from_raw_parts(s.as_ptr() as *const u8, std::mem::size_of_val(s)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::EdgeList;
+
+    fn tmp(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("sssp-io-binary-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    fn sample(signed: bool) -> Graph {
+        let mut e = EdgeList::with_capacity(5, 5);
+        e.push(0, 1, 3);
+        e.push(0, 4, 1);
+        e.push(2, 3, if signed { -5 } else { 5 });
+        e.push(4, 0, 9);
+        e.push(3, 3, 0);
+        e.into_graph_as_given().unwrap()
+    }
+
+    fn same(a: &Graph, b: &Graph) {
+        assert_eq!(a.offsets(), b.offsets());
+        assert_eq!(a.targets(), b.targets());
+        assert_eq!((0..a.num_arcs()).map(|e| a.weights().get(e)).collect::<Vec<_>>(), (0..b.num_arcs()).map(|e| b.weights().get(e)).collect::<Vec<_>>());
+        assert_eq!(matches!(a.weights(), Weights::Signed(_)), matches!(b.weights(), Weights::Signed(_)));
+    }
+
+    #[test]
+    fn round_trip_and_layout() {
+        for signed in [false, true] {
+            let g = sample(signed);
+            let p = tmp(&format!("g{signed}.bin"));
+            write(&g, &p).unwrap();
+            let bytes = std::fs::read(&p).unwrap();
+            // 40 + 6*8 offsets + 5*4 targets (+4 pad) + 5*4 weights (+4 pad)
+            assert_eq!(bytes.len(), 40 + 48 + 24 + 24);
+            assert_eq!(&bytes[..8], b"SSSPCSR\0");
+            let h = open(&p).unwrap();
+            same(&g, &h);
+        }
+    }
+
+    #[test]
+    fn empty_graph() {
+        let g = EdgeList::with_capacity(0, 0).into_graph_as_given().unwrap();
+        let p = tmp("empty.bin");
+        write(&g, &p).unwrap();
+        let h = open(&p).unwrap();
+        assert_eq!((h.num_vertices(), h.num_arcs()), (0, 0));
+    }
+
+    fn corrupt_err(bytes: &[u8], name: &str) -> String {
+        let p = tmp(name);
+        std::fs::write(&p, bytes).unwrap();
+        match open(&p) {
+            Err(Error::Parse { line: 0, msg, .. }) => msg,
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_corruption_is_an_error() {
+        let g = sample(false);
+        let p = tmp("good.bin");
+        write(&g, &p).unwrap();
+        let good = std::fs::read(&p).unwrap();
+        for i in 0..good.len() {
+            let mut b = good.clone();
+            b[i] ^= 0x10;
+            corrupt_err(&b, "flip.bin");
+        }
+        assert!(corrupt_err(&good[..good.len() - 8], "short.bin").contains("truncated"));
+        assert!(corrupt_err(&good[..20], "tiny.bin").contains("truncated"));
+        assert!(corrupt_err(b"", "zero.bin").contains("truncated"));
+        let mut long = good.clone();
+        long.extend_from_slice(&[0; 8]);
+        assert!(corrupt_err(&long, "long.bin").contains("too long"));
+        let mut b = good.clone();
+        b[0] = b'X';
+        assert!(corrupt_err(&b, "magic.bin").contains("magic"));
+        let mut b = good.clone();
+        b[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(corrupt_err(&b, "huge.bin").contains("impossible"));
+    }
+
+    #[test]
+    fn valid_checksum_but_bad_csr_is_still_an_error() {
+        // A writer bug (e.g. a decreasing offset) must not get past `open` just because the
+        // checksum matches: forge a file with a correct checksum around bad offsets.
+        let g = sample(false);
+        let p = tmp("forged.bin");
+        write(&g, &p).unwrap();
+        let mut b = std::fs::read(&p).unwrap();
+        b[40 + 8..40 + 16].copy_from_slice(&7u64.to_le_bytes());
+        let sum = section_sum(&b[HEADER_LEN..], 0);
+        let ck = finish(sum, VERSION, 0, 5, 5);
+        b[32..40].copy_from_slice(&ck.to_le_bytes());
+        assert!(corrupt_err(&b, "forged2.bin").contains("invalid graph"));
+    }
+
+    #[test]
+    fn checksum_is_independent_of_blocking() {
+        let bytes: Vec<u8> = (0..(BLOCK_WORDS * 8 * 3 + 12)).map(|i| (i * 31 % 251) as u8).collect();
+        let whole = section_sum(&bytes, 0);
+        let serial = block_sum(&bytes, 0);
+        assert_eq!(whole, serial);
+        let split = BLOCK_WORDS * 8 + 64;
+        assert_eq!(whole, section_sum(&bytes[..split], 0).wrapping_add(section_sum(&bytes[split..], (split / 8) as u64)));
+    }
+}

@@ -1,0 +1,447 @@
+//! Matrix Market coordinate format, `.mtx` (as used by SuiteSparse):
+//!
+//! ```text
+//! %%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>
+//! % comments
+//! rows cols nnz
+//! i j [v]          nnz entries, 1-based
+//! ```
+//!
+//! Decisions:
+//! - Entry `(i, j)` is the arc `i-1 -> j-1` (row to column) with weight `v`. Explicit zeros are
+//!   arcs of weight 0: an entry that is present is an edge.
+//! - The banner is case-insensitive. `array` (dense), `complex`, `hermitian` and `skew-symmetric`
+//!   files are refused with a message saying why: none has a faithful integer-weighted graph
+//!   reading. `double` is accepted as a synonym of `real`.
+//! - The matrix must be square (a graph's adjacency matrix is); the entry count must equal nnz.
+//! - `pattern` files carry no weights. `real` values become integers per [`RealPolicy`]; with the
+//!   default `Reject` a `real` file is refused (its weights would be used) with a message about
+//!   `--mtx-real`. When the weights are replaced anyway (`--weights unit/random`), real values are
+//!   only checked to be numbers.
+//! - `symmetric`: every entry stands for both directions, but a diagonal entry is one self loop,
+//!   not two. The parser therefore emits the arcs itself: all entries as given, then the reverse
+//!   of every off-diagonal entry, both in file order (the same layout `EdgeList::into_graph` uses
+//!   for undirected lists), with `undirected = false`. Entries above the diagonal are accepted
+//!   like those below it. If the weights are to be generated (pattern file, or
+//!   `WeightSpec::Random`), both arcs of an entry get the same random weight, a function of the
+//!   seed and the entry's index (see the `io` module docs).
+//! - `%` comment lines and blank lines are tolerated among the entries too.
+
+use std::io::Write;
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::text::{
+    explain, header_count, header_vertices, line_at, line_end, line_of, par_map_chunks, push_i64, push_u64, show,
+    skip_comments, tokens, vertex1, weight, ErrAt, Fields, Scanner, MAX_WEIGHT, MIN_WEIGHT,
+};
+use super::{twin_weight_rule, LoadOptions, Parsed, Progress, RealPolicy};
+use crate::error::{Error, Result};
+use crate::graph::{EdgeList, Graph, WeightSpec};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Field {
+    Pattern,
+    Integer,
+    Real,
+}
+
+struct Header {
+    field: Field,
+    symmetric: bool,
+    n: u64,
+    nnz: u64,
+    /// 1-based line of the size line.
+    size_line: u64,
+    /// Offset of the first entry line.
+    data: usize,
+}
+
+/// What to do with each entry's value.
+#[derive(Clone, Copy)]
+enum Values {
+    /// No value on the line.
+    Absent,
+    /// Integer value, kept as the weight.
+    Int,
+    /// Real value converted per the policy.
+    Real(RealPolicy),
+    /// A value that must be present and well-formed but is not used (weights replaced anyway).
+    Ignored(Field),
+}
+
+struct Part {
+    src: Vec<u32>,
+    dst: Vec<u32>,
+    w: Vec<i64>,
+    err: Option<ErrAt>,
+}
+
+pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, progress: &Progress) -> Result<Parsed> {
+    let at = |e: ErrAt| e.into_error(path, text);
+    let h = header(text, start).map_err(at)?;
+    let values = match (h.field, opts.real) {
+        (Field::Pattern, _) => Values::Absent,
+        (Field::Integer, _) => Values::Int,
+        (Field::Real, RealPolicy::Reject) if opts.weights == WeightSpec::AsGiven => {
+            return Err(Error::parse(
+                path,
+                line_of(text, start),
+                "the matrix has `real` values, which cannot be integer weights as they are; \
+                 pass --mtx-real round (or --mtx-real scale:K to multiply by K, then round), \
+                 or replace the weights with --weights",
+            ))
+        }
+        (Field::Real, RealPolicy::Reject) => Values::Ignored(Field::Real),
+        (Field::Real, policy) => Values::Real(policy),
+    };
+    if let RealPolicy::Scale(k) = opts.real {
+        if !(k.is_finite() && k > 0.0) {
+            return Err(Error::InvalidArgument(format!("mtx-real scale factor {k} must be finite and positive")));
+        }
+    }
+
+    let mut parts = par_map_chunks(text, h.data, progress, |chunk, base| parse_chunk(chunk, base, &h, values));
+    let mut total = 0u64;
+    for p in &mut parts {
+        if let Some(e) = p.err.take() {
+            return Err(at(e));
+        }
+        total += p.src.len() as u64;
+    }
+    if total != h.nnz {
+        return Err(Error::parse(path, h.size_line, format!("found {total} entries, but the size line says nnz = {}", h.nnz)));
+    }
+    let total = total as usize;
+    let has_values = matches!(values, Values::Int | Values::Real(_));
+    let mut src = Vec::with_capacity(total);
+    let mut dst = Vec::with_capacity(total);
+    let mut w = Vec::with_capacity(if has_values { total } else { 0 });
+    for p in parts {
+        src.extend_from_slice(&p.src);
+        dst.extend_from_slice(&p.dst);
+        w.extend_from_slice(&p.w);
+    }
+    let mut edges = EdgeList { num_vertices: h.n as u32, src, dst, weights: has_values.then_some(w), undirected: false };
+    if !h.symmetric {
+        return Ok(edges.into());
+    }
+    let rule = twin_weight_rule(opts.weights, has_values);
+    if let Some((lo, hi, seed)) = rule {
+        edges.weights =
+            Some((0..total as u64).into_par_iter().map(|e| WeightSpec::random_weight(lo, hi, seed, e) as i64).collect());
+    }
+    add_reverse_arcs(&mut edges);
+    Ok(Parsed { edges, weights_final: rule.is_some() })
+}
+
+/// Append the reverse of every off-diagonal arc, in order, with the same weight.
+fn add_reverse_arcs(e: &mut EdgeList) {
+    let m = e.src.len();
+    let off = (0..m).filter(|&k| e.src[k] != e.dst[k]).count();
+    e.src.reserve_exact(off);
+    e.dst.reserve_exact(off);
+    if let Some(w) = &mut e.weights {
+        w.reserve_exact(off);
+    }
+    for k in 0..m {
+        let (u, v) = (e.src[k], e.dst[k]);
+        if u != v {
+            e.src.push(v);
+            e.dst.push(u);
+            if let Some(w) = &mut e.weights {
+                w.push(w[k]);
+            }
+        }
+    }
+}
+
+/// The banner on the first line, then comments, then the size line.
+fn header(text: &[u8], start: usize) -> Result<Header, ErrAt> {
+    let banner: Vec<String> = tokens(line_at(text, start)).iter().map(|t| show(t).to_ascii_lowercase()).collect();
+    let expected = "`%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>`";
+    if banner.first().map(String::as_str) != Some("%%matrixmarket") {
+        return Err(ErrAt::parse(start, format!("missing the Matrix Market banner: the first line must be {expected}")));
+    }
+    if banner.len() != 5 {
+        return Err(ErrAt::parse(start, format!("expected the banner {expected}, found {} fields", banner.len())));
+    }
+    let bad = |msg: String| Err(ErrAt::parse(start, msg));
+    if banner[1] != "matrix" {
+        return bad(format!("only `matrix` objects are graphs, found `{}`", banner[1]));
+    }
+    match banner[2].as_str() {
+        "coordinate" => {}
+        "array" => return bad("dense `array` matrices are not supported; a graph needs the sparse `coordinate` format".into()),
+        other => return bad(format!("expected `coordinate`, found `{other}`")),
+    }
+    let field = match banner[3].as_str() {
+        "pattern" => Field::Pattern,
+        "integer" => Field::Integer,
+        "real" | "double" => Field::Real,
+        "complex" => return bad("`complex` values cannot be edge weights; expected pattern, integer or real".into()),
+        other => return bad(format!("expected pattern, integer or real, found `{other}`")),
+    };
+    let symmetric = match banner[4].as_str() {
+        "general" => false,
+        "symmetric" => true,
+        s @ ("skew-symmetric" | "hermitian") => {
+            return bad(format!("`{s}` matrices are not supported (their mirrored entries are not the same weight); expected general or symmetric"))
+        }
+        other => return bad(format!("expected general or symmetric, found `{other}`")),
+    };
+
+    let pos = skip_comments(text, line_end(text, start), b"%");
+    let toks = tokens(line_at(text, pos));
+    if toks.len() != 3 {
+        let found = if toks.is_empty() { "nothing".to_string() } else { format!("{} fields", toks.len()) };
+        return Err(ErrAt::parse(pos, format!("expected the size line `rows cols nnz`, found {found}")));
+    }
+    let rows = header_count(toks[0], "rows", pos)?;
+    let cols = header_count(toks[1], "cols", pos)?;
+    if rows != cols {
+        return Err(ErrAt::parse(pos, format!("the matrix is {rows} x {cols}; a graph needs a square matrix (rows = cols)")));
+    }
+    let n = header_vertices(toks[0], "rows", pos)?;
+    let nnz = header_count(toks[2], "nnz", pos)?;
+    Ok(Header { field, symmetric, n, nnz, size_line: line_of(text, pos), data: line_end(text, pos) })
+}
+
+fn parse_chunk(b: &[u8], base: usize, h: &Header, values: Values) -> Part {
+    let mut p = Part { src: Vec::new(), dst: Vec::new(), w: Vec::new(), err: None };
+    if let Err(e) = fill(&mut p, b, base, h, values) {
+        p.err = Some(e);
+    }
+    p
+}
+
+fn fill(p: &mut Part, b: &[u8], base: usize, h: &Header, values: Values) -> Result<(), ErrAt> {
+    let mut s = Scanner::new(b, base);
+    while !s.at_end() {
+        s.skip_blanks();
+        match s.peek() {
+            b'\n' => {
+                s.bump();
+                continue;
+            }
+            b'%' => {
+                s.skip_line();
+                continue;
+            }
+            _ => {}
+        }
+        let pos = s.pos();
+        let bad = || ErrAt::parse(pos, explain_entry(line_at(b, pos - base), h.field));
+        let (Some(i), Some(j)) = (s.read_int(), s.next_int()) else { return Err(bad()) };
+        let w = match values {
+            Values::Absent => None,
+            Values::Int => Some(s.next_int().ok_or_else(bad)?),
+            Values::Real(policy) => {
+                let x = real(s.read_token()).ok_or_else(bad)?;
+                Some(real_to_weight(x, policy).map_err(|m| ErrAt::parse(pos, m))?)
+            }
+            Values::Ignored(Field::Real) => {
+                real(s.read_token()).ok_or_else(bad)?;
+                None
+            }
+            Values::Ignored(_) => {
+                s.next_int().ok_or_else(bad)?;
+                None
+            }
+        };
+        if !s.end_line() {
+            return Err(bad());
+        }
+        p.src.push(vertex1(i, h.n, pos, "Matrix Market")?);
+        p.dst.push(vertex1(j, h.n, pos, "Matrix Market")?);
+        if let Some(w) = w {
+            if matches!(values, Values::Int) {
+                p.w.push(weight(w, pos)?);
+            } else {
+                p.w.push(w);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A real number token (`str::parse` here: correct rounding matters more than speed for reals).
+fn real(tok: &[u8]) -> Option<f64> {
+    std::str::from_utf8(tok).ok()?.parse::<f64>().ok()
+}
+
+/// Convert a real value to an integer weight per the policy.
+fn real_to_weight(x: f64, policy: RealPolicy) -> Result<i64, String> {
+    let y = match policy {
+        RealPolicy::Reject => return Err("real values are rejected (see --mtx-real)".into()),
+        RealPolicy::Round => x,
+        RealPolicy::Scale(k) => x * k,
+    };
+    let r = y.round();
+    if !r.is_finite() || r < MIN_WEIGHT as f64 || r > MAX_WEIGHT as f64 {
+        let how = match policy {
+            RealPolicy::Scale(k) => format!("value {x} scaled by {k} is {y}, which"),
+            _ => format!("value {x}"),
+        };
+        return Err(format!("{how} does not round to an integer weight in {MIN_WEIGHT}..={MAX_WEIGHT}"));
+    }
+    Ok(r as i64)
+}
+
+/// Slow path: why an entry line is malformed.
+fn explain_entry(line: &[u8], field: Field) -> String {
+    match field {
+        Field::Pattern => explain(line, "`i j` with 2 integers", &[2], Fields::Ints),
+        Field::Integer => explain(line, "`i j v` with 3 integers", &[3], Fields::Ints),
+        Field::Real => {
+            let what = "`i j v` with 2 integers and a real";
+            let toks = tokens(line);
+            if toks.len() == 3 && real(toks[2]).is_none() {
+                if let Some(p) = toks[..2].iter().find_map(|t| super::text::int_problem(t)) {
+                    return p;
+                }
+                return format!("expected a real number, found `{}`", show(toks[2]));
+            }
+            explain(line, what, &[3], Fields::IntsExcept(2))
+        }
+    }
+}
+
+/// An `integer general` matrix, 1-based, entries in CSR order.
+pub(super) fn write<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
+    let mut head = Vec::new();
+    head.extend_from_slice(b"%%MatrixMarket matrix coordinate integer general\n% written by sssp\n");
+    for x in [g.num_vertices() as u64, g.num_vertices() as u64] {
+        push_u64(&mut head, x);
+        head.push(b' ');
+    }
+    push_u64(&mut head, g.num_arcs() as u64);
+    head.push(b'\n');
+    out.write_all(&head)?;
+    let targets = g.targets();
+    let weights = g.weights();
+    super::write_arcs(g, out, |buf, u, e| {
+        push_u64(buf, u as u64 + 1);
+        buf.push(b' ');
+        push_u64(buf, targets[e] as u64 + 1);
+        buf.push(b' ');
+        push_i64(buf, weights.get(e));
+        buf.push(b'\n');
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse_text, read_graph, Format, LoadOptions, RealPolicy};
+    use crate::error::Error;
+    use crate::graph::{EdgeList, WeightSpec};
+    use std::path::Path;
+
+    fn mtx_with(text: &str, opts: &LoadOptions) -> crate::Result<EdgeList> {
+        parse_text(Path::new("t.mtx"), text.as_bytes(), Format::MatrixMarket, opts)
+    }
+
+    fn mtx(text: &str) -> crate::Result<EdgeList> {
+        mtx_with(text, &LoadOptions::default())
+    }
+
+    fn err(text: &str) -> (u64, String) {
+        match mtx(text) {
+            Err(Error::Parse { line, msg, .. }) => (line, msg),
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn general_integer() {
+        let e = mtx("%%MatrixMarket matrix coordinate integer general\n% c\n%\n3 3 3\n1 2 5\n3 1 -2\n2 2 0\n").unwrap();
+        assert_eq!(e.num_vertices, 3);
+        assert_eq!(e.src, vec![0, 2, 1]);
+        assert_eq!(e.dst, vec![1, 0, 1]);
+        assert_eq!(e.weights, Some(vec![5, -2, 0]));
+        assert!(!e.undirected);
+    }
+
+    #[test]
+    fn pattern_has_no_weights_and_banner_is_case_insensitive() {
+        let e = mtx("%%matrixmarket MATRIX Coordinate Pattern General\n2 2 1\n1 2\n").unwrap();
+        assert_eq!((e.src.clone(), e.dst.clone()), (vec![0], vec![1]));
+        assert!(e.weights.is_none());
+    }
+
+    #[test]
+    fn symmetric_mirrors_off_diagonal_entries_once() {
+        let text = "%%MatrixMarket matrix coordinate integer symmetric\n3 3 3\n2 1 4\n3 3 9\n3 2 6\n";
+        let e = mtx(text).unwrap();
+        assert_eq!(e.src, vec![1, 2, 2, 0, 1]);
+        assert_eq!(e.dst, vec![0, 2, 1, 1, 2]);
+        assert_eq!(e.weights, Some(vec![4, 9, 6, 4, 6]));
+        assert!(!e.undirected);
+    }
+
+    #[test]
+    fn symmetric_pattern_gets_equal_random_weights_on_both_arcs() {
+        let dir = std::env::temp_dir().join(format!("sssp-io-mtx-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.mtx");
+        std::fs::write(&path, "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 4\n2 1\n3 1\n4 4\n4 2\n").unwrap();
+        for spec in [WeightSpec::AsGiven, WeightSpec::Random { lo: 1, hi: 1000, seed: 7 }] {
+            let g = read_graph(&path, &LoadOptions { weights: spec, ..Default::default() }).unwrap();
+            assert_eq!(g.num_arcs(), 7);
+            for u in 0..4u32 {
+                for (v, w) in g.neighbors(u) {
+                    assert!(g.neighbors(v).any(|(x, wx)| x == u && wx == w), "{u}->{v} ({w}) has no twin");
+                }
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn real_values_follow_the_policy() {
+        let text = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 2.5\n2 1 1e-3\n";
+        let (line, msg) = err(text);
+        assert_eq!(line, 1);
+        assert!(msg.contains("--mtx-real"), "{msg}");
+        let round = LoadOptions { real: RealPolicy::Round, ..Default::default() };
+        assert_eq!(mtx_with(text, &round).unwrap().weights, Some(vec![3, 0]));
+        let scale = LoadOptions { real: RealPolicy::Scale(1000.0), ..Default::default() };
+        assert_eq!(mtx_with(text, &scale).unwrap().weights, Some(vec![2500, 1]));
+        let unit = LoadOptions { weights: WeightSpec::Unit, ..Default::default() };
+        assert!(mtx_with(text, &unit).unwrap().weights.is_none());
+        let huge = LoadOptions { real: RealPolicy::Scale(1e12), ..Default::default() };
+        match mtx_with(text, &huge) {
+            Err(Error::Parse { line: 3, msg, .. }) => assert!(msg.contains("scaled"), "{msg}"),
+            other => panic!("{other:?}"),
+        }
+        match mtx_with("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 abc\n", &round) {
+            Err(Error::Parse { line: 3, msg, .. }) => assert!(msg.contains("real number"), "{msg}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(mtx_with("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n", &round), Err(Error::Parse { line: 3, .. })));
+    }
+
+    #[test]
+    fn unsupported_banners() {
+        assert_eq!(err("3 3 1\n1 2\n").0, 1);
+        assert!(err("%%MatrixMarket matrix array real general\n2 2\n").1.contains("array"));
+        assert!(err("%%MatrixMarket matrix coordinate complex general\n").1.contains("complex"));
+        assert!(err("%%MatrixMarket matrix coordinate real hermitian\n").1.contains("hermitian"));
+        assert!(err("%%MatrixMarket matrix coordinate integer skew-symmetric\n").1.contains("skew-symmetric"));
+        assert!(err("%%MatrixMarket vector coordinate integer general\n").1.contains("matrix"));
+        assert!(err("%%MatrixMarket matrix coordinate integer\n").1.contains("fields"));
+    }
+
+    #[test]
+    fn size_line_and_entries() {
+        assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n% c\n3 4 1\n1 2\n"), (3, "the matrix is 3 x 4; a graph needs a square matrix (rows = cols)".into()));
+        assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n% only comments\n").0, 3);
+        assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n"), (2, "found 1 entries, but the size line says nnz = 2".into()));
+        assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n3 1\n").0, 2);
+        assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 7\n"), (3, "expected `i j` with 2 integers, found 3".into()));
+        assert_eq!(err("%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2\n"), (3, "expected `i j v` with 3 integers, found 2".into()));
+        assert_eq!(err("%%MatrixMarket matrix coordinate integer general\n3 3 1\n4 2 1\n"), (3, "vertex 4 out of range 1..=3 (Matrix Market ids are 1-based)".into()));
+        assert!(matches!(mtx("%%MatrixMarket matrix coordinate pattern general\n4294967296 4294967296 0\n"), Err(Error::TooLarge { .. })));
+    }
+}

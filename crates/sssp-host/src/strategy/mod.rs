@@ -1,0 +1,213 @@
+//! Parallel SSSP strategies, each a short loop over engine operators.
+//!
+//! | strategy | paper | loop |
+//! |---|---|---|
+//! | [`workfront`] | Davidson et al. 2014, §IV-C | advance the changed vertices; dedupe; repeat until empty |
+//! | [`topo_bf`] | the LonestarGPU baseline in Davidson et al. / H-BF | advance every vertex until nothing improves |
+//!
+//! Every strategy runs on any [`Engine`] (CUDA or CPU) and returns exact distances or an error;
+//! the result is converted to the library's [`Dist`] and checked for overflow here, once.
+
+pub mod topo_bf;
+pub mod workfront;
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use sssp_kernels::INF;
+
+use crate::engine::{Balance, Dedupe, Engine};
+use crate::error::{Error, Result};
+use crate::graph::Graph;
+use crate::{Dist, UNREACHED};
+
+/// Knobs shared by the device strategies.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// How arcs are spread over threads.
+    pub balance: Balance,
+    /// How duplicate frontier entries are avoided (frontier strategies).
+    pub dedupe: Dedupe,
+    /// Read the frontier length back only every this many iterations (>= 1). Iterations queued
+    /// past the end of the run see an empty frontier and cost one empty launch each; fewer
+    /// read-backs save a host round trip (about 10 us on an H100) per iteration.
+    pub check_every: u32,
+    /// Record per-iteration statistics (synchronises every iteration: slower, exact timings).
+    pub trace: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { balance: Balance::VirtualWarp, dedupe: Dedupe::Stamp, check_every: 8, trace: false }
+    }
+}
+
+/// One traced iteration.
+#[derive(Clone, Debug, Serialize)]
+pub struct IterTrace {
+    pub iter: u32,
+    /// Input vertices of this iteration.
+    pub frontier: u64,
+    /// Arcs relaxed in this iteration.
+    pub arcs: u64,
+    pub micros: f64,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    /// Iterations that had work (queued empty iterations are not counted).
+    pub iterations: u32,
+    pub arcs_relaxed: u64,
+    pub vertices_processed: u64,
+    /// Host round trips taken to decide termination.
+    pub readbacks: u32,
+    /// Time of the solve itself (init to last kernel), excluding upload and download.
+    #[serde(serialize_with = "ser_secs")]
+    pub compute: Duration,
+    /// Time to copy distances back to the host.
+    #[serde(serialize_with = "ser_secs")]
+    pub download: Duration,
+    pub trace: Vec<IterTrace>,
+}
+
+fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// A finished run: exact distances and statistics.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub dist: Vec<Dist>,
+    pub stats: Stats,
+}
+
+/// Drive a frontier loop: call `step(iter)` (which queues one iteration's operators), and read
+/// the frontier length every `check_every` iterations (or every iteration when tracing) until
+/// it is empty. Shared by every frontier strategy so termination and tracing are written once.
+pub(crate) fn frontier_loop(
+    eng: &mut dyn Engine,
+    opts: &Options,
+    stats: &mut Stats,
+    mut step: impl FnMut(&mut dyn Engine, u32) -> Result<()>,
+) -> Result<()> {
+    let every = if opts.trace { 1 } else { opts.check_every.max(1) };
+    let mut iter = 1u32;
+    let mut last = eng.counters()?;
+    loop {
+        let t = Instant::now();
+        let frontier = if opts.trace { eng.frontier_len()? as u64 } else { 0 };
+        step(eng, iter)?;
+        if opts.trace {
+            let c = eng.counters()?;
+            stats.trace.push(IterTrace { iter, frontier, arcs: c.arcs - last.arcs, micros: t.elapsed().as_secs_f64() * 1e6 });
+            last = c;
+        }
+        if iter % every == 0 {
+            stats.readbacks += 1;
+            if eng.frontier_len()? == 0 {
+                break;
+            }
+        }
+        iter = iter.checked_add(1).ok_or_else(|| Error::InvalidArgument("more than 2^32 iterations".into()))?;
+    }
+    Ok(())
+}
+
+/// Read distances and counters back, convert to [`Dist`], and turn a dropped overflowing
+/// candidate into a typed error when it hid a reachable vertex.
+pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started: Instant) -> Result<Solution> {
+    eng.synchronize()?;
+    stats.compute = started.elapsed();
+    let c = eng.counters()?;
+    stats.arcs_relaxed = c.arcs;
+    stats.vertices_processed = c.vertices;
+    stats.iterations = c.busy as u32;
+    let t = Instant::now();
+    let raw = eng.distances()?;
+    stats.download = t.elapsed();
+    if c.overflow != 0 {
+        check_overflow(g, &raw)?;
+    }
+    let dist = raw.iter().map(|&d| if d == INF { UNREACHED } else { d as Dist }).collect();
+    Ok(Solution { dist, stats })
+}
+
+/// Candidates that would reach `INF` are dropped on the device. That never loses a finite
+/// shortest distance (every prefix of a path shorter than `INF` is shorter too), so the result is
+/// exact unless some vertex's true distance is itself `>= INF`: then it sits at `INF` while an
+/// in-neighbour is reached. Find such a vertex and report it.
+fn check_overflow(g: &Graph, dist: &[u32]) -> Result<()> {
+    for u in 0..g.num_vertices() as u32 {
+        if dist[u as usize] == INF {
+            continue;
+        }
+        for (v, _) in g.neighbors(u) {
+            if dist[v as usize] == INF {
+                return Err(Error::DistanceOverflow { vertex: v, bits: 32 });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every algorithm `sssp run --algo` knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algo {
+    /// Serial binary-heap Dijkstra (the reference; CPU only).
+    Dijkstra,
+    /// Serial queue-based Bellman-Ford with negative-cycle detection (the only one that accepts
+    /// negative weights; CPU only).
+    BellmanFord,
+    /// Topology-driven Bellman-Ford on an engine.
+    TopoBf,
+    /// Workfront Sweep on an engine.
+    Workfront,
+}
+
+impl Algo {
+    pub const ALL: [Algo; 4] = [Algo::Dijkstra, Algo::BellmanFord, Algo::TopoBf, Algo::Workfront];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Algo::Dijkstra => "dijkstra",
+            Algo::BellmanFord => "bellman-ford",
+            Algo::TopoBf => "topo-bf",
+            Algo::Workfront => "workfront",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Self> {
+        Self::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| {
+            let names: Vec<_> = Self::ALL.iter().map(|a| a.name()).collect();
+            Error::InvalidArgument(format!("algorithm `{s}`: expected one of {}", names.join(", ")))
+        })
+    }
+
+    /// Runs on an [`Engine`] (GPU or CPU backend) rather than as serial host code.
+    pub fn uses_engine(self) -> bool {
+        matches!(self, Algo::TopoBf | Algo::Workfront)
+    }
+}
+
+/// Solve from `source` with `algo`. Engine algorithms need `eng` (holding `g`); the serial
+/// references ignore it.
+pub fn solve(g: &Graph, algo: Algo, eng: Option<&mut (dyn Engine + 'static)>, source: u32, opts: &Options) -> Result<Solution> {
+    let serial = |f: &dyn Fn() -> Result<(Vec<Dist>, u64)>| -> Result<Solution> {
+        let t = Instant::now();
+        let (dist, arcs) = f()?;
+        let stats = Stats { compute: t.elapsed(), arcs_relaxed: arcs, ..Stats::default() };
+        Ok(Solution { dist, stats })
+    };
+    match (algo, eng) {
+        (Algo::Dijkstra, _) => serial(&|| {
+            let (d, s) = crate::reference::dijkstra_with_stats(g, source)?;
+            Ok((d, s.arcs_relaxed))
+        }),
+        (Algo::BellmanFord, _) => serial(&|| Ok((crate::reference::bellman_ford(g, source)?, 0))),
+        (Algo::TopoBf, Some(e)) => topo_bf::topo_bf(g, e, source, opts),
+        (Algo::Workfront, Some(e)) => workfront::workfront(g, e, source, opts),
+        (a, None) => Err(Error::InvalidArgument(format!("`{}` runs on an engine; none was opened", a.name()))),
+    }
+}

@@ -1,0 +1,37 @@
+//! Workfront Sweep (Davidson, Baxter, Garland, Owens, IPDPS 2014, §IV-C).
+//!
+//! A queue-based Bellman-Ford: each iteration relaxes the out-arcs of exactly the vertices whose
+//! distance changed in the previous one, so work tracks the moving "wavefront" instead of the
+//! whole graph. The queue must not hold a vertex twice, or work can grow without bound on graphs
+//! where many arcs improve the same head; two dedupe methods are offered ([`Dedupe`]):
+//! Davidson's lookup table plus compaction, and H-BF's (distance, iteration) 64-bit atomic stamp,
+//! which needs no extra pass. Load balancing is a parameter of the advance ([`Balance`]).
+//!
+//! Invariant: after iteration `i`, every vertex whose shortest path has at most `i` arcs has
+//! its final distance; every vertex lowered in iteration `i` is in the next frontier. So the
+//! loop ends (empty frontier) after at most `n` iterations with exact distances, for any
+//! non-negative weights (zero weights included).
+
+use std::time::Instant;
+
+use super::{finish, frontier_loop, Options, Solution, Stats};
+use crate::engine::{Advance, Dedupe, Engine, Input};
+use crate::error::Result;
+use crate::graph::Graph;
+
+/// Solve from `source` on `eng` (which holds `g`). See the module doc.
+pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
+    crate::reference::check_source(g, source)?;
+    let mut stats = Stats::default();
+    let started = Instant::now();
+    eng.init(source)?;
+    frontier_loop(eng, opts, &mut stats, |eng, iter| {
+        eng.advance(Advance { input: Input::Frontier, balance: opts.balance, dedupe: opts.dedupe, iter })?;
+        if opts.dedupe == Dedupe::Lookup {
+            eng.dedupe()?;
+        }
+        eng.swap();
+        Ok(())
+    })?;
+    finish(g, eng, stats, started)
+}

@@ -1,0 +1,261 @@
+//! The advance operator: relax every out-arc of every vertex in the input frontier, pushing the
+//! heads that improved onto the output frontier. One body, three ways of mapping arcs to threads
+//! ([`Balance`]), chosen per launch:
+//!
+//! - `Thread`: vertex `i` of the frontier goes to thread `i mod T` (Davidson's baseline).
+//! - `VirtualWarp`: a vertex goes to a virtual warp of `W` lanes that stride over its arcs;
+//!   `W` is picked *on the device* from the frontier length (H-BF §5.2's dynamic virtual warps),
+//!   so the host can queue the launch without reading the length back.
+//! - `Partition`: arcs are numbered `0..E` across the frontier by an exclusive scan of degrees;
+//!   warps take chunks of [`LB_CHUNK`] consecutive arc ranks and each lane finds the vertex of
+//!   its rank by binary search inside the chunk's bracket (Davidson §IV-B's load-balanced
+//!   partitioning; the bracket is a merge-path diagonal search). Every warp does equal work,
+//!   whatever the degree distribution.
+//!
+//! Invariant kept by every mode: when a launch returns, every arc out of every input vertex has
+//! been relaxed with that vertex's distance at some moment during the launch, and every vertex
+//! whose distance dropped is in the output (once per iteration with `Dedupe::Stamp`, once per
+//! improvement with `Dedupe::Lookup`).
+
+use crate::relax::*;
+use crate::types::*;
+
+/// Parameters of the init kernel: set every distance to unreached and the frontier to `[source]`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct InitArgs {
+    pub dist: *mut u64,
+    pub frontier: Queue,
+    pub counters: *mut Counters,
+    pub n: u32,
+    pub source: u32,
+}
+const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8);
+unsafe impl Send for InitArgs {}
+unsafe impl Sync for InitArgs {}
+#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
+// SAFETY: repr(C), Copy, integers and addresses only, layout pinned above.
+unsafe impl cudarc::driver::DeviceRepr for InitArgs {}
+
+/// Reset a run: distances to `(INF, NO_ITER)`, the source to `(0, 0)`, the frontier to
+/// `[source]` (when it has items) and the counters to zero.
+#[inline(always)]
+pub unsafe fn init(a: &InitArgs, tid: u32, nthreads: u32) {
+    let mut v = tid;
+    while v < a.n {
+        let p = if v == a.source { pack(0, 0) } else { pack(INF, NO_ITER) };
+        *a.dist.add(v as usize) = p;
+        v += nthreads;
+    }
+    if tid == 0 {
+        if !a.frontier.items.is_null() {
+            *a.frontier.items = a.source;
+            *a.frontier.len = 1;
+        }
+        *a.counters = Counters::default();
+    }
+}
+
+/// The number of vertices in the input frontier.
+#[inline(always)]
+pub unsafe fn input_len(a: &AdvanceArgs) -> u32 {
+    if a.input.items.is_null() {
+        a.csr.n
+    } else {
+        load_len(a.input.len)
+    }
+}
+
+/// The vertex in slot `i` of the input frontier.
+#[inline(always)]
+unsafe fn input_item(a: &AdvanceArgs, i: u32) -> u32 {
+    if a.input.items.is_null() {
+        i
+    } else {
+        *a.input.items.add(i as usize)
+    }
+}
+
+/// H-BF's dynamic virtual-warp width: the largest power of two `W <= 32` such that the
+/// frontier still gives every virtual warp a vertex (`len * W <= nthreads`). Small frontiers
+/// get wide warps (their hubs are spread over lanes); large ones get one thread per vertex.
+#[inline(always)]
+pub fn vwarp_width(len: u32, nthreads: u32) -> u32 {
+    if len == 0 {
+        return 1;
+    }
+    let ratio = (nthreads / len).clamp(1, MAX_VWARP);
+    1 << (31 - ratio.leading_zeros())
+}
+
+/// Relax one arc `e` out of a vertex at distance `du`; push its head if the dedupe rule says so.
+#[inline(always)]
+unsafe fn relax_arc(a: &AdvanceArgs, du: u32, e: u64) -> (u32, bool) {
+    let v = *a.csr.targets.add(e as usize);
+    let w = *a.csr.weights.add(e as usize);
+    let Some(c) = candidate(du, w) else {
+        raise(core::ptr::addr_of_mut!((*a.counters).overflow));
+        return (v, false);
+    };
+    let r = relax(a.dist, v, c, a.iter);
+    if r.improved {
+        raise(core::ptr::addr_of_mut!((*a.counters).improved));
+    }
+    let keep = if a.dedupe == Dedupe::Stamp as u32 { r.first } else { r.improved };
+    (v, keep && !a.output.items.is_null())
+}
+
+/// The arc range of vertex `u` and its current distance (`INF` if unreached).
+#[inline(always)]
+unsafe fn vertex(a: &AdvanceArgs, u: u32) -> (u64, u64, u32) {
+    let start = *a.csr.offsets.add(u as usize);
+    let end = *a.csr.offsets.add(u as usize + 1);
+    (start, end, dist_of(load_packed(a.dist, u)))
+}
+
+/// The advance kernel body (see the module doc).
+#[inline(always)]
+pub unsafe fn advance(a: &AdvanceArgs, tid: u32, nthreads: u32) {
+    if tid == 0 && !a.zero_len.is_null() {
+        *a.zero_len = 0;
+    }
+    let len = input_len(a);
+    if tid == 0 {
+        count_advance(a.counters, len as u64);
+    }
+    let arcs = if a.balance == Balance::Partition as u32 {
+        advance_partition(a, len, tid, nthreads)
+    } else {
+        let width = if a.balance == Balance::VirtualWarp as u32 { vwarp_width(len, nthreads) } else { 1 };
+        advance_vwarp(a, len, width, tid, nthreads)
+    };
+    add_arcs(a.counters, arcs);
+}
+
+/// Thread-mapped (`width == 1`) and virtual-warp advance. Returns arcs relaxed by this thread.
+///
+/// The loops run the same number of trips on every lane of a physical warp (bounds are rounded
+/// up to the warp), so the warp-aggregated [`push`] is always reached by the whole warp.
+#[inline(always)]
+unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthreads: u32) -> u64 {
+    let lane = tid % width;
+    let nwarps = nthreads / width;
+    let mut arcs = 0u64;
+    let mut i = tid / width;
+    // Round the slot loop up to a multiple of the number of virtual warps so that all lanes of
+    // a physical warp take the same number of trips.
+    let slots = len.div_ceil(nwarps) * nwarps;
+    while i < slots {
+        let (start, end, du) = if i < len { vertex(a, input_item(a, i)) } else { (0, 0, INF) };
+        let live = du != INF;
+        let trips = if live { (end - start).div_ceil(width as u64) } else { 0 };
+        let trips = warp_max_u64(trips);
+        let mut e = start + lane as u64;
+        for _ in 0..trips {
+            let (v, keep) = if live && e < end {
+                arcs += 1;
+                relax_arc(a, du, e)
+            } else {
+                (0, false)
+            };
+            push(a.output, v, keep);
+            e += width as u64;
+        }
+        i += nwarps;
+    }
+    arcs
+}
+
+/// Load-balanced partitioning advance. Returns arcs relaxed by this thread.
+#[inline(always)]
+unsafe fn advance_partition(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) -> u64 {
+    let prefix = if a.scan.is_null() { a.csr.offsets } else { a.scan };
+    let total = *prefix.add(len as usize);
+    let lane = (tid % 32) as u64;
+    let nwarps = (nthreads / 32) as u64;
+    let chunk = LB_CHUNK as u64;
+    let nchunks = total.div_ceil(chunk);
+    let mut arcs = 0u64;
+    let mut c = (tid / 32) as u64;
+    while c < nchunks {
+        let lo = c * chunk;
+        let hi = (lo + chunk).min(total);
+        // The chunk's bracket of frontier slots: every rank in [lo, hi) maps into [s_lo, s_hi].
+        let s_lo = segment_of(prefix, 0, len, lo);
+        let s_hi = segment_of(prefix, s_lo, len, hi - 1);
+        let mut r = lo + lane;
+        while r < lo + chunk {
+            let (v, keep) = if r < hi {
+                let s = segment_of(prefix, s_lo, s_hi + 1, r);
+                let u = input_item(a, s);
+                let du = dist_of(load_packed(a.dist, u));
+                if du != INF {
+                    arcs += 1;
+                    let e = *a.csr.offsets.add(u as usize) + (r - *prefix.add(s as usize));
+                    relax_arc(a, du, e)
+                } else {
+                    (0, false)
+                }
+            } else {
+                (0, false)
+            };
+            push(a.output, v, keep);
+            r += 32;
+        }
+        c += nwarps;
+    }
+    arcs
+}
+
+/// The slot `s` in `lo..hi` with `prefix[s] <= rank < prefix[s + 1]`: the last slot whose
+/// prefix does not exceed `rank` (slots of degree 0 are skipped by taking the last).
+#[inline(always)]
+pub unsafe fn segment_of(prefix: *const u64, lo: u32, hi: u32, rank: u64) -> u32 {
+    let (mut lo, mut hi) = (lo, hi);
+    // Invariant: prefix[lo] <= rank, and the answer is < hi.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if *prefix.add(mid as usize) <= rank {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// The maximum of `x` over the physical warp (identity on the CPU, where "warps" are not
+/// lock-stepped and each thread may take its own trip count).
+#[inline(always)]
+fn warp_max_u64(x: u64) -> u64 {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        unsafe { crate::ptx::warp_max_u64(x) }
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vwarp_width_is_a_power_of_two_in_range() {
+        assert_eq!(vwarp_width(0, 1024), 1);
+        assert_eq!(vwarp_width(1, 1024), 32);
+        assert_eq!(vwarp_width(100, 1024), 8);
+        assert_eq!(vwarp_width(1024, 1024), 1);
+        assert_eq!(vwarp_width(5000, 1024), 1);
+    }
+
+    #[test]
+    fn segment_of_skips_empty_slots() {
+        // degrees 2, 0, 0, 3, 1
+        let prefix = [0u64, 2, 2, 2, 5, 6];
+        let find = |r| unsafe { segment_of(prefix.as_ptr(), 0, 5, r) };
+        assert_eq!((0..6).map(find).collect::<Vec<_>>(), vec![0, 0, 3, 3, 3, 4]);
+    }
+}

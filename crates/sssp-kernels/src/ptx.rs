@@ -1,0 +1,308 @@
+//! GPU-only code: kernel entry points (thin wrappers over the crate's plain functions), warp
+//! intrinsics through inline PTX, and the block-cooperative device-wide scan.
+//!
+//! The scan is the one kernel family whose CPU path is different code: its block phase needs
+//! shared memory and barriers, which a rayon pool does not model. The CPU backend implements the
+//! same contract (`ScanArgs`: exclusive degree prefix, or stable compaction of lookup winners)
+//! with a parallel prefix sum; the GPU suite checks both against each other's results.
+
+use core::arch::asm;
+use core::arch::nvptx::*;
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use crate::advance::{self, InitArgs};
+use crate::dedupe;
+use crate::relax::load_len;
+use crate::types::*;
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    // SAFETY: trap aborts the kernel; the host sees a launch failure.
+    unsafe { trap() }
+}
+
+#[inline(always)]
+unsafe fn global_tid() -> (u32, u32) {
+    let tid = _block_idx_x() as u32 * _block_dim_x() as u32 + _thread_idx_x() as u32;
+    (tid, _grid_dim_x() as u32 * _block_dim_x() as u32)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points. Each is one line: position, then the shared body.
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_init(a: InitArgs) {
+    let (t, n) = global_tid();
+    advance::init(&a, t, n)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_advance(a: AdvanceArgs) {
+    let (t, n) = global_tid();
+    advance::advance(&a, t, n)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_dedupe_mark(a: DedupeArgs) {
+    let (t, n) = global_tid();
+    dedupe::mark(&a, t, n)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_scan_reduce(a: ScanArgs) {
+    scan_reduce(&a)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_scan_block_sums(a: ScanArgs, nblocks: u32) {
+    scan_block_sums(&a, nblocks)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_scan_write(a: ScanArgs) {
+    scan_write(&a)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Warp intrinsics.
+
+#[inline(always)]
+unsafe fn active_mask() -> u32 {
+    let m: u32;
+    asm!("activemask.b32 {m};", m = out(reg32) m);
+    m
+}
+
+#[inline(always)]
+unsafe fn ballot(mask: u32, pred: bool) -> u32 {
+    let r: u32;
+    asm!(
+        "{{ .reg .pred %p; setp.ne.u32 %p, {x}, 0; vote.sync.ballot.b32 {r}, %p, {m}; }}",
+        r = out(reg32) r, x = in(reg32) pred as u32, m = in(reg32) mask,
+    );
+    r
+}
+
+#[inline(always)]
+unsafe fn lane_id() -> u32 {
+    let r: u32;
+    asm!("mov.u32 {r}, %laneid;", r = out(reg32) r);
+    r
+}
+
+#[inline(always)]
+unsafe fn shfl_idx(mask: u32, x: u32, src: u32) -> u32 {
+    let r: u32;
+    asm!("shfl.sync.idx.b32 {r}, {x}, {s}, 31, {m};", r = out(reg32) r, x = in(reg32) x, s = in(reg32) src, m = in(reg32) mask);
+    r
+}
+
+#[inline(always)]
+unsafe fn shfl_xor(mask: u32, x: u32, d: u32) -> u32 {
+    let r: u32;
+    asm!("shfl.sync.bfly.b32 {r}, {x}, {d}, 31, {m};", r = out(reg32) r, x = in(reg32) x, d = in(reg32) d, m = in(reg32) mask);
+    r
+}
+
+#[inline(always)]
+unsafe fn shfl_up(x: u32, d: u32) -> u32 {
+    let r: u32;
+    asm!("shfl.sync.up.b32 {r}, {x}, {d}, 0, -1;", r = out(reg32) r, x = in(reg32) x, d = in(reg32) d);
+    r
+}
+
+#[inline(always)]
+unsafe fn shfl_xor_u64(mask: u32, x: u64, d: u32) -> u64 {
+    let lo = shfl_xor(mask, x as u32, d);
+    let hi = shfl_xor(mask, (x >> 32) as u32, d);
+    ((hi as u64) << 32) | lo as u64
+}
+
+/// Warp-aggregated push: one atomic per warp instead of one per pushing thread.
+#[inline(always)]
+pub unsafe fn warp_push(q: Queue, v: u32, keep: bool) {
+    let mask = active_mask();
+    let votes = ballot(mask, keep);
+    if votes == 0 {
+        return;
+    }
+    let lane = lane_id();
+    let leader = votes.trailing_zeros();
+    let mut base = 0;
+    if lane == leader {
+        base = AtomicU32::from_ptr(q.len).fetch_add(votes.count_ones(), Relaxed);
+    }
+    let base = shfl_idx(mask, base, leader);
+    if keep {
+        let below = votes & ((1u32 << lane) - 1);
+        *q.items.add((base + below.count_ones()) as usize) = v;
+    }
+}
+
+/// Warp-aggregated 64-bit add (one atomic per warp).
+#[inline(always)]
+pub unsafe fn warp_add_u64(cell: *mut u64, x: u64) {
+    let mask = active_mask();
+    let mut s = x;
+    let mut d = 16;
+    while d > 0 {
+        // Lanes outside `mask` contribute nothing: read them as 0.
+        let o = shfl_xor_u64(mask, s, d);
+        if mask & (1 << (lane_id() ^ d)) != 0 {
+            s += o;
+        }
+        d >>= 1;
+    }
+    if lane_id() == mask.trailing_zeros() && s != 0 {
+        AtomicU64::from_ptr(cell).fetch_add(s, Relaxed);
+    }
+}
+
+/// Maximum over the active lanes of the warp.
+#[inline(always)]
+pub unsafe fn warp_max_u64(x: u64) -> u64 {
+    let mask = active_mask();
+    let mut m = x;
+    let mut d = 16;
+    while d > 0 {
+        let o = shfl_xor_u64(mask, m, d);
+        if mask & (1 << (lane_id() ^ d)) != 0 && o > m {
+            m = o;
+        }
+        d >>= 1;
+    }
+    m
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device-wide scan: reduce per block, scan the block sums in one block, scan-and-write per block.
+// Block `b` of `G` owns slots [b*C, (b+1)*C), C = len/G rounded up to a multiple of BLOCK.
+
+/// Shared memory for one block scan: a total per warp, then the block total.
+#[inline(always)]
+unsafe fn scan_smem() -> *mut u64 {
+    let p: u64;
+    asm!(".shared .align 8 .b8 sssp_scan_smem[72];", "cvta.shared.u64 {p}, sssp_scan_smem;", p = out(reg64) p);
+    p as *mut u64
+}
+
+/// Exclusive scan of one value per thread across the block; returns (exclusive prefix, total).
+/// All threads of the block must call it.
+#[inline(always)]
+unsafe fn block_scan(x: u64, smem: *mut u64) -> (u64, u64) {
+    let lane = lane_id();
+    let warp = _thread_idx_x() as u32 / 32;
+    let nwarps = _block_dim_x() as u32 / 32;
+    let mut incl = x;
+    let mut d = 1;
+    while d < 32 {
+        let lo = shfl_up(incl as u32, d);
+        let hi = shfl_up((incl >> 32) as u32, d);
+        if lane >= d {
+            incl += ((hi as u64) << 32) | lo as u64;
+        }
+        d <<= 1;
+    }
+    if lane == 31 {
+        *smem.add(warp as usize) = incl;
+    }
+    _syncthreads();
+    if _thread_idx_x() == 0 {
+        let mut run = 0u64;
+        for w in 0..nwarps as usize {
+            let t = *smem.add(w);
+            *smem.add(w) = run;
+            run += t;
+        }
+        *smem.add(8) = run;
+    }
+    _syncthreads();
+    let r = (incl - x + *smem.add(warp as usize), *smem.add(8));
+    _syncthreads();
+    r
+}
+
+/// The scanned value of slot `i`.
+#[inline(always)]
+unsafe fn scan_value(a: &ScanArgs, i: u32) -> u64 {
+    if a.of == ScanOf::Degree as u32 {
+        let v = *a.input.items.add(i as usize) as usize;
+        *a.offsets.add(v + 1) - *a.offsets.add(v)
+    } else {
+        dedupe::is_winner(a.input.items, a.table, i) as u64
+    }
+}
+
+#[inline(always)]
+unsafe fn block_range(len: u32) -> (u32, u32) {
+    let g = _grid_dim_x() as u32;
+    let per = len.div_ceil(g).div_ceil(BLOCK) * BLOCK;
+    let b = _block_idx_x() as u32;
+    let lo = (b * per).min(len);
+    (lo, (lo + per).min(len))
+}
+
+unsafe fn scan_reduce(a: &ScanArgs) {
+    let len = load_len(a.input.len);
+    let (lo, hi) = block_range(len);
+    let t = _thread_idx_x() as u32;
+    let mut sum = 0u64;
+    let mut i = lo + t;
+    while i < hi {
+        sum += scan_value(a, i);
+        i += BLOCK;
+    }
+    let (_, total) = block_scan(sum, scan_smem());
+    if t == 0 {
+        *a.block_sums.add(_block_idx_x() as usize) = total;
+    }
+}
+
+unsafe fn scan_block_sums(a: &ScanArgs, nblocks: u32) {
+    let smem = scan_smem();
+    let t = _thread_idx_x() as u32;
+    let mut carry = 0u64;
+    let mut base = 0;
+    while base < nblocks {
+        let i = base + t;
+        let x = if i < nblocks { *a.block_sums.add(i as usize) } else { 0 };
+        let (excl, total) = block_scan(x, smem);
+        if i < nblocks {
+            *a.block_sums.add(i as usize) = carry + excl;
+        }
+        carry += total;
+        base += BLOCK;
+    }
+    if t == 0 {
+        let len = load_len(a.input.len);
+        if a.of == ScanOf::Degree as u32 {
+            *a.prefix.add(len as usize) = carry;
+        } else {
+            *a.output.len = carry as u32;
+        }
+    }
+}
+
+unsafe fn scan_write(a: &ScanArgs) {
+    let smem = scan_smem();
+    let len = load_len(a.input.len);
+    let (lo, hi) = block_range(len);
+    let t = _thread_idx_x() as u32;
+    let mut carry = *a.block_sums.add(_block_idx_x() as usize);
+    let mut base = lo;
+    while base < hi {
+        let i = base + t;
+        let x = if i < hi { scan_value(a, i) } else { 0 };
+        let (excl, total) = block_scan(x, smem);
+        if i < hi {
+            let at = carry + excl;
+            if a.of == ScanOf::Degree as u32 {
+                *a.prefix.add(i as usize) = at;
+            } else if x != 0 {
+                *a.output.items.add(at as usize) = *a.input.items.add(i as usize);
+            }
+        }
+        carry += total;
+        base += BLOCK;
+    }
+}

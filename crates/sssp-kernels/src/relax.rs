@@ -1,0 +1,136 @@
+//! The per-arc and per-vertex pieces every strategy shares: read a distance, relax an arc,
+//! push a vertex, count work. Plain functions; the GPU gets warp-aggregated variants of the
+//! atomics where that is only an optimisation (the result is the same).
+
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use crate::types::*;
+
+/// The distance of `v`, as last published. Races with concurrent relaxations are benign: a stale
+/// (larger) value only makes this relaxation weaker; the vertex that lowered it is re-queued.
+#[inline(always)]
+pub unsafe fn load_packed(dist: *mut u64, v: u32) -> u64 {
+    // On the GPU a volatile load (`ld.volatile`) is enough and avoids the `.sys`-scoped fence
+    // that an atomic load becomes; on the host, use a real atomic load.
+    #[cfg(target_arch = "nvptx64")]
+    {
+        core::ptr::read_volatile(dist.add(v as usize))
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        AtomicU64::from_ptr(dist.add(v as usize)).load(Relaxed)
+    }
+}
+
+/// Read a length cell written by an earlier launch.
+#[inline(always)]
+pub unsafe fn load_len(cell: *mut u32) -> u32 {
+    AtomicU32::from_ptr(cell).load(Relaxed)
+}
+
+/// The candidate distance through an arc, or `None` when it would not fit below [`INF`].
+#[inline(always)]
+pub fn candidate(du: u32, w: u32) -> Option<u32> {
+    let c = du as u64 + w as u64;
+    if c >= INF as u64 {
+        None
+    } else {
+        Some(c as u32)
+    }
+}
+
+/// What one relaxation did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Relaxation {
+    /// The candidate lowered the distance.
+    pub improved: bool,
+    /// ... and it was the first to do so in this iteration (the H-BF enqueue condition).
+    pub first: bool,
+}
+
+/// Lower `v`'s distance to `cand` if smaller, stamping `iter` (one 64-bit atomic min).
+#[inline(always)]
+pub unsafe fn relax(dist: *mut u64, v: u32, cand: u32, iter: u32) -> Relaxation {
+    let old = AtomicU64::from_ptr(dist.add(v as usize)).fetch_min(pack(cand, iter), Relaxed);
+    let improved = cand < dist_of(old);
+    Relaxation { improved, first: improved && iter_of(old) != iter }
+}
+
+/// Set a flag cell to 1. Reading first keeps the hot cache line shared instead of written by
+/// every improving thread.
+#[inline(always)]
+pub unsafe fn raise(flag: *mut u32) {
+    let f = AtomicU32::from_ptr(flag);
+    if f.load(Relaxed) == 0 {
+        f.store(1, Relaxed);
+    }
+}
+
+/// Append `v` to `q` when `keep` holds. Every thread of a warp that reaches this call must make
+/// it (with `keep` false if it has nothing to push): on the GPU the pushes of a warp share one
+/// atomic (warp-aggregated), which matters when a large frontier funnels into one counter.
+#[inline(always)]
+pub unsafe fn push(q: Queue, v: u32, keep: bool) {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        crate::ptx::warp_push(q, v, keep)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        if keep {
+            let slot = AtomicU32::from_ptr(q.len).fetch_add(1, Relaxed);
+            *q.items.add(slot as usize) = v;
+        }
+    }
+}
+
+/// Count one advance over `len` input vertices (called by one thread per launch).
+#[inline(always)]
+pub unsafe fn count_advance(counters: *mut Counters, len: u64) {
+    if len > 0 {
+        AtomicU64::from_ptr(core::ptr::addr_of_mut!((*counters).vertices)).fetch_add(len, Relaxed);
+        AtomicU64::from_ptr(core::ptr::addr_of_mut!((*counters).busy)).fetch_add(1, Relaxed);
+    }
+}
+
+/// Add a thread's count of relaxed arcs to the run's counter.
+#[inline(always)]
+pub unsafe fn add_arcs(counters: *mut Counters, arcs: u64) {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        crate::ptx::warp_add_u64(core::ptr::addr_of_mut!((*counters).arcs), arcs)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        if arcs != 0 {
+            AtomicU64::from_ptr(core::ptr::addr_of_mut!((*counters).arcs)).fetch_add(arcs, Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidate_never_wraps() {
+        assert_eq!(candidate(5, 7), Some(12));
+        assert_eq!(candidate(INF - 2, 1), Some(INF - 1));
+        assert_eq!(candidate(INF - 2, 2), None);
+        assert_eq!(candidate(u32::MAX - 1, u32::MAX), None);
+    }
+
+    #[test]
+    fn relax_reports_first_improver_of_an_iteration() {
+        let mut d = [pack(INF, NO_ITER)];
+        let p = d.as_mut_ptr();
+        unsafe {
+            assert_eq!(relax(p, 0, 10, 1), Relaxation { improved: true, first: true });
+            assert_eq!(relax(p, 0, 8, 1), Relaxation { improved: true, first: false });
+            assert_eq!(relax(p, 0, 9, 1), Relaxation { improved: false, first: false });
+            assert_eq!(relax(p, 0, 8, 2), Relaxation { improved: false, first: false });
+            assert_eq!(relax(p, 0, 7, 2), Relaxation { improved: true, first: true });
+        }
+        assert_eq!(d[0], pack(7, 2));
+    }
+}

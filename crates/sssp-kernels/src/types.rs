@@ -1,0 +1,219 @@
+//! Plain `#[repr(C)]` types and constants shared by the kernels and the host.
+//!
+//! Parameter blocks are passed to kernels *by value* (a PTX `.param` struct). They hold raw
+//! addresses: device addresses on the GPU, host addresses on the CPU backend. Sizes are checked
+//! at compile time at the bottom of this file so a layout change on one side cannot go unnoticed.
+
+/// Distance of an unreached vertex. Real distances are `< INF`; a relaxation whose candidate
+/// would reach `INF` is dropped and flagged (see [`Counters::overflow`]).
+pub const INF: u32 = u32::MAX;
+
+/// Iteration stamp that no real iteration uses (initial stamp of every vertex but the source).
+pub const NO_ITER: u32 = u32::MAX;
+
+/// Threads per block for every kernel. 256 = 8 warps: enough warps per block to hide latency,
+/// small enough that 8 blocks fit per SM on Volta and later.
+pub const BLOCK: u32 = 256;
+
+/// Widest virtual warp (H-BF's dynamic virtual warps go from 1 to 32 lanes).
+pub const MAX_VWARP: u32 = 32;
+
+/// Ranks (arcs) one warp takes at a time in load-balanced partitioning. Large enough that the
+/// two bracketing binary searches per chunk are amortised, small enough to spread work evenly.
+pub const LB_CHUNK: u32 = 32 * 8;
+
+/// A distance and the iteration that last lowered it, packed into one `u64` so that one 64-bit
+/// `atomicMin` both relaxes and stamps (H-BF §5.1): the distance sits in the high half, so the
+/// minimum is decided by the distance, and among equal distances by the earlier iteration.
+#[inline(always)]
+pub const fn pack(dist: u32, iter: u32) -> u64 {
+    ((dist as u64) << 32) | iter as u64
+}
+
+/// The distance half of a packed word.
+#[inline(always)]
+pub const fn dist_of(p: u64) -> u32 {
+    (p >> 32) as u32
+}
+
+/// The iteration half of a packed word.
+#[inline(always)]
+pub const fn iter_of(p: u64) -> u32 {
+    p as u32
+}
+
+/// How the arcs of a frontier are spread over threads (Davidson et al. §IV-B, H-BF §5.2).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Balance {
+    /// One vertex per thread: cheap, but a hub serialises its whole thread.
+    Thread = 0,
+    /// One vertex per virtual warp of 1..32 lanes, the width chosen on the device from the
+    /// frontier size each iteration (H-BF's dynamic virtual warps).
+    VirtualWarp = 1,
+    /// Equal arcs per warp: a scan of frontier degrees, then each arc finds its vertex by
+    /// binary search (Davidson's load-balanced partitioning, a merge-path search).
+    Partition = 2,
+}
+
+/// How a vertex improved twice in one iteration is kept from entering the next frontier twice.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dedupe {
+    /// H-BF: the 64-bit (distance, iteration) atomic min tells the first improver of this
+    /// iteration; only it enqueues. No extra pass.
+    Stamp = 0,
+    /// Davidson: every improvement enqueues; a lookup-table pass (`table[v] = slot`, then keep
+    /// the slot that won) and a compaction remove the duplicates.
+    Lookup = 1,
+}
+
+/// A CSR graph view.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Csr {
+    /// `n + 1` arc offsets.
+    pub offsets: *const u64,
+    /// `m` arc heads.
+    pub targets: *const u32,
+    /// `m` non-negative arc weights.
+    pub weights: *const u32,
+    /// Number of vertices.
+    pub n: u32,
+    pub _pad: u32,
+}
+
+/// A vertex queue whose length lives in device memory, so kernels can be queued without the
+/// host knowing how long the frontier is.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Queue {
+    /// Items; null means "every vertex `0..csr.n`" (topology-driven sweeps).
+    pub items: *mut u32,
+    /// Length cell (one `u32`); ignored when `items` is null.
+    pub len: *mut u32,
+}
+
+/// Run-wide counters, accumulated on the device.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Arcs relaxed (read, candidate computed) so far.
+    pub arcs: u64,
+    /// Frontier entries expanded so far (a vertex counts once per time it is expanded).
+    pub vertices: u64,
+    /// Advances that had a non-empty input (iterations that did work).
+    pub busy: u64,
+    /// Nonzero once some relaxation lowered a distance since the host last cleared it.
+    pub improved: u32,
+    /// Nonzero if some candidate distance reached `INF` and was dropped.
+    pub overflow: u32,
+}
+
+/// Parameters of the advance (relax) operator.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AdvanceArgs {
+    pub csr: Csr,
+    /// Packed `(distance, iteration)` per vertex, see [`pack`].
+    pub dist: *mut u64,
+    /// Vertices whose out-arcs are relaxed.
+    pub input: Queue,
+    /// Where improved vertices are pushed; `items` null = do not push (topology-driven).
+    pub output: Queue,
+    /// A length cell that this launch zeroes (the output cell of the *next* iteration), so an
+    /// iteration needs one launch and no memset; null = none.
+    pub zero_len: *mut u32,
+    /// For [`Balance::Partition`]: exclusive prefix sums of the input's degrees, `len + 1`
+    /// entries. Null with a null `input.items` means "use the CSR offsets".
+    pub scan: *const u64,
+    pub counters: *mut Counters,
+    /// The current iteration, stamped into improved vertices (starts at 1; the source has 0).
+    pub iter: u32,
+    /// A [`Balance`] value.
+    pub balance: u32,
+    /// A [`Dedupe`] value.
+    pub dedupe: u32,
+    pub _pad: u32,
+}
+
+/// Parameters of the lookup-table dedupe passes and of compaction.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct DedupeArgs {
+    /// The queue with duplicates.
+    pub input: Queue,
+    /// Per-vertex table of winning slots (`n` entries; never needs clearing: a stale entry can
+    /// only equal a slot `i` of this queue if this queue wrote it, see `dedupe.rs`).
+    pub table: *mut u32,
+    /// Compacted output.
+    pub output: Queue,
+}
+
+/// What a device-wide scan sums, per input slot `i`.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanOf {
+    /// The out-degree of `input[i]` (for [`Balance::Partition`]).
+    Degree = 0,
+    /// 1 if slot `i` won the lookup table for its vertex, else 0 (compaction of [`Dedupe::Lookup`]).
+    Winner = 1,
+}
+
+/// Parameters of the three-phase (reduce, scan block sums, scan-and-write) device-wide scan.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ScanArgs {
+    pub input: Queue,
+    pub offsets: *const u64,
+    pub table: *const u32,
+    /// One `u64` per block of the grid: block sums, then their exclusive prefix.
+    pub block_sums: *mut u64,
+    /// For `Degree`: `len + 1` exclusive prefix sums (the last is the total).
+    pub prefix: *mut u64,
+    /// For `Winner`: the compacted queue.
+    pub output: Queue,
+    /// A [`ScanOf`] value.
+    pub of: u32,
+    pub _pad: u32,
+}
+
+// The host fills these blocks and the GPU reads them byte for byte: pin their sizes.
+const _: () = assert!(core::mem::size_of::<Csr>() == 32);
+const _: () = assert!(core::mem::size_of::<Queue>() == 16);
+const _: () = assert!(core::mem::size_of::<Counters>() == 32);
+const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 32 + 8 + 16 + 16 + 8 + 8 + 8 + 16);
+const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
+const _: () = assert!(core::mem::size_of::<ScanArgs>() == 16 + 8 + 8 + 8 + 8 + 16 + 8);
+
+// Parameter blocks carry raw addresses; the host hands them to worker threads (CPU backend)
+// or copies them into a launch (GPU). The pointed-to memory is managed by the engine.
+unsafe impl Send for AdvanceArgs {}
+unsafe impl Sync for AdvanceArgs {}
+unsafe impl Send for DedupeArgs {}
+unsafe impl Sync for DedupeArgs {}
+unsafe impl Send for ScanArgs {}
+unsafe impl Sync for ScanArgs {}
+
+#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
+mod cuda_glue {
+    // SAFETY: all three are `#[repr(C)]`, `Copy`, hold only integers and addresses, and have the
+    // layout the PTX entry points expect (checked above).
+    unsafe impl cudarc::driver::DeviceRepr for super::AdvanceArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for super::DedupeArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for super::ScanArgs {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packing_orders_by_distance_then_iteration() {
+        assert!(pack(3, 9) < pack(4, 0));
+        assert!(pack(3, 1) < pack(3, 2));
+        assert_eq!(dist_of(pack(7, 5)), 7);
+        assert_eq!(iter_of(pack(7, 5)), 5);
+        assert_eq!(dist_of(pack(INF, NO_ITER)), INF);
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The GPU suite, in two halves, because the GPU machine has no Rust toolchain:
+#   scripts/gpu-suite.sh build   # here: build release test binaries + `sssp` into .gpu/
+#   scripts/gpu-suite.sh run     # there (a CUDA machine): run them against the GPU
+# .gpu/ is listed in .git/info/exclude by `build`; carry it to the GPU machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-}
+
+case "$mode" in
+build)
+  grep -qxF '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
+  rm -rf .gpu && mkdir -p .gpu
+  cargo build --release -q -p sssp-cli
+  cp target/release/sssp .gpu/
+  # Test executables of the integration suite (built with the release profile).
+  cargo test --release -q -p sssp-tests --no-run --message-format=json 2>/dev/null \
+    | python3 -c '
+import json, sys, shutil
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
+        shutil.copy(m["executable"], ".gpu/" + m["target"]["name"])
+'
+  ny=../shared/data/road/USA-road-d.NY.gr.gz
+  [ -f "$ny" ] && cp "$ny" .gpu/
+  ls -la .gpu
+  ;;
+run)
+  export SSSP_TEST_DEVICE=gpu
+  fail=0
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+  for t in strategies large; do
+    echo "== $t (GPU)"
+    args=(--test-threads 1)
+    [ "$t" = large ] && args+=(--ignored)
+    if ! ".gpu/$t" "${args[@]}" 2>&1 | tail -n 40; then fail=1; fi
+  done
+  echo "== compute-sanitizer memcheck + racecheck on small cases"
+  for tool in memcheck racecheck; do
+    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights 2>&1 | tail -n 6; then fail=1; fi
+  done
+  exit $fail
+  ;;
+*)
+  echo "usage: $0 build|run" >&2; exit 2 ;;
+esac
