@@ -1,1 +1,297 @@
-// (under construction)
+//! File formats end to end: random graphs written in every writable format (plain and
+//! compressed) read back identical, and damaged binary files rejected with errors, never panics.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use sssp::io::{self, binary, Format, LoadOptions};
+use sssp::rng::Rng;
+use sssp::{EdgeList, Error, Graph, WeightSpec, Weights};
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("sssp-formats-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A random multigraph with self loops; the last vertex always has an arc, so formats that infer
+/// the vertex count from the largest id (edge lists) agree on it.
+fn random_graph(seed: u64, n: u32, m: usize, signed: bool) -> Graph {
+    let mut rng = Rng::new(seed);
+    let mut e = EdgeList::with_capacity(n, m);
+    for k in 0..m {
+        let u = rng.below(n as u64) as u32;
+        let v = if k == 0 { n - 1 } else { rng.below(n as u64) as u32 };
+        let w = rng.below(1_000_001) as i64 - if signed { 300_000 } else { 0 };
+        e.push(u, v, w);
+    }
+    e.into_graph_as_given().unwrap()
+}
+
+fn weights_of(g: &Graph) -> Vec<i64> {
+    (0..g.num_arcs()).map(|e| g.weights().get(e)).collect()
+}
+
+fn assert_same(a: &Graph, b: &Graph, what: &str) {
+    assert_eq!(a.num_vertices(), b.num_vertices(), "{what}: vertices");
+    assert_eq!(a.offsets(), b.offsets(), "{what}: offsets");
+    assert_eq!(a.targets(), b.targets(), "{what}: targets");
+    assert_eq!(weights_of(a), weights_of(b), "{what}: weights");
+    assert_eq!(matches!(a.weights(), Weights::Signed(_)), matches!(b.weights(), Weights::Signed(_)), "{what}: signedness");
+}
+
+fn load(path: &Path) -> Graph {
+    io::read_graph(path, &LoadOptions::default()).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn text_formats_round_trip() {
+    let dir = TempDir::new("text");
+    for (seed, signed) in [(1, false), (2, true)] {
+        let g = random_graph(seed, 2_000, 30_000, signed);
+        for (name, format) in [("g.gr", Format::Dimacs), ("g.wel", Format::WeightedEdgeList), ("g.mtx", Format::MatrixMarket)] {
+            let p = dir.path(name);
+            io::write_text(&g, &p, format).unwrap();
+            assert_same(&g, &load(&p), name);
+        }
+    }
+}
+
+#[test]
+fn binary_round_trip_through_both_entry_points() {
+    let dir = TempDir::new("binary");
+    for (seed, signed) in [(3, false), (4, true)] {
+        let g = random_graph(seed, 5_000, 50_000, signed);
+        let p = dir.path("g.sssp");
+        binary::write(&g, &p).unwrap();
+        assert_same(&g, &binary::open(&p).unwrap(), "binary::open");
+        assert_same(&g, &load(&p), "read_graph");
+        let q = dir.path("g2.bin");
+        io::write_text(&g, &q, Format::Binary).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), std::fs::read(&q).unwrap(), "deterministic bytes");
+    }
+}
+
+#[test]
+fn compressed_inputs_round_trip() {
+    let dir = TempDir::new("gz");
+    let g = random_graph(5, 3_000, 40_000, false);
+    let plain = dir.path("g.gr");
+    io::write_text(&g, &plain, Format::Dimacs).unwrap();
+    // gzip written independently of the library (two members, as `cat a.gz b.gz` makes).
+    let text = std::fs::read(&plain).unwrap();
+    let gz = dir.path("g.gr.gz");
+    let mut file = std::fs::File::create(&gz).unwrap();
+    let (a, b) = text.split_at(text.len() / 2);
+    for part in [a, b] {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(part).unwrap();
+        file.write_all(&enc.finish().unwrap()).unwrap();
+    }
+    drop(file);
+    assert_same(&g, &load(&gz), "gz");
+    // A compressed file is recognised by its bytes even under a plain name.
+    let renamed = dir.path("renamed.gr");
+    std::fs::copy(&gz, &renamed).unwrap();
+    assert_same(&g, &load(&renamed), "gz under a plain name");
+    // The library's own compressed writers.
+    for name in ["w.wel.gz", "w.wel.xz"] {
+        let p = dir.path(name);
+        io::write_text(&g, &p, Format::WeightedEdgeList).unwrap();
+        assert_same(&g, &load(&p), name);
+    }
+    // A truncated gzip stream is an error, not a short graph.
+    let bytes = std::fs::read(&gz).unwrap();
+    let cut = dir.path("cut.gr.gz");
+    std::fs::write(&cut, &bytes[..bytes.len() / 3]).unwrap();
+    assert!(io::read_graph(&cut, &LoadOptions::default()).is_err());
+}
+
+#[test]
+fn binary_options_and_compression() {
+    let dir = TempDir::new("binopts");
+    let g = random_graph(10, 500, 4_000, false);
+    let p = dir.path("g.bin");
+    binary::write(&g, &p).unwrap();
+    // A gzipped binary file opens too (decompressed into memory).
+    let gz = dir.path("g.bin.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&std::fs::read(&p).unwrap()).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    assert_same(&g, &load(&gz), "bin.gz");
+    // Options apply to binary inputs as to text ones.
+    let opts = LoadOptions { weights: WeightSpec::Unit, symmetrize: true, ..Default::default() };
+    let h = io::read_graph(&p, &opts).unwrap();
+    assert_eq!(h.num_arcs(), 2 * g.num_arcs());
+    assert_eq!(h.weight_range(), Some((1, 1)));
+    let text = dir.path("g.el");
+    io::write_text(&g, &text, Format::EdgeList).unwrap();
+    assert_same(&io::read_graph(&text, &opts).unwrap(), &h, "same options, binary vs text");
+    // What cannot be written is refused before a file is created.
+    let metis = dir.path("g.graph");
+    assert!(matches!(io::write_text(&g, &metis, Format::Metis), Err(Error::InvalidArgument(_))));
+    assert!(!metis.exists());
+}
+
+#[test]
+fn edge_list_parses_across_chunks_in_order() {
+    let mut rng = Rng::new(6);
+    let (n, m) = (100_000u32, 400_000usize);
+    let mut text = String::from("# a SNAP-style header\n# FromNodeId\tToNodeId\n");
+    let mut src = Vec::with_capacity(m);
+    let mut dst = Vec::with_capacity(m);
+    for k in 0..m {
+        let u = rng.below(n as u64) as u32;
+        let v = if k == m / 2 { n - 1 } else { rng.below(n as u64) as u32 };
+        text.push_str(&format!("{u}\t{v}\n"));
+        if k % 1000 == 0 {
+            text.push_str("# a comment in the middle\n\n");
+        }
+        src.push(u);
+        dst.push(v);
+    }
+    let e = io::parse_text(Path::new("mem.txt"), text.as_bytes(), Format::EdgeList, &LoadOptions::default()).unwrap();
+    assert_eq!(e.num_vertices, n);
+    assert_eq!(e.src, src);
+    assert_eq!(e.dst, dst);
+    assert!(e.weights.is_none());
+    // Default weights for an unweighted file are GAP's random ones, in range.
+    let g = e.into_graph(WeightSpec::AsGiven, false).unwrap();
+    let (lo, hi) = g.weight_range().unwrap();
+    assert!(lo >= 1 && hi <= 255);
+}
+
+#[test]
+fn symmetrize_option_doubles_arcs() {
+    let dir = TempDir::new("sym");
+    let p = dir.path("g.el");
+    std::fs::write(&p, "0 1\n1 2\n").unwrap();
+    let opts = LoadOptions { symmetrize: true, weights: WeightSpec::Unit, ..Default::default() };
+    let g = io::read_graph(&p, &opts).unwrap();
+    assert_eq!(g.num_arcs(), 4);
+    assert_eq!(g.neighbors(1).collect::<Vec<_>>(), vec![(2, 1), (0, 1)]);
+    let e = io::read_edge_list(&p, &LoadOptions::default()).unwrap();
+    assert_eq!(e.len(), 2);
+}
+
+#[test]
+fn damaged_binary_files_are_errors() {
+    let dir = TempDir::new("damaged");
+    let g = random_graph(7, 1_000, 10_000, true);
+    let p = dir.path("g.bin");
+    binary::write(&g, &p).unwrap();
+    let good = std::fs::read(&p).unwrap();
+    let bad = dir.path("bad.bin");
+    let expect_parse_error = |bytes: &[u8], what: &str| {
+        std::fs::write(&bad, bytes).unwrap();
+        match io::read_graph(&bad, &LoadOptions::default()) {
+            Err(Error::Parse { line: 0, .. }) => {}
+            other => panic!("{what}: expected a parse error, got {:?}", other.map(|g| g.num_arcs())),
+        }
+    };
+    // A flipped bit anywhere: header, offsets, targets, padding, weights.
+    let mut rng = Rng::new(8);
+    let mut spots: Vec<usize> = (0..40).collect();
+    spots.extend((0..200).map(|_| rng.below(good.len() as u64) as usize));
+    spots.push(good.len() - 1);
+    for &i in &spots {
+        let mut b = good.clone();
+        b[i] ^= 1 << (i % 8);
+        expect_parse_error(&b, &format!("flip at byte {i}"));
+    }
+    for len in [0, 7, 39, 40, 41, good.len() / 2, good.len() - 1] {
+        expect_parse_error(&good[..len], &format!("truncated to {len}"));
+    }
+    // A text file given the binary format.
+    expect_parse_error(b"p sp 1 0\n", "text as binary");
+}
+
+#[test]
+fn parse_errors_carry_file_and_line() {
+    let dir = TempDir::new("errors");
+    let p = dir.path("bad.gr");
+    std::fs::write(&p, "c x\np sp 3 2\na 1 2 1\na 1 9 1\n").unwrap();
+    match io::read_graph(&p, &LoadOptions::default()) {
+        Err(Error::Parse { path, line, msg }) => {
+            assert_eq!(path, p);
+            assert_eq!(line, 4);
+            assert_eq!(msg, "vertex 9 out of range 1..=3 (DIMACS ids are 1-based)");
+        }
+        other => panic!("{:?}", other.map(|g| g.num_arcs())),
+    }
+    let q = dir.path("graph.unknown");
+    std::fs::write(&q, "").unwrap();
+    assert!(matches!(io::read_graph(&q, &LoadOptions::default()), Err(Error::UnknownFormat { .. })));
+    let opts = LoadOptions { format: Some(Format::EdgeList), ..Default::default() };
+    std::fs::write(&q, "0 1\n").unwrap();
+    assert_eq!(io::read_graph(&q, &opts).unwrap().num_arcs(), 1);
+}
+
+/// Parse throughput on a large generated edge list (not part of the normal run):
+///
+/// `SSSP_PARSE_EDGES=100000000 cargo test --release -p sssp-tests --test formats -- --ignored --nocapture parse_throughput`
+///
+/// The file is written to the temp dir first (not timed), then `read_edge_list` is timed
+/// (read + parse), and the file is deleted. `SSSP_PARSE_FILE=path` times an existing file instead.
+#[test]
+#[ignore]
+fn parse_throughput() {
+    let dir = TempDir::new("throughput");
+    let path = match std::env::var_os("SSSP_PARSE_FILE") {
+        Some(p) => PathBuf::from(p),
+        None => {
+            let edges: usize = std::env::var("SSSP_PARSE_EDGES").ok().and_then(|s| s.parse().ok()).unwrap_or(10_000_000);
+            let path = dir.path("big.el");
+            write_random_edge_list(&path, edges);
+            path
+        }
+    };
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    for _ in 0..2 {
+        let t = std::time::Instant::now();
+        let e = io::read_edge_list(&path, &LoadOptions::default()).unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "read_edge_list: {} edges, {:.1} MB in {secs:.2} s = {:.0} MB/s ({} threads)",
+            e.len(),
+            bytes as f64 / 1e6,
+            bytes as f64 / 1e6 / secs,
+            rayon_threads()
+        );
+    }
+}
+
+/// `edges` lines `u v` with ids below edges / 6 (about GAP's average degree).
+fn write_random_edge_list(path: &Path, edges: usize) {
+    let n: u64 = (edges as u64 / 6).max(2);
+    let mut out = std::io::BufWriter::with_capacity(1 << 22, std::fs::File::create(path).unwrap());
+    let mut rng = Rng::new(9);
+    let mut line = String::new();
+    for _ in 0..edges {
+        use std::fmt::Write as _;
+        line.clear();
+        writeln!(line, "{} {}", rng.below(n), rng.below(n)).unwrap();
+        out.write_all(line.as_bytes()).unwrap();
+    }
+    out.flush().unwrap();
+}
+
+fn rayon_threads() -> String {
+    std::env::var("RAYON_NUM_THREADS").unwrap_or_else(|_| std::thread::available_parallelism().map_or(1, |n| n.get()).to_string())
+}

@@ -191,7 +191,7 @@ const FAMILIES: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
 
     #[test]
     fn generator_families_pass(seed in any::<u64>(), source_seed in any::<u64>()) {

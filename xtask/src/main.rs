@@ -25,6 +25,10 @@ const PTX_PATH: &str = "crates/sssp-host/ptx/sssp_kernels.ptx";
 /// docs/gpu.md for what an sm_90 target changes (measured).
 const DEFAULT_ARCH: &str = "sm_70";
 
+/// PTX ISA version. LLVM defaults to 6.0 for sm_70, but `activemask` (warp-aggregated atomics)
+/// needs 6.2; 6.3 is what CUDA 10.0 drivers accept, so every Volta-era driver still loads it.
+const PTX_ISA: &str = "ptx63";
+
 const DEBIAN_PACKAGES: &[&str] = &["rustc-web", "cargo-web", "rust-web-src"];
 
 fn main() {
@@ -156,7 +160,7 @@ fn build(root: &Path, tools: &Tools, arch: &str, target_dir: &Path) -> Result<Pa
         // -Zbuild-std and the `abi_ptx` feature are unstable: the packaged stable compiler
         // accepts them only in bootstrap mode.
         .env("RUSTC_BOOTSTRAP", "1")
-        .env("RUSTFLAGS", format!("-C target-cpu={arch} -C linker=/bin/true"))
+        .env("RUSTFLAGS", format!("-C target-cpu={arch} -C target-feature=+{PTX_ISA} -C linker=/bin/true"))
         .env_remove("RUSTUP_TOOLCHAIN")
         .env_remove("CARGO")
         .args(["rustc", "--quiet", "-p", "sssp-kernels", "--profile", "ptx", "--target", "nvptx64-nvidia-cuda"])

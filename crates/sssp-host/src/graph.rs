@@ -338,7 +338,12 @@ fn random_weights(spec: WeightSpec, m: usize) -> Vec<i64> {
 
 /// Counting-sort arcs by source into CSR, keeping each source's arcs in input order (the
 /// reverse arcs of a doubled input follow all forward arcs, also in input order).
+///
+/// Parallel and deterministic: arcs are scattered to their source's segment with atomic
+/// cursors (any order), then each segment is sorted by arc id, which restores input order
+/// whatever the thread interleaving was. Peak extra memory is one `u64` arc id per arc.
 fn build_csr(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool) -> Result<Graph> {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     let nn = n as u64;
     if let Some(&v) = src.par_iter().chain(dst.par_iter()).find_any(|&&v| v as u64 >= nn) {
         return Err(Error::VertexOutOfRange { vertex: v as u64, num_vertices: nn });
@@ -352,36 +357,57 @@ fn build_csr(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool) -> Resu
             w[i], src[i], dst[i]
         )));
     }
-    let arcs: Vec<(u32, u32, usize)> = if doubled {
-        let fwd = (0..src.len()).map(|i| (src[i], dst[i], i));
-        let rev = (0..src.len()).map(|i| (dst[i], src[i], i));
-        fwd.chain(rev).collect()
-    } else {
-        (0..src.len()).map(|i| (src[i], dst[i], i)).collect()
+    let m_in = src.len() as u64;
+    let m = if doubled { 2 * m_in } else { m_in };
+    // Arc `a` is input edge `a` forwards, or input edge `a - m_in` reversed.
+    let ends = |a: u64| -> (u32, u32) {
+        if a < m_in {
+            (src[a as usize], dst[a as usize])
+        } else {
+            (dst[(a - m_in) as usize], src[(a - m_in) as usize])
+        }
     };
-    let m = arcs.len();
-    let mut offsets = vec![0u64; n as usize + 1];
-    for &(u, _, _) in &arcs {
-        offsets[u as usize + 1] += 1;
+    let degree: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
+    (0..m).into_par_iter().for_each(|a| {
+        degree[ends(a).0 as usize].fetch_add(1, Relaxed);
+    });
+    let mut offsets = Vec::with_capacity(n as usize + 1);
+    let mut run = 0u64;
+    offsets.push(0);
+    for d in &degree {
+        run += d.load(Relaxed);
+        offsets.push(run);
     }
-    for i in 0..n as usize {
-        offsets[i + 1] += offsets[i];
-    }
-    let mut cursor: Vec<u64> = offsets[..n as usize].to_vec();
-    let mut targets = vec![0u32; m];
-    let mut order = vec![0usize; m];
-    for &(u, v, i) in &arcs {
-        let slot = cursor[u as usize] as usize;
-        cursor[u as usize] += 1;
-        targets[slot] = v;
-        order[slot] = i;
-    }
+    // Reuse the degree counters as scatter cursors.
+    degree.par_iter().zip(offsets.par_iter()).for_each(|(c, &o)| c.store(o, Relaxed));
+    let slots: Vec<AtomicU64> = (0..m).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+    (0..m).into_par_iter().for_each(|a| {
+        let slot = degree[ends(a).0 as usize].fetch_add(1, Relaxed);
+        slots[slot as usize].store(a, Relaxed);
+    });
+    drop(degree);
+    let mut ids: Vec<u64> = slots.into_par_iter().map(AtomicU64::into_inner).collect();
+    sort_segments(&mut ids, &offsets);
+    let targets: Vec<u32> = ids.par_iter().map(|&a| ends(a).1).collect();
+    let weight = |a: u64| w[(a % m_in.max(1)) as usize];
     let weights = if signed {
-        Weights::Signed(Buf::Owned(order.par_iter().map(|&i| w[i] as i32).collect()))
+        Weights::Signed(Buf::Owned(ids.par_iter().map(|&a| weight(a) as i32).collect()))
     } else {
-        Weights::Unsigned(Buf::Owned(order.par_iter().map(|&i| w[i] as u32).collect()))
+        Weights::Unsigned(Buf::Owned(ids.par_iter().map(|&a| weight(a) as u32).collect()))
     };
     Graph::from_csr(Buf::Owned(offsets), Buf::Owned(targets), weights)
+}
+
+/// Sort each CSR segment `ids[offsets[v]..offsets[v+1]]`, segments in parallel.
+fn sort_segments(ids: &mut [u64], offsets: &[u64]) {
+    let mut rest = ids;
+    let mut segments = Vec::with_capacity(offsets.len().saturating_sub(1));
+    for win in offsets.windows(2) {
+        let (seg, tail) = rest.split_at_mut((win[1] - win[0]) as usize);
+        segments.push(seg);
+        rest = tail;
+    }
+    segments.into_par_iter().for_each(|s| s.sort_unstable());
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 #![cfg_attr(target_arch = "nvptx64", no_std)]
-#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, stdarch_nvptx, asm_experimental_arch))]
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
+#![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, stdarch_nvptx, asm_experimental_arch, link_llvm_intrinsics))]
 //! SSSP kernels, written once and compiled twice.
 //!
 //! - For the GPU, `cargo xtask ptx` compiles this crate with rustc's NVPTX backend; the entry

@@ -66,49 +66,69 @@ pub unsafe extern "ptx-kernel" fn sssp_scan_write(a: ScanArgs) {
 // ---------------------------------------------------------------------------------------------
 // Warp intrinsics.
 
+// Warp primitives are LLVM's NVVM intrinsics, not inline `asm!`: LLVM knows these are
+// `convergent` and will never duplicate them into divergent branches or sink them under a
+// condition. Inline asm carries no such attribute; with it, LLVM tail-duplicated a block scan's
+// shuffles and barriers into both arms of an `if`, and the scan deadlocked on the H100.
+#[allow(improper_ctypes)]
+unsafe extern "C" {
+    #[link_name = "llvm.nvvm.activemask"]
+    fn nvvm_activemask() -> u32;
+    #[link_name = "llvm.nvvm.vote.ballot.sync"]
+    fn nvvm_ballot(mask: u32, pred: bool) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.idx.i32"]
+    fn nvvm_shfl_idx(mask: u32, x: u32, lane: u32, clamp: u32) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.up.i32"]
+    fn nvvm_shfl_up(mask: u32, x: u32, delta: u32, clamp: u32) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.bfly.i32"]
+    fn nvvm_shfl_bfly(mask: u32, x: u32, lanemask: u32, clamp: u32) -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.laneid"]
+    fn nvvm_laneid() -> u32;
+    #[link_name = "llvm.nvvm.barrier.sync"]
+    fn nvvm_barrier_sync(id: u32);
+}
+
+/// Block barrier, the *non-aligned* `barrier.sync 0`. `bar.sync` (what `_syncthreads` emits)
+/// is `.aligned`: every lane of a warp must reach the same instruction, so a barrier that LLVM
+/// duplicated into two arms of a branch deadlocks. The non-aligned form counts arrivals per
+/// barrier id, wherever they come from.
+#[inline(always)]
+unsafe fn block_barrier() {
+    nvvm_barrier_sync(0)
+}
+
+/// Clamp operand of `shfl.sync` for a full 32-lane segment (idx and bfly modes).
+const SHFL_CLAMP: u32 = 31;
+
 #[inline(always)]
 unsafe fn active_mask() -> u32 {
-    let m: u32;
-    asm!("activemask.b32 {m};", m = out(reg32) m);
-    m
+    nvvm_activemask()
 }
 
 #[inline(always)]
 unsafe fn ballot(mask: u32, pred: bool) -> u32 {
-    let r: u32;
-    asm!(
-        "{{ .reg .pred %p; setp.ne.u32 %p, {x}, 0; vote.sync.ballot.b32 {r}, %p, {m}; }}",
-        r = out(reg32) r, x = in(reg32) pred as u32, m = in(reg32) mask,
-    );
-    r
+    nvvm_ballot(mask, pred)
 }
 
 #[inline(always)]
 unsafe fn lane_id() -> u32 {
-    let r: u32;
-    asm!("mov.u32 {r}, %laneid;", r = out(reg32) r);
-    r
+    nvvm_laneid()
 }
 
 #[inline(always)]
 unsafe fn shfl_idx(mask: u32, x: u32, src: u32) -> u32 {
-    let r: u32;
-    asm!("shfl.sync.idx.b32 {r}, {x}, {s}, 31, {m};", r = out(reg32) r, x = in(reg32) x, s = in(reg32) src, m = in(reg32) mask);
-    r
+    nvvm_shfl_idx(mask, x, src, SHFL_CLAMP)
 }
 
 #[inline(always)]
 unsafe fn shfl_xor(mask: u32, x: u32, d: u32) -> u32 {
-    let r: u32;
-    asm!("shfl.sync.bfly.b32 {r}, {x}, {d}, 31, {m};", r = out(reg32) r, x = in(reg32) x, d = in(reg32) d, m = in(reg32) mask);
-    r
+    nvvm_shfl_bfly(mask, x, d, SHFL_CLAMP)
 }
 
+/// Full-warp shuffle up (lanes below `d` get their own value back).
 #[inline(always)]
 unsafe fn shfl_up(x: u32, d: u32) -> u32 {
-    let r: u32;
-    asm!("shfl.sync.up.b32 {r}, {x}, {d}, 0, -1;", r = out(reg32) r, x = in(reg32) x, d = in(reg32) d);
-    r
+    nvvm_shfl_up(u32::MAX, x, d, 0)
 }
 
 #[inline(always)]
@@ -178,6 +198,13 @@ pub unsafe fn warp_max_u64(x: u64) -> u64 {
 // Device-wide scan: reduce per block, scan the block sums in one block, scan-and-write per block.
 // Block `b` of `G` owns slots [b*C, (b+1)*C), C = len/G rounded up to a multiple of BLOCK.
 
+/// `if c { x } else { y }` without a branch.
+#[inline(always)]
+fn select(c: bool, x: u64, y: u64) -> u64 {
+    let m = (c as u64).wrapping_neg();
+    (x & m) | (y & !m)
+}
+
 /// Shared memory for one block scan: a total per warp, then the block total.
 #[inline(always)]
 unsafe fn scan_smem() -> *mut u64 {
@@ -206,7 +233,7 @@ unsafe fn block_scan(x: u64, smem: *mut u64) -> (u64, u64) {
     if lane == 31 {
         *smem.add(warp as usize) = incl;
     }
-    _syncthreads();
+    block_barrier();
     if _thread_idx_x() == 0 {
         let mut run = 0u64;
         for w in 0..nwarps as usize {
@@ -216,9 +243,9 @@ unsafe fn block_scan(x: u64, smem: *mut u64) -> (u64, u64) {
         }
         *smem.add(8) = run;
     }
-    _syncthreads();
+    block_barrier();
     let r = (incl - x + *smem.add(warp as usize), *smem.add(8));
-    _syncthreads();
+    block_barrier();
     r
 }
 
@@ -265,7 +292,9 @@ unsafe fn scan_block_sums(a: &ScanArgs, nblocks: u32) {
     let mut base = 0;
     while base < nblocks {
         let i = base + t;
-        let x = if i < nblocks { *a.block_sums.add(i as usize) } else { 0 };
+        // Branch-free: every lane loads (a clamped slot) and masks, so no lane diverges
+        // before the block scan's shuffles and barriers.
+        let x = select(i < nblocks, *a.block_sums.add(i.min(nblocks - 1) as usize), 0);
         let (excl, total) = block_scan(x, smem);
         if i < nblocks {
             *a.block_sums.add(i as usize) = carry + excl;
@@ -292,7 +321,8 @@ unsafe fn scan_write(a: &ScanArgs) {
     let mut base = lo;
     while base < hi {
         let i = base + t;
-        let x = if i < hi { scan_value(a, i) } else { 0 };
+        // hi > base here, so hi - 1 is a valid slot (see scan_block_sums on branch-free loads).
+        let x = select(i < hi, scan_value(a, i.min(hi - 1)), 0);
         let (excl, total) = block_scan(x, smem);
         if i < hi {
             let at = carry + excl;

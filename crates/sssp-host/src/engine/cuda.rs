@@ -47,6 +47,9 @@ struct Kernels {
     scan_write: CudaFunction,
     /// Blocks of the grid-stride kernels.
     grid: u32,
+    /// `SSSP_DEBUG_SYNC=1`: synchronise after every launch and name it on stderr, so a fault
+    /// or a hang is pinned to one kernel. Off by default (it serialises the host and device).
+    debug_sync: bool,
 }
 
 impl Kernels {
@@ -67,8 +70,18 @@ impl Kernels {
             scan_write: f("sssp_scan_write")?,
             advance,
             grid: sms * per_sm,
+            debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
             _module: module,
         })
+    }
+
+    fn done(&self, s: &CudaStream, name: &str) -> Result<()> {
+        if self.debug_sync {
+            eprintln!("[sssp debug] launched {name}");
+            s.synchronize()?;
+            eprintln!("[sssp debug] finished {name}");
+        }
+        Ok(())
     }
 
     fn cfg(blocks: u32) -> LaunchConfig {
@@ -79,7 +92,7 @@ impl Kernels {
     /// `a.dist` has `a.n` entries; `a.frontier` (if non-null) and `a.counters` are valid.
     unsafe fn init(&self, s: &CudaStream, a: InitArgs) -> Result<()> {
         s.launch_builder(&self.init).arg(&a).launch(Self::cfg(self.grid))?;
-        Ok(())
+        self.done(s, "init")
     }
 
     /// # Safety
@@ -87,14 +100,14 @@ impl Kernels {
     /// capacity covers the pushes the dedupe mode can make, `scan` has `len + 1` entries.
     unsafe fn advance(&self, s: &CudaStream, a: AdvanceArgs) -> Result<()> {
         s.launch_builder(&self.advance).arg(&a).launch(Self::cfg(self.grid))?;
-        Ok(())
+        self.done(s, "advance")
     }
 
     /// # Safety
     /// `a.table` has an entry for every vertex in `a.input`.
     unsafe fn dedupe_mark(&self, s: &CudaStream, a: DedupeArgs) -> Result<()> {
         s.launch_builder(&self.dedupe_mark).arg(&a).launch(Self::cfg(self.grid))?;
-        Ok(())
+        self.done(s, "dedupe_mark")
     }
 
     /// The three-phase device-wide scan.
@@ -104,9 +117,11 @@ impl Kernels {
     /// `a.output` (Winner) has room for `len` items.
     unsafe fn scan(&self, s: &CudaStream, a: ScanArgs) -> Result<()> {
         s.launch_builder(&self.scan_reduce).arg(&a).launch(Self::cfg(SCAN_BLOCKS))?;
+        self.done(s, "scan_reduce")?;
         s.launch_builder(&self.scan_block_sums).arg(&a).arg(&SCAN_BLOCKS).launch(Self::cfg(1))?;
+        self.done(s, "scan_block_sums")?;
         s.launch_builder(&self.scan_write).arg(&a).launch(Self::cfg(SCAN_BLOCKS))?;
-        Ok(())
+        self.done(s, "scan_write")
     }
 }
 

@@ -301,10 +301,25 @@ mod tests {
     use super::*;
     use crate::graph::EdgeList;
 
-    fn tmp(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("sssp-io-binary-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    /// A per-test scratch directory, removed on drop.
+    struct Scratch(std::path::PathBuf);
+
+    impl Scratch {
+        fn new(test: &str) -> Scratch {
+            let dir = std::env::temp_dir().join(format!("sssp-io-binary-{}-{test}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        fn path(&self, name: &str) -> std::path::PathBuf {
+            self.0.join(name)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 
     fn sample(signed: bool) -> Graph {
@@ -326,9 +341,10 @@ mod tests {
 
     #[test]
     fn round_trip_and_layout() {
+        let dir = Scratch::new("round_trip");
         for signed in [false, true] {
             let g = sample(signed);
-            let p = tmp(&format!("g{signed}.bin"));
+            let p = dir.path(&format!("g{signed}.bin"));
             write(&g, &p).unwrap();
             let bytes = std::fs::read(&p).unwrap();
             // 40 + 6*8 offsets + 5*4 targets (+4 pad) + 5*4 weights (+4 pad)
@@ -341,15 +357,16 @@ mod tests {
 
     #[test]
     fn empty_graph() {
+        let dir = Scratch::new("empty");
         let g = EdgeList::with_capacity(0, 0).into_graph_as_given().unwrap();
-        let p = tmp("empty.bin");
+        let p = dir.path("empty.bin");
         write(&g, &p).unwrap();
         let h = open(&p).unwrap();
         assert_eq!((h.num_vertices(), h.num_arcs()), (0, 0));
     }
 
-    fn corrupt_err(bytes: &[u8], name: &str) -> String {
-        let p = tmp(name);
+    fn corrupt_err(dir: &Scratch, bytes: &[u8], name: &str) -> String {
+        let p = dir.path(name);
         std::fs::write(&p, bytes).unwrap();
         match open(&p) {
             Err(Error::Parse { line: 0, msg, .. }) => msg,
@@ -359,42 +376,44 @@ mod tests {
 
     #[test]
     fn every_corruption_is_an_error() {
+        let dir = Scratch::new("corruption");
         let g = sample(false);
-        let p = tmp("good.bin");
+        let p = dir.path("good.bin");
         write(&g, &p).unwrap();
         let good = std::fs::read(&p).unwrap();
         for i in 0..good.len() {
             let mut b = good.clone();
             b[i] ^= 0x10;
-            corrupt_err(&b, "flip.bin");
+            corrupt_err(&dir, &b, "flip.bin");
         }
-        assert!(corrupt_err(&good[..good.len() - 8], "short.bin").contains("truncated"));
-        assert!(corrupt_err(&good[..20], "tiny.bin").contains("truncated"));
-        assert!(corrupt_err(b"", "zero.bin").contains("truncated"));
+        assert!(corrupt_err(&dir, &good[..good.len() - 8], "short.bin").contains("truncated"));
+        assert!(corrupt_err(&dir, &good[..20], "tiny.bin").contains("truncated"));
+        assert!(corrupt_err(&dir, b"", "zero.bin").contains("truncated"));
         let mut long = good.clone();
         long.extend_from_slice(&[0; 8]);
-        assert!(corrupt_err(&long, "long.bin").contains("too long"));
+        assert!(corrupt_err(&dir, &long, "long.bin").contains("too long"));
         let mut b = good.clone();
         b[0] = b'X';
-        assert!(corrupt_err(&b, "magic.bin").contains("magic"));
+        assert!(corrupt_err(&dir, &b, "magic.bin").contains("magic"));
         let mut b = good.clone();
         b[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
-        assert!(corrupt_err(&b, "huge.bin").contains("impossible"));
+        assert!(corrupt_err(&dir, &b, "huge.bin").contains("impossible"));
     }
 
     #[test]
     fn valid_checksum_but_bad_csr_is_still_an_error() {
+        let dir = Scratch::new("forged");
         // A writer bug (e.g. a decreasing offset) must not get past `open` just because the
         // checksum matches: forge a file with a correct checksum around bad offsets.
         let g = sample(false);
-        let p = tmp("forged.bin");
+        let p = dir.path("forged.bin");
         write(&g, &p).unwrap();
         let mut b = std::fs::read(&p).unwrap();
         b[40 + 8..40 + 16].copy_from_slice(&7u64.to_le_bytes());
         let sum = section_sum(&b[HEADER_LEN..], 0);
         let ck = finish(sum, VERSION, 0, 5, 5);
         b[32..40].copy_from_slice(&ck.to_le_bytes());
-        assert!(corrupt_err(&b, "forged2.bin").contains("invalid graph"));
+        assert!(corrupt_err(&dir, &b, "forged2.bin").contains("invalid graph"));
     }
 
     #[test]

@@ -19,7 +19,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::text::{
+use super::text::{par_concat, 
     count_newlines, explain, header_count, header_vertices, line_at, line_end, line_of, par_map_chunks, push_i64, push_u64,
     skip_comments, tokens, vertex1, weight, ErrAt, Fields, Scanner,
 };
@@ -59,15 +59,10 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, progress: &Progress)
     if total != h.m {
         return Err(Error::parse(path, h.line, format!("arc count {total} differs from the header's {}", h.m)));
     }
-    let total = total as usize;
-    let mut src = Vec::with_capacity(total);
-    let mut dst = Vec::with_capacity(total);
-    let mut w = Vec::with_capacity(total);
-    for p in parts {
-        src.extend_from_slice(&p.src);
-        dst.extend_from_slice(&p.dst);
-        w.extend_from_slice(&p.w);
-    }
+    let src = par_concat(&parts.iter().map(|p| &p.src[..]).collect::<Vec<_>>());
+    let dst = par_concat(&parts.iter().map(|p| &p.dst[..]).collect::<Vec<_>>());
+    let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
+    drop(parts);
     Ok(EdgeList { num_vertices: h.n as u32, src, dst, weights: Some(w), undirected: false })
 }
 

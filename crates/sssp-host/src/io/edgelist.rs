@@ -14,7 +14,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::text::{count_newlines, explain, line_at, par_map_chunks, push_i64, push_u64, vertex0, weight, ErrAt, Fields, Scanner};
+use super::text::{par_concat, count_newlines, explain, line_at, par_map_chunks, push_i64, push_u64, vertex0, weight, ErrAt, Fields, Scanner};
 use super::Progress;
 use crate::error::Result;
 use crate::graph::{EdgeList, Graph};
@@ -48,15 +48,10 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, require_weights: boo
     }
 
     let num_vertices = parts.iter().filter_map(|p| p.max_id).max().map_or(0, |m| m + 1);
-    let total: usize = parts.iter().map(|p| p.src.len()).sum();
-    let mut src = Vec::with_capacity(total);
-    let mut dst = Vec::with_capacity(total);
-    let mut w = Vec::with_capacity(if weighted { total } else { 0 });
-    for p in parts {
-        src.extend_from_slice(&p.src);
-        dst.extend_from_slice(&p.dst);
-        w.extend_from_slice(&p.w);
-    }
+    let src = par_concat(&parts.iter().map(|p| &p.src[..]).collect::<Vec<_>>());
+    let dst = par_concat(&parts.iter().map(|p| &p.dst[..]).collect::<Vec<_>>());
+    let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
+    drop(parts);
     Ok(EdgeList { num_vertices, src, dst, weights: weighted.then_some(w), undirected: false })
 }
 
@@ -73,10 +68,12 @@ fn parse_chunk(b: &[u8], base: usize, require_weights: bool) -> Part {
 fn fill(p: &mut Part, b: &[u8], base: usize, require_weights: bool, cap: usize) -> Result<(), ErrAt> {
     let (what, counts): (&str, &[usize]) =
         if require_weights { ("`u v w` with 3 integers", &[3]) } else { ("`u v` or `u v w` with 2 or 3 integers", &[2, 3]) };
+    let min_fields = counts[0];
     let mut s = Scanner::new(b, base);
     let mut vals = [0i64; 3];
     let mut max_id = 0u32;
-    let mut weighted = false;
+    // Fields per edge line in this chunk: 0 until the first edge line sets it to 2 or 3.
+    let mut fields = 0usize;
     while !s.at_end() {
         s.skip_blanks();
         match s.peek() {
@@ -92,27 +89,26 @@ fn fill(p: &mut Part, b: &[u8], base: usize, require_weights: bool, cap: usize) 
         }
         let pos = s.pos();
         let k = match s.read_ints(&mut vals) {
-            Some(k) if counts.contains(&k) => k,
+            Some(k) if k >= min_fields => k,
             _ => return Err(ErrAt::parse(pos, explain(line_at(b, pos - base), what, counts, Fields::Ints))),
         };
-        let has_w = k == 3;
-        match p.first {
-            None => {
-                p.first = Some((pos, has_w));
-                weighted = has_w;
-                if has_w {
-                    p.w.reserve_exact(cap);
-                }
+        if k != fields {
+            // Taken once per chunk unless the file mixes weighted and unweighted lines.
+            if fields != 0 {
+                return Err(mixed_weights(pos, k == 3));
             }
-            Some(_) if has_w != weighted => return Err(mixed_weights(pos, has_w)),
-            Some(_) => {}
+            fields = k;
+            p.first = Some((pos, k == 3));
+            if k == 3 {
+                p.w.reserve_exact(cap);
+            }
         }
         let u = vertex0(vals[0], pos)?;
         let v = vertex0(vals[1], pos)?;
         max_id = max_id.max(u).max(v);
         p.src.push(u);
         p.dst.push(v);
-        if has_w {
+        if k == 3 {
             p.w.push(weight(vals[2], pos)?);
         }
     }

@@ -27,7 +27,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::text::{
+use super::text::{par_concat, 
     first_token, header_count, header_vertices, int_problem, line_at, line_chunks, line_end, line_of, show, skip_comments, tokens,
     vertex1, weight, ErrAt, Scanner,
 };
@@ -95,15 +95,10 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
             ),
         ));
     }
-    let total = total as usize;
-    let mut src = Vec::with_capacity(total);
-    let mut dst = Vec::with_capacity(total);
-    let mut w = Vec::with_capacity(if h.edge_weights { total } else { 0 });
-    for p in parts {
-        src.extend_from_slice(&p.src);
-        dst.extend_from_slice(&p.dst);
-        w.extend_from_slice(&p.w);
-    }
+    let src = par_concat(&parts.iter().map(|p| &p.src[..]).collect::<Vec<_>>());
+    let dst = par_concat(&parts.iter().map(|p| &p.dst[..]).collect::<Vec<_>>());
+    let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
+    drop(parts);
     let rule = twin_weight_rule(opts.weights, h.edge_weights);
     let weights = match rule {
         Some((lo, hi, seed)) => Some(pair_weights(&src, &dst, lo, hi, seed)),

@@ -32,7 +32,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::text::{
+use super::text::{count_newlines, par_concat, 
     explain, header_count, header_vertices, line_at, line_end, line_of, par_map_chunks, push_i64, push_u64, show,
     skip_comments, tokens, vertex1, weight, ErrAt, Fields, Scanner, MAX_WEIGHT, MIN_WEIGHT,
 };
@@ -67,8 +67,9 @@ enum Values {
     Int,
     /// Real value converted per the policy.
     Real(RealPolicy),
-    /// A value that must be present and well-formed but is not used (weights replaced anyway).
-    Ignored(Field),
+    /// A real value that must be present and well-formed but is not used (the weights are
+    /// replaced anyway, so no conversion policy is needed).
+    IgnoredReal,
 }
 
 struct Part {
@@ -93,7 +94,7 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
                  or replace the weights with --weights",
             ))
         }
-        (Field::Real, RealPolicy::Reject) => Values::Ignored(Field::Real),
+        (Field::Real, RealPolicy::Reject) => Values::IgnoredReal,
         (Field::Real, policy) => Values::Real(policy),
     };
     if let RealPolicy::Scale(k) = opts.real {
@@ -115,14 +116,10 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
     }
     let total = total as usize;
     let has_values = matches!(values, Values::Int | Values::Real(_));
-    let mut src = Vec::with_capacity(total);
-    let mut dst = Vec::with_capacity(total);
-    let mut w = Vec::with_capacity(if has_values { total } else { 0 });
-    for p in parts {
-        src.extend_from_slice(&p.src);
-        dst.extend_from_slice(&p.dst);
-        w.extend_from_slice(&p.w);
-    }
+    let src = par_concat(&parts.iter().map(|p| &p.src[..]).collect::<Vec<_>>());
+    let dst = par_concat(&parts.iter().map(|p| &p.dst[..]).collect::<Vec<_>>());
+    let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
+    drop(parts);
     let mut edges = EdgeList { num_vertices: h.n as u32, src, dst, weights: has_values.then_some(w), undirected: false };
     if !h.symmetric {
         return Ok(edges.into());
@@ -209,7 +206,10 @@ fn header(text: &[u8], start: usize) -> Result<Header, ErrAt> {
 }
 
 fn parse_chunk(b: &[u8], base: usize, h: &Header, values: Values) -> Part {
-    let mut p = Part { src: Vec::new(), dst: Vec::new(), w: Vec::new(), err: None };
+    // Entry lines dominate; the newline count bounds them (and the header's nnz bounds the total).
+    let cap = (count_newlines(b) as usize + 1).min(h.nnz as usize);
+    let wcap = if matches!(values, Values::Int | Values::Real(_)) { cap } else { 0 };
+    let mut p = Part { src: Vec::with_capacity(cap), dst: Vec::with_capacity(cap), w: Vec::with_capacity(wcap), err: None };
     if let Err(e) = fill(&mut p, b, base, h, values) {
         p.err = Some(e);
     }
@@ -241,12 +241,8 @@ fn fill(p: &mut Part, b: &[u8], base: usize, h: &Header, values: Values) -> Resu
                 let x = real(s.read_token()).ok_or_else(bad)?;
                 Some(real_to_weight(x, policy).map_err(|m| ErrAt::parse(pos, m))?)
             }
-            Values::Ignored(Field::Real) => {
+            Values::IgnoredReal => {
                 real(s.read_token()).ok_or_else(bad)?;
-                None
-            }
-            Values::Ignored(_) => {
-                s.next_int().ok_or_else(bad)?;
                 None
             }
         };

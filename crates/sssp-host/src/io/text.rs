@@ -435,6 +435,22 @@ pub(crate) fn skip_comments(text: &[u8], mut pos: usize, comment: &[u8]) -> usiz
     text.len()
 }
 
+/// Concatenate per-chunk vectors in order. The output is allocated zeroed (lazily, by the OS)
+/// and filled in parallel, so its page faults and the copy are spread over the threads.
+pub(crate) fn par_concat<T: Copy + Default + Send + Sync>(parts: &[&[T]]) -> Vec<T> {
+    let total = parts.iter().map(|p| p.len()).sum();
+    let mut out = vec![T::default(); total];
+    let mut slots = Vec::with_capacity(parts.len());
+    let mut rest = &mut out[..];
+    for p in parts {
+        let (slot, tail) = rest.split_at_mut(p.len());
+        slots.push(slot);
+        rest = tail;
+    }
+    slots.into_par_iter().zip(parts.par_iter()).for_each(|(slot, part)| slot.copy_from_slice(part));
+    out
+}
+
 /// Append the decimal form of `v`.
 #[inline]
 pub(crate) fn push_u64(buf: &mut Vec<u8>, mut v: u64) {

@@ -92,6 +92,10 @@ pub(crate) fn frontier_loop(
     mut step: impl FnMut(&mut dyn Engine, u32) -> Result<()>,
 ) -> Result<()> {
     let every = if opts.trace { 1 } else { opts.check_every.max(1) };
+    // Workfront invariant: after iteration i every vertex whose shortest path has <= i arcs is
+    // final, so iteration n + 1 sees an empty frontier. Past that (plus the read-back slack) the
+    // engine is broken: fail loudly instead of looping forever.
+    let bound = (eng.num_vertices() as u64 + 1 + every as u64).min(u32::MAX as u64) as u32;
     let mut iter = 1u32;
     let mut last = eng.counters()?;
     loop {
@@ -109,7 +113,14 @@ pub(crate) fn frontier_loop(
                 break;
             }
         }
-        iter = iter.checked_add(1).ok_or_else(|| Error::InvalidArgument("more than 2^32 iterations".into()))?;
+        if iter >= bound {
+            return Err(Error::Verification(format!(
+                "frontier still non-empty after {iter} iterations on {} vertices: engine fault on {}",
+                eng.num_vertices(),
+                eng.device()
+            )));
+        }
+        iter += 1;
     }
     Ok(())
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The project's test command (README, .ci/run). Needs no GPU. On a fresh Debian machine it
+# installs what it needs itself: the NVPTX-capable rustc for the PTX freshness check (apt, via
+# `cargo xtask ptx --check`) and NVIDIA's ptxas from PyPI to assemble the committed PTX.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== PTX is fresh (rebuilt from crates/sssp-kernels and compared with the committed file)"
+cargo xtask ptx --check
+
+echo "== ptxas assembles the committed PTX for Volta (sm_70) and Hopper (sm_90)"
+ptxas=${PTXAS:-}
+if [ -z "$ptxas" ]; then
+  venv=target/ptxas
+  if [ ! -x "$venv/nvidia/cuda_nvcc/bin/ptxas" ]; then
+    python3 -m pip install -q --disable-pip-version-check --target "$venv" 'nvidia-cuda-nvcc-cu12==12.9.86'
+  fi
+  ptxas=$venv/nvidia/cuda_nvcc/bin/ptxas
+fi
+for arch in sm_70 sm_90; do
+  "$ptxas" -arch="$arch" crates/sssp-host/ptx/sssp_kernels.ptx -o /dev/null
+done
+echo "ptxas: ok"
+
+echo "== unit, integration and property tests (CPU backend)"
+cargo test --workspace --no-fail-fast 2>&1
