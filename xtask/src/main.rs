@@ -25,9 +25,15 @@ const PTX_PATH: &str = "crates/sssp-host/ptx/sssp_kernels.ptx";
 /// docs/gpu.md for what an sm_90 target changes (measured).
 const DEFAULT_ARCH: &str = "sm_70";
 
-/// PTX ISA version. LLVM defaults to 6.0 for sm_70, but `activemask` (warp-aggregated atomics)
-/// needs 6.2; 6.3 is what CUDA 10.0 drivers accept, so every Volta-era driver still loads it.
-const PTX_ISA: &str = "ptx63";
+/// PTX ISA floor for a target. LLVM defaults to ISA 6.0 for sm_70, but `activemask`
+/// (warp-aggregated atomics) needs 6.2; 6.3 is what CUDA 10.0 drivers accept, so any
+/// Volta-era driver still loads it. Newer targets already default to an ISA above that.
+fn ptx_isa_feature(arch: &str) -> String {
+    match arch {
+        "sm_70" | "sm_72" | "sm_75" => " -C target-feature=+ptx63".into(),
+        _ => String::new(),
+    }
+}
 
 const DEBIAN_PACKAGES: &[&str] = &["rustc-web", "cargo-web", "rust-web-src"];
 
@@ -160,7 +166,7 @@ fn build(root: &Path, tools: &Tools, arch: &str, target_dir: &Path) -> Result<Pa
         // -Zbuild-std and the `abi_ptx` feature are unstable: the packaged stable compiler
         // accepts them only in bootstrap mode.
         .env("RUSTC_BOOTSTRAP", "1")
-        .env("RUSTFLAGS", format!("-C target-cpu={arch} -C target-feature=+{PTX_ISA} -C linker=/bin/true"))
+        .env("RUSTFLAGS", format!("-C target-cpu={arch}{} -C linker=/bin/true", ptx_isa_feature(arch)))
         .env_remove("RUSTUP_TOOLCHAIN")
         .env_remove("CARGO")
         .args(["rustc", "--quiet", "-p", "sssp-kernels", "--profile", "ptx", "--target", "nvptx64-nvidia-cuda"])

@@ -37,7 +37,7 @@ impl<T: Copy + 'static> Buf<T> {
     pub unsafe fn mapped(map: Arc<memmap2::Mmap>, offset: usize, len: usize) -> Option<Self> {
         let bytes = len.checked_mul(std::mem::size_of::<T>())?;
         let end = offset.checked_add(bytes)?;
-        if end > map.len() || (map.as_ptr() as usize + offset) % std::mem::align_of::<T>() != 0 {
+        if end > map.len() || !(map.as_ptr() as usize + offset).is_multiple_of(std::mem::align_of::<T>()) {
             return None;
         }
         Some(Buf::Mapped { map, offset, len })

@@ -1,5 +1,7 @@
 #![cfg_attr(target_arch = "nvptx64", no_std)]
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
+// One safety contract for the whole crate, in the crate doc's `# Safety` section.
+#![allow(clippy::missing_safety_doc)]
 #![cfg_attr(target_arch = "nvptx64", feature(abi_ptx, stdarch_nvptx, asm_experimental_arch, link_llvm_intrinsics))]
 //! SSSP kernels, written once and compiled twice.
 //!
@@ -16,6 +18,14 @@
 //! barriers; the CPU backend has its own scan with the same contract).
 //!
 //! Shared, `#[repr(C)]` parameter blocks and constants are in [`types`].
+//!
+//! # Safety
+//! Every `unsafe fn` here has the same contract, so it is stated once instead of on each: the
+//! addresses in the parameter blocks point to live buffers of the sizes [`types`] documents for
+//! each field (e.g. `dist` has `n` entries, an output queue has room for every push its dedupe
+//! mode can make), every vertex id stored in them is `< n`, and locations that several threads
+//! touch are only accessed through the atomics in [`relax`] and [`dedupe`]. The one typed
+//! wrapper per kernel in `sssp-host` (and the CPU engine) upholds it and says so at each call.
 
 pub mod advance;
 pub mod dedupe;

@@ -22,6 +22,9 @@ use crate::graph::Graph;
 /// ratio (threads / frontier) as on a GPU.
 const CPU_THREADS: u32 = 256 * MAX_VWARP;
 
+/// Grids up to this many threads run on the calling thread (no fork-join).
+const SERIAL_THREADS: u32 = 1024;
+
 /// Memory the kernels write through raw pointers while other threads do too; only ever touched
 /// through atomics in the bodies, or by the engine between launches.
 struct Shared<T>(UnsafeCell<Vec<T>>);
@@ -107,9 +110,23 @@ impl CpuEngine {
         self.queue(self.fr.current_queue(), self.fr.current_cell())
     }
 
-    /// Run `body(tid, nthreads)` for every thread of a CPU grid.
-    fn launch(body: impl Fn(u32, u32) + Sync + Send) {
-        (0..CPU_THREADS).into_par_iter().for_each(|t| body(t, CPU_THREADS));
+    /// Run `body(tid, nthreads)` for every thread of a CPU grid of `nthreads` threads.
+    ///
+    /// The bodies are correct for any grid size (grid-stride loops), so the grid is sized to the
+    /// work: tiny frontiers (road graphs have hundreds of iterations with a few hundred
+    /// vertices) run inline on the calling thread instead of paying a rayon fork-join.
+    fn launch(nthreads: u32, body: impl Fn(u32, u32) + Sync + Send) {
+        if nthreads <= SERIAL_THREADS {
+            (0..nthreads).for_each(|t| body(t, nthreads));
+        } else {
+            (0..nthreads).into_par_iter().for_each(|t| body(t, nthreads));
+        }
+    }
+
+    /// Grid size for `len` input items: a few virtual threads per item, whole warps, at most
+    /// [`CPU_THREADS`].
+    fn grid_for(len: u32) -> u32 {
+        (len.saturating_mul(4).next_multiple_of(MAX_VWARP)).clamp(MAX_VWARP, CPU_THREADS)
     }
 
     /// Exclusive prefix of the current frontier's degrees into `prefix` (`len + 1` entries).
@@ -151,7 +168,7 @@ impl Engine for CpuEngine {
         };
         // SAFETY: every pointer addresses a live buffer of the sizes the body indexes
         // (dist: n, queue: >= 1, counters: 1).
-        Self::launch(|t, nt| unsafe { k::init(&a, t, nt) });
+        Self::launch(CPU_THREADS, |t, nt| unsafe { k::init(&a, t, nt) });
         Ok(())
     }
 
@@ -188,7 +205,8 @@ impl Engine for CpuEngine {
         // SAFETY: queues hold n items (a vertex is pushed at most once per iteration with
         // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
         // the input length cell was written by the previous step.
-        Self::launch(|t, nt| unsafe { k::advance(&a, t, nt) });
+        let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
+        Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(&a, t, nt) });
         Ok(())
     }
 
@@ -199,7 +217,8 @@ impl Engine for CpuEngine {
             output: self.queue(self.fr.next_queue(), self.fr.next_cell()),
         };
         // SAFETY: the table has n entries and every queued vertex is < n.
-        Self::launch(|t, nt| unsafe { dedupe::mark(&d, t, nt) });
+        let pushed = self.cells.get_mut()[self.fr.scratch_cell()];
+        Self::launch(Self::grid_for(pushed), |t, nt| unsafe { dedupe::mark(&d, t, nt) });
         // Stable compaction of the winners (the GPU does this with its device-wide scan).
         let len = self.cells.get_mut()[self.fr.scratch_cell()] as usize;
         // SAFETY: no launch is running; the slices cover initialised memory.

@@ -54,7 +54,13 @@ struct Kernels {
 
 impl Kernels {
     fn load(ctx: &Arc<CudaContext>) -> Result<Self> {
-        let module = ctx.load_module(Ptx::from_src(PTX))?;
+        // `SSSP_PTX=FILE` loads another build of the same kernels (e.g. `cargo xtask ptx --arch
+        // sm_90 --out FILE`) to compare targets without rebuilding the host.
+        let text = match std::env::var_os("SSSP_PTX") {
+            Some(p) => std::fs::read_to_string(&p).map_err(|e| Error::io(p, e))?,
+            None => PTX.to_string(),
+        };
+        let module = ctx.load_module(Ptx::from_src(text))?;
         let f = |name: &str| module.load_function(name);
         let advance = f("sssp_advance")?;
         let sms = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;

@@ -107,7 +107,7 @@ pub(crate) fn frontier_loop(
             stats.trace.push(IterTrace { iter, frontier, arcs: c.arcs - last.arcs, micros: t.elapsed().as_secs_f64() * 1e6 });
             last = c;
         }
-        if iter % every == 0 {
+        if iter.is_multiple_of(every) {
             stats.readbacks += 1;
             if eng.frontier_len()? == 0 {
                 break;
