@@ -6,6 +6,21 @@
 //!   checker; [`tree`]: predecessor trees and paths from any distance vector.
 //! - [`engine`]: the two backends (CUDA through `cudarc`, CPU through rayon) running the same
 //!   kernels from `sssp-kernels`; [`strategy`]: the parallel algorithms built from them.
+//!
+//! ```
+//! use sssp::engine::{self, DeviceKind};
+//! use sssp::gen::{generate, GenSpec};
+//! use sssp::strategy::{solve, Algo, Options};
+//! use sssp::WeightSpec;
+//!
+//! // A 3x3 grid with unit weights: the far corner is 4 arcs from vertex 0.
+//! let g = generate(&GenSpec::parse("grid2d:3x3")?, 1, WeightSpec::Unit)?;
+//! let mut eng = engine::open(&g, DeviceKind::Cpu)?; // DeviceKind::Auto picks CUDA when usable
+//! let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &Options::default())?;
+//! assert_eq!(sol.dist[8], 4);
+//! sssp::verify::check(&g, 0, &sol.dist)?; // a certificate: needs no reference answer
+//! # Ok::<(), sssp::Error>(())
+//! ```
 
 pub mod engine;
 pub mod error;

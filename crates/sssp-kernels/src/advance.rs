@@ -123,13 +123,34 @@ pub unsafe fn advance(a: &AdvanceArgs, tid: u32, nthreads: u32) {
     if tid == 0 {
         count_advance(a.counters, len as u64);
     }
-    let arcs = if a.balance == Balance::Partition as u32 {
-        advance_partition(a, len, tid, nthreads)
-    } else {
-        let width = if a.balance == Balance::VirtualWarp as u32 { vwarp_width(len, nthreads) } else { 1 };
-        advance_vwarp(a, len, width, tid, nthreads)
-    };
+    let partition = a.balance == Balance::Partition as u32;
+    let width = if a.balance == Balance::VirtualWarp as u32 { vwarp_width(len, nthreads) } else { 1 };
+    // Whole warps with nothing to do leave at once. A grid is sized for the largest frontier,
+    // but road graphs run hundreds of iterations over a few hundred vertices: without this,
+    // every idle warp still walks the loop prologues and the warp reductions below.
+    let needed = if partition { partition_total(a, len).div_ceil(LB_CHUNK as u64) * 32 } else { len as u64 * width as u64 };
+    if (tid & !31) as u64 >= needed {
+        return;
+    }
+    let arcs = if partition { advance_partition(a, len, tid, nthreads) } else { advance_vwarp(a, len, width, tid, nthreads) };
     add_arcs(a.counters, arcs);
+}
+
+/// The prefix array of the partition mode: the scan of the frontier's degrees, or the CSR
+/// offsets themselves for a topology-driven sweep over every vertex.
+#[inline(always)]
+unsafe fn partition_prefix(a: &AdvanceArgs) -> *const u64 {
+    if a.scan.is_null() {
+        a.csr.offsets
+    } else {
+        a.scan
+    }
+}
+
+/// Arcs out of the whole input frontier (partition mode).
+#[inline(always)]
+unsafe fn partition_total(a: &AdvanceArgs, len: u32) -> u64 {
+    *partition_prefix(a).add(len as usize)
 }
 
 /// Thread-mapped (`width == 1`) and virtual-warp advance. Returns arcs relaxed by this thread.
@@ -169,8 +190,8 @@ unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthread
 /// Load-balanced partitioning advance. Returns arcs relaxed by this thread.
 #[inline(always)]
 unsafe fn advance_partition(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) -> u64 {
-    let prefix = if a.scan.is_null() { a.csr.offsets } else { a.scan };
-    let total = *prefix.add(len as usize);
+    let prefix = partition_prefix(a);
+    let total = partition_total(a, len);
     let lane = (tid % 32) as u64;
     let nwarps = (nthreads / 32) as u64;
     let chunk = LB_CHUNK as u64;
