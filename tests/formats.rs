@@ -53,7 +53,11 @@ fn assert_same(a: &Graph, b: &Graph, what: &str) {
     assert_eq!(a.offsets(), b.offsets(), "{what}: offsets");
     assert_eq!(a.targets(), b.targets(), "{what}: targets");
     assert_eq!(weights_of(a), weights_of(b), "{what}: weights");
-    assert_eq!(matches!(a.weights(), Weights::Signed(_)), matches!(b.weights(), Weights::Signed(_)), "{what}: signedness");
+    assert_eq!(
+        matches!(a.weights(), Weights::Signed(_)),
+        matches!(b.weights(), Weights::Signed(_)),
+        "{what}: signedness"
+    );
 }
 
 fn load(path: &Path) -> Graph {
@@ -65,7 +69,9 @@ fn text_formats_round_trip() {
     let dir = TempDir::new("text");
     for (seed, signed) in [(1, false), (2, true)] {
         let g = random_graph(seed, 2_000, 30_000, signed);
-        for (name, format) in [("g.gr", Format::Dimacs), ("g.wel", Format::WeightedEdgeList), ("g.mtx", Format::MatrixMarket)] {
+        for (name, format) in
+            [("g.gr", Format::Dimacs), ("g.wel", Format::WeightedEdgeList), ("g.mtx", Format::MatrixMarket)]
+        {
             let p = dir.path(name);
             io::write_text(&g, &p, format).unwrap();
             assert_same(&g, &load(&p), name);
@@ -256,7 +262,8 @@ fn parse_throughput() {
     let path = match std::env::var_os("SSSP_PARSE_FILE") {
         Some(p) => PathBuf::from(p),
         None => {
-            let edges: usize = std::env::var("SSSP_PARSE_EDGES").ok().and_then(|s| s.parse().ok()).unwrap_or(10_000_000);
+            let edges: usize =
+                std::env::var("SSSP_PARSE_EDGES").ok().and_then(|s| s.parse().ok()).unwrap_or(10_000_000);
             let path = dir.path("big.el");
             write_random_edge_list(&path, edges);
             path
@@ -293,5 +300,6 @@ fn write_random_edge_list(path: &Path, edges: usize) {
 }
 
 fn rayon_threads() -> String {
-    std::env::var("RAYON_NUM_THREADS").unwrap_or_else(|_| std::thread::available_parallelism().map_or(1, |n| n.get()).to_string())
+    std::env::var("RAYON_NUM_THREADS")
+        .unwrap_or_else(|_| std::thread::available_parallelism().map_or(1, |n| n.get()).to_string())
 }

@@ -31,7 +31,13 @@ fn check(g: &Graph, what: &str, with_topo_bf: bool) {
         for (algo, opts) in runs {
             let sol = solve(g, algo, Some(eng.as_mut()), src, &opts).unwrap();
             sssp::verify::compare(&sol.dist, &want).unwrap_or_else(|e| panic!("{what} {} {opts:?}: {e}", algo.name()));
-            eprintln!("{what}: {} {:?}/{:?} ok, {:.2} ms", algo.name(), opts.balance, opts.dedupe, sol.stats.compute.as_secs_f64() * 1e3);
+            eprintln!(
+                "{what}: {} {:?}/{:?} ok, {:.2} ms",
+                algo.name(),
+                opts.balance,
+                opts.dedupe,
+                sol.stats.compute.as_secs_f64() * 1e3
+            );
         }
     }
 }

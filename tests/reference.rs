@@ -79,7 +79,8 @@ fn check_tree(g: &Graph, src: u32, dist: &[Dist]) -> Result<(), TestCaseError> {
 /// Changing any one distance by one (or to/from unreached) must be caught.
 fn check_perturbations(g: &Graph, src: u32, dist: &[Dist]) -> Result<(), TestCaseError> {
     for v in 0..dist.len() {
-        let variants: &[Dist] = if dist[v] == UNREACHED { &[0, -1, 1000] } else { &[dist[v] - 1, dist[v] + 1, UNREACHED] };
+        let variants: &[Dist] =
+            if dist[v] == UNREACHED { &[0, -1, 1000] } else { &[dist[v] - 1, dist[v] + 1, UNREACHED] };
         for &bad in variants {
             let mut x = dist.to_vec();
             x[v] = bad;
@@ -102,21 +103,6 @@ fn agree_and_verify(g: &Graph, src: u32) -> Result<Vec<Dist>, TestCaseError> {
     Ok(d)
 }
 
-/// Vertices reachable from `src` by any arcs.
-fn reachable(g: &Graph, src: u32) -> Vec<bool> {
-    let mut seen = vec![false; g.num_vertices()];
-    let mut stack = vec![src];
-    seen[src as usize] = true;
-    while let Some(u) = stack.pop() {
-        for (v, _) in g.neighbors(u) {
-            if !std::mem::replace(&mut seen[v as usize], true) {
-                stack.push(v);
-            }
-        }
-    }
-    seen
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
@@ -125,7 +111,7 @@ proptest! {
         let g = build(n, &arcs);
         let d = agree_and_verify(&g, src)?;
         // Unreached vertices are exactly the ones the source cannot reach.
-        let r = reachable(&g, src);
+        let r = g.reachable(src);
         for v in 0..n as usize {
             prop_assert_eq!(d[v] != UNREACHED, r[v]);
         }
@@ -165,13 +151,13 @@ proptest! {
             all.push((u, v, w + p[u as usize] - p[v as usize]));
         }
         let g = build(n, &all);
-        let reaches = reachable(&g, src)[on[0] as usize];
+        let reaches = g.reachable(src)[on[0] as usize];
         match reference::bellman_ford(&g, src) {
             Err(Error::NegativeCycle { vertex }) => {
                 prop_assert!(reaches, "reported a cycle the source cannot reach");
                 // The reported vertex lies on a cycle reachable from the source.
-                prop_assert!(reachable(&g, src)[vertex as usize]);
-                prop_assert!(g.neighbors(vertex).any(|(t, _)| reachable(&g, t)[vertex as usize]));
+                prop_assert!(g.reachable(src)[vertex as usize]);
+                prop_assert!(g.neighbors(vertex).any(|(t, _)| g.reachable(t)[vertex as usize]));
             }
             Ok(d) => {
                 prop_assert!(!reaches, "missed a reachable negative cycle");
@@ -186,8 +172,20 @@ proptest! {
 
 /// Small instances of every generator family.
 const FAMILIES: &[&str] = &[
-    "kron:7", "kron:6:4", "uniform:300:3", "grid2d:12x9", "grid3d:4x5x6", "road:500", "path:200", "star:150",
-    "complete:20", "disconnected:5:203", "zero:300", "selfloops:200", "multi:150", "heavy:100",
+    "kron:7",
+    "kron:6:4",
+    "uniform:300:3",
+    "grid2d:12x9",
+    "grid3d:4x5x6",
+    "road:500",
+    "path:200",
+    "star:150",
+    "complete:20",
+    "disconnected:5:203",
+    "zero:300",
+    "selfloops:200",
+    "multi:150",
+    "heavy:100",
 ];
 
 proptest! {

@@ -167,7 +167,10 @@ fn out_of_range_source_is_a_typed_error() {
     let g = generate(&GenSpec::parse("path:10").unwrap(), 1, WeightSpec::AsGiven).unwrap();
     let mut eng = engine::open(&g, device()).unwrap();
     for (algo, opts) in configs() {
-        assert!(matches!(solve(&g, algo, Some(eng.as_mut()), 10, &opts), Err(Error::VertexOutOfRange { vertex: 10, .. })));
+        assert!(matches!(
+            solve(&g, algo, Some(eng.as_mut()), 10, &opts),
+            Err(Error::VertexOutOfRange { vertex: 10, .. })
+        ));
     }
 }
 

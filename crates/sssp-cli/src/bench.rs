@@ -58,10 +58,16 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
     let mut out = vec![];
     for name in &a.algos {
         let algo = Algo::parse(name)?;
-        let balances: Vec<Balance> =
-            if algo.uses_engine() { a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()? } else { vec![Balance::Thread] };
-        let dedupes: Vec<Dedupe> =
-            if algo == Algo::Workfront { a.dedupe.iter().map(|s| parse_dedupe(s)).collect::<Result<_>>()? } else { vec![Dedupe::Stamp] };
+        let balances: Vec<Balance> = if algo.uses_engine() {
+            a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()?
+        } else {
+            vec![Balance::Thread]
+        };
+        let dedupes: Vec<Dedupe> = if algo == Algo::Workfront {
+            a.dedupe.iter().map(|s| parse_dedupe(s)).collect::<Result<_>>()?
+        } else {
+            vec![Dedupe::Stamp]
+        };
         for &balance in &balances {
             for &dedupe in &dedupes {
                 out.push(Config { algo, balance, dedupe });
@@ -96,8 +102,17 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     };
     let device = eng.as_ref().map(|e| e.device()).unwrap_or_else(|| "CPU (serial)".into());
     if !a.json {
-        println!("graph {}: {} vertices, {} arcs; device {device}; {} trials", a.graph.graph, g.num_vertices(), g.num_arcs(), sources.len());
-        println!("{:<12} {:<9} {:<6} {:>10} {:>10} {:>8} {:>7} {:>7} {:>9}", "algo", "balance", "dedupe", "median ms", "min ms", "GTEPS", "work", "iters", "dl ms");
+        println!(
+            "graph {}: {} vertices, {} arcs; device {device}; {} trials",
+            a.graph.graph,
+            g.num_vertices(),
+            g.num_arcs(),
+            sources.len()
+        );
+        println!(
+            "{:<12} {:<9} {:<6} {:>10} {:>10} {:>8} {:>7} {:>7} {:>9}",
+            "algo", "balance", "dedupe", "median ms", "min ms", "GTEPS", "work", "iters", "dl ms"
+        );
     }
     for c in &configs {
         let opts = Options { balance: c.balance, dedupe: c.dedupe, check_every: a.check_every, trace: false };
@@ -121,7 +136,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let min = ms[0];
         let gteps = g.num_arcs() as f64 / (med / 1e3) / 1e9;
         let (work, iters, dl) = (median(&mut work), median(&mut iters), median(&mut dl));
-        let (bal, ded) = if c.algo.uses_engine() { (balance_name(c.balance), dedupe_name(c.dedupe)) } else { ("-", "-") };
+        let (bal, ded) =
+            if c.algo.uses_engine() { (balance_name(c.balance), dedupe_name(c.dedupe)) } else { ("-", "-") };
         let ded = if c.algo == Algo::Workfront { ded } else { "-" };
         if a.json {
             let v = serde_json::json!({
@@ -131,7 +147,12 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             });
             println!("{v}");
         } else {
-            println!("{:<12} {:<9} {:<6} {med:>10.3} {min:>10.3} {gteps:>8.3} {work:>7.2} {iters:>7.0} {dl:>9.3}", c.algo.name(), bal, ded);
+            println!(
+                "{:<12} {:<9} {:<6} {med:>10.3} {min:>10.3} {gteps:>8.3} {work:>7.2} {iters:>7.0} {dl:>9.3}",
+                c.algo.name(),
+                bal,
+                ded
+            );
         }
     }
     Ok(())

@@ -43,7 +43,9 @@ impl GraphArgs {
             let spec = sssp::gen::GenSpec::parse(spec)?;
             let g = sssp::gen::generate(&spec, self.gen_seed, weights)?;
             if self.symmetrize {
-                return Err(Error::InvalidArgument("--symmetrize applies to files; generators choose their own symmetry".into()));
+                return Err(Error::InvalidArgument(
+                    "--symmetrize applies to files; generators choose their own symmetry".into(),
+                ));
             }
             eprintln!("generated {} (seed {})", spec.name(), self.gen_seed);
             g
@@ -57,7 +59,12 @@ impl GraphArgs {
             };
             sssp::io::read_graph(Path::new(&self.graph), &opts)?
         };
-        eprintln!("graph: {} vertices, {} arcs, loaded in {:.3} s", g.num_vertices(), g.num_arcs(), t.elapsed().as_secs_f64());
+        eprintln!(
+            "graph: {} vertices, {} arcs, loaded in {:.3} s",
+            g.num_vertices(),
+            g.num_arcs(),
+            t.elapsed().as_secs_f64()
+        );
         Ok(g)
     }
 }
@@ -190,7 +197,15 @@ pub fn verify(g: &Graph, src: u32, dist: &[Dist], full: bool) -> Result<&'static
 }
 
 /// One line (or JSON object) per trial.
-pub fn report(g: &Graph, algo: Algo, eng: Option<&dyn Engine>, src: u32, sol: &Solution, verified: Option<&str>, json: bool) {
+pub fn report(
+    g: &Graph,
+    algo: Algo,
+    eng: Option<&dyn Engine>,
+    src: u32,
+    sol: &Solution,
+    verified: Option<&str>,
+    json: bool,
+) {
     let s = &sol.stats;
     let reached = sol.dist.iter().filter(|&&d| d != UNREACHED).count();
     let secs = s.compute.as_secs_f64();

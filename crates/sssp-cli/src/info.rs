@@ -48,7 +48,8 @@ pub fn info(args: &GraphArgs, json: bool) -> Result<()> {
     let degrees: Vec<usize> = (0..n as u32).map(|v| g.degree(v)).collect();
     let max_deg = degrees.iter().copied().max().unwrap_or(0);
     let isolated = degrees.iter().filter(|&&d| d == 0).count();
-    let self_loops = (0..n as u32).map(|v| g.targets()[g.arc_range(v)].iter().filter(|&&t| t == v).count()).sum::<usize>();
+    let self_loops =
+        (0..n as u32).map(|v| g.targets()[g.arc_range(v)].iter().filter(|&&t| t == v).count()).sum::<usize>();
     let mut dsu = Dsu((0..n as u32).collect());
     for u in 0..n as u32 {
         for &v in &g.targets()[g.arc_range(u)] {
@@ -62,7 +63,14 @@ pub fn info(args: &GraphArgs, json: bool) -> Result<()> {
         (0, 0)
     } else {
         let start = (0..n as u32).max_by_key(|&v| degrees[v as usize]).unwrap();
-        let ecc = |d: &[i64]| d.iter().enumerate().filter(|(_, &x)| x != UNREACHED).max_by_key(|(_, &x)| x).map(|(v, &x)| (x, v as u32)).unwrap();
+        let ecc = |d: &[i64]| {
+            d.iter()
+                .enumerate()
+                .filter(|(_, &x)| x != UNREACHED)
+                .max_by_key(|(_, &x)| x)
+                .map(|(v, &x)| (x, v as u32))
+                .unwrap()
+        };
         let (_, far) = ecc(&bfs_hops(&g, start));
         (ecc(&bfs_hops(&g, far)).0, far)
     };
@@ -78,7 +86,10 @@ pub fn info(args: &GraphArgs, json: bool) -> Result<()> {
     } else {
         println!("vertices            {n}");
         println!("arcs                {m}");
-        println!("out-degree          avg {:.2}, max {max_deg}, {isolated} vertices with none", m as f64 / n.max(1) as f64);
+        println!(
+            "out-degree          avg {:.2}, max {max_deg}, {isolated} vertices with none",
+            m as f64 / n.max(1) as f64
+        );
         println!("self loops          {self_loops}");
         match weights {
             Some((lo, hi)) => println!("weights             {lo} ..= {hi}"),

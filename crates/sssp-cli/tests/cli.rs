@@ -114,7 +114,22 @@ fn gpu_request_without_gpu_is_exit_5() {
 fn tree_output_path_and_trace() {
     let tree = tmp("tree.txt");
     let trace = tmp("trace.csv");
-    let o = sssp(&["run", "gen:path:6", "--weights", "unit", "--source", "0", "--device", "cpu", "-o", s(&tree), "--output-kind", "tree", "--trace", s(&trace)]);
+    let o = sssp(&[
+        "run",
+        "gen:path:6",
+        "--weights",
+        "unit",
+        "--source",
+        "0",
+        "--device",
+        "cpu",
+        "-o",
+        s(&tree),
+        "--output-kind",
+        "tree",
+        "--trace",
+        s(&trace),
+    ]);
     assert!(o.status.success(), "{:?}", text(&o));
     assert_eq!(std::fs::read_to_string(&tree).unwrap(), "0 - 0\n1 0 1\n2 1 2\n3 2 3\n4 3 4\n5 4 5\n");
     let csv = std::fs::read_to_string(&trace).unwrap();
@@ -127,7 +142,21 @@ fn tree_output_path_and_trace() {
 
 #[test]
 fn bench_verifies_and_prints_a_row_per_config() {
-    let o = sssp(&["bench", "gen:uniform:2000:4", "--device", "cpu", "--trials", "2", "--algos", "dijkstra,workfront", "--balance", "thread,partition", "--dedupe", "stamp", "--reference"]);
+    let o = sssp(&[
+        "bench",
+        "gen:uniform:2000:4",
+        "--device",
+        "cpu",
+        "--trials",
+        "2",
+        "--algos",
+        "dijkstra,workfront",
+        "--balance",
+        "thread,partition",
+        "--dedupe",
+        "stamp",
+        "--reference",
+    ]);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
     assert_eq!(out.lines().filter(|l| l.starts_with("workfront")).count(), 2, "{out}");

@@ -20,7 +20,9 @@ pub enum Error {
     Parse { path: PathBuf, line: u64, msg: String },
 
     /// The input's format could not be told from its name and none was given.
-    #[error("{path}: cannot tell the graph format from the file name; pass --format (gr, mtx, el, wel, snap, metis, bin)")]
+    #[error(
+        "{path}: cannot tell the graph format from the file name; pass --format (gr, mtx, el, wel, snap, metis, bin)"
+    )]
     UnknownFormat { path: PathBuf },
 
     /// A vertex id outside `0..n`.

@@ -213,7 +213,9 @@ heavy:N                random digraph with weights in [2^31, 2^32): distances ov
             return fail(format!("{n} vertices; at most {MAX_VERTICES} (vertex ids are u32)"));
         }
         if arcs > MAX_GEN_ARCS as u128 {
-            return fail(format!("up to {arcs} arcs; generators make at most {MAX_GEN_ARCS} (about 50 GB while generating)"));
+            return fail(format!(
+                "up to {arcs} arcs; generators make at most {MAX_GEN_ARCS} (about 50 GB while generating)"
+            ));
         }
         Ok((n as u64, arcs as u64))
     }
@@ -240,7 +242,10 @@ fn bad_form(s: &str) -> Error {
 /// A decimal `u32` parameter.
 fn int(spec: &str, what: &str, text: &str) -> Result<u32> {
     text.parse().map_err(|_| {
-        Error::InvalidArgument(format!("generator `{spec}`: {what} must be an integer in 0..={}, got `{text}`", u32::MAX))
+        Error::InvalidArgument(format!(
+            "generator `{spec}`: {what} must be an integer in 0..={}, got `{text}`",
+            u32::MAX
+        ))
     })
 }
 
@@ -285,7 +290,13 @@ pub fn generate_edges(spec: &GenSpec, seed: u64) -> Result<EdgeList> {
         }
         Natural::Given(w) => w.into_par_iter().map(i64::from).collect(),
     };
-    Ok(EdgeList { num_vertices: shape.n, src: shape.src, dst: shape.dst, weights: Some(weights), undirected: shape.undirected })
+    Ok(EdgeList {
+        num_vertices: shape.n,
+        src: shape.src,
+        dst: shape.dst,
+        weights: Some(weights),
+        undirected: shape.undirected,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -569,7 +580,8 @@ fn weight_or_zero(seed: u64, i: u64, zero_num: u64, zero_den: u64) -> u32 {
 /// Directed zero-weight cycles over consecutive ids (lengths 2..=7; a final singleton gets a
 /// zero self loop), then `3n` random arcs, half of them weighing 0.
 fn zero_weights(n: u32, seed: u64) -> Shape {
-    let (shape_seed, edge_seed, w_seed) = (sub(seed, stream::SHAPE), sub(seed, stream::EDGES), sub(seed, stream::WEIGHTS));
+    let (shape_seed, edge_seed, w_seed) =
+        (sub(seed, stream::SHAPE), sub(seed, stream::EDGES), sub(seed, stream::WEIGHTS));
     let n64 = n as u64;
     let mut arcs = Arcs::with_capacity(((1 + ZERO_RANDOM_DEGREE as u64) * n64) as usize);
     let mut start = 0u64;
@@ -885,8 +897,20 @@ mod tests {
 
     fn all_small() -> Vec<GenSpec> {
         [
-            "kron:6", "kron:5:4", "uniform:200:4", "grid2d:7x5", "grid3d:3x4x5", "road:300", "path:50", "star:40",
-            "complete:12", "disconnected:4:101", "zero:120", "selfloops:80", "multi:60", "heavy:50",
+            "kron:6",
+            "kron:5:4",
+            "uniform:200:4",
+            "grid2d:7x5",
+            "grid3d:3x4x5",
+            "road:300",
+            "path:50",
+            "star:40",
+            "complete:12",
+            "disconnected:4:101",
+            "zero:120",
+            "selfloops:80",
+            "multi:60",
+            "heavy:50",
         ]
         .iter()
         .map(|s| GenSpec::parse(s).unwrap())
@@ -913,9 +937,28 @@ mod tests {
     #[test]
     fn bad_specs_are_invalid_arguments() {
         for s in [
-            "", "kron", "kron:", "kron:x", "kron:0", "kron:32", "kron:27:17", "kron:4:0", "uniform:10", "uniform:0:4",
-            "uniform:10:0", "grid2d:10", "grid2d:0x10", "grid2d:10x10x10", "grid3d:65536x65536x2", "path:0",
-            "complete:70000", "disconnected:5:4", "road:-3", "road:1000000000", "nosuch:3", "star:5:5",
+            "",
+            "kron",
+            "kron:",
+            "kron:x",
+            "kron:0",
+            "kron:32",
+            "kron:27:17",
+            "kron:4:0",
+            "uniform:10",
+            "uniform:0:4",
+            "uniform:10:0",
+            "grid2d:10",
+            "grid2d:0x10",
+            "grid2d:10x10x10",
+            "grid3d:65536x65536x2",
+            "path:0",
+            "complete:70000",
+            "disconnected:5:4",
+            "road:-3",
+            "road:1000000000",
+            "nosuch:3",
+            "star:5:5",
             "uniform:4294967295:2",
         ] {
             match GenSpec::parse(s) {
@@ -1007,25 +1050,10 @@ mod tests {
         assert!(fwd.iter().all(|&(_, _, w)| (1..=255).contains(&w)));
     }
 
-    /// Vertices reachable from `src` (plain BFS; no dependency on the reference module).
-    fn reachable(g: &Graph, src: u32) -> Vec<bool> {
-        let mut seen = vec![false; g.num_vertices()];
-        let mut stack = vec![src];
-        seen[src as usize] = true;
-        while let Some(u) = stack.pop() {
-            for (v, _) in g.neighbors(u) {
-                if !std::mem::replace(&mut seen[v as usize], true) {
-                    stack.push(v);
-                }
-            }
-        }
-        seen
-    }
-
     #[test]
     fn road_is_connected_sparse_and_euclidean() {
         let g = generate(&GenSpec::Road { n: 20_000 }, 5, WeightSpec::AsGiven).unwrap();
-        assert!(reachable(&g, 0).iter().all(|&r| r));
+        assert!(g.reachable(0).iter().all(|&r| r));
         let avg = g.num_arcs() as f64 / g.num_vertices() as f64;
         assert!((2.3..2.7).contains(&avg), "average out-degree {avg}");
         let (lo, hi) = g.weight_range().unwrap();
@@ -1041,7 +1069,10 @@ mod tests {
         assert_eq!(path.neighbors(1).collect::<Vec<_>>(), vec![(2, 1), (0, 1)]);
         let k = generate(&GenSpec::Complete { n: 6 }, 1, WeightSpec::Unit).unwrap();
         for u in 0..6 {
-            assert_eq!(k.neighbors(u).map(|(v, _)| v).collect::<Vec<_>>(), (0..6).filter(|&v| v != u).collect::<Vec<_>>());
+            assert_eq!(
+                k.neighbors(u).map(|(v, _)| v).collect::<Vec<_>>(),
+                (0..6).filter(|&v| v != u).collect::<Vec<_>>()
+            );
         }
     }
 
@@ -1049,7 +1080,7 @@ mod tests {
     fn disconnected_parts_are_closed() {
         let g = generate(&GenSpec::Disconnected { parts: 4, n: 103 }, 2, WeightSpec::AsGiven).unwrap();
         for src in [0, 5, 102] {
-            let r = reachable(&g, src);
+            let r = g.reachable(src);
             for (v, &hit) in r.iter().enumerate() {
                 assert_eq!(hit, v as u32 % 4 == src % 4, "source {src}, vertex {v}");
             }

@@ -26,7 +26,11 @@ pub const NO_VERTEX: u32 = u32::MAX;
 pub enum Buf<T: 'static> {
     Owned(Vec<T>),
     /// `len` elements of `T` starting `offset` bytes into the map; the offset is aligned for `T`.
-    Mapped { map: Arc<memmap2::Mmap>, offset: usize, len: usize },
+    Mapped {
+        map: Arc<memmap2::Mmap>,
+        offset: usize,
+        len: usize,
+    },
 }
 
 impl<T: Copy + 'static> Buf<T> {
@@ -211,6 +215,37 @@ impl Graph {
         Some((lo, hi))
     }
 
+    /// A graph from `(tail, head, weight)` arcs, kept as given (no doubling, no default
+    /// weights). Handy for small hand-drawn graphs; O(n + m).
+    ///
+    /// ```
+    /// let g = sssp::Graph::from_arcs(3, &[(0, 1, 5), (1, 2, -1)])?;
+    /// assert_eq!(g.neighbors(1).collect::<Vec<_>>(), vec![(2, -1)]);
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn from_arcs(n: u32, arcs: &[(u32, u32, i64)]) -> Result<Graph> {
+        let mut e = EdgeList::with_capacity(n, arcs.len());
+        for &(u, v, w) in arcs {
+            e.push(u, v, w);
+        }
+        e.into_graph_as_given()
+    }
+
+    /// Which vertices `src` reaches along arcs (any weights). O(n + m).
+    pub fn reachable(&self, src: u32) -> Vec<bool> {
+        let mut seen = vec![false; self.num_vertices()];
+        let mut stack = vec![src];
+        seen[src as usize] = true;
+        while let Some(u) = stack.pop() {
+            for &v in &self.targets[self.arc_range(u)] {
+                if !std::mem::replace(&mut seen[v as usize], true) {
+                    stack.push(v);
+                }
+            }
+        }
+        seen
+    }
+
     /// The reverse graph (in-arcs as out-arcs), with the same weights. O(n + m).
     pub fn reverse(&self) -> Graph {
         let n = self.num_vertices();
@@ -242,7 +277,11 @@ impl WeightSpec {
 
     /// Parse `unit`, `given`, `random`, `random:LO-HI` or `random:LO-HI:SEED`.
     pub fn parse(s: &str) -> Result<Self> {
-        let err = || Error::InvalidArgument(format!("weights `{s}`: expected unit, given, random, random:LO-HI or random:LO-HI:SEED"));
+        let err = || {
+            Error::InvalidArgument(format!(
+                "weights `{s}`: expected unit, given, random, random:LO-HI or random:LO-HI:SEED"
+            ))
+        };
         let mut parts = s.split(':');
         match parts.next() {
             Some("unit") if parts.next().is_none() => Ok(WeightSpec::Unit),
@@ -292,7 +331,13 @@ pub struct EdgeList {
 
 impl EdgeList {
     pub fn with_capacity(num_vertices: u32, m: usize) -> Self {
-        EdgeList { num_vertices, src: Vec::with_capacity(m), dst: Vec::with_capacity(m), weights: Some(Vec::with_capacity(m)), undirected: false }
+        EdgeList {
+            num_vertices,
+            src: Vec::with_capacity(m),
+            dst: Vec::with_capacity(m),
+            weights: Some(Vec::with_capacity(m)),
+            undirected: false,
+        }
     }
 
     /// Append a weighted arc. Panics if the list was built without weights (programming error).
@@ -444,7 +489,10 @@ mod tests {
         e.weights.as_mut().unwrap()[1] = -3;
         let g = e.into_graph(WeightSpec::AsGiven, false).unwrap();
         assert!(matches!(g.weights(), Weights::Signed(_)));
-        assert!(matches!(g.unsigned_weights("dijkstra"), Err(Error::NegativeWeight { from: 1, to: 2, weight: -3, .. })));
+        assert!(matches!(
+            g.unsigned_weights("dijkstra"),
+            Err(Error::NegativeWeight { from: 1, to: 2, weight: -3, .. })
+        ));
     }
 
     #[test]

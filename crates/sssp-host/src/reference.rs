@@ -211,14 +211,9 @@ fn pick_one(g: &Graph, n: u64, rng: &mut Rng) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::EdgeList;
 
     fn graph(n: u32, arcs: &[(u32, u32, i64)]) -> Graph {
-        let mut e = EdgeList::with_capacity(n, arcs.len());
-        for &(u, v, w) in arcs {
-            e.push(u, v, w);
-        }
-        e.into_graph_as_given().unwrap()
+        Graph::from_arcs(n, arcs).unwrap()
     }
 
     const INF: Dist = UNREACHED;
@@ -301,7 +296,7 @@ mod tests {
         assert_eq!(pick_sources(&graph(4, &[]), 3, 1), vec![0, 0, 0]);
         assert!(pick_sources(&graph(0, &[]), 3, 1).is_empty());
         // One vertex with an arc among many: found by the fallback scan when draws miss.
-        let mut e = EdgeList::with_capacity(100_000, 1);
+        let mut e = crate::graph::EdgeList::with_capacity(100_000, 1);
         e.push(99_999, 0, 1);
         let sparse = e.into_graph_as_given().unwrap();
         assert!(pick_sources(&sparse, 4, 9).iter().all(|&v| v == 99_999));

@@ -60,15 +60,10 @@ fn walk_up(parents: &[u32], src: u32, target: u32) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::EdgeList;
     use crate::reference;
 
     fn graph(n: u32, arcs: &[(u32, u32, i64)]) -> Graph {
-        let mut e = EdgeList::with_capacity(n, arcs.len());
-        for &(u, v, w) in arcs {
-            e.push(u, v, w);
-        }
-        e.into_graph_as_given().unwrap()
+        Graph::from_arcs(n, arcs).unwrap()
     }
 
     /// Is some arc `u -> v` tight?

@@ -128,11 +128,13 @@ pub unsafe fn advance(a: &AdvanceArgs, tid: u32, nthreads: u32) {
     // Whole warps with nothing to do leave at once. A grid is sized for the largest frontier,
     // but road graphs run hundreds of iterations over a few hundred vertices: without this,
     // every idle warp still walks the loop prologues and the warp reductions below.
-    let needed = if partition { partition_total(a, len).div_ceil(LB_CHUNK as u64) * 32 } else { len as u64 * width as u64 };
+    let needed =
+        if partition { partition_total(a, len).div_ceil(LB_CHUNK as u64) * 32 } else { len as u64 * width as u64 };
     if (tid & !31) as u64 >= needed {
         return;
     }
-    let arcs = if partition { advance_partition(a, len, tid, nthreads) } else { advance_vwarp(a, len, width, tid, nthreads) };
+    let arcs =
+        if partition { advance_partition(a, len, tid, nthreads) } else { advance_vwarp(a, len, width, tid, nthreads) };
     add_arcs(a.counters, arcs);
 }
 

@@ -223,8 +223,10 @@ impl Engine for CpuEngine {
         let len = self.cells.get_mut()[self.fr.scratch_cell()] as usize;
         // SAFETY: no launch is running; the slices cover initialised memory.
         let (items, table) = unsafe { (std::slice::from_raw_parts(d.input.items, len), d.table as *const u32) };
-        let winners: Vec<u32> =
-            (0..len as u32).filter(|&i| unsafe { dedupe::is_winner(items.as_ptr(), table, i) }).map(|i| items[i as usize]).collect();
+        let winners: Vec<u32> = (0..len as u32)
+            .filter(|&i| unsafe { dedupe::is_winner(items.as_ptr(), table, i) })
+            .map(|i| items[i as usize])
+            .collect();
         let next = self.queues[self.fr.next_queue()].get_mut();
         next[..winners.len()].copy_from_slice(&winners);
         let cell = self.fr.next_cell();

@@ -280,7 +280,11 @@ impl Engine for CudaEngine {
     fn advance(&mut self, step: Advance) -> Result<()> {
         let all = step.input == Input::AllVertices;
         if !all && step.balance == Balance::Partition {
-            let sa = self.scan_args(self.current(), ScanOf::Degree, Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() });
+            let sa = self.scan_args(
+                self.current(),
+                ScanOf::Degree,
+                Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() },
+            );
             // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
             unsafe { self.k.scan(&self.stream, sa)? };
         }

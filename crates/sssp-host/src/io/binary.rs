@@ -157,7 +157,8 @@ fn open_compressed(path: &Path) -> Result<Graph> {
 /// Validate a mapped binary graph and build the graph on views of it.
 fn from_map(path: &Path, map: Arc<Mmap>) -> Result<Graph> {
     let h = Header::read(&map).map_err(|m| corrupt(path, m))?;
-    let layout = Layout::of(h.n, h.m).ok_or_else(|| corrupt(path, format!("sizes n = {} and m = {} are impossible", h.n, h.m)))?;
+    let layout = Layout::of(h.n, h.m)
+        .ok_or_else(|| corrupt(path, format!("sizes n = {} and m = {} are impossible", h.n, h.m)))?;
     if map.len() as u64 != layout.end {
         let what = if (map.len() as u64) < layout.end { "truncated" } else { "too long" };
         return Err(corrupt(
@@ -168,7 +169,10 @@ fn from_map(path: &Path, map: Arc<Mmap>) -> Result<Graph> {
     let sum = section_sum(&map[HEADER_LEN..], 0);
     let expected = finish(sum, h.version, h.flags, h.n, h.m);
     if expected != h.checksum {
-        return Err(corrupt(path, format!("checksum mismatch (stored {:#018x}, computed {expected:#018x}): the file is corrupt", h.checksum)));
+        return Err(corrupt(
+            path,
+            format!("checksum mismatch (stored {:#018x}, computed {expected:#018x}): the file is corrupt", h.checksum),
+        ));
     }
     let (n1, m) = ((h.n + 1) as usize, h.m as usize);
     let view_failed = || corrupt(path, "arrays are out of bounds or misaligned".to_string());
@@ -279,7 +283,9 @@ fn corrupt(path: &Path, msg: String) -> Error {
 
 fn refuse_big_endian() -> Result<()> {
     if cfg!(target_endian = "big") {
-        return Err(Error::InvalidArgument("binary graph files are little-endian and used in place; this host is big-endian".into()));
+        return Err(Error::InvalidArgument(
+            "binary graph files are little-endian and used in place; this host is big-endian".into(),
+        ));
     }
     Ok(())
 }
@@ -335,7 +341,10 @@ mod tests {
     fn same(a: &Graph, b: &Graph) {
         assert_eq!(a.offsets(), b.offsets());
         assert_eq!(a.targets(), b.targets());
-        assert_eq!((0..a.num_arcs()).map(|e| a.weights().get(e)).collect::<Vec<_>>(), (0..b.num_arcs()).map(|e| b.weights().get(e)).collect::<Vec<_>>());
+        assert_eq!(
+            (0..a.num_arcs()).map(|e| a.weights().get(e)).collect::<Vec<_>>(),
+            (0..b.num_arcs()).map(|e| b.weights().get(e)).collect::<Vec<_>>()
+        );
         assert_eq!(matches!(a.weights(), Weights::Signed(_)), matches!(b.weights(), Weights::Signed(_)));
     }
 
@@ -423,6 +432,9 @@ mod tests {
         let serial = block_sum(&bytes, 0);
         assert_eq!(whole, serial);
         let split = BLOCK_WORDS * 8 + 64;
-        assert_eq!(whole, section_sum(&bytes[..split], 0).wrapping_add(section_sum(&bytes[split..], (split / 8) as u64)));
+        assert_eq!(
+            whole,
+            section_sum(&bytes[..split], 0).wrapping_add(section_sum(&bytes[split..], (split / 8) as u64))
+        );
     }
 }

@@ -19,9 +19,9 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::text::{par_concat, 
-    count_newlines, explain, header_count, header_vertices, line_at, line_end, line_of, par_map_chunks, push_i64, push_u64,
-    skip_comments, tokens, vertex1, weight, ErrAt, Fields, Scanner,
+use super::text::{
+    count_newlines, explain, header_count, header_vertices, line_at, line_end, line_of, par_concat, par_map_chunks,
+    push_i64, push_u64, skip_comments, tokens, vertex1, weight, ErrAt, Fields, Part, Scanner,
 };
 use super::Progress;
 use crate::error::{Error, Result};
@@ -37,13 +37,6 @@ struct Header {
     line: u64,
     /// Offset just after it.
     data: usize,
-}
-
-struct Part {
-    src: Vec<u32>,
-    dst: Vec<u32>,
-    w: Vec<i64>,
-    err: Option<ErrAt>,
 }
 
 pub(super) fn parse(path: &Path, text: &[u8], start: usize, progress: &Progress) -> Result<EdgeList> {
@@ -76,14 +69,20 @@ fn header(text: &[u8], start: usize) -> Result<Header, ErrAt> {
         Some(b"p") => {}
         Some(b"a") => return Err(ErrAt::parse(pos, "missing `p sp N M` line before the first arc")),
         Some(t) => {
-            return Err(ErrAt::parse(pos, format!("expected the `p sp N M` line, found a line starting with `{}`", super::text::show(t))))
+            return Err(ErrAt::parse(
+                pos,
+                format!("expected the `p sp N M` line, found a line starting with `{}`", super::text::show(t)),
+            ))
         }
     }
     if toks.len() != 4 {
         return Err(ErrAt::parse(pos, format!("expected `p sp N M` with 4 fields, found {}", toks.len())));
     }
     if toks[1] != b"sp" {
-        return Err(ErrAt::parse(pos, format!("expected problem type `sp` in `p sp N M`, found `{}`", super::text::show(toks[1]))));
+        return Err(ErrAt::parse(
+            pos,
+            format!("expected problem type `sp` in `p sp N M`, found `{}`", super::text::show(toks[1])),
+        ));
     }
     let n = header_vertices(toks[2], "vertex count N", pos)?;
     let m = header_count(toks[3], "arc count M", pos)?;
@@ -93,7 +92,8 @@ fn header(text: &[u8], start: usize) -> Result<Header, ErrAt> {
 fn parse_chunk(b: &[u8], base: usize, h: &Header) -> Part {
     // Arc lines dominate real files; the newline count bounds them.
     let cap = (count_newlines(b) as usize + 1).min(h.m as usize);
-    let mut p = Part { src: Vec::with_capacity(cap), dst: Vec::with_capacity(cap), w: Vec::with_capacity(cap), err: None };
+    let mut p =
+        Part { src: Vec::with_capacity(cap), dst: Vec::with_capacity(cap), w: Vec::with_capacity(cap), err: None };
     if let Err(e) = fill(&mut p, b, base, h) {
         p.err = Some(e);
     }
@@ -119,7 +119,10 @@ fn fill(p: &mut Part, b: &[u8], base: usize, h: &Header) -> Result<(), ErrAt> {
             b'p' => return Err(ErrAt::parse(pos, format!("a second `p` line (the first is line {})", h.line))),
             c => {
                 let shown = super::text::show(&[c]);
-                return Err(ErrAt::parse(pos, format!("expected an `a U V W` arc or a `c` comment line, found a line starting with `{shown}`")));
+                return Err(ErrAt::parse(
+                    pos,
+                    format!("expected an `a U V W` arc or a `c` comment line, found a line starting with `{shown}`"),
+                ));
             }
         }
         // `a` must be a word of its own.
@@ -160,23 +163,23 @@ pub(super) fn write<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{parse_text, Format, LoadOptions};
+    use super::super::test_util::{parse, parse_error};
+    use super::super::Format;
     use crate::error::Error;
     use crate::graph::EdgeList;
     use std::path::Path;
 
     fn gr(text: &str) -> crate::Result<EdgeList> {
-        parse_text(Path::new("t.gr"), text.as_bytes(), Format::Dimacs, &LoadOptions::default())
+        parse("t.gr", Format::Dimacs, text)
     }
 
     fn err(text: &str) -> (u64, String) {
-        match gr(text) {
-            Err(Error::Parse { line, msg, path }) => {
-                assert_eq!(path, Path::new("t.gr"));
-                (line, msg)
-            }
-            other => panic!("expected a parse error, got {other:?}"),
-        }
+        parse_error(gr(text))
+    }
+
+    #[test]
+    fn errors_name_the_file() {
+        assert!(matches!(gr("a 1 2 3\n"), Err(Error::Parse { path, line: 1, .. }) if path == Path::new("t.gr")));
     }
 
     #[test]
@@ -215,7 +218,10 @@ mod tests {
     fn arc_problems() {
         assert_eq!(err("p sp 3 2\na 1 2 3\na 1 2\n"), (3, "expected `a U V W` with 3 integers, found 2".into()));
         assert_eq!(err("p sp 3 1\na 1 2 3 4\n"), (2, "expected `a U V W` with 3 integers, found 4".into()));
-        assert_eq!(err("p sp 264346 1\na 0 2 3\n"), (2, "vertex 0 out of range 1..=264346 (DIMACS ids are 1-based)".into()));
+        assert_eq!(
+            err("p sp 264346 1\na 0 2 3\n"),
+            (2, "vertex 0 out of range 1..=264346 (DIMACS ids are 1-based)".into())
+        );
         assert_eq!(err("p sp 3 1\na 1 4 3\n").0, 2);
         assert!(err("p sp 3 1\na 1 2 x\n").1.contains("`x`"));
         assert!(err("p sp 3 1\na 1 2 2.5\n").1.contains("integers"));
@@ -227,7 +233,10 @@ mod tests {
 
     #[test]
     fn arc_count_must_match() {
-        assert_eq!(err("c\np sp 3 8\na 1 2 3\na 1 2 3\na 1 2 3\na 1 2 3\na 1 2 3\na 1 2 3\na 1 2 3\n"), (2, "arc count 7 differs from the header's 8".into()));
+        assert_eq!(
+            err("c\np sp 3 8\na 1 2 3\na 1 2 3\na 1 2 3\na 1 2 3\na 1 2 3\na 1 2 3\na 1 2 3\n"),
+            (2, "arc count 7 differs from the header's 8".into())
+        );
         assert_eq!(err("p sp 3 0\na 1 2 3\n").0, 1);
     }
 }

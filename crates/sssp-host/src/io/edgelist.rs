@@ -14,7 +14,10 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::text::{par_concat, count_newlines, explain, line_at, par_map_chunks, push_i64, push_u64, vertex0, weight, ErrAt, Fields, Scanner};
+use super::text::{
+    count_newlines, explain, line_at, par_concat, par_map_chunks, push_i64, push_u64, vertex0, weight, ErrAt, Fields,
+    Scanner,
+};
 use super::Progress;
 use crate::error::Result;
 use crate::graph::{EdgeList, Graph};
@@ -30,7 +33,13 @@ struct Part {
     err: Option<ErrAt>,
 }
 
-pub(super) fn parse(path: &Path, text: &[u8], start: usize, require_weights: bool, progress: &Progress) -> Result<EdgeList> {
+pub(super) fn parse(
+    path: &Path,
+    text: &[u8],
+    start: usize,
+    require_weights: bool,
+    progress: &Progress,
+) -> Result<EdgeList> {
     let mut parts = par_map_chunks(text, start, progress, |chunk, base| parse_chunk(chunk, base, require_weights));
 
     // The first edge line of the file decides whether weights are given; report the first line
@@ -58,7 +67,14 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, require_weights: boo
 fn parse_chunk(b: &[u8], base: usize, require_weights: bool) -> Part {
     // Every edge takes a line, so the newline count bounds the arcs: no reallocation.
     let cap = count_newlines(b) as usize + 1;
-    let mut p = Part { src: Vec::with_capacity(cap), dst: Vec::with_capacity(cap), w: Vec::new(), first: None, max_id: None, err: None };
+    let mut p = Part {
+        src: Vec::with_capacity(cap),
+        dst: Vec::with_capacity(cap),
+        w: Vec::new(),
+        first: None,
+        max_id: None,
+        err: None,
+    };
     if let Err(e) = fill(&mut p, b, base, require_weights, cap) {
         p.err = Some(e);
     }
@@ -66,8 +82,11 @@ fn parse_chunk(b: &[u8], base: usize, require_weights: bool) -> Part {
 }
 
 fn fill(p: &mut Part, b: &[u8], base: usize, require_weights: bool, cap: usize) -> Result<(), ErrAt> {
-    let (what, counts): (&str, &[usize]) =
-        if require_weights { ("`u v w` with 3 integers", &[3]) } else { ("`u v` or `u v w` with 2 or 3 integers", &[2, 3]) };
+    let (what, counts): (&str, &[usize]) = if require_weights {
+        ("`u v w` with 3 integers", &[3])
+    } else {
+        ("`u v` or `u v w` with 2 or 3 integers", &[2, 3])
+    };
     let min_fields = counts[0];
     let mut s = Scanner::new(b, base);
     let mut vals = [0i64; 3];
@@ -145,24 +164,17 @@ pub(super) fn write<W: Write>(g: &Graph, out: &mut W, weighted: bool) -> std::io
 
 #[cfg(test)]
 mod tests {
-    use super::super::{parse_text, Format, LoadOptions};
+    use super::super::test_util::{parse, parse_error as parse_line};
+    use super::super::Format;
     use crate::error::Error;
     use crate::graph::EdgeList;
-    use std::path::Path;
 
     fn el(text: &str) -> crate::Result<EdgeList> {
-        parse_text(Path::new("t.el"), text.as_bytes(), Format::EdgeList, &LoadOptions::default())
+        parse("t.el", Format::EdgeList, text)
     }
 
     fn wel(text: &str) -> crate::Result<EdgeList> {
-        parse_text(Path::new("t.wel"), text.as_bytes(), Format::WeightedEdgeList, &LoadOptions::default())
-    }
-
-    fn parse_line(r: crate::Result<EdgeList>) -> (u64, String) {
-        match r {
-            Err(Error::Parse { line, msg, .. }) => (line, msg),
-            other => panic!("expected a parse error, got {other:?}"),
-        }
+        parse("t.wel", Format::WeightedEdgeList, text)
     }
 
     #[test]

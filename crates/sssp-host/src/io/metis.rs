@@ -27,9 +27,9 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::text::{par_concat, 
-    first_token, header_count, header_vertices, int_problem, line_at, line_chunks, line_end, line_of, show, skip_comments, tokens,
-    vertex1, weight, ErrAt, Scanner,
+use super::text::{
+    first_token, header_count, header_vertices, int_problem, line_at, line_chunks, line_end, line_of, par_concat, show,
+    skip_comments, tokens, vertex1, weight, ErrAt, Part, Scanner,
 };
 use super::{twin_weight_rule, LoadOptions, Parsed, Progress};
 use crate::error::{Error, Result};
@@ -47,13 +47,6 @@ struct Header {
     data: usize,
 }
 
-struct Part {
-    src: Vec<u32>,
-    dst: Vec<u32>,
-    w: Vec<i64>,
-    err: Option<ErrAt>,
-}
-
 pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, progress: &Progress) -> Result<Parsed> {
     let at = |e: ErrAt| e.into_error(path, text);
     let h = header(text, start).map_err(at)?;
@@ -63,7 +56,11 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
     let counts: Vec<u64> = chunks.par_iter().map(|r| count_vertex_lines(&text[r.clone()])).collect();
     let lines: u64 = counts.iter().sum();
     if lines < h.n {
-        return Err(Error::parse(path, h.line, format!("found {lines} vertex lines, but the header declares n = {} vertices", h.n)));
+        return Err(Error::parse(
+            path,
+            h.line,
+            format!("found {lines} vertex lines, but the header declares n = {} vertices", h.n),
+        ));
     }
     let firsts: Vec<u64> = counts.iter().scan(0u64, |acc, &c| Some(std::mem::replace(acc, *acc + c))).collect();
 
@@ -186,7 +183,10 @@ fn fill(p: &mut Part, b: &[u8], base: usize, first: u64, h: &Header) -> Result<(
         let pos = s.pos();
         if vertex >= h.n {
             if !s.end_line() {
-                return Err(ErrAt::parse(pos, format!("a line for vertex {}, but the header declares n = {} vertices", vertex + 1, h.n)));
+                return Err(ErrAt::parse(
+                    pos,
+                    format!("a line for vertex {}, but the header declares n = {} vertices", vertex + 1, h.n),
+                ));
             }
             vertex += 1;
             continue;
@@ -214,7 +214,11 @@ fn fill(p: &mut Part, b: &[u8], base: usize, first: u64, h: &Header) -> Result<(
                 if s.peek() == b'\n' {
                     return Err(ErrAt::parse(
                         pos,
-                        format!("neighbour {} has no edge weight (fmt {} interleaves `v w` pairs)", v as u64 + 1, h.fmt),
+                        format!(
+                            "neighbour {} has no edge weight (fmt {} interleaves `v w` pairs)",
+                            v as u64 + 1,
+                            h.fmt
+                        ),
                     ));
                 }
                 p.w.push(weight(int_at(&mut s)?, pos)?);
@@ -240,20 +244,16 @@ fn int_at(s: &mut Scanner) -> Result<i64, ErrAt> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{parse_text, read_graph, Format, LoadOptions};
+    use super::super::{read_graph, Format, LoadOptions};
     use crate::error::Error;
     use crate::graph::{EdgeList, WeightSpec};
-    use std::path::Path;
 
     fn metis(text: &str) -> crate::Result<EdgeList> {
-        parse_text(Path::new("t.graph"), text.as_bytes(), Format::Metis, &LoadOptions::default())
+        super::super::test_util::parse("t.graph", Format::Metis, text)
     }
 
     fn err(text: &str) -> (u64, String) {
-        match metis(text) {
-            Err(Error::Parse { line, msg, .. }) => (line, msg),
-            other => panic!("expected a parse error, got {other:?}"),
-        }
+        super::super::test_util::parse_error(metis(text))
     }
 
     #[test]
@@ -284,7 +284,11 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("g.graph");
         std::fs::write(&path, "3 2 1\n2 5 3 6\n1 5\n1 6\n").unwrap();
-        let g = read_graph(&path, &LoadOptions { weights: WeightSpec::Random { lo: 1, hi: 1 << 30, seed: 3 }, ..Default::default() }).unwrap();
+        let g = read_graph(
+            &path,
+            &LoadOptions { weights: WeightSpec::Random { lo: 1, hi: 1 << 30, seed: 3 }, ..Default::default() },
+        )
+        .unwrap();
         let w01 = g.neighbors(0).find(|&(v, _)| v == 1).unwrap().1;
         assert_eq!(g.neighbors(1).next().unwrap(), (0, w01));
         let g = read_graph(&path, &LoadOptions::default()).unwrap();
@@ -301,10 +305,16 @@ mod tests {
 
     #[test]
     fn malformed_inputs() {
-        assert_eq!(err("3 2\n2\n1\n\n"), (1, "found 2 adjacency entries, but m = 2 edges need 4 (METIS lists each edge at both endpoints)".into()));
+        assert_eq!(
+            err("3 2\n2\n1\n\n"),
+            (1, "found 2 adjacency entries, but m = 2 edges need 4 (METIS lists each edge at both endpoints)".into())
+        );
         assert_eq!(err("2 1\n3\n1\n"), (2, "vertex 3 out of range 1..=2 (METIS ids are 1-based)".into()));
         assert_eq!(err("2 1\n2\n0\n").0, 3);
-        assert_eq!(err("2 1 1\n2 5\n1\n"), (3, "neighbour 1 has no edge weight (fmt 1 interleaves `v w` pairs)".into()));
+        assert_eq!(
+            err("2 1 1\n2 5\n1\n"),
+            (3, "neighbour 1 has no edge weight (fmt 1 interleaves `v w` pairs)".into())
+        );
         assert!(err("2 1\n2\nx\n").1.contains("`x`"));
         assert_eq!(err("2 1 10\n1 2\n\n").0, 3);
         assert!(err("2 1 12\n").1.contains("fmt"));

@@ -32,9 +32,10 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::text::{count_newlines, par_concat, 
-    explain, header_count, header_vertices, line_at, line_end, line_of, par_map_chunks, push_i64, push_u64, show,
-    skip_comments, tokens, vertex1, weight, ErrAt, Fields, Scanner, MAX_WEIGHT, MIN_WEIGHT,
+use super::text::{
+    count_newlines, explain, header_count, header_vertices, line_at, line_end, line_of, par_concat, par_map_chunks,
+    push_i64, push_u64, show, skip_comments, tokens, vertex1, weight, ErrAt, Fields, Part, Scanner, MAX_WEIGHT,
+    MIN_WEIGHT,
 };
 use super::{twin_weight_rule, LoadOptions, Parsed, Progress, RealPolicy};
 use crate::error::{Error, Result};
@@ -72,13 +73,6 @@ enum Values {
     IgnoredReal,
 }
 
-struct Part {
-    src: Vec<u32>,
-    dst: Vec<u32>,
-    w: Vec<i64>,
-    err: Option<ErrAt>,
-}
-
 pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, progress: &Progress) -> Result<Parsed> {
     let at = |e: ErrAt| e.into_error(path, text);
     let h = header(text, start).map_err(at)?;
@@ -112,7 +106,11 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
         total += p.src.len() as u64;
     }
     if total != h.nnz {
-        return Err(Error::parse(path, h.size_line, format!("found {total} entries, but the size line says nnz = {}", h.nnz)));
+        return Err(Error::parse(
+            path,
+            h.size_line,
+            format!("found {total} entries, but the size line says nnz = {}", h.nnz),
+        ));
     }
     let total = total as usize;
     let has_values = matches!(values, Values::Int | Values::Real(_));
@@ -120,14 +118,16 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
     let dst = par_concat(&parts.iter().map(|p| &p.dst[..]).collect::<Vec<_>>());
     let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
     drop(parts);
-    let mut edges = EdgeList { num_vertices: h.n as u32, src, dst, weights: has_values.then_some(w), undirected: false };
+    let mut edges =
+        EdgeList { num_vertices: h.n as u32, src, dst, weights: has_values.then_some(w), undirected: false };
     if !h.symmetric {
         return Ok(edges.into());
     }
     let rule = twin_weight_rule(opts.weights, has_values);
     if let Some((lo, hi, seed)) = rule {
-        edges.weights =
-            Some((0..total as u64).into_par_iter().map(|e| WeightSpec::random_weight(lo, hi, seed, e) as i64).collect());
+        edges.weights = Some(
+            (0..total as u64).into_par_iter().map(|e| WeightSpec::random_weight(lo, hi, seed, e) as i64).collect(),
+        );
     }
     add_reverse_arcs(&mut edges);
     Ok(Parsed { edges, weights_final: rule.is_some() })
@@ -159,7 +159,10 @@ fn header(text: &[u8], start: usize) -> Result<Header, ErrAt> {
     let banner: Vec<String> = tokens(line_at(text, start)).iter().map(|t| show(t).to_ascii_lowercase()).collect();
     let expected = "`%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>`";
     if banner.first().map(String::as_str) != Some("%%matrixmarket") {
-        return Err(ErrAt::parse(start, format!("missing the Matrix Market banner: the first line must be {expected}")));
+        return Err(ErrAt::parse(
+            start,
+            format!("missing the Matrix Market banner: the first line must be {expected}"),
+        ));
     }
     if banner.len() != 5 {
         return Err(ErrAt::parse(start, format!("expected the banner {expected}, found {} fields", banner.len())));
@@ -170,7 +173,9 @@ fn header(text: &[u8], start: usize) -> Result<Header, ErrAt> {
     }
     match banner[2].as_str() {
         "coordinate" => {}
-        "array" => return bad("dense `array` matrices are not supported; a graph needs the sparse `coordinate` format".into()),
+        "array" => {
+            return bad("dense `array` matrices are not supported; a graph needs the sparse `coordinate` format".into())
+        }
         other => return bad(format!("expected `coordinate`, found `{other}`")),
     }
     let field = match banner[3].as_str() {
@@ -198,7 +203,10 @@ fn header(text: &[u8], start: usize) -> Result<Header, ErrAt> {
     let rows = header_count(toks[0], "rows", pos)?;
     let cols = header_count(toks[1], "cols", pos)?;
     if rows != cols {
-        return Err(ErrAt::parse(pos, format!("the matrix is {rows} x {cols}; a graph needs a square matrix (rows = cols)")));
+        return Err(ErrAt::parse(
+            pos,
+            format!("the matrix is {rows} x {cols}; a graph needs a square matrix (rows = cols)"),
+        ));
     }
     let n = header_vertices(toks[0], "rows", pos)?;
     let nnz = header_count(toks[2], "nnz", pos)?;
@@ -209,7 +217,8 @@ fn parse_chunk(b: &[u8], base: usize, h: &Header, values: Values) -> Part {
     // Entry lines dominate; the newline count bounds them (and the header's nnz bounds the total).
     let cap = (count_newlines(b) as usize + 1).min(h.nnz as usize);
     let wcap = if matches!(values, Values::Int | Values::Real(_)) { cap } else { 0 };
-    let mut p = Part { src: Vec::with_capacity(cap), dst: Vec::with_capacity(cap), w: Vec::with_capacity(wcap), err: None };
+    let mut p =
+        Part { src: Vec::with_capacity(cap), dst: Vec::with_capacity(cap), w: Vec::with_capacity(wcap), err: None };
     if let Err(e) = fill(&mut p, b, base, h, values) {
         p.err = Some(e);
     }
@@ -343,10 +352,7 @@ mod tests {
     }
 
     fn err(text: &str) -> (u64, String) {
-        match mtx(text) {
-            Err(Error::Parse { line, msg, .. }) => (line, msg),
-            other => panic!("expected a parse error, got {other:?}"),
-        }
+        super::super::test_util::parse_error(mtx(text))
     }
 
     #[test]
@@ -381,7 +387,8 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("sssp-io-mtx-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("p.mtx");
-        std::fs::write(&path, "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 4\n2 1\n3 1\n4 4\n4 2\n").unwrap();
+        std::fs::write(&path, "%%MatrixMarket matrix coordinate pattern symmetric\n4 4 4\n2 1\n3 1\n4 4\n4 2\n")
+            .unwrap();
         for spec in [WeightSpec::AsGiven, WeightSpec::Random { lo: 1, hi: 1000, seed: 7 }] {
             let g = read_graph(&path, &LoadOptions { weights: spec, ..Default::default() }).unwrap();
             assert_eq!(g.num_arcs(), 7);
@@ -415,7 +422,10 @@ mod tests {
             Err(Error::Parse { line: 3, msg, .. }) => assert!(msg.contains("real number"), "{msg}"),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(mtx_with("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n", &round), Err(Error::Parse { line: 3, .. })));
+        assert!(matches!(
+            mtx_with("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n", &round),
+            Err(Error::Parse { line: 3, .. })
+        ));
     }
 
     #[test]
@@ -431,13 +441,31 @@ mod tests {
 
     #[test]
     fn size_line_and_entries() {
-        assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n% c\n3 4 1\n1 2\n"), (3, "the matrix is 3 x 4; a graph needs a square matrix (rows = cols)".into()));
+        assert_eq!(
+            err("%%MatrixMarket matrix coordinate pattern general\n% c\n3 4 1\n1 2\n"),
+            (3, "the matrix is 3 x 4; a graph needs a square matrix (rows = cols)".into())
+        );
         assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n% only comments\n").0, 3);
-        assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n"), (2, "found 1 entries, but the size line says nnz = 2".into()));
+        assert_eq!(
+            err("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n"),
+            (2, "found 1 entries, but the size line says nnz = 2".into())
+        );
         assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n3 1\n").0, 2);
-        assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 7\n"), (3, "expected `i j` with 2 integers, found 3".into()));
-        assert_eq!(err("%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2\n"), (3, "expected `i j v` with 3 integers, found 2".into()));
-        assert_eq!(err("%%MatrixMarket matrix coordinate integer general\n3 3 1\n4 2 1\n"), (3, "vertex 4 out of range 1..=3 (Matrix Market ids are 1-based)".into()));
-        assert!(matches!(mtx("%%MatrixMarket matrix coordinate pattern general\n4294967296 4294967296 0\n"), Err(Error::TooLarge { .. })));
+        assert_eq!(
+            err("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 7\n"),
+            (3, "expected `i j` with 2 integers, found 3".into())
+        );
+        assert_eq!(
+            err("%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2\n"),
+            (3, "expected `i j v` with 3 integers, found 2".into())
+        );
+        assert_eq!(
+            err("%%MatrixMarket matrix coordinate integer general\n3 3 1\n4 2 1\n"),
+            (3, "vertex 4 out of range 1..=3 (Matrix Market ids are 1-based)".into())
+        );
+        assert!(matches!(
+            mtx("%%MatrixMarket matrix coordinate pattern general\n4294967296 4294967296 0\n"),
+            Err(Error::TooLarge { .. })
+        ));
     }
 }

@@ -395,7 +395,10 @@ pub(crate) fn vertex1(v: i64, n: u64, pos: usize, format: &str) -> Result<u32, E
 #[inline(always)]
 pub(crate) fn weight(w: i64, pos: usize) -> Result<i64, ErrAt> {
     if !(MIN_WEIGHT..=MAX_WEIGHT).contains(&w) {
-        return Err(ErrAt::parse(pos, format!("weight {w} is outside the supported range {MIN_WEIGHT}..={MAX_WEIGHT}")));
+        return Err(ErrAt::parse(
+            pos,
+            format!("weight {w} is outside the supported range {MIN_WEIGHT}..={MAX_WEIGHT}"),
+        ));
     }
     Ok(w)
 }
@@ -521,7 +524,10 @@ mod tests {
 
     #[test]
     fn explanations_name_the_problem() {
-        assert_eq!(explain(b"1 2", "`a U V W` with 3 integers", &[3], Fields::Ints), "expected `a U V W` with 3 integers, found 2");
+        assert_eq!(
+            explain(b"1 2", "`a U V W` with 3 integers", &[3], Fields::Ints),
+            "expected `a U V W` with 3 integers, found 2"
+        );
         assert!(explain(b"1 x 3", "x", &[3], Fields::Ints).contains("found `x`"));
         assert!(explain(b"1,2", "x", &[2], Fields::Ints).contains("commas"));
         assert!(explain(b"1 99999999999999999999", "x", &[2], Fields::Ints).contains("64-bit"));
@@ -541,4 +547,13 @@ mod tests {
         push_i64(&mut buf, i64::MIN);
         assert_eq!(buf, b"-1234 0 -9223372036854775808");
     }
+}
+
+/// The arcs one parallel chunk of a text parsed, or where it first failed. Shared by the
+/// line-oriented parsers (DIMACS, Matrix Market, METIS); chunks are concatenated in file order.
+pub struct Part {
+    pub src: Vec<u32>,
+    pub dst: Vec<u32>,
+    pub w: Vec<i64>,
+    pub err: Option<ErrAt>,
 }

@@ -104,7 +104,12 @@ pub(crate) fn frontier_loop(
         step(eng, iter)?;
         if opts.trace {
             let c = eng.counters()?;
-            stats.trace.push(IterTrace { iter, frontier, arcs: c.arcs - last.arcs, micros: t.elapsed().as_secs_f64() * 1e6 });
+            stats.trace.push(IterTrace {
+                iter,
+                frontier,
+                arcs: c.arcs - last.arcs,
+                micros: t.elapsed().as_secs_f64() * 1e6,
+            });
             last = c;
         }
         if iter.is_multiple_of(every) {
@@ -204,7 +209,13 @@ impl Algo {
 
 /// Solve from `source` with `algo`. Engine algorithms need `eng` (holding `g`); the serial
 /// references ignore it.
-pub fn solve(g: &Graph, algo: Algo, eng: Option<&mut (dyn Engine + 'static)>, source: u32, opts: &Options) -> Result<Solution> {
+pub fn solve(
+    g: &Graph,
+    algo: Algo,
+    eng: Option<&mut (dyn Engine + 'static)>,
+    source: u32,
+    opts: &Options,
+) -> Result<Solution> {
     let serial = |f: &dyn Fn() -> Result<(Vec<Dist>, u64)>| -> Result<Solution> {
         let t = Instant::now();
         let (dist, arcs) = f()?;

@@ -29,7 +29,12 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
         stats.iterations = iter;
         if opts.trace {
             let micros = t.elapsed().as_secs_f64() * 1e6;
-            stats.trace.push(super::IterTrace { iter, frontier: g.num_vertices() as u64, arcs: c.arcs - last_arcs, micros });
+            stats.trace.push(super::IterTrace {
+                iter,
+                frontier: g.num_vertices() as u64,
+                arcs: c.arcs - last_arcs,
+                micros,
+            });
             last_arcs = c.arcs;
         }
         if c.improved == 0 {
