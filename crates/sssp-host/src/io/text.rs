@@ -479,6 +479,15 @@ pub(crate) fn push_i64(buf: &mut Vec<u8>, v: i64) {
     push_u64(buf, v.unsigned_abs());
 }
 
+/// The arcs one parallel chunk of a text parsed, or where it first failed. Shared by the
+/// line-oriented parsers (DIMACS, Matrix Market, METIS); chunks are concatenated in file order.
+pub struct Part {
+    pub src: Vec<u32>,
+    pub dst: Vec<u32>,
+    pub w: Vec<i64>,
+    pub err: Option<ErrAt>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,13 +556,4 @@ mod tests {
         push_i64(&mut buf, i64::MIN);
         assert_eq!(buf, b"-1234 0 -9223372036854775808");
     }
-}
-
-/// The arcs one parallel chunk of a text parsed, or where it first failed. Shared by the
-/// line-oriented parsers (DIMACS, Matrix Market, METIS); chunks are concatenated in file order.
-pub struct Part {
-    pub src: Vec<u32>,
-    pub dst: Vec<u32>,
-    pub w: Vec<i64>,
-    pub err: Option<ErrAt>,
 }
