@@ -14,8 +14,8 @@ for g in "${graphs[@]}"; do
   name=$(basename "$g" | tr ':/' '__')
   echo "== $g"
   timeout 280 .gpu/sssp bench "$g" --device gpu --trials "${TRIALS:-5}" --algos "${ALGOS:-workfront,topo-bf}" \
-    --json > "$out/$name.jsonl" 2> "$out/$name.log"
-  echo "exit $?"; tail -n 3 "$out/$name.log"
+    --json > "$out/$name.jsonl" 2> "$out/$name.err"
+  echo "exit $?"; tail -n 3 "$out/$name.err"; cat "$out/$name.err" >> "$out/stderr.log"; rm -f "$out/$name.err"
   python3 - "$out/$name.jsonl" <<'PY'
 import json, sys
 for l in open(sys.argv[1]):

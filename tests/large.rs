@@ -87,3 +87,19 @@ fn ny_road_all_configs() {
     let g = sssp::io::read_graph(path, &sssp::io::LoadOptions::default()).unwrap();
     check(&g, "NY", true);
 }
+
+#[test]
+#[ignore]
+fn gpu_memory_limit_is_a_typed_error() {
+    // kron:16 needs ~25 MB plus the 256 MiB margin; a 100 MB cap must refuse it before allocating.
+    let g = gen("kron:16");
+    match sssp::engine::cuda::CudaEngine::with_memory_limit(&g, Some(100 << 20)) {
+        Err(sssp::Error::OutOfDeviceMemory { needed, available, .. }) => {
+            assert_eq!(available, 100 << 20);
+            assert!(needed > available);
+        }
+        Err(e) => panic!("expected OutOfDeviceMemory, got {e}"),
+        Ok(_) => panic!("expected OutOfDeviceMemory, got an engine"),
+    }
+    assert!(sssp::engine::cuda::CudaEngine::with_memory_limit(&g, Some(1 << 30)).is_ok());
+}

@@ -176,7 +176,10 @@ impl SolveArgs {
 
 pub fn open_engine(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
     let t = Instant::now();
-    let eng = engine::open(g, kind)?;
+    let (eng, fell_back) = engine::open_explained(g, kind)?;
+    if let Some(why) = fell_back {
+        eprintln!("no usable GPU ({why}); using the CPU backend");
+    }
     eprintln!("device: {} (upload {:.3} s)", eng.device(), t.elapsed().as_secs_f64());
     Ok(eng)
 }

@@ -51,6 +51,12 @@ pub struct Relaxation {
 /// Lower `v`'s distance to `cand` if smaller, stamping `iter` (one 64-bit atomic min).
 #[inline(always)]
 pub unsafe fn relax(dist: *mut u64, v: u32, cand: u32, iter: u32) -> Relaxation {
+    // Distances only fall, so a candidate that does not beat a plain read of the current value
+    // cannot beat the value the atomic would see. Most relaxations fail this test (all but the
+    // first arcs into a hub), and a load costs far less than a contended 64-bit atomic.
+    if cand >= dist_of(load_packed(dist, v)) {
+        return Relaxation { improved: false, first: false };
+    }
     let old = AtomicU64::from_ptr(dist.add(v as usize)).fetch_min(pack(cand, iter), Relaxed);
     let improved = cand < dist_of(old);
     Relaxation { improved, first: improved && iter_of(old) != iter }

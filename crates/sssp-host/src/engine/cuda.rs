@@ -157,15 +157,30 @@ pub struct CudaEngine {
 
 /// Turn "no driver / no device" into `Error::NoGpu` so `--device auto` can fall back.
 fn open_context() -> Result<Arc<CudaContext>> {
-    // cudarc panics (rather than returning an error) when libcuda cannot be loaded at all.
-    let ctx = std::panic::catch_unwind(|| CudaContext::new(0))
-        .map_err(|_| Error::NoGpu("the CUDA driver library (libcuda.so) could not be loaded".into()))?;
-    ctx.map_err(|e| Error::NoGpu(format!("no usable CUDA device 0: {e}")))
+    // cudarc panics when it has to load a missing libcuda; ask first, without loading it for use.
+    // SAFETY: only probes whether the library can be opened.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err(Error::NoGpu("the CUDA driver library (libcuda.so) is not installed".into()));
+    }
+    CudaContext::new(0).map_err(|e| Error::NoGpu(format!("no usable CUDA device 0: {e}")))
 }
 
 impl CudaEngine {
-    /// Upload `g` to device 0. Needs non-negative weights; checks the fit first.
+    /// Upload `g` to device 0. Needs non-negative weights; checks the fit first. The memory the
+    /// engine may use is the device's free memory, or less if `SSSP_GPU_MEMORY_LIMIT` (bytes)
+    /// says so (for sharing a GPU with other work).
     pub fn new(g: &Graph) -> Result<Self> {
+        let limit = match std::env::var("SSSP_GPU_MEMORY_LIMIT") {
+            Ok(v) => Some(v.parse().map_err(|_| {
+                Error::InvalidArgument(format!("SSSP_GPU_MEMORY_LIMIT={v}: expected a number of bytes"))
+            })?),
+            Err(_) => None,
+        };
+        Self::with_memory_limit(g, limit)
+    }
+
+    /// [`CudaEngine::new`] with an explicit cap on the bytes it may use.
+    pub fn with_memory_limit(g: &Graph, limit: Option<u64>) -> Result<Self> {
         let weights = g.unsigned_weights("GPU strategies")?;
         let ctx = open_context()?;
         // One stream, and ordering between launches is the stream's: per-buffer event tracking
@@ -176,10 +191,11 @@ impl CudaEngine {
         let (n, m) = (g.num_vertices() as u64, g.num_arcs() as u64);
         let needed = graph_bytes(n, m) + working_bytes(n, m, SCAN_BLOCKS as u64);
         let (free, _total) = ctx.mem_get_info()?;
+        let available = limit.map_or(free as u64, |l| l.min(free as u64));
         // Keep a margin for the context, module and allocator granularity.
         let margin = 256 << 20;
-        if needed + margin > free as u64 {
-            return Err(Error::OutOfDeviceMemory { device: name, needed: needed + margin, available: free as u64 });
+        if needed + margin > available {
+            return Err(Error::OutOfDeviceMemory { device: name, needed: needed + margin, available });
         }
         let k = Kernels::load(&ctx)?;
         let stream = ctx.default_stream();

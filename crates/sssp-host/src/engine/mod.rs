@@ -106,14 +106,19 @@ pub trait Engine {
 
 /// Open an engine for `g` on the requested device.
 pub fn open(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
+    open_explained(g, kind).map(|(e, _)| e)
+}
+
+/// [`open`], also returning why `Auto` fell back to the CPU (`None` when it did not).
+pub fn open_explained(g: &Graph, kind: DeviceKind) -> Result<(Box<dyn Engine>, Option<String>)> {
     match kind {
-        DeviceKind::Cpu => Ok(Box::new(cpu::CpuEngine::new(g)?)),
-        DeviceKind::Gpu => Ok(Box::new(cuda::CudaEngine::new(g)?)),
+        DeviceKind::Cpu => Ok((Box::new(cpu::CpuEngine::new(g)?), None)),
+        DeviceKind::Gpu => Ok((Box::new(cuda::CudaEngine::new(g)?), None)),
         DeviceKind::Auto => match cuda::CudaEngine::new(g) {
-            Ok(e) => Ok(Box::new(e)),
+            Ok(e) => Ok((Box::new(e), None)),
             // Only "no usable GPU" falls back; a real failure on a present GPU (out of memory,
             // a launch error) is reported.
-            Err(Error::NoGpu(_)) => Ok(Box::new(cpu::CpuEngine::new(g)?)),
+            Err(Error::NoGpu(why)) => Ok((Box::new(cpu::CpuEngine::new(g)?), Some(why))),
             Err(e) => Err(e),
         },
     }
