@@ -56,6 +56,33 @@ pub unsafe fn init(a: &InitArgs, tid: u32, nthreads: u32) {
     }
 }
 
+/// Parameters of the extract kernel: the distance halves of the packed words, for download.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ExtractArgs {
+    pub dist: *const u64,
+    /// `n` distances out (`INF` for unreached).
+    pub out: *mut u32,
+    pub n: u32,
+    pub _pad: u32,
+}
+const _: () = assert!(core::mem::size_of::<ExtractArgs>() == 24);
+unsafe impl Send for ExtractArgs {}
+unsafe impl Sync for ExtractArgs {}
+#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
+// SAFETY: repr(C), Copy, integers and addresses only, layout pinned above.
+unsafe impl cudarc::driver::DeviceRepr for ExtractArgs {}
+
+/// Copy out the distances (half the bytes of the packed words: what the host downloads).
+#[inline(always)]
+pub unsafe fn extract(a: &ExtractArgs, tid: u32, nthreads: u32) {
+    let mut v = tid;
+    while v < a.n {
+        *a.out.add(v as usize) = dist_of(*a.dist.add(v as usize));
+        v += nthreads;
+    }
+}
+
 /// The number of vertices in the input frontier.
 #[inline(always)]
 pub unsafe fn input_len(a: &AdvanceArgs) -> u32 {

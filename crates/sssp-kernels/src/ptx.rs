@@ -10,7 +10,7 @@ use core::arch::asm;
 use core::arch::nvptx::*;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
-use crate::advance::{self, InitArgs};
+use crate::advance::{self, ExtractArgs, InitArgs};
 use crate::dedupe;
 use crate::relax::load_len;
 use crate::types::*;
@@ -40,6 +40,12 @@ pub unsafe extern "ptx-kernel" fn sssp_init(a: InitArgs) {
 pub unsafe extern "ptx-kernel" fn sssp_advance(a: AdvanceArgs) {
     let (t, n) = global_tid();
     advance::advance(&a, t, n)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_extract(a: ExtractArgs) {
+    let (t, n) = global_tid();
+    advance::extract(&a, t, n)
 }
 
 #[unsafe(no_mangle)]
