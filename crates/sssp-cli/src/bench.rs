@@ -92,6 +92,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     if a.trials == 0 {
         return Err(Error::InvalidArgument("--trials must be at least 1".into()));
     }
+    if g.num_vertices() == 0 {
+        return Err(Error::InvalidArgument("the graph has no vertices: there is no source to solve from".into()));
+    }
     let configs = configs(&a)?;
     let sources = sssp::reference::pick_sources(&g, a.trials, a.seed);
     eprintln!("sources: {:?} (seed {})", sources, a.seed);

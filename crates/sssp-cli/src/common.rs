@@ -159,6 +159,9 @@ impl SolveArgs {
 
     /// The explicit sources, or `trials` seeded random ones.
     pub fn sources(&self, g: &Graph) -> Result<Vec<u32>> {
+        if g.num_vertices() == 0 {
+            return Err(Error::InvalidArgument("the graph has no vertices: there is no source to solve from".into()));
+        }
         if self.source.is_empty() {
             if self.trials == 0 {
                 return Err(Error::InvalidArgument("--trials must be at least 1".into()));

@@ -164,6 +164,17 @@ fn bench_verifies_and_prints_a_row_per_config() {
 }
 
 #[test]
+fn empty_graph_is_an_error_not_a_silent_success() {
+    let g = tmp("empty.gr");
+    std::fs::write(&g, "p sp 0 0\n").unwrap();
+    for cmd in ["run", "bench"] {
+        let o = sssp(&[cmd, s(&g), "--device", "cpu"]);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {:?}", text(&o));
+        assert!(text(&o).1.contains("no vertices"));
+    }
+}
+
+#[test]
 fn info_reports_counts() {
     let o = sssp(&["info", "gen:disconnected:3:30", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
