@@ -26,7 +26,9 @@ fn check(g: &Graph, what: &str, with_topo_bf: bool) {
             runs.push((Algo::TopoBf, Options { balance, ..Options::default() }));
         }
         for dedupe in [Dedupe::Stamp, Dedupe::Lookup] {
-            runs.push((Algo::Workfront, Options { balance, dedupe, ..Options::default() }));
+            for device_loop in [false, true] {
+                runs.push((Algo::Workfront, Options { balance, dedupe, device_loop, ..Options::default() }));
+            }
         }
         for (algo, opts) in runs {
             let sol = solve(g, algo, Some(eng.as_mut()), src, &opts).unwrap();

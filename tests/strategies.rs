@@ -26,8 +26,10 @@ fn configs() -> Vec<(Algo, Options)> {
         v.push((Algo::TopoBf, Options { balance, ..Options::default() }));
         for dedupe in [Dedupe::Stamp, Dedupe::Lookup] {
             for check_every in [1, 5] {
-                v.push((Algo::Workfront, Options { balance, dedupe, check_every, trace: false }));
+                v.push((Algo::Workfront, Options { balance, dedupe, check_every, trace: false, device_loop: false }));
             }
+            // The device-side loop (where the mode supports it; else the same host loop).
+            v.push((Algo::Workfront, Options { balance, dedupe, ..Options::default() }));
         }
     }
     v

@@ -37,9 +37,12 @@ pub struct BenchArgs {
     trials: usize,
     #[arg(long, default_value_t = 27491095)]
     seed: u64,
-    /// Frontier length read-back interval.
+    /// Frontier length read-back interval (launch-per-iteration loop).
     #[arg(long, default_value_t = 8)]
     check_every: u32,
+    /// Launch once per iteration even where the device could run the loop itself.
+    #[arg(long)]
+    host_loop: bool,
     /// Also compare every trial with serial Dijkstra (slow on big graphs).
     #[arg(long)]
     reference: bool,
@@ -118,7 +121,13 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         );
     }
     for c in &configs {
-        let opts = Options { balance: c.balance, dedupe: c.dedupe, check_every: a.check_every, trace: false };
+        let opts = Options {
+            balance: c.balance,
+            dedupe: c.dedupe,
+            check_every: a.check_every,
+            trace: false,
+            device_loop: !a.host_loop,
+        };
         // One untimed warm-up (module JIT, first-touch allocations).
         if c.algo.uses_engine() {
             solve(&g, c.algo, eng.as_deref_mut(), sources[0], &opts)?;

@@ -86,9 +86,14 @@ pub struct SolveArgs {
     /// Frontier duplicate removal: stamp (H-BF 64-bit atomic) or lookup (Davidson's table).
     #[arg(long, default_value = "stamp")]
     pub dedupe: String,
-    /// Read the frontier length back every K iterations (1 = every iteration).
+    /// Read the frontier length back every K iterations (1 = every iteration); for the
+    /// launch-per-iteration loop only.
     #[arg(long, default_value_t = 8)]
     pub check_every: u32,
+    /// Launch once per iteration even where the device can run the whole loop itself (by
+    /// default thread/vwarp balance with stamp dedupe run as one persistent launch).
+    #[arg(long)]
+    pub host_loop: bool,
     /// Source vertex (repeatable). Default: `--trials` seeded random non-isolated vertices.
     #[arg(long, short = 's')]
     pub source: Vec<u32>,
@@ -146,6 +151,7 @@ impl SolveArgs {
             dedupe: parse_dedupe(&self.dedupe)?,
             check_every: self.check_every,
             trace,
+            device_loop: !self.host_loop,
         })
     }
 

@@ -48,6 +48,64 @@ pub unsafe extern "ptx-kernel" fn sssp_extract(a: ExtractArgs) {
     advance::extract(&a, t, n)
 }
 
+/// Workfront iterations back to back in one launch, a grid barrier between them (the host
+/// launches once instead of once per iteration). Needs every block resident at once: the host
+/// sizes the grid from this kernel's occupancy. Stops when the frontier is empty or after
+/// `max_iters` iterations, and stores how many it ran.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_advance_loop(a: LoopArgs) {
+    let (t, n) = global_tid();
+    let mut k = a.k0;
+    let mut iter = a.adv.iter;
+    let mut done = 0;
+    while done < a.max_iters {
+        let step = loop_step(&a, k, iter);
+        // Every thread reads the same length: it was completed before the last grid barrier.
+        if load_len(step.input.len) == 0 {
+            break;
+        }
+        advance::advance(&step, t, n);
+        grid_barrier(a.cells.add(CELL_BARRIER_COUNT), a.cells.add(CELL_BARRIER_GEN));
+        k = (k + 1) % 6;
+        iter += 1;
+        done += 1;
+    }
+    if t == 0 {
+        *a.cells.add(CELL_LOOP_DONE) = done;
+    }
+}
+
+/// GPU-scope acquire-release fence. Rust's `fence(SeqCst)` becomes `fence.sc.sys`, which
+/// also orders against the host and other devices and cost several microseconds per grid
+/// barrier on the H100; the barrier only needs the device.
+#[inline(always)]
+unsafe fn fence_gpu() {
+    asm!("fence.acq_rel.gpu;");
+}
+
+/// A barrier across the whole grid: blocks arrive on a counter; the last one resets it and
+/// bumps the generation the others spin on. The fences around the arrival publish each
+/// block's writes (pushes, distances) to every other block before it goes on. Only thread 0 of
+/// each block takes part (after a block barrier), so there is no warp-level synchronisation here.
+#[inline(always)]
+unsafe fn grid_barrier(count: *mut u32, generation: *mut u32) {
+    block_barrier();
+    if _thread_idx_x() == 0 {
+        fence_gpu();
+        let gen = core::ptr::read_volatile(generation);
+        let arrived = AtomicU32::from_ptr(count).fetch_add(1, Relaxed);
+        if arrived == _grid_dim_x() as u32 - 1 {
+            core::ptr::write_volatile(count, 0);
+            fence_gpu();
+            AtomicU32::from_ptr(generation).fetch_add(1, Relaxed);
+        } else {
+            while core::ptr::read_volatile(generation) == gen {}
+        }
+        fence_gpu();
+    }
+    block_barrier();
+}
+
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_dedupe_mark(a: DedupeArgs) {
     let (t, n) = global_tid();

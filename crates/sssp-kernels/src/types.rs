@@ -137,6 +137,49 @@ pub struct AdvanceArgs {
     pub _pad: u32,
 }
 
+/// Parameters of the device-side Workfront loop (the persistent kernel): the advance template
+/// plus what rotates between iterations, mirroring the host's frontier bookkeeping.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct LoopArgs {
+    /// Template: `input`, `output`, `zero_len` and `iter` are replaced every iteration.
+    pub adv: AdvanceArgs,
+    /// The two frontier queues.
+    pub queues: [*mut u32; 2],
+    /// The ring of length cells `F0..F2` (see `sssp-host`'s `Frontiers`), then the grid
+    /// barrier's arrival count and generation, then the number of iterations the loop ran.
+    pub cells: *mut u32,
+    /// Ring position `k` of the first iteration (current queue `k % 2`, current cell `k % 3`).
+    pub k0: u32,
+    /// Stop after this many iterations even if the frontier is not empty.
+    pub max_iters: u32,
+}
+
+/// Index of the grid barrier's arrival counter in `LoopArgs::cells`.
+pub const CELL_BARRIER_COUNT: usize = 5;
+/// Index of the grid barrier's generation in `LoopArgs::cells`.
+pub const CELL_BARRIER_GEN: usize = 6;
+/// Index of the "iterations run" result in `LoopArgs::cells`.
+pub const CELL_LOOP_DONE: usize = 7;
+/// Number of `u32` cells an engine allocates.
+pub const NUM_CELLS: usize = 8;
+
+/// The iteration-`i` advance of a device loop: queues and cells at ring position `k`.
+#[inline(always)]
+pub unsafe fn loop_step(a: &LoopArgs, k: u32, iter: u32) -> AdvanceArgs {
+    let cell = |i: u32| a.cells.add((i % 3) as usize);
+    // Select, not `queues[k % 2]`: a run-time index into the parameter array would copy the
+    // whole block to local memory on the GPU.
+    let (cur, next) = if k.is_multiple_of(2) { (a.queues[0], a.queues[1]) } else { (a.queues[1], a.queues[0]) };
+    AdvanceArgs {
+        input: Queue { items: cur, len: cell(k) },
+        output: Queue { items: next, len: cell(k + 1) },
+        zero_len: cell(k + 2),
+        iter,
+        ..a.adv
+    }
+}
+
 /// Parameters of the lookup-table dedupe passes and of compaction.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -184,6 +227,7 @@ const _: () = assert!(core::mem::size_of::<Queue>() == 16);
 const _: () = assert!(core::mem::size_of::<Counters>() == 32);
 const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 32 + 8 + 16 + 16 + 8 + 8 + 8 + 16);
 const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
+const _: () = assert!(core::mem::size_of::<LoopArgs>() == 112 + 16 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ScanArgs>() == 16 + 8 + 8 + 8 + 8 + 16 + 8);
 
 // Parameter blocks carry raw addresses; the host hands them to worker threads (CPU backend)
@@ -193,6 +237,8 @@ unsafe impl Sync for AdvanceArgs {}
 unsafe impl Send for DedupeArgs {}
 unsafe impl Sync for DedupeArgs {}
 unsafe impl Send for ScanArgs {}
+unsafe impl Send for LoopArgs {}
+unsafe impl Sync for LoopArgs {}
 unsafe impl Sync for ScanArgs {}
 
 #[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
@@ -202,6 +248,7 @@ mod cuda_glue {
     unsafe impl cudarc::driver::DeviceRepr for super::AdvanceArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::DedupeArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::ScanArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for super::LoopArgs {}
 }
 
 #[cfg(test)]

@@ -238,6 +238,19 @@ impl Engine for CpuEngine {
         self.fr.swap(std::mem::take(&mut self.pending_scratch));
     }
 
+    fn advance_loop(&mut self, step: Advance, max_iters: u32) -> Result<u32> {
+        debug_assert!(super::loop_supported(&step));
+        // The GPU's persistent kernel runs exactly these steps, a grid barrier in place of the
+        // return to this loop.
+        let mut done = 0;
+        while done < max_iters && self.frontier_len()? > 0 {
+            self.advance(Advance { iter: step.iter + done, ..step })?;
+            self.swap();
+            done += 1;
+        }
+        Ok(done)
+    }
+
     fn frontier_len(&mut self) -> Result<u32> {
         Ok(self.cells.get_mut()[self.fr.current_cell()])
     }

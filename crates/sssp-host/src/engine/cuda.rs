@@ -16,7 +16,9 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 use sssp_kernels::advance::{ExtractArgs, InitArgs};
-use sssp_kernels::{AdvanceArgs, Balance, Counters, Csr, Dedupe, DedupeArgs, Queue, ScanArgs, ScanOf, BLOCK};
+use sssp_kernels::{
+    AdvanceArgs, Balance, Counters, Csr, Dedupe, DedupeArgs, LoopArgs, Queue, ScanArgs, ScanOf, BLOCK, CELL_LOOP_DONE,
+};
 
 use super::{graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, CELLS};
 use crate::error::{Error, Result};
@@ -36,18 +38,27 @@ impl From<DriverError> for Error {
     }
 }
 
+/// Resident blocks per SM for the persistent loop kernel. Every block arrives at the grid
+/// barrier on one counter, so fewer blocks make a cheaper barrier; two per SM of 256 threads
+/// still cover the frontiers of road graphs and meshes, and grid-stride loops cover the rest.
+const LOOP_BLOCKS_PER_SM: u32 = 2;
+
 /// One typed wrapper per kernel.
 struct Kernels {
     _module: Arc<CudaModule>,
     init: CudaFunction,
     extract: CudaFunction,
     advance: CudaFunction,
+    advance_loop: CudaFunction,
     dedupe_mark: CudaFunction,
     scan_reduce: CudaFunction,
     scan_block_sums: CudaFunction,
     scan_write: CudaFunction,
     /// Blocks of the grid-stride kernels.
     grid: u32,
+    /// Blocks of the persistent loop kernel: exactly as many as can be resident at once (its
+    /// grid barrier would deadlock on a block that never gets an SM).
+    loop_grid: u32,
     /// `SSSP_DEBUG_SYNC=1`: synchronise after every launch and name it on stderr, so a fault
     /// or a hang is pinned to one kernel. Off by default (it serialises the host and device).
     debug_sync: bool,
@@ -69,6 +80,11 @@ impl Kernels {
         // so that a grid-stride pass over a tiny frontier does not launch idle blocks by the
         // thousand.
         let per_sm = advance.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?.clamp(1, 8);
+        let advance_loop = f("sssp_advance_loop")?;
+        let loop_per_sm = advance_loop.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
+        if loop_per_sm == 0 {
+            return Err(Error::Cuda("the loop kernel cannot be resident on this device".into()));
+        }
         Ok(Kernels {
             init: f("sssp_init")?,
             extract: f("sssp_extract")?,
@@ -78,6 +94,8 @@ impl Kernels {
             scan_write: f("sssp_scan_write")?,
             advance,
             grid: sms * per_sm,
+            loop_grid: sms * loop_per_sm.min(LOOP_BLOCKS_PER_SM),
+            advance_loop,
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
             _module: module,
         })
@@ -116,6 +134,14 @@ impl Kernels {
     unsafe fn advance(&self, s: &CudaStream, a: AdvanceArgs) -> Result<()> {
         s.launch_builder(&self.advance).arg(&a).launch(Self::cfg(self.grid))?;
         self.done(s, "advance")
+    }
+
+    /// # Safety
+    /// As [`Kernels::advance`] for the template, plus: `a.queues` both hold `n` items and
+    /// `a.cells` has `NUM_CELLS` cells with the barrier cells at rest (count 0).
+    unsafe fn advance_loop(&self, s: &CudaStream, a: LoopArgs) -> Result<()> {
+        s.launch_builder(&self.advance_loop).arg(&a).launch(Self::cfg(self.loop_grid))?;
+        self.done(s, "advance_loop")
     }
 
     /// # Safety
@@ -358,6 +384,36 @@ impl Engine for CudaEngine {
 
     fn swap(&mut self) {
         self.fr.swap(std::mem::take(&mut self.pending_scratch));
+    }
+
+    fn advance_loop(&mut self, step: Advance, max_iters: u32) -> Result<u32> {
+        debug_assert!(super::loop_supported(&step));
+        let adv = AdvanceArgs {
+            csr: self.csr(),
+            dist: self.addr(&self.dist) as *mut u64,
+            input: self.current(),
+            output: self.queue(self.fr.next_queue(), self.fr.next_cell()),
+            zero_len: std::ptr::null_mut(),
+            scan: std::ptr::null(),
+            counters: self.counters_ptr(),
+            iter: step.iter,
+            balance: step.balance as u32,
+            dedupe: step.dedupe as u32,
+            _pad: 0,
+        };
+        let a = LoopArgs {
+            adv,
+            queues: [self.addr(&self.queues[0]) as *mut u32, self.addr(&self.queues[1]) as *mut u32],
+            cells: self.cell(0),
+            k0: self.fr.position(),
+            max_iters,
+        };
+        // SAFETY: queues hold n items each (stamps push a vertex at most once per iteration),
+        // cells has NUM_CELLS entries and init zeroed the barrier; loop_grid blocks are resident.
+        unsafe { self.k.advance_loop(&self.stream, a)? };
+        let done = self.stream.clone_dtoh(&self.cells.slice(CELL_LOOP_DONE..CELL_LOOP_DONE + 1))?[0];
+        self.fr.advance_by(done);
+        Ok(done)
     }
 
     fn frontier_len(&mut self) -> Result<u32> {

@@ -88,6 +88,12 @@ pub trait Engine {
     /// Make the next frontier the current one (host-side bookkeeping only).
     fn swap(&mut self);
 
+    /// Run frontier iterations (advance, then swap) from `step.iter` on, without returning to
+    /// the host in between, until the frontier is empty or `max_iters` iterations have run.
+    /// Returns how many ran. Only for [`loop_supported`] modes. On the GPU this is one
+    /// persistent launch with a grid barrier between iterations; the CPU runs the same steps.
+    fn advance_loop(&mut self, step: Advance, max_iters: u32) -> Result<u32>;
+
     /// Length of the current frontier. Synchronises with the device.
     fn frontier_len(&mut self) -> Result<u32>;
 
@@ -124,8 +130,15 @@ pub fn open_explained(g: &Graph, kind: DeviceKind) -> Result<(Box<dyn Engine>, O
     }
 }
 
-/// Indices of the length cells in the ring (`cells` buffers of both engines).
-pub(crate) const CELLS: usize = 5;
+/// Whether [`Engine::advance_loop`] supports a mode: frontier input, stamp dedupe, and a
+/// balance that needs no device-wide scan (the scan would need two more grid barriers per
+/// iteration; partitioning pays off on scale-free graphs, which need few iterations anyway).
+pub fn loop_supported(step: &Advance) -> bool {
+    step.input == Input::Frontier && step.dedupe == Dedupe::Stamp && step.balance != Balance::Partition
+}
+
+/// Length cells both engines allocate (frontier ring, scratch, grid barrier, loop result).
+pub(crate) const CELLS: usize = sssp_kernels::NUM_CELLS;
 
 /// Frontier bookkeeping shared by both engines: which queue and which length cell play which
 /// role in the current iteration.
@@ -161,6 +174,16 @@ impl Frontiers {
     pub fn spare_scratch_cell(&self) -> usize {
         3 + (self.j ^ 1)
     }
+    /// Ring position of the current frontier (what the device loop starts from).
+    pub fn position(&self) -> u32 {
+        self.k as u32
+    }
+
+    /// `n` swaps without scratch (after a device loop ran `n` iterations).
+    pub fn advance_by(&mut self, n: u32) {
+        self.k = (self.k + n as usize % 6) % 6;
+    }
+
     pub fn swap(&mut self, used_scratch: bool) {
         // Queues alternate with k's parity; keep k in a small range without breaking parity.
         self.k = (self.k + 1) % 6;

@@ -34,11 +34,21 @@ pub struct Options {
     pub check_every: u32,
     /// Record per-iteration statistics (synchronises every iteration: slower, exact timings).
     pub trace: bool,
+    /// Let the device run the iterations itself (one persistent launch) where the mode allows
+    /// it ([`crate::engine::loop_supported`]) and no trace is asked for; else one launch per
+    /// iteration.
+    pub device_loop: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { balance: Balance::VirtualWarp, dedupe: Dedupe::Stamp, check_every: 8, trace: false }
+        Options {
+            balance: Balance::VirtualWarp,
+            dedupe: Dedupe::Stamp,
+            check_every: 8,
+            trace: false,
+            device_loop: true,
+        }
     }
 }
 

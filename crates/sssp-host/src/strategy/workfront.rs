@@ -15,8 +15,8 @@
 use std::time::Instant;
 
 use super::{finish, frontier_loop, Options, Solution, Stats};
-use crate::engine::{Advance, Dedupe, Engine, Input};
-use crate::error::Result;
+use crate::engine::{loop_supported, Advance, Dedupe, Engine, Input};
+use crate::error::{Error, Result};
 use crate::graph::Graph;
 
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
@@ -25,6 +25,21 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
     let mut stats = Stats::default();
     let started = Instant::now();
     eng.init(source)?;
+    let first = Advance { input: Input::Frontier, balance: opts.balance, dedupe: opts.dedupe, iter: 1 };
+    if opts.device_loop && !opts.trace && loop_supported(&first) {
+        // By the invariant above the frontier is empty after at most n + 1 iterations.
+        let bound = eng.num_vertices().saturating_add(1);
+        let done = eng.advance_loop(first, bound)?;
+        stats.readbacks = 1;
+        if done == bound && eng.frontier_len()? != 0 {
+            return Err(Error::Verification(format!(
+                "frontier still non-empty after {done} iterations on {} vertices: engine fault on {}",
+                eng.num_vertices(),
+                eng.device()
+            )));
+        }
+        return finish(g, eng, stats, started);
+    }
     frontier_loop(eng, opts, &mut stats, |eng, iter| {
         eng.advance(Advance { input: Input::Frontier, balance: opts.balance, dedupe: opts.dedupe, iter })?;
         if opts.dedupe == Dedupe::Lookup {
