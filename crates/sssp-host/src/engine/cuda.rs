@@ -293,6 +293,30 @@ impl CudaEngine {
         self.addr(&self.counters) as *mut Counters
     }
 
+    /// An advance over `input` into `output` for `step`; everything else is this engine's.
+    fn advance_args(
+        &self,
+        step: &Advance,
+        input: Queue,
+        output: Queue,
+        zero_len: *mut u32,
+        scan: *const u64,
+    ) -> AdvanceArgs {
+        AdvanceArgs {
+            csr: self.csr(),
+            dist: self.addr(&self.dist) as *mut u64,
+            input,
+            output,
+            zero_len,
+            scan,
+            counters: self.counters_ptr(),
+            iter: step.iter,
+            balance: step.balance as u32,
+            dedupe: step.dedupe as u32,
+            _pad: 0,
+        }
+    }
+
     fn scan_args(&self, input: Queue, of: ScanOf, output: Queue) -> ScanArgs {
         ScanArgs {
             input,
@@ -353,19 +377,8 @@ impl Engine for CudaEngine {
             (self.current(), self.queue(self.fr.next_queue(), self.fr.next_cell()), self.cell(self.fr.spare_cell()))
         };
         self.pending_scratch = lookup && !all;
-        let a = AdvanceArgs {
-            csr: self.csr(),
-            dist: self.addr(&self.dist) as *mut u64,
-            input,
-            output,
-            zero_len,
-            scan: if all { std::ptr::null() } else { self.addr(&self.prefix) as *const u64 },
-            counters: self.counters_ptr(),
-            iter: step.iter,
-            balance: step.balance as u32,
-            dedupe: step.dedupe as u32,
-            _pad: 0,
-        };
+        let scan = if all { std::ptr::null() } else { self.addr(&self.prefix) as *const u64 };
+        let a = self.advance_args(&step, input, output, zero_len, scan);
         // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS.
         unsafe { self.k.advance(&self.stream, a) }
     }
@@ -388,19 +401,9 @@ impl Engine for CudaEngine {
 
     fn advance_loop(&mut self, step: Advance, max_iters: u32) -> Result<u32> {
         debug_assert!(super::loop_supported(&step));
-        let adv = AdvanceArgs {
-            csr: self.csr(),
-            dist: self.addr(&self.dist) as *mut u64,
-            input: self.current(),
-            output: self.queue(self.fr.next_queue(), self.fr.next_cell()),
-            zero_len: std::ptr::null_mut(),
-            scan: std::ptr::null(),
-            counters: self.counters_ptr(),
-            iter: step.iter,
-            balance: step.balance as u32,
-            dedupe: step.dedupe as u32,
-            _pad: 0,
-        };
+        // The template's queues and cells are replaced per iteration by the kernel (`loop_step`).
+        let next = self.queue(self.fr.next_queue(), self.fr.next_cell());
+        let adv = self.advance_args(&step, self.current(), next, std::ptr::null_mut(), std::ptr::null());
         let a = LoopArgs {
             adv,
             queues: [self.addr(&self.queues[0]) as *mut u32, self.addr(&self.queues[1]) as *mut u32],
