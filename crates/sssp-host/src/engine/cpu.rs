@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use sssp_kernels::advance::{self as k, InitArgs};
 use sssp_kernels::{dedupe, AdvanceArgs, Counters, Csr, DedupeArgs, Queue, MAX_VWARP};
 
-use super::{Advance, Engine, Frontiers, Input, CELLS};
+use super::{Advance, Buffer, Engine, Frontiers, Input, QueueRef, CELLS};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -106,6 +106,15 @@ impl CpuEngine {
         Queue { items: self.queues[q].ptr(), len: self.cell(cell) }
     }
 
+    /// Addresses of a queue reference (null for none).
+    fn resolve(&self, q: Option<QueueRef>) -> Queue {
+        match q {
+            None => Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() },
+            Some(QueueRef { buf: Buffer::Frontier(i), cell }) => self.queue(i, cell),
+            Some(QueueRef { buf: Buffer::Scratch, cell }) => Queue { items: self.scratch.ptr(), len: self.cell(cell) },
+        }
+    }
+
     fn current(&self) -> Queue {
         self.queue(self.fr.current_queue(), self.fr.current_cell())
     }
@@ -177,18 +186,10 @@ impl Engine for CpuEngine {
         if !all && step.balance == sssp_kernels::Balance::Partition {
             self.scan_degrees();
         }
-        let lookup = step.dedupe == sssp_kernels::Dedupe::Lookup;
-        let null = Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() };
-        let (input, output, zero_len) = if all {
-            (null, null, std::ptr::null_mut())
-        } else if lookup {
-            let out = Queue { items: self.scratch.ptr(), len: self.cell(self.fr.scratch_cell()) };
-            (self.current(), out, self.cell(self.fr.spare_scratch_cell()))
-        } else {
-            let out = self.queue(self.fr.next_queue(), self.fr.next_cell());
-            (self.current(), out, self.cell(self.fr.spare_cell()))
-        };
-        self.pending_scratch = lookup && !all;
+        let roles = self.fr.roles(&step);
+        let (input, output) = (self.resolve(roles.input), self.resolve(roles.output));
+        let zero_len = roles.zero.map_or(std::ptr::null_mut(), |c| self.cell(c));
+        self.pending_scratch = roles.output.is_some_and(|q| q.buf == Buffer::Scratch);
         let a = AdvanceArgs {
             csr: self.csr(),
             dist: self.dist.ptr(),

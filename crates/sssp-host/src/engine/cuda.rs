@@ -17,10 +17,10 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 use sssp_kernels::advance::{ExtractArgs, InitArgs};
 use sssp_kernels::{
-    AdvanceArgs, Balance, Counters, Csr, Dedupe, DedupeArgs, LoopArgs, Queue, ScanArgs, ScanOf, BLOCK, CELL_LOOP_DONE,
+    AdvanceArgs, Balance, Counters, Csr, DedupeArgs, LoopArgs, Queue, ScanArgs, ScanOf, BLOCK, CELL_LOOP_DONE,
 };
 
-use super::{graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, CELLS};
+use super::{graph_bytes, working_bytes, Advance, Buffer, Engine, Frontiers, Input, QueueRef, CELLS};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -275,6 +275,17 @@ impl CudaEngine {
         Queue { items: self.addr(&self.queues[q]) as *mut u32, len: self.cell(cell) }
     }
 
+    /// Device addresses of a queue reference (null for none).
+    fn resolve(&self, q: Option<QueueRef>) -> Queue {
+        match q {
+            None => Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() },
+            Some(QueueRef { buf: Buffer::Frontier(i), cell }) => self.queue(i, cell),
+            Some(QueueRef { buf: Buffer::Scratch, cell }) => {
+                Queue { items: self.addr(&self.scratch) as *mut u32, len: self.cell(cell) }
+            }
+        }
+    }
+
     fn current(&self) -> Queue {
         self.queue(self.fr.current_queue(), self.fr.current_cell())
     }
@@ -366,17 +377,10 @@ impl Engine for CudaEngine {
             // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
             unsafe { self.k.scan(&self.stream, sa)? };
         }
-        let lookup = step.dedupe == Dedupe::Lookup;
-        let null = Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() };
-        let (input, output, zero_len) = if all {
-            (null, null, std::ptr::null_mut())
-        } else if lookup {
-            let out = Queue { items: self.addr(&self.scratch) as *mut u32, len: self.cell(self.fr.scratch_cell()) };
-            (self.current(), out, self.cell(self.fr.spare_scratch_cell()))
-        } else {
-            (self.current(), self.queue(self.fr.next_queue(), self.fr.next_cell()), self.cell(self.fr.spare_cell()))
-        };
-        self.pending_scratch = lookup && !all;
+        let roles = self.fr.roles(&step);
+        let (input, output) = (self.resolve(roles.input), self.resolve(roles.output));
+        let zero_len = roles.zero.map_or(std::ptr::null_mut(), |c| self.cell(c));
+        self.pending_scratch = roles.output.is_some_and(|q| q.buf == Buffer::Scratch);
         let scan = if all { std::ptr::null() } else { self.addr(&self.prefix) as *const u64 };
         let a = self.advance_args(&step, input, output, zero_len, scan);
         // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS.

@@ -152,7 +152,51 @@ pub(crate) struct Frontiers {
     j: usize,
 }
 
+/// A vertex buffer of an engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Buffer {
+    /// Frontier queue 0 or 1.
+    Frontier(usize),
+    /// The lookup-dedupe scratch queue (room for one push per arc).
+    Scratch,
+}
+
+/// A queue as buffer and length-cell indices; each engine turns it into addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct QueueRef {
+    pub buf: Buffer,
+    pub cell: usize,
+}
+
+/// What an advance reads, where it pushes, and which length cell it zeroes for the iteration
+/// after (`None`: a null pointer in the parameter block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Roles {
+    pub input: Option<QueueRef>,
+    pub output: Option<QueueRef>,
+    pub zero: Option<usize>,
+}
+
 impl Frontiers {
+    /// The roles for `step` at the current ring position. Both engines take them from here, so
+    /// the rotation is written once.
+    pub fn roles(&self, step: &Advance) -> Roles {
+        let current = QueueRef { buf: Buffer::Frontier(self.current_queue()), cell: self.current_cell() };
+        match (step.input, step.dedupe) {
+            (Input::AllVertices, _) => Roles { input: None, output: None, zero: None },
+            (Input::Frontier, Dedupe::Lookup) => Roles {
+                input: Some(current),
+                output: Some(QueueRef { buf: Buffer::Scratch, cell: self.scratch_cell() }),
+                zero: Some(self.spare_scratch_cell()),
+            },
+            (Input::Frontier, Dedupe::Stamp) => Roles {
+                input: Some(current),
+                output: Some(QueueRef { buf: Buffer::Frontier(self.next_queue()), cell: self.next_cell() }),
+                zero: Some(self.spare_cell()),
+            },
+        }
+    }
+
     pub fn current_queue(&self) -> usize {
         self.k % 2
     }
@@ -206,4 +250,50 @@ pub(crate) fn working_bytes(n: u64, m: u64, scan_blocks: u64) -> u64 {
 /// Bytes of the graph itself on the device.
 pub(crate) fn graph_bytes(n: u64, m: u64) -> u64 {
     8 * (n + 1) + 4 * m + 4 * m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(dedupe: Dedupe) -> Advance {
+        Advance { input: Input::Frontier, balance: Balance::Thread, dedupe, iter: 1 }
+    }
+
+    #[test]
+    fn stamp_ring_hands_each_output_to_the_next_input_and_pre_zeroes_its_output() {
+        let mut fr = Frontiers::default();
+        for _ in 0..12 {
+            let now = fr.roles(&step(Dedupe::Stamp));
+            fr.swap(false);
+            let next = fr.roles(&step(Dedupe::Stamp));
+            assert_eq!(now.output, next.input);
+            // The cell this iteration zeroes is the one the next iteration pushes into...
+            assert_eq!(now.zero, next.output.map(|q| q.cell));
+            // ...and never one this iteration reads or writes.
+            assert_ne!(now.zero, now.input.map(|q| q.cell));
+            assert_ne!(now.zero, now.output.map(|q| q.cell));
+        }
+    }
+
+    #[test]
+    fn lookup_alternates_scratch_cells_and_the_device_loop_position_matches_swaps() {
+        let mut fr = Frontiers::default();
+        let first = fr.roles(&step(Dedupe::Lookup));
+        assert_eq!(first.output.unwrap().buf, Buffer::Scratch);
+        fr.swap(true);
+        let second = fr.roles(&step(Dedupe::Lookup));
+        assert_eq!(first.zero, second.output.map(|q| q.cell));
+        assert_ne!(first.output, second.output);
+        // `advance_by(n)` (after a device loop) equals n plain swaps.
+        let (mut a, mut b) = (Frontiers::default(), Frontiers::default());
+        for n in 0..20u32 {
+            a.advance_by(1);
+            b.swap(false);
+            assert_eq!(a.position(), b.position(), "after {n}");
+        }
+        let mut c = Frontiers::default();
+        c.advance_by(20);
+        assert_eq!(c.position(), b.position());
+    }
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use sssp_kernels::INF;
 
-use crate::engine::{Balance, Dedupe, Engine};
+use crate::engine::{Balance, Counters, Dedupe, Engine};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::{Dist, UNREACHED};
@@ -107,7 +107,8 @@ pub(crate) fn frontier_loop(
     // engine is broken: fail loudly instead of looping forever.
     let bound = (eng.num_vertices() as u64 + 1 + every as u64).min(u32::MAX as u64) as u32;
     let mut iter = 1u32;
-    let mut last = eng.counters()?;
+    // Counters are read (a synchronisation) only to trace per-iteration deltas.
+    let mut last = if opts.trace { eng.counters()? } else { Counters::default() };
     loop {
         let t = Instant::now();
         let frontier = if opts.trace { eng.frontier_len()? as u64 } else { 0 };
@@ -129,15 +130,21 @@ pub(crate) fn frontier_loop(
             }
         }
         if iter >= bound {
-            return Err(Error::Verification(format!(
-                "frontier still non-empty after {iter} iterations on {} vertices: engine fault on {}",
-                eng.num_vertices(),
-                eng.device()
-            )));
+            return Err(not_converged(eng, iter));
         }
         iter += 1;
     }
     Ok(())
+}
+
+/// The error for a frontier that outlived the Workfront bound: an engine fault, never a
+/// property of the input (see [`frontier_loop`]).
+pub(crate) fn not_converged(eng: &dyn Engine, iterations: u32) -> Error {
+    Error::Verification(format!(
+        "frontier still non-empty after {iterations} iterations on {} vertices: engine fault on {}",
+        eng.num_vertices(),
+        eng.device()
+    ))
 }
 
 /// Read distances and counters back, convert to [`Dist`], and turn a dropped overflowing

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use super::{finish, frontier_loop, Options, Solution, Stats};
 use crate::engine::{loop_supported, Advance, Dedupe, Engine, Input};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::graph::Graph;
 
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
@@ -32,11 +32,7 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
         let done = eng.advance_loop(first, bound)?;
         stats.readbacks = 1;
         if done == bound && eng.frontier_len()? != 0 {
-            return Err(Error::Verification(format!(
-                "frontier still non-empty after {done} iterations on {} vertices: engine fault on {}",
-                eng.num_vertices(),
-                eng.device()
-            )));
+            return Err(super::not_converged(eng, done));
         }
         return finish(g, eng, stats, started);
     }
