@@ -34,12 +34,11 @@
 //! is computed per edge in parallel, instead of a shuffled table.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::graph::{Buf, EdgeList, Graph, WeightSpec, Weights, MAX_VERTICES};
+use crate::graph::{arc_edge, arc_ends, csr_order, Buf, EdgeList, Graph, WeightSpec, Weights, MAX_VERTICES};
 use crate::rng::{self, Rng};
 
 /// Most arcs any generator may produce (2^32): arc keys are `u32` during CSR construction, and
@@ -796,98 +795,22 @@ impl ArcWeight {
     }
 }
 
-/// Target vertex ranges whose arcs are sorted by one task (keeps tasks big enough to be worth it).
-const SORT_GRAIN: u64 = 1 << 16;
-
 impl Shape {
-    /// Build the CSR in the same arc order as `EdgeList::into_graph` (see the module doc).
+    /// Build the CSR in the same arc order as `EdgeList::into_graph` (the same
+    /// [`csr_order`]), with `u32` keys reused in place as the targets.
     fn into_graph(self, weight: ArcWeight) -> Result<Graph> {
-        let m = self.src.len();
-        let arcs = if self.undirected { 2 * m as u64 } else { m as u64 };
+        let m = self.src.len() as u64;
+        let arcs = if self.undirected { 2 * m } else { m };
         if arcs > MAX_GEN_ARCS {
             // `size()` bounds every family; this guards the u32 keys against a future mistake.
             return Err(Error::InvalidArgument(format!("{arcs} arcs: at most {MAX_GEN_ARCS} can be generated")));
         }
-        let offsets = self.offsets();
-        let mut keys = self.scatter_keys(&offsets, arcs as usize);
-        sort_adjacencies(&offsets, &mut keys, 0, self.n as usize);
-        let weights: Vec<u32> = keys.par_iter().map(|&k| weight.get(&self.natural, edge_of(k, m))).collect();
+        let (offsets, mut keys) = csr_order::<u32>(self.n, &self.src, &self.dst, self.undirected);
+        let weights: Vec<u32> = keys.par_iter().map(|&k| weight.get(&self.natural, arc_edge(k as u64, m))).collect();
         let (src, dst) = (&self.src, &self.dst);
-        keys.par_iter_mut().with_min_len(1 << 12).for_each(|k| {
-            let i = *k as usize;
-            *k = if i < m { dst[i] } else { src[i - m] };
-        });
+        keys.par_iter_mut().with_min_len(1 << 12).for_each(|k| *k = arc_ends(*k as u64, src, dst).1);
         drop(self);
         Graph::from_csr(Buf::Owned(offsets), Buf::Owned(keys), Weights::Unsigned(Buf::Owned(weights)))
-    }
-
-    /// Sources of the arcs of edge `i`: `src[i]`, and `dst[i]` for the reverse arc.
-    fn for_each_arc_source(&self, f: impl Fn(u32, u32) + Sync) {
-        let m = self.src.len();
-        (0..m).into_par_iter().with_min_len(1 << 12).for_each(|i| {
-            f(self.src[i], i as u32);
-            if self.undirected {
-                f(self.dst[i], (m + i) as u32);
-            }
-        });
-    }
-
-    /// CSR offsets from out-degrees counted with atomics (order-independent).
-    fn offsets(&self) -> Vec<u64> {
-        let n = self.n as usize;
-        let counts: Vec<AtomicU64> = (0..=n).into_par_iter().map(|_| AtomicU64::new(0)).collect();
-        self.for_each_arc_source(|u, _| {
-            counts[u as usize + 1].fetch_add(1, Relaxed);
-        });
-        // Same layout: this collects in place.
-        let mut offsets: Vec<u64> = counts.into_iter().map(AtomicU64::into_inner).collect();
-        for v in 0..n {
-            offsets[v + 1] += offsets[v];
-        }
-        offsets
-    }
-
-    /// Place each arc's key in its source's segment (racy order within a segment; sorted next).
-    fn scatter_keys(&self, offsets: &[u64], arcs: usize) -> Vec<u32> {
-        let cursor: Vec<AtomicU64> = offsets[..self.n as usize].par_iter().map(|&o| AtomicU64::new(o)).collect();
-        let keys: Vec<AtomicU32> = (0..arcs).into_par_iter().map(|_| AtomicU32::new(0)).collect();
-        self.for_each_arc_source(|u, key| {
-            let slot = cursor[u as usize].fetch_add(1, Relaxed);
-            keys[slot as usize].store(key, Relaxed);
-        });
-        keys.into_iter().map(AtomicU32::into_inner).collect()
-    }
-}
-
-/// The input edge of arc key `k` (reverse arcs have keys `m..2m`).
-#[inline]
-fn edge_of(k: u32, m: usize) -> usize {
-    let k = k as usize;
-    if k < m {
-        k
-    } else {
-        k - m
-    }
-}
-
-/// Sort each vertex's keys in `lo..hi` (`keys` holds exactly those vertices' arcs), splitting the
-/// vertex range in halves in parallel until a part has few arcs or is a single vertex.
-fn sort_adjacencies(offsets: &[u64], keys: &mut [u32], lo: usize, hi: usize) {
-    let base = offsets[lo];
-    if hi - lo == 1 {
-        if keys.len() as u64 > SORT_GRAIN {
-            keys.par_sort_unstable();
-        } else {
-            keys.sort_unstable();
-        }
-    } else if (keys.len() as u64) <= SORT_GRAIN {
-        for v in lo..hi {
-            keys[(offsets[v] - base) as usize..(offsets[v + 1] - base) as usize].sort_unstable();
-        }
-    } else {
-        let mid = lo + (hi - lo) / 2;
-        let (left, right) = keys.split_at_mut((offsets[mid] - base) as usize);
-        rayon::join(|| sort_adjacencies(offsets, left, lo, mid), || sort_adjacencies(offsets, right, mid, hi));
     }
 }
 

@@ -381,14 +381,8 @@ fn random_weights(spec: WeightSpec, m: usize) -> Vec<i64> {
     (0..m as u64).into_par_iter().map(|i| WeightSpec::random_weight(lo, hi, seed, i) as i64).collect()
 }
 
-/// Counting-sort arcs by source into CSR, keeping each source's arcs in input order (the
-/// reverse arcs of a doubled input follow all forward arcs, also in input order).
-///
-/// Parallel and deterministic: arcs are scattered to their source's segment with atomic
-/// cursors (any order), then each segment is sorted by arc id, which restores input order
-/// whatever the thread interleaving was. Peak extra memory is one `u64` arc id per arc.
+/// Build a graph from an edge list with `i64` weights, checking ids and weight ranges.
 fn build_csr(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool) -> Result<Graph> {
-    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     let nn = n as u64;
     if let Some(&v) = src.par_iter().chain(dst.par_iter()).find_any(|&&v| v as u64 >= nn) {
         return Err(Error::VertexOutOfRange { vertex: v as u64, num_vertices: nn });
@@ -402,57 +396,141 @@ fn build_csr(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool) -> Resu
             w[i], src[i], dst[i]
         )));
     }
-    let m_in = src.len() as u64;
-    let m = if doubled { 2 * m_in } else { m_in };
-    // Arc `a` is input edge `a` forwards, or input edge `a - m_in` reversed.
-    let ends = |a: u64| -> (u32, u32) {
-        if a < m_in {
-            (src[a as usize], dst[a as usize])
-        } else {
-            (dst[(a - m_in) as usize], src[(a - m_in) as usize])
-        }
-    };
-    let degree: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-    (0..m).into_par_iter().for_each(|a| {
-        degree[ends(a).0 as usize].fetch_add(1, Relaxed);
-    });
-    let mut offsets = Vec::with_capacity(n as usize + 1);
-    let mut run = 0u64;
-    offsets.push(0);
-    for d in &degree {
-        run += d.load(Relaxed);
-        offsets.push(run);
-    }
-    // Reuse the degree counters as scatter cursors.
-    degree.par_iter().zip(offsets.par_iter()).for_each(|(c, &o)| c.store(o, Relaxed));
-    let slots: Vec<AtomicU64> = (0..m).into_par_iter().map(|_| AtomicU64::new(0)).collect();
-    (0..m).into_par_iter().for_each(|a| {
-        let slot = degree[ends(a).0 as usize].fetch_add(1, Relaxed);
-        slots[slot as usize].store(a, Relaxed);
-    });
-    drop(degree);
-    let mut ids: Vec<u64> = slots.into_par_iter().map(AtomicU64::into_inner).collect();
-    sort_segments(&mut ids, &offsets);
-    let targets: Vec<u32> = ids.par_iter().map(|&a| ends(a).1).collect();
-    let weight = |a: u64| w[(a % m_in.max(1)) as usize];
-    let weights = if signed {
-        Weights::Signed(Buf::Owned(ids.par_iter().map(|&a| weight(a) as i32).collect()))
+    let arcs = src.len() as u64 * if doubled { 2 } else { 1 };
+    if arcs <= ArcKey::index(u32::MAX) + 1 {
+        assemble::<u32>(n, src, dst, w, doubled, signed)
     } else {
-        Weights::Unsigned(Buf::Owned(ids.par_iter().map(|&a| weight(a) as u32).collect()))
+        assemble::<u64>(n, src, dst, w, doubled, signed)
+    }
+}
+
+fn assemble<K: ArcKey>(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool, signed: bool) -> Result<Graph> {
+    let m = src.len() as u64;
+    let (offsets, keys) = csr_order::<K>(n, src, dst, doubled);
+    let targets: Vec<u32> = keys.par_iter().map(|&k| arc_ends(k.index(), src, dst).1).collect();
+    let weight = |k: K| w[arc_edge(k.index(), m)];
+    let weights = if signed {
+        Weights::Signed(Buf::Owned(keys.par_iter().map(|&k| weight(k) as i32).collect()))
+    } else {
+        Weights::Unsigned(Buf::Owned(keys.par_iter().map(|&k| weight(k) as u32).collect()))
     };
     Graph::from_csr(Buf::Owned(offsets), Buf::Owned(targets), weights)
 }
 
-/// Sort each CSR segment `ids[offsets[v]..offsets[v+1]]`, segments in parallel.
-fn sort_segments(ids: &mut [u64], offsets: &[u64]) {
-    let mut rest = ids;
-    let mut segments = Vec::with_capacity(offsets.len().saturating_sub(1));
-    for win in offsets.windows(2) {
-        let (seg, tail) = rest.split_at_mut((win[1] - win[0]) as usize);
-        segments.push(seg);
-        rest = tail;
+/// Names an arc of an edge list of `m` edges: key `a < m` is edge `a` as given, key `m + a`
+/// its reverse (doubled inputs). `u32` keys when the arcs fit (half the memory), else `u64`.
+pub(crate) trait ArcKey: Copy + Ord + Send + Sync {
+    fn from_index(a: u64) -> Self;
+    fn index(self) -> u64;
+}
+
+impl ArcKey for u32 {
+    fn from_index(a: u64) -> Self {
+        a as u32
     }
-    segments.into_par_iter().for_each(|s| s.sort_unstable());
+    fn index(self) -> u64 {
+        self as u64
+    }
+}
+
+impl ArcKey for u64 {
+    fn from_index(a: u64) -> Self {
+        a
+    }
+    fn index(self) -> u64 {
+        self
+    }
+}
+
+/// The input edge of arc `a` of an edge list of `m` edges.
+#[inline]
+pub(crate) fn arc_edge(a: u64, m: u64) -> usize {
+    (if a < m { a } else { a - m }) as usize
+}
+
+/// (tail, head) of arc `a`: edge `a` forwards, or edge `a - m` reversed.
+#[inline]
+pub(crate) fn arc_ends(a: u64, src: &[u32], dst: &[u32]) -> (u32, u32) {
+    let m = src.len() as u64;
+    if a < m {
+        (src[a as usize], dst[a as usize])
+    } else {
+        (dst[(a - m) as usize], src[(a - m) as usize])
+    }
+}
+
+/// The CSR order of an edge list's arcs (with `doubled`, every edge's reverse arc too, keyed
+/// after all forward arcs): the offsets, and the key of the arc in each CSR slot, every vertex's
+/// arcs in key order, i.e. input order. Ids must be `< n` (callers check).
+///
+/// Parallel and deterministic: arcs are scattered to their source's segment with atomic cursors
+/// (in whatever order threads get there), then each segment is sorted by key, which restores
+/// input order. Peak extra memory is one key per arc plus a counter per vertex. Shared by
+/// [`EdgeList::into_graph`] and the generators.
+pub(crate) fn csr_order<K: ArcKey>(n: u32, src: &[u32], dst: &[u32], doubled: bool) -> (Vec<u64>, Vec<K>) {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let arcs = src.len() as u64 * if doubled { 2 } else { 1 };
+    let tail = |a: u64| arc_ends(a, src, dst).0 as usize;
+    let counts: Vec<AtomicU64> = (0..=n as usize).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+    (0..arcs as usize).into_par_iter().with_min_len(1 << 12).for_each(|a| {
+        counts[tail(a as u64) + 1].fetch_add(1, Relaxed);
+    });
+    let mut offsets: Vec<u64> = counts.into_iter().map(AtomicU64::into_inner).collect();
+    for v in 0..n as usize {
+        offsets[v + 1] += offsets[v];
+    }
+    let cursor: Vec<AtomicU64> = offsets[..n as usize].par_iter().map(|&o| AtomicU64::new(o)).collect();
+    let mut keys = vec![K::from_index(0); arcs as usize];
+    let slots = Slots(keys.as_mut_ptr());
+    (0..arcs as usize).into_par_iter().with_min_len(1 << 12).for_each(|a| {
+        let slot = cursor[tail(a as u64)].fetch_add(1, Relaxed);
+        // SAFETY: the cursors hand every arc a distinct slot below `arcs`.
+        unsafe { slots.write(slot as usize, K::from_index(a as u64)) };
+    });
+    sort_segments(&offsets, &mut keys, 0, n as usize);
+    (offsets, keys)
+}
+
+/// A buffer that threads write at distinct indices.
+struct Slots<K>(*mut K);
+
+// SAFETY: writers use distinct indices (see `csr_order`), and the buffer outlives the writes.
+unsafe impl<K: Send> Sync for Slots<K> {}
+
+impl<K> Slots<K> {
+    /// # Safety
+    /// `i` is in bounds and no other thread writes index `i`.
+    unsafe fn write(&self, i: usize, k: K) {
+        self.0.add(i).write(k)
+    }
+}
+
+/// Below this many arcs, a vertex range is sorted by one task.
+const SORT_GRAIN: u64 = 1 << 16;
+
+/// Sort each vertex's keys in `lo..hi` (`keys` holds exactly those vertices' arcs), splitting the
+/// vertex range in halves in parallel until a part has few arcs or is a single vertex (a hub
+/// with many arcs is sorted in parallel itself).
+fn sort_segments<K: ArcKey>(offsets: &[u64], keys: &mut [K], lo: usize, hi: usize) {
+    if hi <= lo {
+        return;
+    }
+    let base = offsets[lo];
+    if hi - lo == 1 {
+        if keys.len() as u64 > SORT_GRAIN {
+            keys.par_sort_unstable();
+        } else {
+            keys.sort_unstable();
+        }
+    } else if (keys.len() as u64) <= SORT_GRAIN {
+        for v in lo..hi {
+            keys[(offsets[v] - base) as usize..(offsets[v + 1] - base) as usize].sort_unstable();
+        }
+    } else {
+        let mid = lo + (hi - lo) / 2;
+        let (left, right) = keys.split_at_mut((offsets[mid] - base) as usize);
+        rayon::join(|| sort_segments(offsets, left, lo, mid), || sort_segments(offsets, right, mid, hi));
+    }
 }
 
 #[cfg(test)]
