@@ -10,10 +10,10 @@
 use std::cell::UnsafeCell;
 
 use rayon::prelude::*;
-use sssp_kernels::advance::{self as k, InitArgs};
-use sssp_kernels::{dedupe, AdvanceArgs, Counters, Csr, DedupeArgs, Queue, MAX_VWARP};
+use sssp_kernels::advance as k;
+use sssp_kernels::{dedupe, Counters, Csr, MAX_VWARP};
 
-use super::{Advance, Buffer, Engine, Frontiers, Input, QueueRef, CELLS};
+use super::{Advance, Engine, Frontiers, Input, Layout, CELLS};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -49,16 +49,16 @@ impl<T: Copy> Shared<T> {
 
 pub struct CpuEngine {
     offsets: Vec<u64>,
-    targets: Vec<u32>,
-    weights: Vec<u32>,
     n: u32,
     dist: Shared<u64>,
     queues: [Shared<u32>; 2],
-    scratch: Shared<u32>,
-    table: Shared<u32>,
     prefix: Shared<u64>,
     cells: Shared<u32>,
     counters: Shared<Counters>,
+    /// Buffers only the kernels touch (through `lay`); owned here so they live as long as it.
+    _kernel_only: (Vec<u32>, Vec<u32>, Shared<u32>, Shared<u32>),
+    /// Addresses of the buffers (they never move).
+    lay: Layout,
     fr: Frontiers,
     pending_scratch: bool,
 }
@@ -67,56 +67,46 @@ impl CpuEngine {
     /// Copy `g` into the engine. Needs non-negative weights.
     pub fn new(g: &Graph) -> Result<Self> {
         let weights = g.unsigned_weights("GPU-style strategies")?.to_vec();
+        let (offsets, targets) = (g.offsets().to_vec(), g.targets().to_vec());
         let n = g.num_vertices();
         let m = g.num_arcs();
+        let dist = Shared::new(vec![0; n]);
+        let queues = [Shared::new(vec![0; n.max(1)]), Shared::new(vec![0; n.max(1)])];
+        // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
+        let scratch = Shared::new(vec![0; m.max(1)]);
+        let table = Shared::new(vec![0; n.max(1)]);
+        let prefix = Shared::new(vec![0; n + 1]);
+        let cells = Shared::new(vec![0; CELLS]);
+        let counters = Shared::new(vec![Counters::default()]);
+        let lay = Layout {
+            csr: Csr {
+                offsets: offsets.as_ptr(),
+                targets: targets.as_ptr(),
+                weights: weights.as_ptr(),
+                n: n as u32,
+                _pad: 0,
+            },
+            dist: dist.ptr(),
+            queues: [queues[0].ptr(), queues[1].ptr()],
+            scratch: scratch.ptr(),
+            table: table.ptr(),
+            prefix: prefix.ptr(),
+            cells: cells.ptr(),
+            counters: counters.ptr(),
+        };
         Ok(CpuEngine {
-            offsets: g.offsets().to_vec(),
-            targets: g.targets().to_vec(),
-            weights,
+            offsets,
             n: n as u32,
-            dist: Shared::new(vec![0; n]),
-            queues: [Shared::new(vec![0; n.max(1)]), Shared::new(vec![0; n.max(1)])],
-            // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
-            scratch: Shared::new(vec![0; m.max(1)]),
-            table: Shared::new(vec![0; n.max(1)]),
-            prefix: Shared::new(vec![0; n + 1]),
-            cells: Shared::new(vec![0; CELLS]),
-            counters: Shared::new(vec![Counters::default()]),
+            dist,
+            queues,
+            prefix,
+            cells,
+            counters,
+            _kernel_only: (targets, weights, scratch, table),
+            lay,
             fr: Frontiers::default(),
             pending_scratch: false,
         })
-    }
-
-    fn csr(&self) -> Csr {
-        Csr {
-            offsets: self.offsets.as_ptr(),
-            targets: self.targets.as_ptr(),
-            weights: self.weights.as_ptr(),
-            n: self.n,
-            _pad: 0,
-        }
-    }
-
-    fn cell(&self, i: usize) -> *mut u32 {
-        // SAFETY: i < CELLS.
-        unsafe { self.cells.ptr().add(i) }
-    }
-
-    fn queue(&self, q: usize, cell: usize) -> Queue {
-        Queue { items: self.queues[q].ptr(), len: self.cell(cell) }
-    }
-
-    /// Addresses of a queue reference (null for none).
-    fn resolve(&self, q: Option<QueueRef>) -> Queue {
-        match q {
-            None => Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() },
-            Some(QueueRef { buf: Buffer::Frontier(i), cell }) => self.queue(i, cell),
-            Some(QueueRef { buf: Buffer::Scratch, cell }) => Queue { items: self.scratch.ptr(), len: self.cell(cell) },
-        }
-    }
-
-    fn current(&self) -> Queue {
-        self.queue(self.fr.current_queue(), self.fr.current_cell())
     }
 
     /// Run `body(tid, nthreads)` for every thread of a CPU grid of `nthreads` threads.
@@ -142,7 +132,7 @@ impl CpuEngine {
     fn scan_degrees(&mut self) {
         let len = self.cells.get_mut()[self.fr.current_cell()] as usize;
         // SAFETY: between launches the engine has exclusive access; the cell holds <= n.
-        let items = unsafe { std::slice::from_raw_parts(self.queues[self.fr.current_queue()].ptr(), len) };
+        let items = unsafe { std::slice::from_raw_parts(self.lay.current(&self.fr).items, len) };
         let offsets = &self.offsets;
         let degrees: Vec<u64> = items.par_iter().map(|&v| offsets[v as usize + 1] - offsets[v as usize]).collect();
         let prefix = self.prefix.get_mut();
@@ -168,13 +158,7 @@ impl Engine for CpuEngine {
         self.cells.get_mut().fill(0);
         self.fr = Frontiers::default();
         self.pending_scratch = false;
-        let a = InitArgs {
-            dist: self.dist.ptr(),
-            frontier: self.current(),
-            counters: self.counters.ptr(),
-            n: self.n,
-            source,
-        };
+        let a = self.lay.init_args(&self.fr, source);
         // SAFETY: every pointer addresses a live buffer of the sizes the body indexes
         // (dist: n, queue: >= 1, counters: 1).
         Self::launch(CPU_THREADS, |t, nt| unsafe { k::init(&a, t, nt) });
@@ -187,22 +171,8 @@ impl Engine for CpuEngine {
             self.scan_degrees();
         }
         let roles = self.fr.roles(&step);
-        let (input, output) = (self.resolve(roles.input), self.resolve(roles.output));
-        let zero_len = roles.zero.map_or(std::ptr::null_mut(), |c| self.cell(c));
-        self.pending_scratch = roles.output.is_some_and(|q| q.buf == Buffer::Scratch);
-        let a = AdvanceArgs {
-            csr: self.csr(),
-            dist: self.dist.ptr(),
-            input,
-            output,
-            zero_len,
-            scan: if all { std::ptr::null() } else { self.prefix.ptr() },
-            counters: self.counters.ptr(),
-            iter: step.iter,
-            balance: step.balance as u32,
-            dedupe: step.dedupe as u32,
-            _pad: 0,
-        };
+        self.pending_scratch = roles.uses_scratch();
+        let a = self.lay.advance_args(&step, &roles);
         // SAFETY: queues hold n items (a vertex is pushed at most once per iteration with
         // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
         // the input length cell was written by the previous step.
@@ -212,19 +182,15 @@ impl Engine for CpuEngine {
     }
 
     fn dedupe(&mut self) -> Result<()> {
-        let d = DedupeArgs {
-            input: Queue { items: self.scratch.ptr(), len: self.cell(self.fr.scratch_cell()) },
-            table: self.table.ptr(),
-            output: self.queue(self.fr.next_queue(), self.fr.next_cell()),
-        };
+        let d = self.lay.dedupe_args(&self.fr);
+        let len = self.cells.get_mut()[self.fr.scratch_cell()];
         // SAFETY: the table has n entries and every queued vertex is < n.
-        let pushed = self.cells.get_mut()[self.fr.scratch_cell()];
-        Self::launch(Self::grid_for(pushed), |t, nt| unsafe { dedupe::mark(&d, t, nt) });
+        Self::launch(Self::grid_for(len), |t, nt| unsafe { dedupe::mark(&d, t, nt) });
         // Stable compaction of the winners (the GPU does this with its device-wide scan).
-        let len = self.cells.get_mut()[self.fr.scratch_cell()] as usize;
-        // SAFETY: no launch is running; the slices cover initialised memory.
-        let (items, table) = unsafe { (std::slice::from_raw_parts(d.input.items, len), d.table as *const u32) };
-        let winners: Vec<u32> = (0..len as u32)
+        // SAFETY: no launch is running; the slice covers the pushed, initialised items.
+        let (items, table) =
+            unsafe { (std::slice::from_raw_parts(d.input.items, len as usize), d.table as *const u32) };
+        let winners: Vec<u32> = (0..len)
             .filter(|&i| unsafe { dedupe::is_winner(items.as_ptr(), table, i) })
             .map(|i| items[i as usize])
             .collect();

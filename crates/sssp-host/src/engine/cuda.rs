@@ -20,7 +20,7 @@ use sssp_kernels::{
     AdvanceArgs, Balance, Counters, Csr, DedupeArgs, LoopArgs, Queue, ScanArgs, ScanOf, BLOCK, CELL_LOOP_DONE,
 };
 
-use super::{graph_bytes, working_bytes, Advance, Buffer, Engine, Frontiers, Input, QueueRef, CELLS};
+use super::{graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, Layout, CELLS, NO_QUEUE};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -172,14 +172,8 @@ pub struct CudaEngine {
     stream: Arc<CudaStream>,
     k: Kernels,
     n: u32,
-    offsets: CudaSlice<u64>,
-    targets: CudaSlice<u32>,
-    weights: CudaSlice<u32>,
-    dist: CudaSlice<u64>,
-    queues: [CudaSlice<u32>; 2],
-    scratch: CudaSlice<u32>,
+    _kernel_only: KernelOnly,
     table: CudaSlice<u32>,
-    prefix: CudaSlice<u64>,
     block_sums: CudaSlice<u64>,
     cells: CudaSlice<u32>,
     /// A `Counters` as four u64 words.
@@ -188,8 +182,20 @@ pub struct CudaEngine {
     pending_scratch: bool,
     /// Page-locked host buffer for downloads, allocated on first use and kept.
     pinned: Option<PinnedHostSlice<u32>>,
-    /// Bytes the graph and working buffers take on the device.
-    pub device_bytes: u64,
+    /// Device addresses of the buffers above (they never move).
+    lay: Layout,
+}
+
+/// Device buffers only kernels touch (through the engine's [`Layout`]); owned here so they live
+/// as long as the engine.
+struct KernelOnly {
+    _offsets: CudaSlice<u64>,
+    _targets: CudaSlice<u32>,
+    _weights: CudaSlice<u32>,
+    _dist: CudaSlice<u64>,
+    _queues: [CudaSlice<u32>; 2],
+    _scratch: CudaSlice<u32>,
+    _prefix: CudaSlice<u64>,
 }
 
 /// Turn "no driver / no device" into `Error::NoGpu` so `--device auto` can fall back.
@@ -237,18 +243,44 @@ impl CudaEngine {
         let k = Kernels::load(&ctx)?;
         let stream = ctx.default_stream();
         let nz = (n as usize).max(1);
+        let (offsets, targets, weights) =
+            (stream.clone_htod(g.offsets())?, stream.clone_htod(g.targets())?, stream.clone_htod(weights)?);
+        let (dist, queues) = (stream.alloc_zeros(nz)?, [stream.alloc_zeros(nz)?, stream.alloc_zeros(nz)?]);
+        let (scratch, table) = (stream.alloc_zeros((m as usize).max(1))?, stream.alloc_zeros(nz)?);
+        let (prefix, cells, counters) =
+            (stream.alloc_zeros(n as usize + 1)?, stream.alloc_zeros(CELLS)?, stream.alloc_zeros::<u64>(4)?);
+        let at = |a: u64| a as *mut u32;
+        let lay = Layout {
+            csr: Csr {
+                offsets: device_addr(&offsets, &stream) as *const u64,
+                targets: device_addr(&targets, &stream) as *const u32,
+                weights: device_addr(&weights, &stream) as *const u32,
+                n: n as u32,
+                _pad: 0,
+            },
+            dist: device_addr(&dist, &stream) as *mut u64,
+            queues: [at(device_addr(&queues[0], &stream)), at(device_addr(&queues[1], &stream))],
+            scratch: at(device_addr(&scratch, &stream)),
+            table: at(device_addr(&table, &stream)),
+            prefix: device_addr(&prefix, &stream) as *mut u64,
+            cells: at(device_addr(&cells, &stream)),
+            // Four u64 words laid out as `Counters`.
+            counters: device_addr(&counters, &stream) as *mut Counters,
+        };
         let engine = CudaEngine {
-            offsets: stream.clone_htod(g.offsets())?,
-            targets: stream.clone_htod(g.targets())?,
-            weights: stream.clone_htod(weights)?,
-            dist: stream.alloc_zeros(nz)?,
-            queues: [stream.alloc_zeros(nz)?, stream.alloc_zeros(nz)?],
-            scratch: stream.alloc_zeros((m as usize).max(1))?,
-            table: stream.alloc_zeros(nz)?,
-            prefix: stream.alloc_zeros(n as usize + 1)?,
+            _kernel_only: KernelOnly {
+                _offsets: offsets,
+                _targets: targets,
+                _weights: weights,
+                _dist: dist,
+                _queues: queues,
+                _scratch: scratch,
+                _prefix: prefix,
+            },
+            table,
             block_sums: stream.alloc_zeros(SCAN_BLOCKS as usize)?,
-            cells: stream.alloc_zeros(CELLS)?,
-            counters: stream.alloc_zeros(4)?,
+            cells,
+            counters,
             n: n as u32,
             name,
             k,
@@ -256,90 +288,30 @@ impl CudaEngine {
             fr: Frontiers::default(),
             pending_scratch: false,
             pinned: None,
-            device_bytes: needed,
+            lay,
         };
         engine.stream.synchronize()?;
         Ok(engine)
     }
 
-    fn addr<T>(&self, s: &CudaSlice<T>) -> u64 {
-        // Event tracking is off, so the returned guard records nothing.
-        s.device_ptr(&self.stream).0
-    }
-
-    fn cell(&self, i: usize) -> *mut u32 {
-        (self.addr(&self.cells) + 4 * i as u64) as *mut u32
-    }
-
-    fn queue(&self, q: usize, cell: usize) -> Queue {
-        Queue { items: self.addr(&self.queues[q]) as *mut u32, len: self.cell(cell) }
-    }
-
-    /// Device addresses of a queue reference (null for none).
-    fn resolve(&self, q: Option<QueueRef>) -> Queue {
-        match q {
-            None => Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() },
-            Some(QueueRef { buf: Buffer::Frontier(i), cell }) => self.queue(i, cell),
-            Some(QueueRef { buf: Buffer::Scratch, cell }) => {
-                Queue { items: self.addr(&self.scratch) as *mut u32, len: self.cell(cell) }
-            }
-        }
-    }
-
-    fn current(&self) -> Queue {
-        self.queue(self.fr.current_queue(), self.fr.current_cell())
-    }
-
-    fn csr(&self) -> Csr {
-        Csr {
-            offsets: self.addr(&self.offsets) as *const u64,
-            targets: self.addr(&self.targets) as *const u32,
-            weights: self.addr(&self.weights) as *const u32,
-            n: self.n,
-            _pad: 0,
-        }
-    }
-
-    fn counters_ptr(&self) -> *mut Counters {
-        self.addr(&self.counters) as *mut Counters
-    }
-
-    /// An advance over `input` into `output` for `step`; everything else is this engine's.
-    fn advance_args(
-        &self,
-        step: &Advance,
-        input: Queue,
-        output: Queue,
-        zero_len: *mut u32,
-        scan: *const u64,
-    ) -> AdvanceArgs {
-        AdvanceArgs {
-            csr: self.csr(),
-            dist: self.addr(&self.dist) as *mut u64,
-            input,
-            output,
-            zero_len,
-            scan,
-            counters: self.counters_ptr(),
-            iter: step.iter,
-            balance: step.balance as u32,
-            dedupe: step.dedupe as u32,
-            _pad: 0,
-        }
-    }
-
     fn scan_args(&self, input: Queue, of: ScanOf, output: Queue) -> ScanArgs {
         ScanArgs {
             input,
-            offsets: self.addr(&self.offsets) as *const u64,
-            table: self.addr(&self.table) as *const u32,
-            block_sums: self.addr(&self.block_sums) as *mut u64,
-            prefix: self.addr(&self.prefix) as *mut u64,
+            offsets: self.lay.csr.offsets,
+            table: self.lay.table,
+            block_sums: device_addr(&self.block_sums, &self.stream) as *mut u64,
+            prefix: self.lay.prefix,
             output,
             of: of as u32,
             _pad: 0,
         }
     }
+}
+
+/// The device address of a buffer. Event tracking is off, so the guard cudarc returns with it
+/// records nothing.
+fn device_addr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
+    s.device_ptr(stream).0
 }
 
 impl Engine for CudaEngine {
@@ -355,13 +327,7 @@ impl Engine for CudaEngine {
         self.stream.memset_zeros(&mut self.cells)?;
         self.fr = Frontiers::default();
         self.pending_scratch = false;
-        let a = InitArgs {
-            dist: self.addr(&self.dist) as *mut u64,
-            frontier: self.current(),
-            counters: self.counters_ptr(),
-            n: self.n,
-            source,
-        };
+        let a = self.lay.init_args(&self.fr, source);
         // SAFETY: dist has n entries, the queue n >= 1, counters 4 words.
         unsafe { self.k.init(&self.stream, a) }
     }
@@ -369,33 +335,24 @@ impl Engine for CudaEngine {
     fn advance(&mut self, step: Advance) -> Result<()> {
         let all = step.input == Input::AllVertices;
         if !all && step.balance == Balance::Partition {
-            let sa = self.scan_args(
-                self.current(),
-                ScanOf::Degree,
-                Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() },
-            );
+            let sa = self.scan_args(self.lay.current(&self.fr), ScanOf::Degree, NO_QUEUE);
             // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
             unsafe { self.k.scan(&self.stream, sa)? };
         }
         let roles = self.fr.roles(&step);
-        let (input, output) = (self.resolve(roles.input), self.resolve(roles.output));
-        let zero_len = roles.zero.map_or(std::ptr::null_mut(), |c| self.cell(c));
-        self.pending_scratch = roles.output.is_some_and(|q| q.buf == Buffer::Scratch);
-        let scan = if all { std::ptr::null() } else { self.addr(&self.prefix) as *const u64 };
-        let a = self.advance_args(&step, input, output, zero_len, scan);
+        self.pending_scratch = roles.uses_scratch();
+        let a = self.lay.advance_args(&step, &roles);
         // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS.
         unsafe { self.k.advance(&self.stream, a) }
     }
 
     fn dedupe(&mut self) -> Result<()> {
-        let pushed = Queue { items: self.addr(&self.scratch) as *mut u32, len: self.cell(self.fr.scratch_cell()) };
-        let next = self.queue(self.fr.next_queue(), self.fr.next_cell());
-        let d = DedupeArgs { input: pushed, table: self.addr(&self.table) as *mut u32, output: next };
+        let d = self.lay.dedupe_args(&self.fr);
         // SAFETY: table has n entries; every pushed vertex is < n; the next queue holds n items
         // and the winners are distinct vertices.
         unsafe {
             self.k.dedupe_mark(&self.stream, d)?;
-            self.k.scan(&self.stream, self.scan_args(pushed, ScanOf::Winner, next))
+            self.k.scan(&self.stream, self.scan_args(d.input, ScanOf::Winner, d.output))
         }
     }
 
@@ -406,12 +363,10 @@ impl Engine for CudaEngine {
     fn advance_loop(&mut self, step: Advance, max_iters: u32) -> Result<u32> {
         debug_assert!(super::loop_supported(&step));
         // The template's queues and cells are replaced per iteration by the kernel (`loop_step`).
-        let next = self.queue(self.fr.next_queue(), self.fr.next_cell());
-        let adv = self.advance_args(&step, self.current(), next, std::ptr::null_mut(), std::ptr::null());
         let a = LoopArgs {
-            adv,
-            queues: [self.addr(&self.queues[0]) as *mut u32, self.addr(&self.queues[1]) as *mut u32],
-            cells: self.cell(0),
+            adv: self.lay.advance_args(&step, &self.fr.roles(&step)),
+            queues: self.lay.queues,
+            cells: self.lay.cells,
             k0: self.fr.position(),
             max_iters,
         };
@@ -444,12 +399,7 @@ impl Engine for CudaEngine {
         // of 4n bytes into page-locked memory: pageable copies of the packed 8n bytes ran at
         // under 1 GB/s on the lent H100 machine.
         let n = self.n as usize;
-        let a = ExtractArgs {
-            dist: self.addr(&self.dist) as *const u64,
-            out: self.addr(&self.table) as *mut u32,
-            n: self.n,
-            _pad: 0,
-        };
+        let a = ExtractArgs { dist: self.lay.dist, out: self.lay.table, n: self.n, _pad: 0 };
         // SAFETY: dist and table both have max(n, 1) entries.
         unsafe { self.k.extract(&self.stream, a)? };
         if self.pinned.is_none() {

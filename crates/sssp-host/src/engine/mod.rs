@@ -22,6 +22,9 @@ pub mod cuda;
 
 pub use sssp_kernels::{Balance, Counters, Dedupe};
 
+use sssp_kernels::advance::InitArgs;
+use sssp_kernels::{AdvanceArgs, Csr, DedupeArgs, Queue};
+
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -175,6 +178,92 @@ pub(crate) struct Roles {
     pub input: Option<QueueRef>,
     pub output: Option<QueueRef>,
     pub zero: Option<usize>,
+}
+
+/// A queue with no items and no length cell (a null pointer in a parameter block).
+pub(crate) const NO_QUEUE: Queue = Queue { items: std::ptr::null_mut(), len: std::ptr::null_mut() };
+
+/// Where an engine's buffers are: device addresses on the GPU, host addresses on the CPU.
+/// Engines allocate their buffers once and never move them, so the layout is computed once and
+/// both engines fill their parameter blocks from it the same way.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Layout {
+    pub csr: Csr,
+    /// `n` packed (distance, iteration) words.
+    pub dist: *mut u64,
+    /// The two frontier queues, `n` items each.
+    pub queues: [*mut u32; 2],
+    /// The lookup-dedupe scratch queue, `m` items.
+    pub scratch: *mut u32,
+    /// The lookup table, `n` entries.
+    pub table: *mut u32,
+    /// Degree prefix sums, `n + 1` entries.
+    pub prefix: *mut u64,
+    /// `CELLS` length cells.
+    pub cells: *mut u32,
+    pub counters: *mut Counters,
+}
+
+impl Layout {
+    pub fn cell(&self, i: usize) -> *mut u32 {
+        self.cells.wrapping_add(i)
+    }
+
+    pub fn queue(&self, q: Option<QueueRef>) -> Queue {
+        match q {
+            None => NO_QUEUE,
+            Some(QueueRef { buf: Buffer::Frontier(i), cell }) => Queue { items: self.queues[i], len: self.cell(cell) },
+            Some(QueueRef { buf: Buffer::Scratch, cell }) => Queue { items: self.scratch, len: self.cell(cell) },
+        }
+    }
+
+    /// The current frontier.
+    pub fn current(&self, fr: &Frontiers) -> Queue {
+        self.queue(Some(QueueRef { buf: Buffer::Frontier(fr.current_queue()), cell: fr.current_cell() }))
+    }
+
+    /// The next frontier.
+    pub fn next(&self, fr: &Frontiers) -> Queue {
+        self.queue(Some(QueueRef { buf: Buffer::Frontier(fr.next_queue()), cell: fr.next_cell() }))
+    }
+
+    pub fn init_args(&self, fr: &Frontiers, source: u32) -> InitArgs {
+        InitArgs { dist: self.dist, frontier: self.current(fr), counters: self.counters, n: self.csr.n, source }
+    }
+
+    /// The advance for `step` in the given roles; the degree prefix is used by frontier
+    /// advances (a topology-driven sweep partitions by the CSR offsets themselves).
+    pub fn advance_args(&self, step: &Advance, roles: &Roles) -> AdvanceArgs {
+        AdvanceArgs {
+            csr: self.csr,
+            dist: self.dist,
+            input: self.queue(roles.input),
+            output: self.queue(roles.output),
+            zero_len: roles.zero.map_or(std::ptr::null_mut(), |c| self.cell(c)),
+            scan: if roles.input.is_some() { self.prefix } else { std::ptr::null() },
+            counters: self.counters,
+            iter: step.iter,
+            balance: step.balance as u32,
+            dedupe: step.dedupe as u32,
+            _pad: 0,
+        }
+    }
+
+    /// Lookup dedupe of the pushed scratch queue into the next frontier.
+    pub fn dedupe_args(&self, fr: &Frontiers) -> DedupeArgs {
+        DedupeArgs {
+            input: self.queue(Some(QueueRef { buf: Buffer::Scratch, cell: fr.scratch_cell() })),
+            table: self.table,
+            output: self.next(fr),
+        }
+    }
+}
+
+impl Roles {
+    /// Whether the advance pushes into the scratch queue (so the next swap flips scratch cells).
+    pub fn uses_scratch(&self) -> bool {
+        self.output.is_some_and(|q| q.buf == Buffer::Scratch)
+    }
 }
 
 impl Frontiers {
