@@ -20,23 +20,6 @@
 use crate::relax::*;
 use crate::types::*;
 
-/// Parameters of the init kernel: set every distance to unreached and the frontier to `[source]`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct InitArgs {
-    pub dist: *mut u64,
-    pub frontier: Queue,
-    pub counters: *mut Counters,
-    pub n: u32,
-    pub source: u32,
-}
-const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8);
-unsafe impl Send for InitArgs {}
-unsafe impl Sync for InitArgs {}
-#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
-// SAFETY: repr(C), Copy, integers and addresses only, layout pinned above.
-unsafe impl cudarc::driver::DeviceRepr for InitArgs {}
-
 /// Reset a run: distances to `(INF, NO_ITER)`, the source to `(0, 0)`, the frontier to
 /// `[source]` (when it has items) and the counters to zero.
 #[inline(always)]
@@ -55,23 +38,6 @@ pub unsafe fn init(a: &InitArgs, tid: u32, nthreads: u32) {
         *a.counters = Counters::default();
     }
 }
-
-/// Parameters of the extract kernel: the distance halves of the packed words, for download.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct ExtractArgs {
-    pub dist: *const u64,
-    /// `n` distances out (`INF` for unreached).
-    pub out: *mut u32,
-    pub n: u32,
-    pub _pad: u32,
-}
-const _: () = assert!(core::mem::size_of::<ExtractArgs>() == 24);
-unsafe impl Send for ExtractArgs {}
-unsafe impl Sync for ExtractArgs {}
-#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
-// SAFETY: repr(C), Copy, integers and addresses only, layout pinned above.
-unsafe impl cudarc::driver::DeviceRepr for ExtractArgs {}
 
 /// Copy out the distances (half the bytes of the packed words: what the host downloads).
 #[inline(always)]

@@ -10,7 +10,7 @@ use core::arch::asm;
 use core::arch::nvptx::*;
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
-use crate::advance::{self, ExtractArgs, InitArgs};
+use crate::advance;
 use crate::dedupe;
 use crate::relax::load_len;
 use crate::types::*;
@@ -150,7 +150,12 @@ unsafe extern "C" {
     fn nvvm_laneid() -> u32;
     #[link_name = "llvm.nvvm.barrier.sync"]
     fn nvvm_barrier_sync(id: u32);
+    #[link_name = "llvm.nvvm.bar.warp.sync"]
+    fn nvvm_warp_sync(mask: u32);
 }
+
+/// All 32 lanes.
+const FULL_WARP: u32 = u32::MAX;
 
 /// Block barrier, the *non-aligned* `barrier.sync 0`. `bar.sync` (what `_syncthreads` emits)
 /// is `.aligned`: every lane of a warp must reach the same instruction, so a barrier that LLVM
@@ -223,39 +228,35 @@ pub unsafe fn warp_push(q: Queue, v: u32, keep: bool) {
     }
 }
 
-/// Warp-aggregated 64-bit add (one atomic per warp).
+/// `f` folded over the 32 lanes of the warp; every lane gets the result. All 32 lanes must call
+/// it (the call sites are reached by whole warps: early exits are per warp, trip counts are
+/// equal across a warp, grids are multiples of 32). A butterfly over a partial `activemask`
+/// would not be a reduction: lanes whose partners are absent would miss values.
 #[inline(always)]
-pub unsafe fn warp_add_u64(cell: *mut u64, x: u64) {
-    let mask = active_mask();
-    let mut s = x;
+unsafe fn warp_fold(x: u64, f: impl Fn(u64, u64) -> u64) -> u64 {
+    nvvm_warp_sync(FULL_WARP);
+    let mut v = x;
     let mut d = 16;
     while d > 0 {
-        // Lanes outside `mask` contribute nothing: read them as 0.
-        let o = shfl_xor_u64(mask, s, d);
-        if mask & (1 << (lane_id() ^ d)) != 0 {
-            s += o;
-        }
+        v = f(v, shfl_xor_u64(FULL_WARP, v, d));
         d >>= 1;
     }
-    if lane_id() == mask.trailing_zeros() && s != 0 {
+    v
+}
+
+/// Warp-aggregated 64-bit add (one atomic per warp). Whole warps only, see [`warp_fold`].
+#[inline(always)]
+pub unsafe fn warp_add_u64(cell: *mut u64, x: u64) {
+    let s = warp_fold(x, |a, b| a + b);
+    if lane_id() == 0 && s != 0 {
         AtomicU64::from_ptr(cell).fetch_add(s, Relaxed);
     }
 }
 
-/// Maximum over the active lanes of the warp.
+/// Maximum over the warp. Whole warps only, see [`warp_fold`].
 #[inline(always)]
 pub unsafe fn warp_max_u64(x: u64) -> u64 {
-    let mask = active_mask();
-    let mut m = x;
-    let mut d = 16;
-    while d > 0 {
-        let o = shfl_xor_u64(mask, m, d);
-        if mask & (1 << (lane_id() ^ d)) != 0 && o > m {
-            m = o;
-        }
-        d >>= 1;
-    }
-    m
+    warp_fold(x, u64::max)
 }
 
 // ---------------------------------------------------------------------------------------------

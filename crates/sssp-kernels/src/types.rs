@@ -180,6 +180,28 @@ pub unsafe fn loop_step(a: &LoopArgs, k: u32, iter: u32) -> AdvanceArgs {
     }
 }
 
+/// Parameters of the init kernel: set every distance to unreached and the frontier to `[source]`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct InitArgs {
+    pub dist: *mut u64,
+    pub frontier: Queue,
+    pub counters: *mut Counters,
+    pub n: u32,
+    pub source: u32,
+}
+
+/// Parameters of the extract kernel: the distance halves of the packed words, for download.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ExtractArgs {
+    pub dist: *const u64,
+    /// `n` distances out (`INF` for unreached).
+    pub out: *mut u32,
+    pub n: u32,
+    pub _pad: u32,
+}
+
 /// Parameters of the lookup-table dedupe passes and of compaction.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -227,6 +249,8 @@ const _: () = assert!(core::mem::size_of::<Queue>() == 16);
 const _: () = assert!(core::mem::size_of::<Counters>() == 32);
 const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 32 + 8 + 16 + 16 + 8 + 8 + 8 + 16);
 const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
+const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<ExtractArgs>() == 24);
 const _: () = assert!(core::mem::size_of::<LoopArgs>() == 112 + 16 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ScanArgs>() == 16 + 8 + 8 + 8 + 8 + 16 + 8);
 
@@ -238,6 +262,10 @@ unsafe impl Send for DedupeArgs {}
 unsafe impl Sync for DedupeArgs {}
 unsafe impl Send for ScanArgs {}
 unsafe impl Send for LoopArgs {}
+unsafe impl Send for InitArgs {}
+unsafe impl Sync for InitArgs {}
+unsafe impl Send for ExtractArgs {}
+unsafe impl Sync for ExtractArgs {}
 unsafe impl Sync for LoopArgs {}
 unsafe impl Sync for ScanArgs {}
 
@@ -249,6 +277,8 @@ mod cuda_glue {
     unsafe impl cudarc::driver::DeviceRepr for super::DedupeArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::ScanArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::LoopArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for super::InitArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for super::ExtractArgs {}
 }
 
 #[cfg(test)]

@@ -235,7 +235,7 @@ impl Engine for CpuEngine {
 
     fn distances(&mut self) -> Result<Vec<u32>> {
         let mut out = vec![0u32; self.n as usize];
-        let a = k::ExtractArgs { dist: self.dist.ptr(), out: out.as_mut_ptr(), n: self.n, _pad: 0 };
+        let a = sssp_kernels::ExtractArgs { dist: self.dist.ptr(), out: out.as_mut_ptr(), n: self.n, _pad: 0 };
         // SAFETY: dist and out have n entries; each thread writes only its own slots.
         Self::launch(CPU_THREADS, |t, nt| unsafe { k::extract(&a, t, nt) });
         Ok(out)

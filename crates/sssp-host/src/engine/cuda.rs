@@ -15,9 +15,9 @@ use cudarc::driver::{
     LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
-use sssp_kernels::advance::{ExtractArgs, InitArgs};
 use sssp_kernels::{
-    AdvanceArgs, Balance, Counters, Csr, DedupeArgs, LoopArgs, Queue, ScanArgs, ScanOf, BLOCK, CELL_LOOP_DONE,
+    AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, LoopArgs, Queue, ScanArgs, ScanOf, BLOCK,
+    CELL_LOOP_DONE,
 };
 
 use super::{graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, Layout, CELLS, NO_QUEUE};

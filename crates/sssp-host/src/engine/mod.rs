@@ -22,8 +22,7 @@ pub mod cuda;
 
 pub use sssp_kernels::{Balance, Counters, Dedupe};
 
-use sssp_kernels::advance::InitArgs;
-use sssp_kernels::{AdvanceArgs, Csr, DedupeArgs, Queue};
+use sssp_kernels::{AdvanceArgs, Csr, DedupeArgs, InitArgs, Queue};
 
 use crate::error::{Error, Result};
 use crate::graph::Graph;
