@@ -21,8 +21,15 @@ pub struct BenchArgs {
     #[command(flatten)]
     graph: GraphArgs,
     /// Algorithms, comma-separated.
-    #[arg(long, default_value = "workfront,topo-bf", value_delimiter = ',')]
+    #[arg(long, default_value = "workfront,near-far,bucketing", value_delimiter = ',')]
     algos: Vec<String>,
+    /// Bucket widths to sweep for near-far and bucketing, comma-separated (default: the
+    /// heuristic only). Each delta is one row: the work/time curve against delta.
+    #[arg(long, value_delimiter = ',')]
+    deltas: Vec<u32>,
+    /// Buckets per window for bucketing, comma-separated.
+    #[arg(long, default_value = "10", value_delimiter = ',')]
+    buckets: Vec<u32>,
     /// Load-balancing modes, comma-separated (engine algorithms).
     #[arg(long, default_value = "thread,vwarp,partition", value_delimiter = ',')]
     balance: Vec<String>,
@@ -55,6 +62,8 @@ struct Config {
     algo: Algo,
     balance: Balance,
     dedupe: Dedupe,
+    delta: Option<u32>,
+    buckets: u32,
 }
 
 fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
@@ -66,18 +75,30 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
         } else {
             vec![Balance::Thread]
         };
-        let dedupes: Vec<Dedupe> = if algo == Algo::Workfront {
+        let dedupes: Vec<Dedupe> = if is_frontier(algo) {
             a.dedupe.iter().map(|s| parse_dedupe(s)).collect::<Result<_>>()?
         } else {
             vec![Dedupe::Stamp]
         };
+        let deltas: Vec<Option<u32>> =
+            if algo.uses_delta() && !a.deltas.is_empty() { a.deltas.iter().map(|&d| Some(d)).collect() } else { vec![None] };
+        let buckets = if algo == Algo::Bucketing { a.buckets.clone() } else { vec![1] };
         for &balance in &balances {
             for &dedupe in &dedupes {
-                out.push(Config { algo, balance, dedupe });
+                for &delta in &deltas {
+                    for &buckets in &buckets {
+                        out.push(Config { algo, balance, dedupe, delta, buckets });
+                    }
+                }
             }
         }
     }
     Ok(out)
+}
+
+/// Frontier strategies (they take a dedupe mode).
+fn is_frontier(algo: Algo) -> bool {
+    matches!(algo, Algo::Workfront | Algo::NearFar | Algo::Bucketing)
 }
 
 fn median(xs: &mut [f64]) -> f64 {
@@ -116,8 +137,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             sources.len()
         );
         println!(
-            "{:<12} {:<9} {:<6} {:>10} {:>10} {:>8} {:>7} {:>7} {:>9}",
-            "algo", "balance", "dedupe", "median ms", "min ms", "GTEPS", "work", "iters", "dl ms"
+            "{:<12} {:<9} {:<6} {:>8} {:>3} {:>10} {:>10} {:>8} {:>7} {:>7} {:>6} {:>9}",
+            "algo", "balance", "dedupe", "delta", "A", "median ms", "min ms", "GTEPS", "work", "iters", "splits", "dl ms"
         );
     }
     for c in &configs {
@@ -127,12 +148,15 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             check_every: a.check_every,
             trace: false,
             device_loop: !a.host_loop,
+            delta: c.delta,
+            buckets: c.buckets,
         };
         // One untimed warm-up (module JIT, first-touch allocations).
         if c.algo.uses_engine() {
             solve(&g, c.algo, eng.as_deref_mut(), sources[0], &opts)?;
         }
-        let (mut ms, mut work, mut iters, mut dl) = (vec![], vec![], vec![], vec![]);
+        let (mut ms, mut work, mut iters, mut dl, mut splits) = (vec![], vec![], vec![], vec![], vec![]);
+        let mut delta = None;
         for &src in &sources {
             let sol = solve(&g, c.algo, eng.as_deref_mut(), src, &opts)?;
             sssp::verify::check(&g, src, &sol.dist)?;
@@ -143,27 +167,34 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             work.push(sol.stats.arcs_relaxed as f64 / dijkstra_work(&g, &sol.dist).max(1) as f64);
             iters.push(sol.stats.iterations as f64);
             dl.push(sol.stats.download.as_secs_f64() * 1e3);
+            splits.push(sol.stats.far_splits as f64);
+            delta = sol.stats.delta;
         }
         let med = median(&mut ms);
         let min = ms[0];
         let gteps = g.num_arcs() as f64 / (med / 1e3) / 1e9;
-        let (work, iters, dl) = (median(&mut work), median(&mut iters), median(&mut dl));
+        let (work, iters, dl, splits) = (median(&mut work), median(&mut iters), median(&mut dl), median(&mut splits));
         let (bal, ded) =
             if c.algo.uses_engine() { (balance_name(c.balance), dedupe_name(c.dedupe)) } else { ("-", "-") };
-        let ded = if c.algo == Algo::Workfront { ded } else { "-" };
+        let ded = if is_frontier(c.algo) { ded } else { "-" };
+        let nb = if c.algo.uses_delta() { Some(c.buckets) } else { None };
         if a.json {
             let v = serde_json::json!({
                 "graph": a.graph.graph, "algo": c.algo, "balance": bal, "dedupe": ded, "device": device,
+                "delta": delta, "buckets": nb, "far_splits": splits,
                 "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
                 "download_ms": dl, "trials": sources.len(), "verified": true,
             });
             println!("{v}");
         } else {
+            let dash = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
             println!(
-                "{:<12} {:<9} {:<6} {med:>10.3} {min:>10.3} {gteps:>8.3} {work:>7.2} {iters:>7.0} {dl:>9.3}",
+                "{:<12} {:<9} {:<6} {:>8} {:>3} {med:>10.3} {min:>10.3} {gteps:>8.3} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3}",
                 c.algo.name(),
                 bal,
-                ded
+                ded,
+                dash(delta),
+                dash(nb)
             );
         }
     }

@@ -73,9 +73,17 @@ impl GraphArgs {
 #[derive(Args, Clone)]
 pub struct SolveArgs {
     /// Algorithm: dijkstra, bellman-ford (serial references; bellman-ford accepts negative
-    /// weights), topo-bf (topology-driven Bellman-Ford), workfront (Workfront Sweep).
+    /// weights), topo-bf (topology-driven Bellman-Ford), workfront (Workfront Sweep), near-far
+    /// (Near-Far Pile), bucketing (delta-stepping with a window of buckets and a far pile).
     #[arg(long, short = 'a', default_value = "workfront")]
     pub algo: String,
+    /// Bucket width of near-far and bucketing (default: Davidson's heuristic, 32 x mean weight
+    /// / mean out-degree, printed with the result).
+    #[arg(long)]
+    pub delta: Option<u32>,
+    /// Buckets per window of bucketing (1-30; near-far is 1).
+    #[arg(long, default_value_t = sssp::strategy::bucketing::DEFAULT_BUCKETS)]
+    pub buckets: u32,
     /// Device for engine algorithms: auto (GPU if usable, else CPU), gpu, cpu.
     #[arg(long, default_value = "auto")]
     pub device: String,
@@ -152,6 +160,8 @@ impl SolveArgs {
             check_every: self.check_every,
             trace,
             device_loop: !self.host_loop,
+            delta: self.delta,
+            buckets: self.buckets,
         })
     }
 
@@ -229,12 +239,18 @@ pub fn report(
             "seconds": secs, "gteps": gteps, "download_seconds": s.download.as_secs_f64(),
             "iterations": s.iterations, "arcs_relaxed": s.arcs_relaxed,
             "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
+            "delta": s.delta, "buckets": s.buckets, "far_splits": s.far_splits,
             "verified": verified,
         });
         println!("{v}");
     } else {
+        let buckets = match (s.delta, s.buckets) {
+            (Some(d), Some(1)) => format!(", delta {d}, {} far-pile splits", s.far_splits),
+            (Some(d), Some(a)) => format!(", delta {d} x {a} buckets, {} far-pile splits", s.far_splits),
+            _ => String::new(),
+        };
         println!(
-            "{} on {}: source {src}, reached {reached}, {:.3} ms ({gteps:.3} GTEPS), {} iterations, {} arcs relaxed{}",
+            "{} on {}: source {src}, reached {reached}, {:.3} ms ({gteps:.3} GTEPS), {} iterations, {} arcs relaxed{buckets}{}",
             algo.name(),
             device,
             secs * 1e3,
@@ -252,9 +268,10 @@ fn create(path: &Path) -> Result<BufWriter<std::fs::File>> {
 pub fn write_trace(path: &PathBuf, trace: &[sssp::strategy::IterTrace]) -> Result<()> {
     let mut w = create(path)?;
     let io = |e| Error::io(path, e);
-    writeln!(w, "iter,frontier,arcs,micros").map_err(io)?;
+    writeln!(w, "iter,frontier,arcs,micros,bucket,far,slots").map_err(io)?;
     for t in trace {
-        writeln!(w, "{},{},{},{:.1}", t.iter, t.frontier, t.arcs, t.micros).map_err(io)?;
+        writeln!(w, "{},{},{},{:.1},{},{},{}", t.iter, t.frontier, t.arcs, t.micros, t.bucket, t.far, t.slots)
+            .map_err(io)?;
     }
     w.flush().map_err(io)
 }

@@ -144,7 +144,7 @@ fn exit_code(e: &Error) -> u8 {
     match e {
         Error::Verification(_) => 3,
         Error::Io { .. } | Error::Parse { .. } | Error::UnknownFormat { .. } => 4,
-        Error::NoGpu(_) | Error::OutOfDeviceMemory { .. } | Error::Cuda(_) => 5,
+        Error::NoGpu(_) | Error::OutOfDeviceMemory { .. } | Error::OutOfHostMemory { .. } | Error::Cuda(_) => 5,
         Error::InvalidArgument(_) | Error::VertexOutOfRange { .. } | Error::TooLarge { .. } => 2,
         _ => 1,
     }

@@ -57,6 +57,10 @@ pub enum Error {
     #[error("graph does not fit on {device}: needs {needed} bytes, {available} available")]
     OutOfDeviceMemory { device: String, needed: u64, available: u64 },
 
+    /// A host allocation sized by the input could not be made.
+    #[error("out of host memory: needs {needed} bytes")]
+    OutOfHostMemory { needed: u64 },
+
     /// A CUDA driver call failed.
     #[error("CUDA error: {0}")]
     Cuda(String),

@@ -18,6 +18,7 @@
 //! improvement with `Dedupe::Lookup`).
 
 use crate::relax::*;
+use crate::split::{is_stale, pushes};
 use crate::types::*;
 
 /// Reset a run: distances to `(INF, NO_ITER)`, the source to `(0, 0)`, the frontier to
@@ -81,29 +82,68 @@ pub fn vwarp_width(len: u32, nthreads: u32) -> u32 {
     1 << (31 - ratio.leading_zeros())
 }
 
-/// Relax one arc `e` out of a vertex at distance `du`; push its head if the dedupe rule says so.
+/// What relaxing one arc asks the calling lane to push (all lanes of a warp then call
+/// [`emit`] together, so the near and far pushes can be warp-aggregated).
+#[derive(Clone, Copy)]
+struct Emit {
+    v: u32,
+    near: bool,
+    far: bool,
+}
+
+const NOTHING: Emit = Emit { v: 0, near: false, far: false };
+
+/// Relax one arc `e` out of a vertex at distance `du`. Pushes to a bucket slot happen here (a
+/// per-lane destination); near and far pushes are returned for [`emit`].
 #[inline(always)]
-unsafe fn relax_arc(a: &AdvanceArgs, du: u32, e: u64) -> (u32, bool) {
+unsafe fn relax_arc(a: &AdvanceArgs, du: u32, e: u64) -> Emit {
     let v = *a.csr.targets.add(e as usize);
     let w = *a.csr.weights.add(e as usize);
     let Some(c) = candidate(du, w) else {
         raise(core::ptr::addr_of_mut!((*a.counters).overflow));
-        return (v, false);
+        return NOTHING;
     };
     let r = relax(a.dist, v, c, a.iter);
-    if r.improved {
-        raise(core::ptr::addr_of_mut!((*a.counters).improved));
+    if !r.improved {
+        return NOTHING;
     }
-    let keep = if a.dedupe == Dedupe::Stamp as u32 { r.first } else { r.improved };
-    (v, keep && !a.output.items.is_null())
+    raise(core::ptr::addr_of_mut!((*a.counters).improved));
+    let p = pushes(&a.buckets, &r, c, a.dedupe == Dedupe::Lookup as u32);
+    if let Some(s) = p.slot {
+        let b = &a.buckets;
+        push_one(Queue { items: b.slot_items.add(s as usize * b.stride as usize), len: b.slot_lens.add(s as usize) }, v);
+    }
+    Emit { v, near: p.near && !a.output.items.is_null(), far: p.far }
 }
 
-/// The arc range of vertex `u` and its current distance (`INF` if unreached).
+/// The near and far pushes of one relaxation. Every lane of a warp that reaches an `emit`
+/// must make it (see [`push`]); whether buckets are on is the same for the whole grid.
+#[inline(always)]
+unsafe fn emit(a: &AdvanceArgs, x: Emit) {
+    push(a.output, x.v, x.near);
+    if a.buckets.nbuckets != 0 {
+        push(a.buckets.far, x.v, x.far);
+    }
+}
+
+/// The distance an input vertex is expanded with: `INF` (skip) when unreached, or when it is a
+/// stale bucket entry (see [`is_stale`]).
+#[inline(always)]
+unsafe fn live_dist(a: &AdvanceArgs, u: u32) -> u32 {
+    let d = dist_of(load_packed(a.dist, u));
+    if is_stale(&a.buckets, d) {
+        INF
+    } else {
+        d
+    }
+}
+
+/// The arc range of vertex `u` and the distance to expand it with (`INF`: skip it).
 #[inline(always)]
 unsafe fn vertex(a: &AdvanceArgs, u: u32) -> (u64, u64, u32) {
     let start = *a.csr.offsets.add(u as usize);
     let end = *a.csr.offsets.add(u as usize + 1);
-    (start, end, dist_of(load_packed(a.dist, u)))
+    (start, end, live_dist(a, u))
 }
 
 /// The advance kernel body (see the module doc).
@@ -168,13 +208,13 @@ unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthread
         let trips = warp_max_u64(trips);
         let mut e = start + lane as u64;
         for _ in 0..trips {
-            let (v, keep) = if live && e < end {
+            let x = if live && e < end {
                 arcs += 1;
                 relax_arc(a, du, e)
             } else {
-                (0, false)
+                NOTHING
             };
-            push(a.output, v, keep);
+            emit(a, x);
             e += width as u64;
         }
         i += nwarps;
@@ -201,21 +241,21 @@ unsafe fn advance_partition(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) 
         let s_hi = segment_of(prefix, s_lo, len, hi - 1);
         let mut r = lo + lane;
         while r < lo + chunk {
-            let (v, keep) = if r < hi {
+            let x = if r < hi {
                 let s = segment_of(prefix, s_lo, s_hi + 1, r);
                 let u = input_item(a, s);
-                let du = dist_of(load_packed(a.dist, u));
+                let du = live_dist(a, u);
                 if du != INF {
                     arcs += 1;
                     let e = *a.csr.offsets.add(u as usize) + (r - *prefix.add(s as usize));
                     relax_arc(a, du, e)
                 } else {
-                    (0, false)
+                    NOTHING
                 }
             } else {
-                (0, false)
+                NOTHING
             };
-            push(a.output, v, keep);
+            emit(a, x);
             r += 32;
         }
         c += nwarps;
@@ -246,7 +286,7 @@ pub unsafe fn segment_of(prefix: *const u64, lo: u32, hi: u32, rank: u64) -> u32
 fn warp_max_u64(x: u64) -> u64 {
     #[cfg(target_arch = "nvptx64")]
     {
-        unsafe { crate::ptx::warp_max_u64(x) }
+        unsafe { crate::warp::warp_max_u64(x) }
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {

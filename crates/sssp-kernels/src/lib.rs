@@ -9,7 +9,7 @@
 //!   points in [`ptx`] (compiled only for `nvptx64`) are thin wrappers that read the thread
 //!   position from the hardware and call the plain functions of this crate.
 //! - For the CPU backend, the host links this crate as an ordinary library and calls the very
-//!   same per-thread functions ([`advance`], [`dedupe`]) across a rayon pool, so CI exercises
+//!   same per-thread functions ([`advance`], [`dedupe`], [`split`]) across a rayon pool, so CI exercises
 //!   the real kernel logic without a GPU.
 //!
 //! Every kernel body is written as a function of `(tid, nthreads)`: the global thread index and
@@ -30,9 +30,16 @@
 pub mod advance;
 pub mod dedupe;
 pub mod relax;
+pub mod split;
 pub mod types;
 
+// GPU only: entry points (`ptx`) over grid-cooperative operators (`grid`) over warp, block and
+// grid primitives (`warp`). The dependency order is one way: ptx -> grid -> warp.
+#[cfg(target_arch = "nvptx64")]
+pub mod grid;
 #[cfg(target_arch = "nvptx64")]
 pub mod ptx;
+#[cfg(target_arch = "nvptx64")]
+pub mod warp;
 
 pub use types::*;

@@ -46,6 +46,8 @@ pub struct Relaxation {
     pub improved: bool,
     /// ... and it was the first to do so in this iteration (the H-BF enqueue condition).
     pub first: bool,
+    /// The distance it replaced (when `improved`).
+    pub prev: u32,
 }
 
 /// Lower `v`'s distance to `cand` if smaller, stamping `iter` (one 64-bit atomic min).
@@ -54,12 +56,13 @@ pub unsafe fn relax(dist: *mut u64, v: u32, cand: u32, iter: u32) -> Relaxation 
     // Distances only fall, so a candidate that does not beat a plain read of the current value
     // cannot beat the value the atomic would see. Most relaxations fail this test (all but the
     // first arcs into a hub), and a load costs far less than a contended 64-bit atomic.
-    if cand >= dist_of(load_packed(dist, v)) {
-        return Relaxation { improved: false, first: false };
+    let seen = dist_of(load_packed(dist, v));
+    if cand >= seen {
+        return Relaxation { improved: false, first: false, prev: seen };
     }
     let old = AtomicU64::from_ptr(dist.add(v as usize)).fetch_min(pack(cand, iter), Relaxed);
     let improved = cand < dist_of(old);
-    Relaxation { improved, first: improved && iter_of(old) != iter }
+    Relaxation { improved, first: improved && iter_of(old) != iter, prev: dist_of(old) }
 }
 
 /// Set a flag cell to 1. Reading first keeps the hot cache line shared instead of written by
@@ -79,7 +82,7 @@ pub unsafe fn raise(flag: *mut u32) {
 pub unsafe fn push(q: Queue, v: u32, keep: bool) {
     #[cfg(target_arch = "nvptx64")]
     {
-        crate::ptx::warp_push(q, v, keep)
+        crate::warp::warp_push(q, v, keep)
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {
@@ -88,6 +91,13 @@ pub unsafe fn push(q: Queue, v: u32, keep: bool) {
             *q.items.add(slot as usize) = v;
         }
     }
+}
+
+/// Append `v` to `q` from one thread (destinations that differ per lane, e.g. bucket slots).
+#[inline(always)]
+pub unsafe fn push_one(q: Queue, v: u32) {
+    let slot = AtomicU32::from_ptr(q.len).fetch_add(1, Relaxed);
+    *q.items.add(slot as usize) = v;
 }
 
 /// Count one advance over `len` input vertices (called by one thread per launch).
@@ -104,7 +114,7 @@ pub unsafe fn count_advance(counters: *mut Counters, len: u64) {
 pub unsafe fn add_arcs(counters: *mut Counters, arcs: u64) {
     #[cfg(target_arch = "nvptx64")]
     {
-        crate::ptx::warp_add_u64(core::ptr::addr_of_mut!((*counters).arcs), arcs)
+        crate::warp::warp_add_u64(core::ptr::addr_of_mut!((*counters).arcs), arcs)
     }
     #[cfg(not(target_arch = "nvptx64"))]
     {
@@ -131,11 +141,11 @@ mod tests {
         let mut d = [pack(INF, NO_ITER)];
         let p = d.as_mut_ptr();
         unsafe {
-            assert_eq!(relax(p, 0, 10, 1), Relaxation { improved: true, first: true });
-            assert_eq!(relax(p, 0, 8, 1), Relaxation { improved: true, first: false });
-            assert_eq!(relax(p, 0, 9, 1), Relaxation { improved: false, first: false });
-            assert_eq!(relax(p, 0, 8, 2), Relaxation { improved: false, first: false });
-            assert_eq!(relax(p, 0, 7, 2), Relaxation { improved: true, first: true });
+            assert_eq!(relax(p, 0, 10, 1), Relaxation { improved: true, first: true, prev: INF });
+            assert_eq!(relax(p, 0, 8, 1), Relaxation { improved: true, first: false, prev: 10 });
+            assert_eq!(relax(p, 0, 9, 1), Relaxation { improved: false, first: false, prev: 8 });
+            assert_eq!(relax(p, 0, 8, 2), Relaxation { improved: false, first: false, prev: 8 });
+            assert_eq!(relax(p, 0, 7, 2), Relaxation { improved: true, first: true, prev: 8 });
         }
         assert_eq!(d[0], pack(7, 2));
     }

@@ -135,50 +135,152 @@ pub struct AdvanceArgs {
     /// A [`Dedupe`] value.
     pub dedupe: u32,
     pub _pad: u32,
+    /// Where improved vertices go by distance (Near-Far and Bucketing); `nbuckets == 0` means
+    /// no split: every improvement is "near" (Workfront Sweep).
+    pub buckets: Buckets,
 }
 
-/// Parameters of the device-side Workfront loop (the persistent kernel): the advance template
-/// plus what rotates between iterations, mirroring the host's frontier bookkeeping.
+/// Most buckets in a window (Bucketing's `A`). The far-pile multisplit has `A + 2` bins (the
+/// window's buckets, the far pile, dropped entries), and `A + 2 <= 32` lets one warp lane own
+/// one bin's count.
+pub const MAX_BUCKETS: u32 = 30;
+
+/// Bins of the multisplit operator.
+pub const MAX_BINS: u32 = 32;
+
+/// The bucket structure of Near-Far (Davidson et al. §IV-D) and Bucketing (§IV-E), as the
+/// advance sees it for one iteration.
+///
+/// Distances are grouped in buckets of width `delta`: bucket `k` holds `[k*delta, (k+1)*delta)`.
+/// The *window* is buckets `window .. window + nbuckets`; `current` (inside the window) is the
+/// one being processed. An improved vertex goes, by its new distance, to
+/// - the next near queue (the advance's `output`) if its bucket is `<= current`;
+/// - the queue of its slot `bucket - window` if the bucket is later in the window;
+/// - the far pile beyond the window.
+///
+/// Near-Far is the case `nbuckets == 1` (the window is the current bucket: near set and far
+/// pile). See `split.rs` for the push rules that keep every queue free of duplicates.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct LoopArgs {
-    /// Template: `input`, `output`, `zero_len` and `iter` are replaced every iteration.
+pub struct Buckets {
+    /// `nbuckets` slot queues of `stride` items each, back to back.
+    pub slot_items: *mut u32,
+    /// `nbuckets` length cells, one per slot queue.
+    pub slot_lens: *mut u32,
+    /// The far pile (room for `stride` items: it never holds a vertex twice).
+    pub far: Queue,
+    /// Capacity of each slot queue and of the far pile (the vertex count).
+    pub stride: u32,
+    /// Bucket width, >= 1.
+    pub delta: u32,
+    /// First bucket of the window.
+    pub window: u32,
+    /// The bucket being processed (`window <= current < window + nbuckets`).
+    pub current: u32,
+    /// Buckets in the window, `0..=MAX_BUCKETS`; 0 = no split.
+    pub nbuckets: u32,
+    pub _pad: u32,
+}
+
+/// No bucketing: the advance pushes every improvement to its output (Workfront Sweep).
+pub const NO_BUCKETS: Buckets = Buckets {
+    slot_items: core::ptr::null_mut(),
+    slot_lens: core::ptr::null_mut(),
+    far: Queue { items: core::ptr::null_mut(), len: core::ptr::null_mut() },
+    stride: 0,
+    delta: 1,
+    window: 0,
+    current: 0,
+    nbuckets: 0,
+    _pad: 0,
+};
+
+/// Control state of a bucketed solve, kept in device memory (`NUM_CELLS` cells hold it at
+/// [`CELL_STATE`]) so a persistent launch can stop after any iteration and a later launch (or
+/// the host, to trace) can resume from it. All zeroes is the start state.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PileState {
+    /// Near ring position: the current near queue is `k % 2`, its length cell `k % 3`.
+    pub k: u32,
+    /// Nonzero: this iteration's input is the slot queue of `current` (the first iteration of a
+    /// bucket) rather than the near queue.
+    pub from_slot: u32,
+    /// First bucket of the window.
+    pub window: u32,
+    /// The bucket being processed.
+    pub current: u32,
+    /// Which of the two far buffers is the current far pile.
+    pub far: u32,
+    /// Iterations run so far (the next one is stamped `iters + 1`).
+    pub iters: u32,
+    /// Nonzero once every queue is empty: the distances are final.
+    pub done: u32,
+    /// Far-pile splits so far.
+    pub splits: u32,
+    /// Lookup dedupe: which scratch cell the next advance pushes into (0 or 1).
+    pub scratch: u32,
+    pub _pad: [u32; 3],
+}
+
+/// Parameters of the device-side loop of the bucketed strategies (and of Workfront when
+/// `adv.buckets.nbuckets` is 0): the advance template plus every buffer the iteration's phases
+/// use. On the GPU it is one persistent launch with grid barriers between phases; the CPU engine
+/// runs the same phases in order.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct PileArgs {
+    /// Template: queues, `iter`, `window` and `current` are filled from the state per iteration.
     pub adv: AdvanceArgs,
-    /// The two frontier queues.
-    pub queues: [*mut u32; 2],
-    /// The ring of length cells `F0..F2` (see `sssp-host`'s `Frontiers`), then the grid
-    /// barrier's arrival count and generation, then the number of iterations the loop ran.
+    /// The two near queues.
+    pub near: [*mut u32; 2],
+    /// The two far buffers (the current pile and the target of the next split).
+    pub far: [*mut u32; 2],
+    /// Lookup dedupe: the scratch queue and the per-vertex table.
+    pub scratch: *mut u32,
+    pub table: *mut u32,
+    /// `NUM_CELLS` cells: lengths, barrier, and the [`PileState`].
     pub cells: *mut u32,
-    /// Ring position `k` of the first iteration (current queue `k % 2`, current cell `k % 3`).
-    pub k0: u32,
-    /// Stop after this many iterations even if the frontier is not empty.
+    /// One `u64` per block (block sums of scans, block minima).
+    pub block_vals: *mut u64,
+    /// `MAX_BINS` counts per block (the multisplit's histograms).
+    pub hist: *mut u32,
+    /// Stop after this many iterations (the state says where to resume).
     pub max_iters: u32,
+    pub _pad: u32,
 }
 
-/// Index of the grid barrier's arrival counter in `LoopArgs::cells`.
+/// Parameters of the stand-alone multisplit kernel (the operator the far-pile split uses, with
+/// explicit keys; for tests and for callers with their own keys).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MultisplitArgs {
+    pub items: *const u32,
+    /// Bin of each item, `< nbins` (or `>= nbins`: dropped).
+    pub keys: *const u32,
+    pub len: u32,
+    pub nbins: u32,
+    /// Bin `b` goes to `out + b * stride`, its count to `out_lens[b]`.
+    pub out: *mut u32,
+    pub out_lens: *mut u32,
+    pub stride: u32,
+    pub _pad: u32,
+    pub cells: *mut u32,
+    pub hist: *mut u32,
+}
+
+/// Index of the grid barrier's arrival counter in the cell array.
 pub const CELL_BARRIER_COUNT: usize = 5;
-/// Index of the grid barrier's generation in `LoopArgs::cells`.
+/// Index of the grid barrier's generation in the cell array.
 pub const CELL_BARRIER_GEN: usize = 6;
-/// Index of the "iterations run" result in `LoopArgs::cells`.
-pub const CELL_LOOP_DONE: usize = 7;
+/// Index of the two far-pile length cells.
+pub const CELL_FAR: usize = 8;
+/// Index of the `MAX_BUCKETS` slot length cells.
+pub const CELL_SLOTS: usize = 10;
+/// Index of the [`PileState`] (12 cells).
+pub const CELL_STATE: usize = 40;
 /// Number of `u32` cells an engine allocates.
-pub const NUM_CELLS: usize = 8;
-
-/// The iteration-`i` advance of a device loop: queues and cells at ring position `k`.
-#[inline(always)]
-pub unsafe fn loop_step(a: &LoopArgs, k: u32, iter: u32) -> AdvanceArgs {
-    let cell = |i: u32| a.cells.add((i % 3) as usize);
-    // Select, not `queues[k % 2]`: a run-time index into the parameter array would copy the
-    // whole block to local memory on the GPU.
-    let (cur, next) = if k.is_multiple_of(2) { (a.queues[0], a.queues[1]) } else { (a.queues[1], a.queues[0]) };
-    AdvanceArgs {
-        input: Queue { items: cur, len: cell(k) },
-        output: Queue { items: next, len: cell(k + 1) },
-        zero_len: cell(k + 2),
-        iter,
-        ..a.adv
-    }
-}
+pub const NUM_CELLS: usize = 64;
 
 /// Parameters of the init kernel: set every distance to unreached and the frontier to `[source]`.
 #[repr(C)]
@@ -247,11 +349,17 @@ pub struct ScanArgs {
 const _: () = assert!(core::mem::size_of::<Csr>() == 32);
 const _: () = assert!(core::mem::size_of::<Queue>() == 16);
 const _: () = assert!(core::mem::size_of::<Counters>() == 32);
-const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 32 + 8 + 16 + 16 + 8 + 8 + 8 + 16);
+const _: () = assert!(core::mem::size_of::<Buckets>() == 8 + 8 + 16 + 24);
+const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 32 + 8 + 16 + 16 + 8 + 8 + 8 + 16 + 56);
+const _: () = assert!(core::mem::size_of::<PileState>() == 48);
+const _: () = assert!(CELL_SLOTS + MAX_BUCKETS as usize <= CELL_STATE);
+const _: () = assert!(CELL_STATE + 12 <= NUM_CELLS);
+const _: () = assert!(MAX_BUCKETS + 2 <= MAX_BINS);
+const _: () = assert!(core::mem::size_of::<PileArgs>() == 168 + 16 + 16 + 16 + 8 + 8 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<MultisplitArgs>() == 48 + 16);
 const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
 const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ExtractArgs>() == 24);
-const _: () = assert!(core::mem::size_of::<LoopArgs>() == 112 + 16 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ScanArgs>() == 16 + 8 + 8 + 8 + 8 + 16 + 8);
 
 // Parameter blocks carry raw addresses; the host hands them to worker threads (CPU backend)
@@ -261,13 +369,15 @@ unsafe impl Sync for AdvanceArgs {}
 unsafe impl Send for DedupeArgs {}
 unsafe impl Sync for DedupeArgs {}
 unsafe impl Send for ScanArgs {}
-unsafe impl Send for LoopArgs {}
 unsafe impl Send for InitArgs {}
 unsafe impl Sync for InitArgs {}
 unsafe impl Send for ExtractArgs {}
 unsafe impl Sync for ExtractArgs {}
-unsafe impl Sync for LoopArgs {}
 unsafe impl Sync for ScanArgs {}
+unsafe impl Send for PileArgs {}
+unsafe impl Sync for PileArgs {}
+unsafe impl Send for MultisplitArgs {}
+unsafe impl Sync for MultisplitArgs {}
 
 #[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
 mod cuda_glue {
@@ -276,9 +386,10 @@ mod cuda_glue {
     unsafe impl cudarc::driver::DeviceRepr for super::AdvanceArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::DedupeArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::ScanArgs {}
-    unsafe impl cudarc::driver::DeviceRepr for super::LoopArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::InitArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::ExtractArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for super::PileArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for super::MultisplitArgs {}
 }
 
 #[cfg(test)]

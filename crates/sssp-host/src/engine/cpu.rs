@@ -11,10 +11,11 @@ use std::cell::UnsafeCell;
 
 use rayon::prelude::*;
 use sssp_kernels::advance as k;
-use sssp_kernels::{dedupe, Counters, Csr, MAX_VWARP};
+use sssp_kernels::split::{self, Next};
+use sssp_kernels::{dedupe, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, CELL_STATE, MAX_VWARP};
 
-use super::{Advance, Engine, Frontiers, Input, Layout, CELLS};
-use crate::error::Result;
+use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS};
+use crate::error::{Error, Result};
 use crate::graph::Graph;
 
 /// Threads of one CPU "launch". A multiple of the widest virtual warp; large enough that rayon
@@ -51,12 +52,13 @@ pub struct CpuEngine {
     offsets: Vec<u64>,
     n: u32,
     dist: Shared<u64>,
-    queues: [Shared<u32>; 2],
     prefix: Shared<u64>,
     cells: Shared<u32>,
     counters: Shared<Counters>,
     /// Buffers only the kernels touch (through `lay`); owned here so they live as long as it.
-    _kernel_only: (Vec<u32>, Vec<u32>, Shared<u32>, Shared<u32>),
+    _kernel_only: (Vec<u32>, Vec<u32>, Shared<u32>, Shared<u32>, [Shared<u32>; 2]),
+    /// Bucket slot queues and the two far buffers, allocated on the first bucketed run.
+    _buckets: Option<(Shared<u32>, [Shared<u32>; 2])>,
     /// Addresses of the buffers (they never move).
     lay: Layout,
     fr: Frontiers,
@@ -93,16 +95,22 @@ impl CpuEngine {
             prefix: prefix.ptr(),
             cells: cells.ptr(),
             counters: counters.ptr(),
+            slots: std::ptr::null_mut(),
+            slot_count: 0,
+            far: [std::ptr::null_mut(); 2],
+            // The CPU runs the grid-cooperative phases as host code (see `run_loop`).
+            block_vals: std::ptr::null_mut(),
+            hist: std::ptr::null_mut(),
         };
         Ok(CpuEngine {
             offsets,
             n: n as u32,
             dist,
-            queues,
             prefix,
             cells,
             counters,
-            _kernel_only: (targets, weights, scratch, table),
+            _kernel_only: (targets, weights, scratch, table, queues),
+            _buckets: None,
             lay,
             fr: Frontiers::default(),
             pending_scratch: false,
@@ -128,11 +136,12 @@ impl CpuEngine {
         (len.saturating_mul(4).next_multiple_of(MAX_VWARP)).clamp(MAX_VWARP, CPU_THREADS)
     }
 
-    /// Exclusive prefix of the current frontier's degrees into `prefix` (`len + 1` entries).
-    fn scan_degrees(&mut self) {
-        let len = self.cells.get_mut()[self.fr.current_cell()] as usize;
-        // SAFETY: between launches the engine has exclusive access; the cell holds <= n.
-        let items = unsafe { std::slice::from_raw_parts(self.lay.current(&self.fr).items, len) };
+    /// Exclusive prefix of the degrees of `input`'s items into `prefix` (`len + 1` entries).
+    fn scan_degrees(&mut self, input: Queue) {
+        // SAFETY: between launches the engine has exclusive access; the cell holds <= n, and
+        // the queue's first `len` items were written by earlier steps.
+        let len = unsafe { *input.len } as usize;
+        let items = unsafe { std::slice::from_raw_parts(input.items, len) };
         let offsets = &self.offsets;
         let degrees: Vec<u64> = items.par_iter().map(|&v| offsets[v as usize + 1] - offsets[v as usize]).collect();
         let prefix = self.prefix.get_mut();
@@ -143,6 +152,101 @@ impl CpuEngine {
         }
         prefix[len] = run;
     }
+
+    fn compact_winners(&mut self, input: Queue, out: Queue) {
+        let d = sssp_kernels::DedupeArgs { input, table: self.lay.table, output: out };
+        // SAFETY: no launch is running; the cell holds the pushed count (<= m, the capacity).
+        let len = unsafe { *input.len };
+        // SAFETY: the table has n entries and every queued vertex is < n.
+        Self::launch(Self::grid_for(len), |t, nt| unsafe { dedupe::mark(&d, t, nt) });
+        // SAFETY: the slice covers the pushed, initialised items.
+        let (items, table) = unsafe { (std::slice::from_raw_parts(input.items, len as usize), d.table as *const u32) };
+        let winners: Vec<u32> = (0..len)
+            .filter(|&i| unsafe { dedupe::is_winner(items.as_ptr(), table, i) })
+            .map(|i| items[i as usize])
+            .collect();
+        // SAFETY: `out` holds n items and the winners are distinct vertices.
+        unsafe {
+            std::ptr::copy_nonoverlapping(winners.as_ptr(), out.items, winners.len());
+            *out.len = winners.len() as u32;
+        }
+    }
+
+    /// Allocate the slot queues and far buffers for `count` buckets (kept across runs).
+    fn ensure_buckets(&mut self, count: u32) -> Result<()> {
+        if count == 0 || count <= self.lay.slot_count {
+            return Ok(());
+        }
+        let n = (self.n as usize).max(1);
+        let alloc = |len: usize| -> Result<Shared<u32>> {
+            let mut v = Vec::new();
+            v.try_reserve_exact(len).map_err(|_| Error::OutOfHostMemory { needed: 4 * len as u64 })?;
+            v.resize(len, 0);
+            Ok(Shared::new(v))
+        };
+        let slots = alloc(n * count as usize)?;
+        let far = [alloc(n)?, alloc(n)?];
+        self.lay.slots = slots.ptr();
+        self.lay.slot_count = count;
+        self.lay.far = [far[0].ptr(), far[1].ptr()];
+        self._buckets = Some((slots, far));
+        Ok(())
+    }
+
+    /// The far-pile split on the host: the same rules as the GPU's (`split::far_bin`), with
+    /// the host multisplit.
+    fn split_far(&self, p: &PileArgs, st: &mut PileState) {
+        let b = &p.adv.buckets;
+        let (delta, nb) = (b.delta, b.nbuckets);
+        let old_end = st.window as u64 + nb as u64;
+        let (pile, other) = (p.far[st.far as usize], p.far[(st.far ^ 1) as usize]);
+        // SAFETY: no launch is running: plain reads of the distances, the pile and its cell.
+        let (dist, items) = unsafe {
+            let len = *p.cells.add(CELL_FAR + st.far as usize) as usize;
+            (std::slice::from_raw_parts(p.adv.dist, self.n as usize), std::slice::from_raw_parts(pile, len))
+        };
+        let d = |v: u32| sssp_kernels::dist_of(dist[v as usize]);
+        let min = items.par_iter().map(|&v| d(v)).filter(|&x| split::far_is_live(x, delta, old_end)).min();
+        let window = min.map(|m| split::bucket_of(m, delta));
+        if let Some(w) = window {
+            multisplit_host(
+                items.len(),
+                nb + 1,
+                |i| split::far_bin(d(items[i]), delta, w, nb, old_end),
+                |i| items[i],
+                |j, bin| {
+                    let (to, cell) = if j < nb {
+                        // SAFETY: slot j has `stride` items of room, far buffers n.
+                        (unsafe { b.slot_items.add(j as usize * b.stride as usize) }, unsafe { b.slot_lens.add(j as usize) })
+                    } else {
+                        (other, unsafe { p.cells.add(CELL_FAR + (st.far ^ 1) as usize) })
+                    };
+                    // SAFETY: a bin holds distinct vertices (the pile never holds one twice): <= n.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(bin.as_ptr(), to, bin.len());
+                        *cell = bin.len() as u32;
+                    }
+                },
+            );
+        }
+        split::after_split(st, window);
+    }
+    fn advance_step(&mut self, step: Advance) -> Result<()> {
+        let all = step.input == Input::AllVertices;
+        if !all && step.balance == sssp_kernels::Balance::Partition {
+            self.scan_degrees(self.lay.current(&self.fr));
+        }
+        let roles = self.fr.roles(&step);
+        self.pending_scratch = roles.uses_scratch();
+        let a = self.lay.advance_args(&step, &roles);
+        // SAFETY: queues hold n items (a vertex is pushed at most once per iteration with
+        // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
+        // the input length cell was written by the previous step.
+        let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
+        Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(&a, t, nt) });
+        Ok(())
+    }
+
 }
 
 impl Engine for CpuEngine {
@@ -165,39 +269,15 @@ impl Engine for CpuEngine {
         Ok(())
     }
 
+    /// Lookup dedupe of the pushed queue `input` into `out`: the shared mark pass, then a stable
+    /// compaction of the winners (the GPU does this with its device-wide scan).
     fn advance(&mut self, step: Advance) -> Result<()> {
-        let all = step.input == Input::AllVertices;
-        if !all && step.balance == sssp_kernels::Balance::Partition {
-            self.scan_degrees();
-        }
-        let roles = self.fr.roles(&step);
-        self.pending_scratch = roles.uses_scratch();
-        let a = self.lay.advance_args(&step, &roles);
-        // SAFETY: queues hold n items (a vertex is pushed at most once per iteration with
-        // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
-        // the input length cell was written by the previous step.
-        let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
-        Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(&a, t, nt) });
-        Ok(())
+        self.advance_step(step)
     }
 
     fn dedupe(&mut self) -> Result<()> {
         let d = self.lay.dedupe_args(&self.fr);
-        let len = self.cells.get_mut()[self.fr.scratch_cell()];
-        // SAFETY: the table has n entries and every queued vertex is < n.
-        Self::launch(Self::grid_for(len), |t, nt| unsafe { dedupe::mark(&d, t, nt) });
-        // Stable compaction of the winners (the GPU does this with its device-wide scan).
-        // SAFETY: no launch is running; the slice covers the pushed, initialised items.
-        let (items, table) =
-            unsafe { (std::slice::from_raw_parts(d.input.items, len as usize), d.table as *const u32) };
-        let winners: Vec<u32> = (0..len)
-            .filter(|&i| unsafe { dedupe::is_winner(items.as_ptr(), table, i) })
-            .map(|i| items[i as usize])
-            .collect();
-        let next = self.queues[self.fr.next_queue()].get_mut();
-        next[..winners.len()].copy_from_slice(&winners);
-        let cell = self.fr.next_cell();
-        self.cells.get_mut()[cell] = winners.len() as u32;
+        self.compact_winners(d.input, d.output);
         Ok(())
     }
 
@@ -205,17 +285,50 @@ impl Engine for CpuEngine {
         self.fr.swap(std::mem::take(&mut self.pending_scratch));
     }
 
-    fn advance_loop(&mut self, step: Advance, max_iters: u32) -> Result<u32> {
-        debug_assert!(super::loop_supported(&step));
-        // The GPU's persistent kernel runs exactly these steps, a grid barrier in place of the
-        // return to this loop.
-        let mut done = 0;
-        while done < max_iters && self.frontier_len()? > 0 {
-            self.advance(Advance { iter: step.iter + done, ..step })?;
-            self.swap();
-            done += 1;
+    fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus> {
+        // The GPU's persistent kernel (`sssp_kernels::grid::pile_loop`) runs these phases with
+        // grid barriers where this loop returns from a launch; the control steps are the same
+        // functions.
+        let nb = spec.buckets.map_or(0, |b| b.count);
+        self.ensure_buckets(nb)?;
+        let p = self.lay.pile_args(spec, max_iters);
+        let state = self.lay.cell(CELL_STATE) as *mut PileState;
+        // SAFETY: the cells hold a PileState at CELL_STATE; no launch is running.
+        let mut st = unsafe { std::ptr::read_unaligned(state) };
+        let mut ran = 0;
+        while st.done == 0 && ran < max_iters {
+            // SAFETY: the pile buffers were allocated for `nb` buckets; the state is one the
+            // control functions produced from init's zeroes.
+            let a = unsafe { split::pile_step(&p, &st) };
+            if spec.balance == sssp_kernels::Balance::Partition {
+                self.scan_degrees(a.input);
+            }
+            // SAFETY: as in `advance`; slot queues and far buffers hold n items each, which the
+            // push rules never exceed (split.rs).
+            let len = unsafe { *a.input.len };
+            Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(&a, t, nt) });
+            if spec.dedupe == sssp_kernels::Dedupe::Lookup {
+                // SAFETY: as above.
+                let out = unsafe { split::next_near(&p, &st) };
+                self.compact_winners(a.output, out);
+                st.scratch ^= 1;
+            }
+            ran += 1;
+            // SAFETY: p.cells has NUM_CELLS cells.
+            if unsafe { split::after_iteration(&mut st, p.cells, nb) } == Next::Split {
+                self.split_far(&p, &mut st);
+            }
         }
-        Ok(done)
+        // SAFETY: as above.
+        unsafe { std::ptr::write_unaligned(state, st) };
+        Ok(LoopStatus::from_cells(self.cells.get_mut(), nb))
+    }
+
+    fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>> {
+        super::check_multisplit(items, keys, nbins)?;
+        let mut out = vec![Vec::new(); nbins as usize];
+        multisplit_host(items.len(), nbins, |i| keys[i], |i| items[i], |j, bin| out[j as usize] = bin.to_vec());
+        Ok(out)
     }
 
     fn frontier_len(&mut self) -> Result<u32> {

@@ -16,11 +16,14 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 use sssp_kernels::{
-    AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, LoopArgs, Queue, ScanArgs, ScanOf, BLOCK,
-    CELL_LOOP_DONE,
+    AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, MultisplitArgs, PileArgs, Queue, ScanArgs,
+    ScanOf, BLOCK, MAX_BINS,
 };
 
-use super::{graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, Layout, CELLS, NO_QUEUE};
+use super::{
+    bucket_bytes, graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS,
+    NO_QUEUE,
+};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -38,6 +41,10 @@ impl From<DriverError> for Error {
     }
 }
 
+/// Keep this much device memory free beyond what the engine computes it needs (context, module,
+/// allocator granularity).
+const MARGIN: u64 = 256 << 20;
+
 /// Resident blocks per SM for the persistent loop kernel. Every block arrives at the grid
 /// barrier on one counter, so fewer blocks make a cheaper barrier; two per SM of 256 threads
 /// still cover the frontiers of road graphs and meshes, and grid-stride loops cover the rest.
@@ -49,7 +56,8 @@ struct Kernels {
     init: CudaFunction,
     extract: CudaFunction,
     advance: CudaFunction,
-    advance_loop: CudaFunction,
+    pile_loop: CudaFunction,
+    multisplit: CudaFunction,
     dedupe_mark: CudaFunction,
     scan_reduce: CudaFunction,
     scan_block_sums: CudaFunction,
@@ -80,8 +88,13 @@ impl Kernels {
         // so that a grid-stride pass over a tiny frontier does not launch idle blocks by the
         // thousand.
         let per_sm = advance.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?.clamp(1, 8);
-        let advance_loop = f("sssp_advance_loop")?;
-        let loop_per_sm = advance_loop.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
+        let pile_loop = f("sssp_pile_loop")?;
+        let multisplit = f("sssp_multisplit")?;
+        // Both grid-barrier kernels run on the same grid: as many blocks as both can keep
+        // resident at once (a block that never gets an SM would deadlock the barrier).
+        let loop_per_sm = pile_loop
+            .occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?
+            .min(multisplit.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?);
         if loop_per_sm == 0 {
             return Err(Error::Cuda("the loop kernel cannot be resident on this device".into()));
         }
@@ -95,7 +108,8 @@ impl Kernels {
             advance,
             grid: sms * per_sm,
             loop_grid: sms * loop_per_sm.min(LOOP_BLOCKS_PER_SM),
-            advance_loop,
+            pile_loop,
+            multisplit,
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
             _module: module,
         })
@@ -137,11 +151,22 @@ impl Kernels {
     }
 
     /// # Safety
-    /// As [`Kernels::advance`] for the template, plus: `a.queues` both hold `n` items and
-    /// `a.cells` has `NUM_CELLS` cells with the barrier cells at rest (count 0).
-    unsafe fn advance_loop(&self, s: &CudaStream, a: LoopArgs) -> Result<()> {
-        s.launch_builder(&self.advance_loop).arg(&a).launch(Self::cfg(self.loop_grid))?;
-        self.done(s, "advance_loop")
+    /// As [`Kernels::advance`] for the template, plus: both near queues, both far buffers and
+    /// every slot queue hold `n` items, the scratch queue `m`, `a.cells` has `NUM_CELLS` cells
+    /// with the barrier at rest (count 0) and a state the control functions produced (init's
+    /// zeroes included), `a.block_vals` and `a.hist` have `loop_grid` and `MAX_BINS * loop_grid`
+    /// entries.
+    unsafe fn pile_loop(&self, s: &CudaStream, a: PileArgs) -> Result<()> {
+        s.launch_builder(&self.pile_loop).arg(&a).launch(Self::cfg(self.loop_grid))?;
+        self.done(s, "pile_loop")
+    }
+
+    /// # Safety
+    /// `items`, `keys` have `len` entries, `out` `nbins * stride` with `stride >= len`,
+    /// `out_lens` `nbins`; `cells` and `hist` as for [`Kernels::pile_loop`].
+    unsafe fn multisplit(&self, s: &CudaStream, a: MultisplitArgs) -> Result<()> {
+        s.launch_builder(&self.multisplit).arg(&a).launch(Self::cfg(self.loop_grid))?;
+        self.done(s, "multisplit")
     }
 
     /// # Safety
@@ -175,6 +200,10 @@ pub struct CudaEngine {
     _kernel_only: KernelOnly,
     table: CudaSlice<u32>,
     block_sums: CudaSlice<u64>,
+    /// Slot queues and far buffers, allocated on the first bucketed run.
+    buckets: Option<(CudaSlice<u32>, [CudaSlice<u32>; 2])>,
+    /// Memory the engine may still take (after the graph and working buffers).
+    spare: u64,
     cells: CudaSlice<u32>,
     /// A `Counters` as four u64 words.
     counters: CudaSlice<u64>,
@@ -196,6 +225,8 @@ struct KernelOnly {
     _queues: [CudaSlice<u32>; 2],
     _scratch: CudaSlice<u32>,
     _prefix: CudaSlice<u64>,
+    _block_vals: CudaSlice<u64>,
+    _hist: CudaSlice<u32>,
 }
 
 /// Turn "no driver / no device" into `Error::NoGpu` so `--device auto` can fall back.
@@ -235,12 +266,11 @@ impl CudaEngine {
         let needed = graph_bytes(n, m) + working_bytes(n, m, SCAN_BLOCKS as u64);
         let (free, _total) = ctx.mem_get_info()?;
         let available = limit.map_or(free as u64, |l| l.min(free as u64));
-        // Keep a margin for the context, module and allocator granularity.
-        let margin = 256 << 20;
-        if needed + margin > available {
-            return Err(Error::OutOfDeviceMemory { device: name, needed: needed + margin, available });
+        if needed + MARGIN > available {
+            return Err(Error::OutOfDeviceMemory { device: name, needed: needed + MARGIN, available });
         }
         let k = Kernels::load(&ctx)?;
+        let spare = available - needed - MARGIN;
         let stream = ctx.default_stream();
         let nz = (n as usize).max(1);
         let (offsets, targets, weights) =
@@ -249,6 +279,8 @@ impl CudaEngine {
         let (scratch, table) = (stream.alloc_zeros((m as usize).max(1))?, stream.alloc_zeros(nz)?);
         let (prefix, cells, counters) =
             (stream.alloc_zeros(n as usize + 1)?, stream.alloc_zeros(CELLS)?, stream.alloc_zeros::<u64>(4)?);
+        let block_vals = stream.alloc_zeros::<u64>(k.loop_grid as usize)?;
+        let hist = stream.alloc_zeros::<u32>((MAX_BINS * k.loop_grid) as usize)?;
         let at = |a: u64| a as *mut u32;
         let lay = Layout {
             csr: Csr {
@@ -266,6 +298,11 @@ impl CudaEngine {
             cells: at(device_addr(&cells, &stream)),
             // Four u64 words laid out as `Counters`.
             counters: device_addr(&counters, &stream) as *mut Counters,
+            slots: std::ptr::null_mut(),
+            slot_count: 0,
+            far: [std::ptr::null_mut(); 2],
+            block_vals: device_addr(&block_vals, &stream) as *mut u64,
+            hist: at(device_addr(&hist, &stream)),
         };
         let engine = CudaEngine {
             _kernel_only: KernelOnly {
@@ -276,8 +313,12 @@ impl CudaEngine {
                 _queues: queues,
                 _scratch: scratch,
                 _prefix: prefix,
+                _block_vals: block_vals,
+                _hist: hist,
             },
             table,
+            buckets: None,
+            spare,
             block_sums: stream.alloc_zeros(SCAN_BLOCKS as usize)?,
             cells,
             counters,
@@ -294,6 +335,31 @@ impl CudaEngine {
         Ok(engine)
     }
 
+    /// Allocate the slot queues and far buffers for `count` buckets (kept across runs; grown
+    /// when a run asks for more), within the memory the fit check left.
+    fn ensure_buckets(&mut self, count: u32) -> Result<()> {
+        if count == 0 || count <= self.lay.slot_count {
+            return Ok(());
+        }
+        let n = self.n as u64;
+        let needed = bucket_bytes(n, count);
+        // What the buffers being replaced hold is given back.
+        let have = if self.lay.slot_count == 0 { 0 } else { bucket_bytes(n, self.lay.slot_count) };
+        if needed > self.spare + have {
+            return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare + have });
+        }
+        self.buckets = None;
+        let nz = (n as usize).max(1);
+        let slots = self.stream.alloc_zeros::<u32>(nz * count as usize)?;
+        let far = [self.stream.alloc_zeros::<u32>(nz)?, self.stream.alloc_zeros::<u32>(nz)?];
+        self.lay.slots = device_addr(&slots, &self.stream) as *mut u32;
+        self.lay.far = [device_addr(&far[0], &self.stream) as *mut u32, device_addr(&far[1], &self.stream) as *mut u32];
+        self.spare = self.spare + have - needed;
+        self.lay.slot_count = count;
+        self.buckets = Some((slots, far));
+        Ok(())
+    }
+
     fn scan_args(&self, input: Queue, of: ScanOf, output: Queue) -> ScanArgs {
         ScanArgs {
             input,
@@ -305,6 +371,15 @@ impl CudaEngine {
             of: of as u32,
             _pad: 0,
         }
+    }
+}
+
+/// A host slice, or one zero when empty (device buffers are never empty).
+fn pad(x: &[u32]) -> Vec<u32> {
+    if x.is_empty() {
+        vec![0]
+    } else {
+        x.to_vec()
     }
 }
 
@@ -360,22 +435,43 @@ impl Engine for CudaEngine {
         self.fr.swap(std::mem::take(&mut self.pending_scratch));
     }
 
-    fn advance_loop(&mut self, step: Advance, max_iters: u32) -> Result<u32> {
-        debug_assert!(super::loop_supported(&step));
-        // The template's queues and cells are replaced per iteration by the kernel (`loop_step`).
-        let a = LoopArgs {
-            adv: self.lay.advance_args(&step, &self.fr.roles(&step)),
-            queues: self.lay.queues,
+    fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus> {
+        let nb = spec.buckets.map_or(0, |b| b.count);
+        self.ensure_buckets(nb)?;
+        let a = self.lay.pile_args(spec, max_iters);
+        // SAFETY: buffers as `Kernels::pile_loop` requires: queues and far buffers n, slots
+        // nb x n (ensure_buckets), scratch m, cells CELLS (init zeroed them: the start state and
+        // a barrier at rest), block_vals and hist sized by loop_grid at construction.
+        unsafe { self.k.pile_loop(&self.stream, a)? };
+        let cells = self.stream.clone_dtoh(&self.cells)?;
+        Ok(LoopStatus::from_cells(&cells, nb))
+    }
+
+    fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>> {
+        super::check_multisplit(items, keys, nbins)?;
+        let len = items.len();
+        let stride = len.max(1);
+        let d_items = self.stream.clone_htod(&pad(items))?;
+        let d_keys = self.stream.clone_htod(&pad(keys))?;
+        let out = self.stream.alloc_zeros::<u32>(stride * nbins as usize)?;
+        let lens = self.stream.alloc_zeros::<u32>(nbins as usize)?;
+        let a = MultisplitArgs {
+            items: device_addr(&d_items, &self.stream) as *const u32,
+            keys: device_addr(&d_keys, &self.stream) as *const u32,
+            len: len as u32,
+            nbins,
+            out: device_addr(&out, &self.stream) as *mut u32,
+            out_lens: device_addr(&lens, &self.stream) as *mut u32,
+            stride: stride as u32,
+            _pad: 0,
             cells: self.lay.cells,
-            k0: self.fr.position(),
-            max_iters,
+            hist: self.lay.hist,
         };
-        // SAFETY: queues hold n items each (stamps push a vertex at most once per iteration),
-        // cells has NUM_CELLS entries and init zeroed the barrier; loop_grid blocks are resident.
-        unsafe { self.k.advance_loop(&self.stream, a)? };
-        let done = self.stream.clone_dtoh(&self.cells.slice(CELL_LOOP_DONE..CELL_LOOP_DONE + 1))?[0];
-        self.fr.advance_by(done);
-        Ok(done)
+        // SAFETY: sizes as `Kernels::multisplit` requires; the barrier cells are at rest between
+        // launches (every grid-barrier kernel leaves the count at 0).
+        unsafe { self.k.multisplit(&self.stream, a)? };
+        let (out, lens) = (self.stream.clone_dtoh(&out)?, self.stream.clone_dtoh(&lens)?);
+        Ok((0..nbins as usize).map(|j| out[j * stride..j * stride + lens[j] as usize].to_vec()).collect())
     }
 
     fn frontier_len(&mut self) -> Result<u32> {

@@ -20,9 +20,9 @@
 pub mod cpu;
 pub mod cuda;
 
-pub use sssp_kernels::{Balance, Counters, Dedupe};
+pub use sssp_kernels::{Balance, Counters, Dedupe, PileState};
 
-use sssp_kernels::{AdvanceArgs, Csr, DedupeArgs, InitArgs, Queue};
+use sssp_kernels::{AdvanceArgs, Buckets, Csr, DedupeArgs, InitArgs, PileArgs, Queue, NO_BUCKETS};
 
 use crate::error::{Error, Result};
 use crate::graph::Graph;
@@ -90,11 +90,17 @@ pub trait Engine {
     /// Make the next frontier the current one (host-side bookkeeping only).
     fn swap(&mut self);
 
-    /// Run frontier iterations (advance, then swap) from `step.iter` on, without returning to
-    /// the host in between, until the frontier is empty or `max_iters` iterations have run.
-    /// Returns how many ran. Only for [`loop_supported`] modes. On the GPU this is one
-    /// persistent launch with a grid barrier between iterations; the CPU runs the same steps.
-    fn advance_loop(&mut self, step: Advance, max_iters: u32) -> Result<u32>;
+    /// Run the iterations of a frontier strategy (Workfront, Near-Far, Bucketing: see
+    /// [`LoopSpec`]) from the state the last call left (or [`Engine::init`]'s start state)
+    /// without returning to the host in between, until the solve is done or `max_iters`
+    /// iterations have run. Every balance and dedupe mode runs this way. On the GPU it is one
+    /// persistent launch with grid barriers between phases (`sssp_kernels::grid::pile_loop`);
+    /// the CPU engine runs the same phases in order. Synchronises, and returns where it stopped.
+    fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus>;
+
+    /// Stable multisplit (the operator the far-pile split uses, with explicit keys): item `i`
+    /// goes to bin `keys[i]` (`>= nbins`: dropped), bins keep input order. `nbins <= 32`.
+    fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>>;
 
     /// Length of the current frontier. Synchronises with the device.
     fn frontier_len(&mut self) -> Result<u32>;
@@ -132,11 +138,68 @@ pub fn open_explained(g: &Graph, kind: DeviceKind) -> Result<(Box<dyn Engine>, O
     }
 }
 
-/// Whether [`Engine::advance_loop`] supports a mode: frontier input, stamp dedupe, and a
-/// balance that needs no device-wide scan (the scan would need two more grid barriers per
-/// iteration; partitioning pays off on scale-free graphs, which need few iterations anyway).
-pub fn loop_supported(step: &Advance) -> bool {
-    step.input == Input::Frontier && step.dedupe == Dedupe::Stamp && step.balance != Balance::Partition
+/// What [`Engine::run_loop`] runs: the advance's modes, and the bucket structure (none:
+/// Workfront Sweep; one bucket: Near-Far; more: Bucketing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopSpec {
+    pub balance: Balance,
+    pub dedupe: Dedupe,
+    pub buckets: Option<BucketSpec>,
+}
+
+/// Bucket width and window size (Davidson et al. §IV-D/E).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BucketSpec {
+    /// Bucket width, >= 1.
+    pub delta: u32,
+    /// Buckets per window, `1..=MAX_BUCKETS` (1 = Near-Far).
+    pub count: u32,
+}
+
+/// Where a [`Engine::run_loop`] call stopped, and the sizes of the queues (for traces).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoopStatus {
+    pub state: PileState,
+    /// Items of the next iteration's input (the near queue, or the slot it starts from).
+    pub near: u32,
+    /// Items in the far pile (stale entries included: the pile is compacted only by splits).
+    pub far: u32,
+    /// Items waiting in the later slots of the window.
+    pub slots: u32,
+}
+
+impl LoopStatus {
+    /// Read the sizes from a copy of the engine's cells.
+    pub(crate) fn from_cells(cells: &[u32], nbuckets: u32) -> Self {
+        use sssp_kernels::{CELL_FAR, CELL_SLOTS, CELL_STATE};
+        // SAFETY: the cells hold a PileState at CELL_STATE (12 u32s, alignment 4).
+        let state = unsafe { std::ptr::read_unaligned(cells[CELL_STATE..].as_ptr() as *const PileState) };
+        let j = (state.current - state.window) as usize;
+        let near = if state.from_slot != 0 { cells[CELL_SLOTS + j] } else { cells[(state.k % 3) as usize] };
+        let later = (j + 1).min(nbuckets as usize);
+        let slots = cells[CELL_SLOTS + later..CELL_SLOTS + nbuckets as usize].iter().map(|&x| x as u64).sum::<u64>();
+        LoopStatus {
+            state,
+            near,
+            far: if nbuckets == 0 { 0 } else { cells[CELL_FAR + state.far as usize] },
+            slots: slots.min(u32::MAX as u64) as u32,
+        }
+    }
+}
+
+/// Check a [`BucketSpec`] against the kernels' limits.
+pub fn check_buckets(b: &BucketSpec) -> Result<()> {
+    if b.delta == 0 {
+        return Err(Error::InvalidArgument("delta must be at least 1".into()));
+    }
+    if b.count == 0 || b.count > sssp_kernels::MAX_BUCKETS {
+        return Err(Error::InvalidArgument(format!(
+            "{} buckets: expected 1 to {}",
+            b.count,
+            sssp_kernels::MAX_BUCKETS
+        )));
+    }
+    Ok(())
 }
 
 /// Length cells both engines allocate (frontier ring, scratch, grid barrier, loop result).
@@ -201,6 +264,14 @@ pub(crate) struct Layout {
     /// `CELLS` length cells.
     pub cells: *mut u32,
     pub counters: *mut Counters,
+    /// Bucket slot queues, `slot_count` of `n` items each (allocated on first bucketed run).
+    pub slots: *mut u32,
+    pub slot_count: u32,
+    /// The two far buffers, `n` items each (allocated with the slots).
+    pub far: [*mut u32; 2],
+    /// GPU persistent loop only: one `u64` per block and `MAX_BINS` counts per block.
+    pub block_vals: *mut u64,
+    pub hist: *mut u32,
 }
 
 impl Layout {
@@ -244,6 +315,41 @@ impl Layout {
             iter: step.iter,
             balance: step.balance as u32,
             dedupe: step.dedupe as u32,
+            _pad: 0,
+            buckets: NO_BUCKETS,
+        }
+    }
+
+    /// The persistent loop's parameters for `spec` (the buffers must have been allocated for
+    /// its bucket count: `slot_count >= count`).
+    pub fn pile_args(&self, spec: &LoopSpec, max_iters: u32) -> PileArgs {
+        let step = Advance { input: Input::Frontier, balance: spec.balance, dedupe: spec.dedupe, iter: 1 };
+        let mut adv = self.advance_args(&step, &Roles { input: None, output: None, zero: None });
+        adv.scan = self.prefix;
+        if let Some(b) = spec.buckets {
+            debug_assert!(b.count <= self.slot_count);
+            adv.buckets = Buckets {
+                slot_items: self.slots,
+                slot_lens: self.cell(sssp_kernels::CELL_SLOTS),
+                far: NO_QUEUE,
+                stride: self.csr.n.max(1),
+                delta: b.delta,
+                window: 0,
+                current: 0,
+                nbuckets: b.count,
+                _pad: 0,
+            };
+        }
+        PileArgs {
+            adv,
+            near: self.queues,
+            far: self.far,
+            scratch: self.scratch,
+            table: self.table,
+            cells: self.cells,
+            block_vals: self.block_vals,
+            hist: self.hist,
+            max_iters,
             _pad: 0,
         }
     }
@@ -306,16 +412,6 @@ impl Frontiers {
     pub fn spare_scratch_cell(&self) -> usize {
         3 + (self.j ^ 1)
     }
-    /// Ring position of the current frontier (what the device loop starts from).
-    pub fn position(&self) -> u32 {
-        self.k as u32
-    }
-
-    /// `n` swaps without scratch (after a device loop ran `n` iterations).
-    pub fn advance_by(&mut self, n: u32) {
-        self.k = (self.k + n as usize % 6) % 6;
-    }
-
     pub fn swap(&mut self, used_scratch: bool) {
         // Queues alternate with k's parity; keep k in a small range without breaking parity.
         self.k = (self.k + 1) % 6;
@@ -323,6 +419,67 @@ impl Frontiers {
             self.j ^= 1;
         }
     }
+}
+
+/// The multisplit operator's argument checks, shared by both engines.
+pub(crate) fn check_multisplit(items: &[u32], keys: &[u32], nbins: u32) -> Result<()> {
+    if items.len() != keys.len() {
+        return Err(Error::InvalidArgument(format!("multisplit: {} items but {} keys", items.len(), keys.len())));
+    }
+    if nbins == 0 || nbins > sssp_kernels::MAX_BINS {
+        return Err(Error::InvalidArgument(format!("multisplit: {nbins} bins, expected 1 to {}", sssp_kernels::MAX_BINS)));
+    }
+    Ok(())
+}
+
+/// Bytes of the bucket buffers for `count` slots (slot queues and two far buffers).
+pub(crate) fn bucket_bytes(n: u64, count: u32) -> u64 {
+    4 * n.max(1) * (count as u64 + 2)
+}
+
+/// Stable multisplit on the host, the contract of [`Engine::multisplit`] for `len` slots given
+/// as functions: per-chunk histograms, a prefix per bin across chunks, a stable scatter. What the
+/// CPU engine runs for the far-pile split (and for the `multisplit` operator).
+pub(crate) fn multisplit_host(
+    len: usize,
+    nbins: u32,
+    key: impl Fn(usize) -> u32 + Sync,
+    item: impl Fn(usize) -> u32 + Sync,
+    mut out: impl FnMut(u32, &[u32]),
+) {
+    use rayon::prelude::*;
+    const CHUNK: usize = 1 << 14;
+    let nb = nbins as usize;
+    let chunks = len.div_ceil(CHUNK);
+    // Small inputs (most far-pile splits of road graphs): one pass, no fork-join.
+    let bins: Vec<Vec<Vec<u32>>> = if chunks <= 1 {
+        vec![split_range(0..len, nb, &key, &item)]
+    } else {
+        (0..chunks).into_par_iter().map(|c| split_range(c * CHUNK..((c + 1) * CHUNK).min(len), nb, &key, &item)).collect()
+    };
+    for j in 0..nb {
+        let mut all = Vec::with_capacity(bins.iter().map(|b| b[j].len()).sum());
+        for b in &bins {
+            all.extend_from_slice(&b[j]);
+        }
+        out(j as u32, &all);
+    }
+}
+
+fn split_range(
+    r: std::ops::Range<usize>,
+    nb: usize,
+    key: &(impl Fn(usize) -> u32 + Sync),
+    item: &(impl Fn(usize) -> u32 + Sync),
+) -> Vec<Vec<u32>> {
+    let mut bins = vec![Vec::new(); nb];
+    for i in r {
+        let k = key(i) as usize;
+        if k < nb {
+            bins[k].push(item(i));
+        }
+    }
+    bins
 }
 
 /// What a run needs on the device beyond the graph, in bytes (for the fit check).
@@ -365,7 +522,7 @@ mod tests {
     }
 
     #[test]
-    fn lookup_alternates_scratch_cells_and_the_device_loop_position_matches_swaps() {
+    fn lookup_alternates_scratch_cells() {
         let mut fr = Frontiers::default();
         let first = fr.roles(&step(Dedupe::Lookup));
         assert_eq!(first.output.unwrap().buf, Buffer::Scratch);
@@ -373,15 +530,5 @@ mod tests {
         let second = fr.roles(&step(Dedupe::Lookup));
         assert_eq!(first.zero, second.output.map(|q| q.cell));
         assert_ne!(first.output, second.output);
-        // `advance_by(n)` (after a device loop) equals n plain swaps.
-        let (mut a, mut b) = (Frontiers::default(), Frontiers::default());
-        for n in 0..20u32 {
-            a.advance_by(1);
-            b.swap(false);
-            assert_eq!(a.position(), b.position(), "after {n}");
-        }
-        let mut c = Frontiers::default();
-        c.advance_by(20);
-        assert_eq!(c.position(), b.position());
     }
 }

@@ -3,11 +3,17 @@
 //! | strategy | paper | loop |
 //! |---|---|---|
 //! | [`workfront`] | Davidson et al. 2014, §IV-C | advance the changed vertices; dedupe; repeat until empty |
+//! | [`near_far`] | Davidson et al. 2014, §IV-D | advance the near set (below a threshold); park the rest in the far pile |
+//! | [`bucketing`] | Davidson et al. 2014, §IV-E | advance the lowest bucket of a window of A; multisplit the far pile |
 //! | [`topo_bf`] | the LonestarGPU baseline in Davidson et al. / H-BF | advance every vertex until nothing improves |
 //!
 //! Every strategy runs on any [`Engine`] (CUDA or CPU) and returns exact distances or an error;
-//! the result is converted to the library's [`Dist`] and checked for overflow here, once.
+//! the result is converted to the library's [`Dist`] and checked for overflow here, once. The
+//! three frontier strategies share one driver ([`device_loop`]): they differ only in the bucket
+//! structure they hand the engine's loop.
 
+pub mod bucketing;
+pub mod near_far;
 pub mod topo_bf;
 pub mod workfront;
 
@@ -16,7 +22,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use sssp_kernels::INF;
 
-use crate::engine::{Balance, Counters, Dedupe, Engine};
+use crate::engine::{check_buckets, Balance, BucketSpec, Counters, Dedupe, Engine, LoopSpec};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::{Dist, UNREACHED};
@@ -34,10 +40,43 @@ pub struct Options {
     pub check_every: u32,
     /// Record per-iteration statistics (synchronises every iteration: slower, exact timings).
     pub trace: bool,
-    /// Let the device run the iterations itself (one persistent launch) where the mode allows
-    /// it ([`crate::engine::loop_supported`]) and no trace is asked for; else one launch per
-    /// iteration.
+    /// Let the device run the iterations itself (one persistent launch) unless a trace is asked
+    /// for; else one launch per iteration.
     pub device_loop: bool,
+    /// Bucket width of Near-Far and Bucketing; `None`: [`heuristic_delta`].
+    pub delta: Option<u32>,
+    /// Buckets per window of Bucketing (`A`), `1..=30`.
+    pub buckets: u32,
+}
+
+impl Options {
+    /// The delta to use on `g`: the one asked for, or the heuristic.
+    pub fn delta_for(&self, g: &Graph) -> Result<u32> {
+        let delta = self.delta.unwrap_or_else(|| heuristic_delta(g));
+        check_buckets(&BucketSpec { delta, count: self.buckets })?;
+        Ok(delta)
+    }
+}
+
+/// The warp width `c` of Davidson et al.'s delta heuristic.
+pub const DELTA_C: u64 = 32;
+
+/// Davidson et al.'s delta heuristic (§IV-D): `delta = c * w / d` with `w` the mean arc weight,
+/// `d` the mean out-degree and `c` the warp width (32), after Meyer and Sanders' `Θ(1/d)`: wide
+/// enough that a bucket holds a warp's worth of parallel work per vertex, narrow enough to save
+/// most of Workfront's redundant relaxations. At least 1. Computed from the graph alone, in one
+/// pass over the weights: `c * sum(w) * n / m^2`.
+pub fn heuristic_delta(g: &Graph) -> u32 {
+    let (n, m) = (g.num_vertices() as u128, g.num_arcs() as u128);
+    if m == 0 {
+        return 1;
+    }
+    let sum: u128 = match g.weights() {
+        crate::graph::Weights::Unsigned(w) => w.iter().map(|&x| x as u128).sum(),
+        crate::graph::Weights::Signed(w) => w.iter().map(|&x| x.max(0) as u128).sum(),
+    };
+    let d = DELTA_C as u128 * sum * n / (m * m);
+    d.clamp(1, u32::MAX as u128 - 1) as u32
 }
 
 impl Default for Options {
@@ -48,6 +87,8 @@ impl Default for Options {
             check_every: 8,
             trace: false,
             device_loop: true,
+            delta: None,
+            buckets: bucketing::DEFAULT_BUCKETS,
         }
     }
 }
@@ -56,11 +97,18 @@ impl Default for Options {
 #[derive(Clone, Debug, Serialize)]
 pub struct IterTrace {
     pub iter: u32,
-    /// Input vertices of this iteration.
+    /// Input vertices of this iteration (the near set, for the bucketed strategies).
     pub frontier: u64,
     /// Arcs relaxed in this iteration.
     pub arcs: u64,
     pub micros: f64,
+    /// Bucketed strategies: the bucket processed (its distances are `[bucket*delta,
+    /// (bucket+1)*delta)`, so the Near-Far threshold is `(bucket+1)*delta`); 0 otherwise.
+    pub bucket: u32,
+    /// Items in the far pile after the iteration (stale entries included until a split).
+    pub far: u64,
+    /// Items waiting in the window's later buckets after the iteration.
+    pub slots: u64,
 }
 
 /// What a run did.
@@ -72,6 +120,12 @@ pub struct Stats {
     pub vertices_processed: u64,
     /// Host round trips taken to decide termination.
     pub readbacks: u32,
+    /// Bucketed strategies: the bucket width used.
+    pub delta: Option<u32>,
+    /// Bucketed strategies: buckets per window.
+    pub buckets: Option<u32>,
+    /// Bucketed strategies: far-pile splits.
+    pub far_splits: u32,
     /// Time of the solve itself (init to last kernel), excluding upload and download.
     #[serde(serialize_with = "ser_secs")]
     pub compute: Duration,
@@ -120,6 +174,9 @@ pub(crate) fn frontier_loop(
                 frontier,
                 arcs: c.arcs - last.arcs,
                 micros: t.elapsed().as_secs_f64() * 1e6,
+                bucket: 0,
+                far: 0,
+                slots: 0,
             });
             last = c;
         }
@@ -135,6 +192,64 @@ pub(crate) fn frontier_loop(
         iter += 1;
     }
     Ok(())
+}
+
+/// Drive a frontier strategy through [`Engine::run_loop`]: Workfront (`buckets: None`),
+/// Near-Far (one bucket) or Bucketing. By default one call runs the whole solve on the device;
+/// with a trace (or `device_loop` off) one iteration per call, recording the queue sizes.
+pub(crate) fn device_loop(
+    g: &Graph,
+    eng: &mut dyn Engine,
+    source: u32,
+    opts: &Options,
+    buckets: Option<BucketSpec>,
+) -> Result<Solution> {
+    crate::reference::check_source(g, source)?;
+    if let Some(b) = &buckets {
+        check_buckets(b)?;
+    }
+    let spec = LoopSpec { balance: opts.balance, dedupe: opts.dedupe, buckets };
+    let mut stats = Stats { delta: buckets.map(|b| b.delta), buckets: buckets.map(|b| b.count), ..Stats::default() };
+    let started = Instant::now();
+    eng.init(source)?;
+    // A guard against a broken engine, not a property of the input: Workfront ends within n + 1
+    // iterations; a bucketed run within n + 1 per bucket that held a vertex (at most n).
+    let n = eng.num_vertices() as u64 + 1;
+    let bound = if buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32;
+    let status = if opts.trace || !opts.device_loop {
+        let mut prev = eng.run_loop(&spec, 0)?;
+        let mut last = eng.counters()?;
+        loop {
+            let t = Instant::now();
+            let now = eng.run_loop(&spec, 1)?;
+            stats.readbacks += 1;
+            if opts.trace {
+                let c = eng.counters()?;
+                stats.trace.push(IterTrace {
+                    iter: now.state.iters,
+                    frontier: prev.near as u64,
+                    arcs: c.arcs - last.arcs,
+                    micros: t.elapsed().as_secs_f64() * 1e6,
+                    bucket: prev.state.current,
+                    far: now.far as u64,
+                    slots: now.slots as u64,
+                });
+                last = c;
+            }
+            if now.state.done != 0 || now.state.iters >= bound {
+                break now;
+            }
+            prev = now;
+        }
+    } else {
+        stats.readbacks = 1;
+        eng.run_loop(&spec, bound)?
+    };
+    if status.state.done == 0 {
+        return Err(not_converged(eng, status.state.iters));
+    }
+    stats.far_splits = status.state.splits;
+    finish(g, eng, stats, started)
 }
 
 /// The error for a frontier that outlived the Workfront bound: an engine fault, never a
@@ -197,10 +312,15 @@ pub enum Algo {
     TopoBf,
     /// Workfront Sweep on an engine.
     Workfront,
+    /// Near-Far Pile on an engine.
+    NearFar,
+    /// Bucketing (delta-stepping with a window of buckets and a far pile) on an engine.
+    Bucketing,
 }
 
 impl Algo {
-    pub const ALL: [Algo; 4] = [Algo::Dijkstra, Algo::BellmanFord, Algo::TopoBf, Algo::Workfront];
+    pub const ALL: [Algo; 6] =
+        [Algo::Dijkstra, Algo::BellmanFord, Algo::TopoBf, Algo::Workfront, Algo::NearFar, Algo::Bucketing];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -208,7 +328,14 @@ impl Algo {
             Algo::BellmanFord => "bellman-ford",
             Algo::TopoBf => "topo-bf",
             Algo::Workfront => "workfront",
+            Algo::NearFar => "near-far",
+            Algo::Bucketing => "bucketing",
         }
+    }
+
+    /// Uses a bucket width (`Options::delta`).
+    pub fn uses_delta(self) -> bool {
+        matches!(self, Algo::NearFar | Algo::Bucketing)
     }
 
     pub fn parse(s: &str) -> Result<Self> {
@@ -220,7 +347,7 @@ impl Algo {
 
     /// Runs on an [`Engine`] (GPU or CPU backend) rather than as serial host code.
     pub fn uses_engine(self) -> bool {
-        matches!(self, Algo::TopoBf | Algo::Workfront)
+        matches!(self, Algo::TopoBf | Algo::Workfront | Algo::NearFar | Algo::Bucketing)
     }
 }
 
@@ -247,6 +374,8 @@ pub fn solve(
         (Algo::BellmanFord, _) => serial(&|| Ok((crate::reference::bellman_ford(g, source)?, 0))),
         (Algo::TopoBf, Some(e)) => topo_bf::topo_bf(g, e, source, opts),
         (Algo::Workfront, Some(e)) => workfront::workfront(g, e, source, opts),
+        (Algo::NearFar, Some(e)) => near_far::near_far(g, e, source, opts),
+        (Algo::Bucketing, Some(e)) => bucketing::bucketing(g, e, source, opts),
         (a, None) => Err(Error::InvalidArgument(format!("`{}` runs on an engine; none was opened", a.name()))),
     }
 }

@@ -34,6 +34,9 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
                 frontier: g.num_vertices() as u64,
                 arcs: c.arcs - last_arcs,
                 micros,
+                bucket: 0,
+                far: 0,
+                slots: 0,
             });
             last_arcs = c.arcs;
         }

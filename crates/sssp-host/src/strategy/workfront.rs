@@ -11,31 +11,29 @@
 //! its final distance; every vertex lowered in iteration `i` is in the next frontier. So the
 //! loop ends (empty frontier) after at most `n` iterations with exact distances, for any
 //! non-negative weights (zero weights included).
+//!
+//! By default it runs as the engine's device loop (the bucketed strategies' loop with no
+//! buckets); `Options::device_loop = false` launches once per iteration from the host instead
+//! (`--host-loop`, kept to measure what the device loop saves).
+//!
+//! [`Balance`]: crate::engine::Balance
 
 use std::time::Instant;
 
-use super::{finish, frontier_loop, Options, Solution, Stats};
-use crate::engine::{loop_supported, Advance, Dedupe, Engine, Input};
+use super::{device_loop, finish, frontier_loop, Options, Solution, Stats};
+use crate::engine::{Advance, Dedupe, Engine, Input};
 use crate::error::Result;
 use crate::graph::Graph;
 
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
+    if opts.device_loop || opts.trace {
+        return device_loop(g, eng, source, opts, None);
+    }
     crate::reference::check_source(g, source)?;
     let mut stats = Stats::default();
     let started = Instant::now();
     eng.init(source)?;
-    let first = Advance { input: Input::Frontier, balance: opts.balance, dedupe: opts.dedupe, iter: 1 };
-    if opts.device_loop && !opts.trace && loop_supported(&first) {
-        // By the invariant above the frontier is empty after at most n + 1 iterations.
-        let bound = eng.num_vertices().saturating_add(1);
-        let done = eng.advance_loop(first, bound)?;
-        stats.readbacks = 1;
-        if done == bound && eng.frontier_len()? != 0 {
-            return Err(super::not_converged(eng, done));
-        }
-        return finish(g, eng, stats, started);
-    }
     frontier_loop(eng, opts, &mut stats, |eng, iter| {
         eng.advance(Advance { input: Input::Frontier, balance: opts.balance, dedupe: opts.dedupe, iter })?;
         if opts.dedupe == Dedupe::Lookup {

@@ -1,0 +1,31 @@
+//! Bucketing with a far pile (Davidson et al. 2014, §IV-E): delta-stepping (Meyer and Sanders)
+//! in bulk-synchronous form.
+//!
+//! Distances fall into buckets of width delta; a window of `A` buckets has one queue each and the
+//! far pile holds what lies beyond. The loop processes the lowest non-empty bucket until no
+//! vertex of it improves, then moves to the next; when the window is exhausted, a *multisplit*
+//! (one histogram pass, a scan, a stable scatter: the GPU primitive the paper lacked and replaced
+//! with a radix sort) splits the far pile into the next window. Improved vertices go straight to
+//! their bucket's queue during the advance (a push when they enter it; see
+//! `sssp_kernels::split` for why no queue then holds a vertex twice), so an iteration needs no
+//! reorganisation pass at all, which was 82% of the paper's bucketing time.
+//!
+//! `A` (`Options::buckets`, default [`DEFAULT_BUCKETS`]): more buckets mean fewer far-pile
+//! splits, at `4n` bytes of device memory each. Meyer and Sanders' light/heavy arc split is not
+//! used: with one read-before-atomic per arc, relaxing a heavy arc early costs a load, while
+//! deferring it costs a second pass over the bucket's vertices (docs/gpu.md has the measurement
+//! that decided it).
+
+use super::{device_loop, Options, Solution};
+use crate::engine::{BucketSpec, Engine};
+use crate::error::Result;
+use crate::graph::Graph;
+
+/// The window size Davidson et al. found best (A = 10, §IV-E).
+pub const DEFAULT_BUCKETS: u32 = 10;
+
+/// Solve from `source` on `eng` (which holds `g`). See the module doc.
+pub fn bucketing(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
+    let delta = opts.delta_for(g)?;
+    device_loop(g, eng, source, opts, Some(BucketSpec { delta, count: opts.buckets }))
+}

@@ -1,0 +1,440 @@
+//! GPU-only operators that need the whole grid to cooperate: the device-wide scan (three
+//! launches, or two phases and a grid barrier inside a persistent kernel), the multisplit, and
+//! the persistent loop of the frontier strategies that composes them with the advance.
+//!
+//! The CPU engine implements the same contracts with host code (a rayon pool has no shared
+//! memory or block barriers to model the block-cooperative parts); the GPU suite checks each
+//! against the reference results.
+//!
+//! Block `b` of a grid of `G` blocks owns the slots `[b*C, (b+1)*C)` of an input of length `L`,
+//! `C = L/G` rounded up to a multiple of [`BLOCK`]; every phase uses the same ranges, which is
+//! what makes the block-level results (sums, histograms) line up between phases.
+
+use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+use crate::advance;
+use crate::dedupe;
+use crate::relax::load_len;
+use crate::split::*;
+use crate::types::*;
+use crate::warp::*;
+
+/// The slots of this block.
+#[inline(always)]
+pub unsafe fn block_range(len: u32) -> (u32, u32) {
+    let (b, g, _) = block_pos();
+    let per = len.div_ceil(g).div_ceil(BLOCK) * BLOCK;
+    let lo = (b * per).min(len);
+    (lo, (lo + per).min(len))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The three-launch device-wide scan (host-driven loops): reduce per block, scan the block sums
+// in one block, scan-and-write per block.
+
+/// The scanned value of slot `i`.
+#[inline(always)]
+unsafe fn scan_value(a: &ScanArgs, i: u32) -> u64 {
+    if a.of == ScanOf::Degree as u32 {
+        degree(a.offsets, *a.input.items.add(i as usize))
+    } else {
+        dedupe::is_winner(a.input.items, a.table, i) as u64
+    }
+}
+
+#[inline(always)]
+unsafe fn degree(offsets: *const u64, v: u32) -> u64 {
+    *offsets.add(v as usize + 1) - *offsets.add(v as usize)
+}
+
+/// Sum of `value(i)` over this block's slots (all threads get it).
+#[inline(always)]
+unsafe fn block_sum(len: u32, value: impl Fn(u32) -> u64) -> u64 {
+    let (lo, hi) = block_range(len);
+    let t = block_pos().2;
+    let mut sum = 0u64;
+    let mut i = lo + t;
+    while i < hi {
+        sum += value(i);
+        i += BLOCK;
+    }
+    block_fold(sum, |a, b| a + b)
+}
+
+/// Exclusive scan of this block's slots starting at `carry`: `write(i, prefix, value)` for each.
+#[inline(always)]
+unsafe fn block_scan_write(len: u32, mut carry: u64, value: impl Fn(u32) -> u64, write: impl Fn(u32, u64, u64)) {
+    let smem = scan_smem();
+    let (lo, hi) = block_range(len);
+    let t = block_pos().2;
+    let mut base = lo;
+    while base < hi {
+        let i = base + t;
+        // hi > base here, so hi - 1 is a valid slot; branch-free so no lane diverges before the
+        // block scan's shuffles and barriers.
+        let x = select(i < hi, value(i.min(hi - 1)), 0);
+        let (excl, total) = block_scan(x, smem);
+        if i < hi {
+            write(i, carry + excl, x);
+        }
+        carry += total;
+        base += BLOCK;
+    }
+}
+
+pub unsafe fn scan_reduce(a: &ScanArgs) {
+    let s = block_sum(load_len(a.input.len), |i| scan_value(a, i));
+    if block_pos().2 == 0 {
+        *a.block_sums.add(block_pos().0 as usize) = s;
+    }
+}
+
+pub unsafe fn scan_block_sums(a: &ScanArgs, nblocks: u32) {
+    let smem = scan_smem();
+    let t = block_pos().2;
+    let mut carry = 0u64;
+    let mut base = 0;
+    while base < nblocks {
+        let i = base + t;
+        let x = select(i < nblocks, *a.block_sums.add(i.min(nblocks - 1) as usize), 0);
+        let (excl, total) = block_scan(x, smem);
+        if i < nblocks {
+            *a.block_sums.add(i as usize) = carry + excl;
+        }
+        carry += total;
+        base += BLOCK;
+    }
+    if t == 0 {
+        let len = load_len(a.input.len);
+        if a.of == ScanOf::Degree as u32 {
+            *a.prefix.add(len as usize) = carry;
+        } else {
+            *a.output.len = carry as u32;
+        }
+    }
+}
+
+pub unsafe fn scan_write(a: &ScanArgs) {
+    let len = load_len(a.input.len);
+    let carry = *a.block_sums.add(block_pos().0 as usize);
+    block_scan_write(len, carry, |i| scan_value(a, i), |i, at, x| {
+        if a.of == ScanOf::Degree as u32 {
+            *a.prefix.add(i as usize) = at;
+        } else if x != 0 {
+            *a.output.items.add(at as usize) = *a.input.items.add(i as usize);
+        }
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inside a persistent kernel: the same scan in two phases around one grid barrier. Every block
+// sums the block totals below its own instead of a single-block phase (264 values: cheaper than
+// a second barrier).
+
+/// Exclusive scan of `value(i)` over `0..len`: `write(i, prefix, value)` for each slot, and
+/// `finish(total)` once. Ends with a grid barrier, so every write is visible on return.
+#[inline(always)]
+pub unsafe fn grid_scan(
+    len: u32,
+    block_vals: *mut u64,
+    bar: &GridBarrier,
+    value: impl Fn(u32) -> u64 + Copy,
+    write: impl Fn(u32, u64, u64),
+    finish: impl Fn(u64),
+) {
+    let (b, g, t) = block_pos();
+    let s = block_sum(len, value);
+    if t == 0 {
+        *block_vals.add(b as usize) = s;
+    }
+    bar.wait();
+    let (below, total) = sums_below(block_vals, b, g);
+    block_scan_write(len, below, value, write);
+    if b == 0 && t == 0 {
+        finish(total);
+    }
+    bar.wait();
+}
+
+/// (sum of `vals[..b]`, sum of `vals[..g]`), cooperatively by the block.
+#[inline(always)]
+unsafe fn sums_below(vals: *const u64, b: u32, g: u32) -> (u64, u64) {
+    let t = block_pos().2;
+    let (mut below, mut all) = (0u64, 0u64);
+    let mut i = t;
+    while i < g {
+        let v = core::ptr::read_volatile(vals.add(i as usize));
+        all += v;
+        if i < b {
+            below += v;
+        }
+        i += BLOCK;
+    }
+    (block_fold(below, |x, y| x + y), block_fold(all, |x, y| x + y))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Multisplit: a stable partition of `len` items into `nbins <= MAX_BINS` bins in one pass over
+// the keys plus one scatter (Davidson et al. had to sort for lack of it, §VI). Phase 1: each
+// block counts its slots per bin (shared-memory atomics) into `hist[bin * G + block]`. Grid
+// barrier. Phase 2: each block's base in bin `j` is the sum of `hist[j * G + b']` over the blocks
+// `b' < b`; tiles of BLOCK items are ranked per warp with one ballot per bin, per-warp counts are
+// scanned in shared memory, and each item lands at base + warp offset + rank among its warp's
+// equal keys: stable, and no item moves twice.
+
+/// Shared memory of the multisplit: per-warp counts (`WARPS x MAX_BINS`), then the block's
+/// running base per bin (`MAX_BINS`).
+#[inline(always)]
+unsafe fn ms_smem() -> *mut u32 {
+    let p: u64;
+    core::arch::asm!(
+        ".shared .align 4 .b8 sssp_ms_smem[1152];",
+        "cvta.shared.u64 {p}, sssp_ms_smem;",
+        p = out(reg64) p
+    );
+    p as *mut u32
+}
+
+/// A destination of the multisplit: bin `j` goes to `dest(j)`, written from slot 0.
+pub type Dest = Queue;
+
+/// Stable multisplit of slots `0..len`: `key(i) < nbins` is the bin of slot `i` (larger: the item
+/// is dropped), `item(i)` what is written. Bin `j`'s items go to `dest(j).items[0..]` and its
+/// count to `*dest(j).len`. Needs the grid co-resident (two grid barriers; ends with one).
+#[inline(always)]
+pub unsafe fn multisplit(
+    len: u32,
+    nbins: u32,
+    hist: *mut u32,
+    bar: &GridBarrier,
+    key: impl Fn(u32) -> u32 + Copy,
+    item: impl Fn(u32) -> u32,
+    dest: impl Fn(u32) -> Dest,
+) {
+    let (b, g, t) = block_pos();
+    let smem = ms_smem();
+    let base = smem.add((WARPS * MAX_BINS) as usize);
+    let (lo, hi) = block_range(len);
+    // Phase 1: this block's histogram.
+    if t < MAX_BINS {
+        *base.add(t as usize) = 0;
+    }
+    block_barrier();
+    let mut i = lo + t;
+    while i < hi {
+        let k = key(i);
+        if k < nbins {
+            AtomicU32::from_ptr(base.add(k as usize)).fetch_add(1, Relaxed);
+        }
+        i += BLOCK;
+    }
+    block_barrier();
+    if t < nbins {
+        *hist.add((t * g + b) as usize) = *base.add(t as usize);
+    }
+    bar.wait();
+    // Phase 2: this block's base per bin (warp w sums bins w, w + WARPS, ...; lanes stride over
+    // blocks), then the stable scatter, tile by tile.
+    let (warp, lane) = (t / 32, t % 32);
+    let mut j = warp;
+    while j < nbins {
+        let mut s = 0u64;
+        let mut bb = lane;
+        while bb < b {
+            s += core::ptr::read_volatile(hist.add((j * g + bb) as usize)) as u64;
+            bb += 32;
+        }
+        let s = warp_fold(s, |x, y| x + y);
+        if lane == 0 {
+            *base.add(j as usize) = s as u32;
+        }
+        j += WARPS;
+    }
+    block_barrier();
+    let mut tile = lo;
+    while tile < hi {
+        let i = tile + t;
+        let k = if i < hi { key(i) } else { nbins };
+        // One ballot per bin: lane j keeps the count of bin j in this warp; each lane keeps the
+        // mask of lanes that share its key (its rank is the number of them below it).
+        let mut mine = 0u32;
+        let mut j = 0;
+        while j < nbins {
+            let m = ballot(FULL_WARP, k == j);
+            if lane == j {
+                *smem.add((warp * MAX_BINS + j) as usize) = m.count_ones();
+            }
+            if k == j {
+                mine = m;
+            }
+            j += 1;
+        }
+        block_barrier();
+        // Thread j turns bin j's per-warp counts into offsets and advances the block's base.
+        if t < nbins {
+            let mut run = *base.add(t as usize);
+            for w in 0..WARPS {
+                let c = smem.add((w * MAX_BINS + t) as usize);
+                let n = *c;
+                *c = run;
+                run += n;
+            }
+            *base.add(t as usize) = run;
+        }
+        block_barrier();
+        if k < nbins {
+            let rank = (mine & ((1u32 << lane) - 1)).count_ones();
+            let at = *smem.add((warp * MAX_BINS + k) as usize) + rank;
+            *dest(k).items.add(at as usize) = item(i);
+        }
+        block_barrier();
+        tile += BLOCK;
+    }
+    // The last block's bases, after its own items, are the bins' totals.
+    if b == g - 1 && t < nbins {
+        *dest(t).len = *base.add(t as usize);
+    }
+    bar.wait();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The persistent loop of the frontier strategies (Workfront, Near-Far, Bucketing): iterations
+// back to back, each: [degree scan] advance, [lookup dedupe], then the shared control step, and
+// a far-pile split when a window runs out. State lives in device memory between launches.
+
+/// Min over this grid of `value(i)` for `i < len` (u64::MAX if none); all threads get it.
+#[inline(always)]
+unsafe fn grid_min(len: u32, block_vals: *mut u64, bar: &GridBarrier, value: impl Fn(u32) -> u64) -> u64 {
+    let (b, g, t) = block_pos();
+    let (lo, hi) = block_range(len);
+    let mut m = u64::MAX;
+    let mut i = lo + t;
+    while i < hi {
+        m = m.min(value(i));
+        i += BLOCK;
+    }
+    let m = block_fold(m, u64::min);
+    if t == 0 {
+        *block_vals.add(b as usize) = m;
+    }
+    bar.wait();
+    let mut m = u64::MAX;
+    let mut i = t;
+    while i < g {
+        m = m.min(core::ptr::read_volatile(block_vals.add(i as usize)));
+        i += BLOCK;
+    }
+    block_fold(m, u64::min)
+}
+
+/// Split the far pile into the next window (see `split.rs`): find the smallest live distance,
+/// start the window at its bucket, multisplit the pile into the window's slots and the other far
+/// buffer, dropping what is no longer live.
+#[inline(always)]
+unsafe fn split_far(p: &PileArgs, st: &mut PileState, bar: &GridBarrier) {
+    let bk = &p.adv.buckets;
+    let (delta, nb) = (bk.delta, bk.nbuckets);
+    let old_end = st.window as u64 + nb as u64;
+    let (pile, other) = if st.far == 0 { (p.far[0], p.far[1]) } else { (p.far[1], p.far[0]) };
+    let len = load_len(cell(p.cells, CELL_FAR + st.far as usize));
+    let dist = |i: u32| crate::types::dist_of(crate::relax::load_packed(p.adv.dist, *pile.add(i as usize)));
+    let min = grid_min(len, p.block_vals, bar, |i| {
+        let d = dist(i);
+        if far_is_live(d, delta, old_end) {
+            d as u64
+        } else {
+            u64::MAX
+        }
+    });
+    let window = if min == u64::MAX { None } else { Some(bucket_of(min as u32, delta)) };
+    if let Some(w) = window {
+        let other_len = cell(p.cells, CELL_FAR + (st.far ^ 1) as usize);
+        multisplit(
+            len,
+            nb + 1,
+            p.hist,
+            bar,
+            |i| far_bin(dist(i), delta, w, nb, old_end),
+            |i| *pile.add(i as usize),
+            |j| {
+                if j < nb {
+                    Queue { items: bk.slot_items.add(j as usize * bk.stride as usize), len: bk.slot_lens.add(j as usize) }
+                } else {
+                    Queue { items: other, len: other_len }
+                }
+            },
+        );
+    }
+    after_split(st, window);
+}
+
+/// The persistent loop body. Every thread keeps the same copy of the state (it changes only
+/// through `after_iteration` / `after_split`, which read lengths stable until the next grid
+/// barrier); thread 0 stores it when the launch stops.
+pub unsafe fn pile_loop(p: &PileArgs) {
+    let (tid, nthreads) = global_tid();
+    let bar = GridBarrier::in_cells(p.cells);
+    let state = p.cells.add(CELL_STATE) as *mut PileState;
+    let mut st = core::ptr::read_volatile(state);
+    let mut ran = 0;
+    while st.done == 0 && ran < p.max_iters {
+        let a = pile_step(p, &st);
+        if a.balance == Balance::Partition as u32 {
+            // The advance's degree prefix, `len + 1` entries.
+            let (items, prefix) = (a.input.items, a.scan as *mut u64);
+            let len = load_len(a.input.len);
+            grid_scan(
+                len,
+                p.block_vals,
+                &bar,
+                |i| degree(a.csr.offsets, *items.add(i as usize)),
+                |i, at, _| *prefix.add(i as usize) = at,
+                |total| *prefix.add(len as usize) = total,
+            );
+        }
+        advance::advance(&a, tid, nthreads);
+        bar.wait();
+        if a.dedupe == Dedupe::Lookup as u32 {
+            let out = next_near(p, &st);
+            let d = DedupeArgs { input: a.output, table: p.table, output: out };
+            dedupe::mark(&d, tid, nthreads);
+            bar.wait();
+            // Stable compaction of the winners into the next near queue.
+            let pushed = d.input.items;
+            grid_scan(
+                load_len(d.input.len),
+                p.block_vals,
+                &bar,
+                |i| dedupe::is_winner(pushed, p.table, i) as u64,
+                |i, at, x| {
+                    if x != 0 {
+                        *out.items.add(at as usize) = *pushed.add(i as usize);
+                    }
+                },
+                |total| *out.len = total as u32,
+            );
+            st.scratch ^= 1;
+        }
+        ran += 1;
+        if after_iteration(&mut st, p.cells, p.adv.buckets.nbuckets) == Next::Split {
+            split_far(p, &mut st, &bar);
+        }
+    }
+    if tid == 0 {
+        core::ptr::write_volatile(state, st);
+    }
+}
+
+/// The stand-alone multisplit (explicit keys). Launched with a co-resident grid.
+pub unsafe fn multisplit_kernel(a: &MultisplitArgs) {
+    let bar = GridBarrier::in_cells(a.cells);
+    multisplit(
+        a.len,
+        a.nbins,
+        a.hist,
+        &bar,
+        |i| *a.keys.add(i as usize),
+        |i| *a.items.add(i as usize),
+        |j| Queue { items: a.out.add(j as usize * a.stride as usize), len: a.out_lens.add(j as usize) },
+    );
+}

@@ -1,0 +1,313 @@
+//! Near-Far Pile and Bucketing (Davidson, Baxter, Garland, Owens, IPDPS 2014, §IV-D and §IV-E):
+//! where an improved vertex goes, and what the loop does when a bucket runs dry.
+//!
+//! Distances fall into buckets of width `delta`. The loop processes one bucket at a time (the
+//! *current* one), iterating until no vertex of it improves; a window of `A` buckets has a queue
+//! each, and everything beyond the window waits in the *far pile*. When every bucket of the
+//! window is done, the far pile is split (a multisplit) into the next window, which starts at the
+//! bucket of the smallest distance left in the pile, so empty distance ranges cost nothing.
+//! Near-Far is `A = 1`: the near set is the current bucket; Bucketing is `A > 1`.
+//!
+//! # Why no queue ever holds a vertex twice
+//! Distances only fall, so a vertex's *class* (near = bucket `<= current`, slot `s`, far,
+//! unreached) only moves towards near while the window and current bucket stay fixed, and each
+//! 64-bit atomic min returns the value it replaced. So among the relaxations that lower a vertex
+//! in one iteration, exactly one sees each class change. The push rules ([`pushes`]):
+//! - into a later slot or the far pile: push only on entering that class (the one relaxation that
+//!   crossed into it). A slot queue or the far pile therefore holds each vertex at most once, and
+//!   `n` items of room each is enough (no overflow path is needed);
+//! - into the next near queue: push on entering the near class, or (stamp dedupe) on the
+//!   iteration's first improvement (H-BF's stamp), so the next near queue holds each vertex at most
+//!   once; with lookup dedupe every near improvement pushes and the lookup pass compacts.
+//!
+//! Entries go stale instead of being moved: a vertex in slot 5 that later drops into slot 2 is
+//! pushed to slot 2 and processed there; its slot-5 copy is skipped when slot 5 comes up (its
+//! distance is below the bucket, see [`is_stale`]), and far-pile copies of vertices that left
+//! the far class are dropped at the next split, exactly as §IV-D describes.
+
+use crate::relax::{load_len, Relaxation};
+use crate::types::*;
+
+/// The bucket of a distance.
+#[inline(always)]
+pub fn bucket_of(d: u32, delta: u32) -> u32 {
+    d / delta
+}
+
+/// Where a distance belongs in the current iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// Bucket `<= current`: processed in this bucket's next iteration.
+    Near,
+    /// A later bucket of the window: its slot.
+    Slot(u32),
+    /// Beyond the window.
+    Far,
+    /// `INF`.
+    Unreached,
+}
+
+/// The class of distance `d` (buckets are active: `b.nbuckets > 0`).
+#[inline(always)]
+pub fn class_of(b: &Buckets, d: u32) -> Class {
+    if d == INF {
+        return Class::Unreached;
+    }
+    let k = bucket_of(d, b.delta);
+    if k <= b.current {
+        Class::Near
+    } else if (k as u64) < b.window as u64 + b.nbuckets as u64 {
+        Class::Slot(k - b.window)
+    } else {
+        Class::Far
+    }
+}
+
+/// An input vertex whose distance has fallen below the current bucket was already processed
+/// in an earlier bucket (at that distance); its queue entry is a leftover to skip.
+#[inline(always)]
+pub fn is_stale(b: &Buckets, d: u32) -> bool {
+    b.nbuckets != 0 && d != INF && bucket_of(d, b.delta) < b.current
+}
+
+/// What one relaxation must push.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pushes {
+    /// Onto the advance's output (the next near queue, or the lookup scratch queue).
+    pub near: bool,
+    /// Onto this slot's queue.
+    pub slot: Option<u32>,
+    /// Onto the far pile.
+    pub far: bool,
+}
+
+/// The push rules of the module doc. `cand` is the distance the relaxation tried; `lookup` is
+/// [`Dedupe::Lookup`] (every near improvement pushes).
+#[inline(always)]
+pub fn pushes(b: &Buckets, r: &Relaxation, cand: u32, lookup: bool) -> Pushes {
+    let none = Pushes { near: false, slot: None, far: false };
+    if !r.improved {
+        return none;
+    }
+    if b.nbuckets == 0 {
+        return Pushes { near: if lookup { true } else { r.first }, ..none };
+    }
+    let now = class_of(b, cand);
+    let entered = now != class_of(b, r.prev);
+    match now {
+        Class::Near => Pushes { near: lookup || r.first || entered, ..none },
+        Class::Slot(s) => Pushes { slot: if entered { Some(s) } else { None }, ..none },
+        Class::Far => Pushes { far: entered, ..none },
+        Class::Unreached => none,
+    }
+}
+
+/// A length cell of the pile's cell array.
+#[inline(always)]
+pub unsafe fn cell(cells: *mut u32, i: usize) -> *mut u32 {
+    cells.add(i)
+}
+
+/// What the loop does after an iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// Run another iteration from the updated state.
+    Iterate,
+    /// Every bucket of the window is done: split the far pile into the next window.
+    Split,
+    /// Nothing is left anywhere.
+    Done,
+}
+
+/// After an iteration's pushes are complete: move the state on. Every thread of a persistent
+/// launch calls this with the same state and reads the same lengths, so all take the same
+/// decision; the lengths it reads cannot change before the next grid barrier: the next near
+/// queue only grows during an advance, and the slots it scans lie below the bucket it picks,
+/// which the next advance never pushes into (candidates are `>=` the input's distances).
+#[inline(always)]
+pub unsafe fn after_iteration(st: &mut PileState, cells: *mut u32, nbuckets: u32) -> Next {
+    st.iters += 1;
+    if load_len(cell(cells, ((st.k + 1) % 3) as usize)) > 0 {
+        // Queues alternate with k's parity and cells with k mod 3: keep k mod 6.
+        st.k = (st.k + 1) % 6;
+        st.from_slot = 0;
+        return Next::Iterate;
+    }
+    if nbuckets == 0 {
+        st.done = 1;
+        return Next::Done;
+    }
+    let mut j = st.current - st.window + 1;
+    while j < nbuckets {
+        if load_len(cell(cells, CELL_SLOTS + j as usize)) > 0 {
+            st.current = st.window + j;
+            st.from_slot = 1;
+            return Next::Iterate;
+        }
+        j += 1;
+    }
+    Next::Split
+}
+
+/// After a far-pile split found its smallest live distance in bucket `window` (`None`: the
+/// pile held nothing live): the new window starts there, and its first bucket is non-empty.
+#[inline(always)]
+pub fn after_split(st: &mut PileState, window: Option<u32>) -> Next {
+    st.splits += 1;
+    st.far ^= 1;
+    match window {
+        None => {
+            st.done = 1;
+            Next::Done
+        }
+        Some(w) => {
+            st.window = w;
+            st.current = w;
+            st.from_slot = 1;
+            Next::Iterate
+        }
+    }
+}
+
+/// A far-pile entry at distance `d` is live (still unprocessed) iff its bucket lies beyond the
+/// window just finished; anything below left the far class and was processed from a slot or
+/// the near queue.
+#[inline(always)]
+pub fn far_is_live(d: u32, delta: u32, old_window_end: u64) -> bool {
+    d != INF && bucket_of(d, delta) as u64 >= old_window_end
+}
+
+/// The multisplit bin of a far-pile entry at distance `d` for a new window starting at bucket
+/// `window`: `0..nbuckets` the window's slots, `nbuckets` the far pile, `nbuckets + 1` dropped.
+#[inline(always)]
+pub fn far_bin(d: u32, delta: u32, window: u32, nbuckets: u32, old_window_end: u64) -> u32 {
+    if !far_is_live(d, delta, old_window_end) {
+        return nbuckets + 1;
+    }
+    let k = bucket_of(d, delta);
+    // Live entries lie at or above the new window, which starts at the smallest of them.
+    if k.wrapping_sub(window) < nbuckets {
+        k - window
+    } else {
+        nbuckets
+    }
+}
+
+/// The advance of the iteration the state describes: the template with its queues, stamp and
+/// bucket filled in. Shared by the GPU's persistent loop and the CPU engine.
+#[inline(always)]
+pub unsafe fn pile_step(p: &PileArgs, st: &PileState) -> AdvanceArgs {
+    let c = |i: u32| cell(p.cells, i as usize);
+    let k = st.k;
+    // Selects, not `near[k % 2]`: a run-time index into the parameter block would copy it to
+    // local memory on the GPU.
+    let (cur, next) = if k.is_multiple_of(2) { (p.near[0], p.near[1]) } else { (p.near[1], p.near[0]) };
+    let far = if st.far == 0 { p.far[0] } else { p.far[1] };
+    let b = &p.adv.buckets;
+    let input = if st.from_slot != 0 {
+        let j = st.current - st.window;
+        Queue { items: b.slot_items.add(j as usize * b.stride as usize), len: b.slot_lens.add(j as usize) }
+    } else {
+        Queue { items: cur, len: c(k % 3) }
+    };
+    let (output, zero_len) = if p.adv.dedupe == Dedupe::Lookup as u32 {
+        (Queue { items: p.scratch, len: c(3 + st.scratch) }, c(3 + (st.scratch ^ 1)))
+    } else {
+        (Queue { items: next, len: c((k + 1) % 3) }, c((k + 2) % 3))
+    };
+    AdvanceArgs {
+        input,
+        output,
+        zero_len,
+        iter: st.iters + 1,
+        buckets: Buckets {
+            window: st.window,
+            current: st.current,
+            far: Queue { items: far, len: c(CELL_FAR as u32 + st.far) },
+            ..*b
+        },
+        ..p.adv
+    }
+}
+
+/// The next near queue of the iteration the state describes (where lookup dedupe compacts to).
+#[inline(always)]
+pub unsafe fn next_near(p: &PileArgs, st: &PileState) -> Queue {
+    let next = if st.k.is_multiple_of(2) { p.near[1] } else { p.near[0] };
+    Queue { items: next, len: cell(p.cells, ((st.k + 1) % 3) as usize) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buckets(delta: u32, window: u32, current: u32, nbuckets: u32) -> Buckets {
+        Buckets { delta, window, current, nbuckets, ..NO_BUCKETS }
+    }
+
+    fn lowered(prev: u32, first: bool) -> Relaxation {
+        Relaxation { improved: true, first, prev }
+    }
+
+    #[test]
+    fn classes_follow_the_window() {
+        let b = buckets(10, 3, 4, 3); // window buckets 3, 4, 5; current 4
+        assert_eq!(class_of(&b, 45), Class::Near);
+        assert_eq!(class_of(&b, 30), Class::Near);
+        assert_eq!(class_of(&b, 55), Class::Slot(2));
+        assert_eq!(class_of(&b, 60), Class::Far);
+        assert_eq!(class_of(&b, INF), Class::Unreached);
+        assert!(is_stale(&b, 39) && !is_stale(&b, 40));
+    }
+
+    #[test]
+    fn pushes_happen_once_per_class_entry() {
+        let b = buckets(10, 0, 0, 3);
+        // Unreached -> far: push to the far pile once; far -> far: nothing.
+        assert_eq!(pushes(&b, &lowered(INF, true), 100, false).far, true);
+        assert_eq!(pushes(&b, &lowered(100, false), 90, false), Pushes { near: false, slot: None, far: false });
+        // far -> slot 2, slot 2 -> slot 2, slot 2 -> slot 1.
+        assert_eq!(pushes(&b, &lowered(90, false), 25, false).slot, Some(2));
+        assert_eq!(pushes(&b, &lowered(25, false), 21, false).slot, None);
+        assert_eq!(pushes(&b, &lowered(21, false), 15, false).slot, Some(1));
+        // Into the current bucket: push once per iteration (stamp), or on entering it.
+        assert!(pushes(&b, &lowered(15, false), 5, false).near);
+        assert!(!pushes(&b, &lowered(5, false), 4, false).near);
+        assert!(pushes(&b, &lowered(5, true), 4, false).near);
+        // Lookup: every near improvement pushes.
+        assert!(pushes(&b, &lowered(5, false), 4, true).near);
+        // No improvement, no push.
+        let none = Relaxation { improved: false, first: false, prev: 3 };
+        assert_eq!(pushes(&b, &none, 4, true), Pushes { near: false, slot: None, far: false });
+    }
+
+    #[test]
+    fn far_bins_drop_what_left_the_far_class() {
+        // Old window ended at bucket 10; the new window starts at 12 with 3 buckets.
+        assert_eq!(far_bin(95, 10, 12, 3, 10), 4); // bucket 9: processed already
+        assert_eq!(far_bin(125, 10, 12, 3, 10), 0);
+        assert_eq!(far_bin(149, 10, 12, 3, 10), 2);
+        assert_eq!(far_bin(150, 10, 12, 3, 10), 3);
+    }
+
+    #[test]
+    fn control_moves_through_near_then_slots_then_split() {
+        let mut cells = [0u32; NUM_CELLS];
+        let mut st = PileState::default();
+        cells[1] = 4; // next near queue non-empty
+        assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Iterate);
+        assert_eq!((st.k, st.from_slot, st.iters), (1, 0, 1));
+        cells[2] = 0;
+        cells[CELL_SLOTS + 2] = 7; // slot 1 empty, slot 2 not
+        assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Iterate);
+        assert_eq!((st.current, st.from_slot), (2, 1));
+        assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Split);
+        assert_eq!(after_split(&mut st, Some(9)), Next::Iterate);
+        assert_eq!((st.window, st.current, st.far, st.splits), (9, 9, 1, 1));
+        assert_eq!(after_split(&mut st, None), Next::Done);
+        assert_eq!(st.done, 1);
+        // Workfront (no buckets): an empty next queue ends the run.
+        let mut wf = PileState::default();
+        assert_eq!(unsafe { after_iteration(&mut wf, [0u32; NUM_CELLS].as_mut_ptr(), 0) }, Next::Done);
+    }
+}

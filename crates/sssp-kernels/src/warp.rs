@@ -1,0 +1,270 @@
+//! GPU-only warp, block and grid primitives: the layer every GPU operator body is built on.
+//! Nothing here knows about graphs.
+//!
+//! Warp primitives are LLVM's NVVM intrinsics, not inline `asm!`: LLVM knows these are
+//! `convergent` and will never duplicate them into divergent branches or sink them under a
+//! condition. Inline asm carries no such attribute; with it, LLVM tail-duplicated a block scan's
+//! shuffles and barriers into both arms of an `if`, and the scan deadlocked on the H100.
+
+use core::arch::asm;
+use core::arch::nvptx::*;
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use crate::types::*;
+
+#[allow(improper_ctypes)]
+unsafe extern "C" {
+    #[link_name = "llvm.nvvm.activemask"]
+    fn nvvm_activemask() -> u32;
+    #[link_name = "llvm.nvvm.vote.ballot.sync"]
+    fn nvvm_ballot(mask: u32, pred: bool) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.idx.i32"]
+    fn nvvm_shfl_idx(mask: u32, x: u32, lane: u32, clamp: u32) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.up.i32"]
+    fn nvvm_shfl_up(mask: u32, x: u32, delta: u32, clamp: u32) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.bfly.i32"]
+    fn nvvm_shfl_bfly(mask: u32, x: u32, lanemask: u32, clamp: u32) -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.laneid"]
+    fn nvvm_laneid() -> u32;
+    #[link_name = "llvm.nvvm.barrier.sync"]
+    fn nvvm_barrier_sync(id: u32);
+    #[link_name = "llvm.nvvm.bar.warp.sync"]
+    fn nvvm_warp_sync(mask: u32);
+}
+
+/// All 32 lanes.
+pub const FULL_WARP: u32 = u32::MAX;
+
+/// Warps per block.
+pub const WARPS: u32 = BLOCK / 32;
+
+/// Clamp operand of `shfl.sync` for a full 32-lane segment (idx and bfly modes).
+const SHFL_CLAMP: u32 = 31;
+
+/// (global thread index, threads in the grid).
+#[inline(always)]
+pub unsafe fn global_tid() -> (u32, u32) {
+    let tid = _block_idx_x() as u32 * _block_dim_x() as u32 + _thread_idx_x() as u32;
+    (tid, _grid_dim_x() as u32 * _block_dim_x() as u32)
+}
+
+/// (block index, blocks in the grid, thread index in the block).
+#[inline(always)]
+pub unsafe fn block_pos() -> (u32, u32, u32) {
+    (_block_idx_x() as u32, _grid_dim_x() as u32, _thread_idx_x() as u32)
+}
+
+/// Block barrier, the *non-aligned* `barrier.sync 0`. `bar.sync` (what `_syncthreads` emits)
+/// is `.aligned`: every lane of a warp must reach the same instruction, so a barrier that LLVM
+/// duplicated into two arms of a branch deadlocks. The non-aligned form counts arrivals per
+/// barrier id, wherever they come from.
+#[inline(always)]
+pub unsafe fn block_barrier() {
+    nvvm_barrier_sync(0)
+}
+
+#[inline(always)]
+pub unsafe fn active_mask() -> u32 {
+    nvvm_activemask()
+}
+
+#[inline(always)]
+pub unsafe fn ballot(mask: u32, pred: bool) -> u32 {
+    nvvm_ballot(mask, pred)
+}
+
+#[inline(always)]
+pub unsafe fn lane_id() -> u32 {
+    nvvm_laneid()
+}
+
+#[inline(always)]
+unsafe fn shfl_idx(mask: u32, x: u32, src: u32) -> u32 {
+    nvvm_shfl_idx(mask, x, src, SHFL_CLAMP)
+}
+
+#[inline(always)]
+unsafe fn shfl_xor(mask: u32, x: u32, d: u32) -> u32 {
+    nvvm_shfl_bfly(mask, x, d, SHFL_CLAMP)
+}
+
+/// Full-warp shuffle up (lanes below `d` get their own value back).
+#[inline(always)]
+unsafe fn shfl_up(x: u32, d: u32) -> u32 {
+    nvvm_shfl_up(u32::MAX, x, d, 0)
+}
+
+#[inline(always)]
+unsafe fn shfl_xor_u64(mask: u32, x: u64, d: u32) -> u64 {
+    let lo = shfl_xor(mask, x as u32, d);
+    let hi = shfl_xor(mask, (x >> 32) as u32, d);
+    ((hi as u64) << 32) | lo as u64
+}
+
+/// Warp-aggregated push: one atomic per warp instead of one per pushing thread.
+#[inline(always)]
+pub unsafe fn warp_push(q: Queue, v: u32, keep: bool) {
+    let mask = active_mask();
+    let votes = ballot(mask, keep);
+    if votes == 0 {
+        return;
+    }
+    let lane = lane_id();
+    let leader = votes.trailing_zeros();
+    let mut base = 0;
+    if lane == leader {
+        base = AtomicU32::from_ptr(q.len).fetch_add(votes.count_ones(), Relaxed);
+    }
+    let base = shfl_idx(mask, base, leader);
+    if keep {
+        let below = votes & ((1u32 << lane) - 1);
+        *q.items.add((base + below.count_ones()) as usize) = v;
+    }
+}
+
+/// `f` folded over the 32 lanes of the warp; every lane gets the result. All 32 lanes must call
+/// it (the call sites are reached by whole warps: early exits are per warp, trip counts are
+/// equal across a warp, grids are multiples of 32). A butterfly over a partial `activemask`
+/// would not be a reduction: lanes whose partners are absent would miss values.
+#[inline(always)]
+pub unsafe fn warp_fold(x: u64, f: impl Fn(u64, u64) -> u64) -> u64 {
+    nvvm_warp_sync(FULL_WARP);
+    let mut v = x;
+    let mut d = 16;
+    while d > 0 {
+        v = f(v, shfl_xor_u64(FULL_WARP, v, d));
+        d >>= 1;
+    }
+    v
+}
+
+/// Warp-aggregated 64-bit add (one atomic per warp). Whole warps only, see [`warp_fold`].
+#[inline(always)]
+pub unsafe fn warp_add_u64(cell: *mut u64, x: u64) {
+    let s = warp_fold(x, |a, b| a + b);
+    if lane_id() == 0 && s != 0 {
+        AtomicU64::from_ptr(cell).fetch_add(s, Relaxed);
+    }
+}
+
+/// Maximum over the warp. Whole warps only, see [`warp_fold`].
+#[inline(always)]
+pub unsafe fn warp_max_u64(x: u64) -> u64 {
+    warp_fold(x, u64::max)
+}
+
+/// `if c { x } else { y }` without a branch (values feeding a block scan are selected, not
+/// branched on, so no lane diverges before its shuffles and barriers).
+#[inline(always)]
+pub fn select(c: bool, x: u64, y: u64) -> u64 {
+    let m = (c as u64).wrapping_neg();
+    (x & m) | (y & !m)
+}
+
+/// Shared memory for one block scan or fold: a value per warp, then the block total.
+#[inline(always)]
+pub unsafe fn scan_smem() -> *mut u64 {
+    let p: u64;
+    asm!(".shared .align 8 .b8 sssp_scan_smem[72];", "cvta.shared.u64 {p}, sssp_scan_smem;", p = out(reg64) p);
+    p as *mut u64
+}
+
+/// Exclusive scan of one value per thread across the block; returns (exclusive prefix, total).
+/// All threads of the block must call it.
+#[inline(always)]
+pub unsafe fn block_scan(x: u64, smem: *mut u64) -> (u64, u64) {
+    let lane = lane_id();
+    let warp = _thread_idx_x() as u32 / 32;
+    let nwarps = _block_dim_x() as u32 / 32;
+    let mut incl = x;
+    let mut d = 1;
+    while d < 32 {
+        let lo = shfl_up(incl as u32, d);
+        let hi = shfl_up((incl >> 32) as u32, d);
+        if lane >= d {
+            incl += ((hi as u64) << 32) | lo as u64;
+        }
+        d <<= 1;
+    }
+    if lane == 31 {
+        *smem.add(warp as usize) = incl;
+    }
+    block_barrier();
+    if _thread_idx_x() == 0 {
+        let mut run = 0u64;
+        for w in 0..nwarps as usize {
+            let t = *smem.add(w);
+            *smem.add(w) = run;
+            run += t;
+        }
+        *smem.add(8) = run;
+    }
+    block_barrier();
+    let r = (incl - x + *smem.add(warp as usize), *smem.add(8));
+    block_barrier();
+    r
+}
+
+/// `f` folded over every thread of the block; all get the result. All threads must call it.
+#[inline(always)]
+pub unsafe fn block_fold(x: u64, f: impl Fn(u64, u64) -> u64 + Copy) -> u64 {
+    let smem = scan_smem();
+    let w = warp_fold(x, f);
+    let warp = _thread_idx_x() as usize / 32;
+    if lane_id() == 0 {
+        *smem.add(warp) = w;
+    }
+    block_barrier();
+    let mut r = *smem;
+    for i in 1..WARPS as usize {
+        r = f(r, *smem.add(i));
+    }
+    block_barrier();
+    r
+}
+
+/// GPU-scope acquire-release fence. Rust's `fence(SeqCst)` becomes `fence.sc.sys`, which
+/// also orders against the host and other devices and cost several microseconds per grid
+/// barrier on the H100; the barrier only needs the device.
+#[inline(always)]
+unsafe fn fence_gpu() {
+    asm!("fence.acq_rel.gpu;");
+}
+
+/// A barrier across the whole grid: blocks arrive on a counter; the last one resets it and
+/// bumps the generation the others spin on. The fences around the arrival publish each
+/// block's writes (pushes, distances) to every other block before it goes on. Only thread 0 of
+/// each block takes part (after a block barrier), so there is no warp-level synchronisation here.
+/// Needs every block of the grid resident at once (the host sizes such grids by occupancy).
+#[derive(Clone, Copy)]
+pub struct GridBarrier {
+    pub count: *mut u32,
+    pub generation: *mut u32,
+}
+
+impl GridBarrier {
+    /// The barrier whose cells are at [`CELL_BARRIER_COUNT`] and [`CELL_BARRIER_GEN`].
+    #[inline(always)]
+    pub unsafe fn in_cells(cells: *mut u32) -> Self {
+        GridBarrier { count: cells.add(CELL_BARRIER_COUNT), generation: cells.add(CELL_BARRIER_GEN) }
+    }
+
+    #[inline(always)]
+    pub unsafe fn wait(&self) {
+        block_barrier();
+        if _thread_idx_x() == 0 {
+            fence_gpu();
+            let gen = core::ptr::read_volatile(self.generation);
+            let arrived = AtomicU32::from_ptr(self.count).fetch_add(1, Relaxed);
+            if arrived == _grid_dim_x() as u32 - 1 {
+                core::ptr::write_volatile(self.count, 0);
+                fence_gpu();
+                AtomicU32::from_ptr(self.generation).fetch_add(1, Relaxed);
+            } else {
+                while core::ptr::read_volatile(self.generation) == gen {}
+            }
+            fence_gpu();
+        }
+        block_barrier();
+    }
+}
