@@ -19,17 +19,30 @@ fn device() -> DeviceKind {
     }
 }
 
-/// Every (algorithm, balance, dedupe) combination an engine runs.
+/// A delta larger than any distance these tests produce (one bucket: Workfront with a far pile
+/// that stays empty).
+const HUGE_DELTA: u32 = u32::MAX - 1;
+
+/// Every (algorithm, balance, dedupe) combination an engine runs, and for the bucketed
+/// strategies the heuristic delta and both extremes, on the device loop and one launch per
+/// iteration.
 fn configs() -> Vec<(Algo, Options)> {
     let mut v = vec![];
     for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition] {
         v.push((Algo::TopoBf, Options { balance, ..Options::default() }));
         for dedupe in [Dedupe::Stamp, Dedupe::Lookup] {
+            let base = Options { balance, dedupe, ..Options::default() };
             for check_every in [1, 5] {
-                v.push((Algo::Workfront, Options { balance, dedupe, check_every, trace: false, device_loop: false }));
+                v.push((Algo::Workfront, Options { check_every, device_loop: false, ..base }));
             }
-            // The device-side loop (where the mode supports it; else the same host loop).
-            v.push((Algo::Workfront, Options { balance, dedupe, ..Options::default() }));
+            v.push((Algo::Workfront, base));
+            for (delta, buckets, device_loop) in
+                [(None, 10, true), (Some(1), 3, true), (Some(HUGE_DELTA), 30, true), (Some(7), 2, false)]
+            {
+                let o = Options { delta, buckets, device_loop, ..base };
+                v.push((Algo::Bucketing, o));
+                v.push((Algo::NearFar, o));
+            }
         }
     }
     v
@@ -200,10 +213,92 @@ fn trace_records_every_iteration() {
     assert_eq!(sol.stats.trace.iter().map(|t| t.arcs).sum::<u64>(), sol.stats.arcs_relaxed);
 }
 
-/// Random multigraphs with zero weights, self loops and parallel arcs.
+#[test]
+fn bucketed_trace_shows_buckets_in_order_and_accounts_for_every_arc() {
+    let g = generate(&GenSpec::parse("grid2d:30x30").unwrap(), 2, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    for algo in [Algo::NearFar, Algo::Bucketing] {
+        let opts = Options { trace: true, delta: Some(100), buckets: 4, ..Options::default() };
+        let sol = solve(&g, algo, Some(eng.as_mut()), 0, &opts).unwrap();
+        sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&g, 0).unwrap()).unwrap();
+        let t = &sol.stats.trace;
+        assert_eq!(t.len() as u32, t.last().unwrap().iter);
+        assert!(t.windows(2).all(|w| w[0].bucket <= w[1].bucket), "{}: buckets go up", algo.name());
+        assert!(t.last().unwrap().bucket > 10, "{}: delta 100 on a 30x30 grid spans many buckets", algo.name());
+        assert_eq!(t.iter().map(|r| r.arcs).sum::<u64>(), sol.stats.arcs_relaxed);
+        assert!(sol.stats.far_splits > 0);
+    }
+}
+
+#[test]
+fn bucketed_strategies_save_work_on_meshes() {
+    // The point of Near-Far and Bucketing (Davidson §IV-D): far fewer relaxations than Workfront
+    // on graphs with long shortest paths (about 4x fewer here, 40x on NY). Counts, not times.
+    let g = generate(&GenSpec::parse("grid2d:100x100").unwrap(), 3, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    let mut arcs = |algo| solve(&g, algo, Some(eng.as_mut()), 0, &Options::default()).unwrap().stats.arcs_relaxed;
+    let (wf, nf, bk) = (arcs(Algo::Workfront), arcs(Algo::NearFar), arcs(Algo::Bucketing));
+    assert!(nf * 3 < wf && bk * 3 < wf, "workfront {wf}, near-far {nf}, bucketing {bk}");
+}
+
+#[test]
+fn bad_bucket_parameters_are_refused() {
+    let g = generate(&GenSpec::parse("path:10").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    for (delta, buckets) in [(Some(0), 10), (None, 0), (None, 31)] {
+        let opts = Options { delta, buckets, ..Options::default() };
+        let r = solve(&g, Algo::Bucketing, Some(eng.as_mut()), 0, &opts);
+        assert!(matches!(r, Err(Error::InvalidArgument(_))), "{delta:?} x {buckets}: {r:?}");
+    }
+}
+
+/// The multisplit operator against a stable partition on the host.
+fn check_multisplit(items: &[u32], keys: &[u32], nbins: u32) {
+    let g = generate(&GenSpec::parse("path:4").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    let got = eng.multisplit(items, keys, nbins).unwrap();
+    let want: Vec<Vec<u32>> = (0..nbins)
+        .map(|b| items.iter().zip(keys).filter(|&(_, &k)| k == b).map(|(&x, _)| x).collect())
+        .collect();
+    assert_eq!(got, want, "{} items, {nbins} bins", items.len());
+}
+
+#[test]
+fn multisplit_edge_cases() {
+    check_multisplit(&[], &[], 3);
+    check_multisplit(&[5, 6, 7], &[0, 0, 0], 1);
+    // Everything in the last bin (the far pile), and everything dropped.
+    let items: Vec<u32> = (0..5000).collect();
+    check_multisplit(&items, &vec![11; 5000], 12);
+    check_multisplit(&items, &vec![12; 5000], 12);
+    // Skewed: almost all in one bin, a few scattered, across many tiles and blocks.
+    let n = 300_000u32;
+    let items: Vec<u32> = (0..n).map(|i| i.wrapping_mul(2654435761)).collect();
+    let keys: Vec<u32> = (0..n).map(|i| if i % 997 == 0 { i % 32 } else { 3 }).collect();
+    check_multisplit(&items, &keys, 32);
+    // Bad arguments are errors, not faults.
+    let g = generate(&GenSpec::parse("path:4").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    assert!(eng.multisplit(&[1, 2], &[0], 2).is_err());
+    assert!(eng.multisplit(&[1], &[0], 33).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn multisplit_is_a_stable_partition(keys in prop::collection::vec(0u32..14, 0..3000), nbins in 1u32..13) {
+        let items: Vec<u32> = (0..keys.len() as u32).map(|i| i * 7 + 1).collect();
+        check_multisplit(&items, &keys, nbins);
+    }
+}
+
+/// Random multigraphs with zero weights, self loops, parallel arcs and weights near 2^31 (two in
+/// a row fit the 32-bit distances, three do not).
 fn arb_graph() -> impl Strategy<Value = Graph> {
     (1u32..40).prop_flat_map(|n| {
-        let arc = (0..n, 0..n, prop_oneof![Just(0i64), 0i64..5, 0i64..1000]);
+        let near_edge = (1i64 << 31) - 3..(1i64 << 31);
+        let arc = (0..n, 0..n, prop_oneof![4 => Just(0i64), 4 => 0i64..5, 4 => 0i64..1000, 1 => near_edge]);
         prop::collection::vec(arc, 0..200).prop_map(move |arcs| {
             let mut e = EdgeList::with_capacity(n, arcs.len());
             for (u, v, w) in arcs {
@@ -221,11 +316,19 @@ proptest! {
     fn random_graphs_match_dijkstra(g in arb_graph(), src_pick in any::<u32>()) {
         let src = src_pick % g.num_vertices() as u32;
         let want = sssp::reference::dijkstra(&g, src).unwrap();
+        // A shortest distance of 2^32 - 1 or more does not fit the engines' 32-bit distances.
+        let overflows = want.iter().any(|&d| d != sssp::UNREACHED && d >= u32::MAX as i64);
         let mut eng = engine::open(&g, device()).unwrap();
         for (algo, opts) in configs() {
-            let sol = solve(&g, algo, Some(eng.as_mut()), src, &opts).unwrap();
-            prop_assert!(sssp::verify::compare(&sol.dist, &want).is_ok(), "{} {:?}", algo.name(), opts);
-            prop_assert!(sssp::verify::check(&g, src, &sol.dist).is_ok());
+            match solve(&g, algo, Some(eng.as_mut()), src, &opts) {
+                Ok(sol) => {
+                    prop_assert!(!overflows, "{} {:?}: no overflow reported", algo.name(), opts);
+                    prop_assert!(sssp::verify::compare(&sol.dist, &want).is_ok(), "{} {:?}", algo.name(), opts);
+                    prop_assert!(sssp::verify::check(&g, src, &sol.dist).is_ok());
+                }
+                Err(Error::DistanceOverflow { .. }) => prop_assert!(overflows, "{} {:?}", algo.name(), opts),
+                Err(e) => prop_assert!(false, "{} {:?}: {}", algo.name(), opts, e),
+            }
         }
     }
 }
