@@ -9,7 +9,10 @@ mode=${1:-}
 
 case "$mode" in
 build)
-  grep -qxF '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
+  # The exclude file's folder may not exist yet (fresh clones, worktrees): ask git where it is.
+  exclude=$(git rev-parse --git-path info/exclude)
+  mkdir -p "$(dirname "$exclude")"
+  grep -qxF '/.gpu/' "$exclude" 2>/dev/null || echo '/.gpu/' >> "$exclude"
   rm -rf .gpu && mkdir -p .gpu
   cargo build --release -q -p sssp-cli
   cp target/release/sssp .gpu/

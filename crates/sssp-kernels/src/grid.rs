@@ -182,19 +182,6 @@ unsafe fn sums_below(vals: *const u64, b: u32, g: u32) -> (u64, u64) {
 // scanned in shared memory, and each item lands at base + warp offset + rank among its warp's
 // equal keys: stable, and no item moves twice.
 
-/// Shared memory of the multisplit: per-warp counts (`WARPS x MAX_BINS`), then the block's
-/// running base per bin (`MAX_BINS`).
-#[inline(always)]
-unsafe fn ms_smem() -> *mut u32 {
-    let p: u64;
-    core::arch::asm!(
-        ".shared .align 4 .b8 sssp_ms_smem[1152];",
-        "cvta.shared.u64 {p}, sssp_ms_smem;",
-        p = out(reg64) p
-    );
-    p as *mut u32
-}
-
 /// A destination of the multisplit: bin `j` goes to `dest(j)`, written from slot 0.
 pub type Dest = Queue;
 
@@ -212,7 +199,7 @@ pub unsafe fn multisplit(
     dest: impl Fn(u32) -> Dest,
 ) {
     let (b, g, t) = block_pos();
-    let smem = ms_smem();
+    let smem = multisplit_smem();
     let base = smem.add((WARPS * MAX_BINS) as usize);
     let (lo, hi) = block_range(len);
     // Phase 1: this block's histogram.

@@ -161,12 +161,29 @@ pub fn select(c: bool, x: u64, y: u64) -> u64 {
     (x & m) | (y & !m)
 }
 
+// Shared arrays are declared once, at module scope: a `.shared` declaration inside a function's
+// inline asm is repeated wherever LLVM inlines the function, and ptxas rejects the duplicates.
+// Each block of every kernel gets its own copy; a kernel that never names one does not pay for it.
+core::arch::global_asm!(
+    ".shared .align 8 .b8 sssp_scan_smem[72];",
+    ".shared .align 4 .b8 sssp_ms_smem[1152];"
+);
+
 /// Shared memory for one block scan or fold: a value per warp, then the block total.
 #[inline(always)]
 pub unsafe fn scan_smem() -> *mut u64 {
     let p: u64;
-    asm!(".shared .align 8 .b8 sssp_scan_smem[72];", "cvta.shared.u64 {p}, sssp_scan_smem;", p = out(reg64) p);
+    asm!("cvta.shared.u64 {p}, sssp_scan_smem;", p = out(reg64) p);
     p as *mut u64
+}
+
+/// Shared memory of the multisplit: per-warp counts (`WARPS x MAX_BINS` u32), then the block's
+/// running base per bin (`MAX_BINS` u32).
+#[inline(always)]
+pub unsafe fn multisplit_smem() -> *mut u32 {
+    let p: u64;
+    asm!("cvta.shared.u64 {p}, sssp_ms_smem;", p = out(reg64) p);
+    p as *mut u32
 }
 
 /// Exclusive scan of one value per thread across the block; returns (exclusive prefix, total).
