@@ -145,6 +145,9 @@ pub struct LoopSpec {
     pub balance: Balance,
     pub dedupe: Dedupe,
     pub buckets: Option<BucketSpec>,
+    /// GPU: inputs of at most this many vertices run on one block without grid barriers
+    /// (stamp dedupe, thread or virtual-warp balance; 0 = never). The CPU ignores it.
+    pub local_max: u32,
 }
 
 /// Bucket width and window size (Davidson et al. §IV-D/E).
@@ -350,7 +353,7 @@ impl Layout {
             block_vals: self.block_vals,
             hist: self.hist,
             max_iters,
-            _pad: 0,
+            local_max: spec.local_max,
         }
     }
 
