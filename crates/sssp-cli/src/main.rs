@@ -22,7 +22,7 @@ or a generator spec `gen:SPEC` (see `sssp gen --help`), e.g. gen:kron:20 or gen:
 
 Exit codes: 0 success; 1 the run failed (e.g. a negative cycle, a distance overflow);
 2 bad usage or arguments; 3 verification failed; 4 unreadable or malformed input;
-5 GPU unavailable or out of device memory.";
+5 GPU unavailable, or out of device or host memory.";
 
 #[derive(Parser)]
 #[command(name = "sssp", version, about = "Exact single-source shortest paths on GPUs (CUDA) and CPUs", after_help = AFTER_HELP)]
@@ -144,7 +144,7 @@ fn exit_code(e: &Error) -> u8 {
     match e {
         Error::Verification(_) => 3,
         Error::Io { .. } | Error::Parse { .. } | Error::UnknownFormat { .. } => 4,
-        Error::NoGpu(_) | Error::OutOfDeviceMemory { .. } | Error::Cuda(_) => 5,
+        Error::NoGpu(_) | Error::OutOfDeviceMemory { .. } | Error::OutOfHostMemory { .. } | Error::Cuda(_) => 5,
         Error::InvalidArgument(_) | Error::VertexOutOfRange { .. } | Error::TooLarge { .. } => 2,
         _ => 1,
     }

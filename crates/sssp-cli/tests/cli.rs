@@ -181,3 +181,21 @@ fn info_reports_counts() {
     assert_eq!(v["vertices"], 30);
     assert_eq!(v["weak_components"], 3);
 }
+
+#[test]
+fn impossible_sizes_are_typed_errors_not_aborts() {
+    // 4294967295 vertices need about 70 GB of offsets: a typed error (exit 5) naming the bytes,
+    // not "memory allocation of N bytes failed" and SIGABRT.
+    let g = tmp("huge.gr");
+    std::fs::write(&g, "p sp 4294967295 1\na 1 2 1\n").unwrap();
+    let o = sssp(&["run", s(&g), "-s", "0", "--device", "cpu"]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(5), "{err}");
+    assert!(err.contains("out of host memory") && err.contains("bytes"), "{err}");
+    // A header that declares more arcs than the file can hold is refused at the header line.
+    std::fs::write(&g, "p sp 3 3000000000\na 1 2 1\n").unwrap();
+    let o = sssp(&["info", s(&g)]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("{}:1:", s(&g))) && err.contains("only 8 bytes"), "{err}");
+}
