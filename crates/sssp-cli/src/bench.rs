@@ -108,16 +108,24 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     };
     let device = eng.as_ref().map(|e| e.device()).unwrap_or_else(|| "CPU (serial)".into());
     if !a.json {
-        println!(
+        outln!(
             "graph {}: {} vertices, {} arcs; device {device}; {} trials",
             a.graph.graph,
             g.num_vertices(),
             g.num_arcs(),
             sources.len()
         );
-        println!(
+        outln!(
             "{:<12} {:<9} {:<6} {:>10} {:>10} {:>8} {:>7} {:>7} {:>9}",
-            "algo", "balance", "dedupe", "median ms", "min ms", "GTEPS", "work", "iters", "dl ms"
+            "algo",
+            "balance",
+            "dedupe",
+            "median ms",
+            "min ms",
+            "GTEPS",
+            "work",
+            "iters",
+            "dl ms"
         );
     }
     for c in &configs {
@@ -157,9 +165,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
                 "download_ms": dl, "trials": sources.len(), "verified": true,
             });
-            println!("{v}");
+            outln!("{v}");
         } else {
-            println!(
+            outln!(
                 "{:<12} {:<9} {:<6} {med:>10.3} {min:>10.3} {gteps:>8.3} {work:>7.2} {iters:>7.0} {dl:>9.3}",
                 c.algo.name(),
                 bal,

@@ -231,9 +231,9 @@ pub fn report(
             "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
             "verified": verified,
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!(
+        outln!(
             "{} on {}: source {src}, reached {reached}, {:.3} ms ({gteps:.3} GTEPS), {} iterations, {} arcs relaxed{}",
             algo.name(),
             device,

@@ -2,6 +2,8 @@
 //!
 //! This binary is the only place where library errors become messages and exit codes.
 
+#[macro_use]
+mod out;
 mod bench;
 mod common;
 mod info;
@@ -183,10 +185,10 @@ fn path(a: PathArgs) -> Result<()> {
     sssp::reference::check_source(&g, a.target)?;
     let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &opts)?;
     match sssp::tree::path(&g, src, &sol.dist, a.target)? {
-        None => println!("{} is not reachable from {}", a.target, src),
+        None => outln!("{} is not reachable from {}", a.target, src),
         Some(p) => {
-            println!("distance {}", sol.dist[a.target as usize]);
-            println!("{} arcs: {}", p.len() - 1, p.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
+            outln!("distance {}", sol.dist[a.target as usize]);
+            outln!("{} arcs: {}", p.len() - 1, p.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
         }
     }
     Ok(())

@@ -215,3 +215,27 @@ fn sparse_edge_list_ids_are_refused_quickly() {
         assert!(t.elapsed().as_secs() < 10);
     }
 }
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    // The reader is gone before the first line (as with `| head -1` once it has its line):
+    // exit 0 and no panic message, for every command that prints lines.
+    use std::process::Stdio;
+    for args in [
+        &["run", "gen:path:10", "--trials", "50", "--device", "cpu"][..],
+        &["bench", "gen:path:10", "--json", "--trials", "2", "--device", "cpu"][..],
+        &["info", "gen:path:10"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sssp"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
+    }
+}
