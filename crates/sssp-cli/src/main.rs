@@ -43,7 +43,7 @@ enum Cmd {
     Path(PathArgs),
     /// Describe a graph: sizes, degrees, weights, components, approximate diameter.
     Info(InfoArgs),
-    /// Convert a graph to another format (by OUT's extension; .bin is the fast binary CSR).
+    /// Convert a graph to another format (by OUT's extension or --to: bin, gr, mtx, el, wel).
     Convert(ConvertArgs),
     /// Generate a seeded synthetic graph and write it.
     Gen(GenArgs),
@@ -99,21 +99,29 @@ struct InfoArgs {
 struct ConvertArgs {
     #[command(flatten)]
     graph: GraphArgs,
-    /// Output file; the format comes from its extension (.bin, .gr, .wel), or --to.
+    /// Output file; the format comes from its extension, or --to. See --to for the formats.
     out: PathBuf,
-    /// Output format: bin, gr or wel.
-    #[arg(long)]
+    #[arg(long, help = OUTPUT_FORMATS)]
     to: Option<String>,
 }
+
+/// The writable formats, for `--help` (kept in step with `sssp::io::WRITABLE`).
+const OUTPUT_FORMATS: &str = "Output format when OUT's extension does not tell: bin (.bin, .sssp: binary CSR), \
+gr (.gr: DIMACS), mtx (.mtx: Matrix Market integer general), el (.el, .txt, .edges, .snap: `u v w` \
+lines), wel (.wel: `u v w` lines). Every one keeps the vertex count, the arcs and their weights; a \
+.gz or .xz suffix compresses (binary too). METIS cannot be written (it is undirected only).";
 
 #[derive(Args)]
 struct GenArgs {
     /// What to generate. Forms:
     #[arg(long_help = sssp::gen::GenSpec::HELP)]
     spec: String,
-    /// Output file (.bin, .gr or .wel).
+    /// Output file; the format comes from its extension, or --to (bin, gr, mtx, el, wel, each
+    /// optionally .gz/.xz).
     #[arg(long, short = 'o')]
     output: PathBuf,
+    #[arg(long, help = OUTPUT_FORMATS)]
+    to: Option<String>,
     /// Generator seed (printed, so every graph can be made again).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -195,11 +203,8 @@ fn path(a: PathArgs) -> Result<()> {
 }
 
 fn convert(a: ConvertArgs) -> Result<()> {
+    let format = output_format(&a.out, a.to.as_deref())?;
     let g = a.graph.load()?;
-    let format = match &a.to {
-        Some(f) => sssp::io::Format::parse(f)?,
-        None => sssp::io::Format::from_path(&a.out).ok_or(Error::UnknownFormat { path: a.out.clone() })?,
-    };
     common::write_graph(&g, &a.out, format)?;
     eprintln!("wrote {} ({} vertices, {} arcs)", a.out.display(), g.num_vertices(), g.num_arcs());
     Ok(())
@@ -208,7 +213,7 @@ fn convert(a: ConvertArgs) -> Result<()> {
 fn gen(a: GenArgs) -> Result<()> {
     let spec = sssp::gen::GenSpec::parse(&a.spec)?;
     let weights = sssp::WeightSpec::parse(&a.weights)?;
-    let format = sssp::io::Format::from_path(&a.output).ok_or(Error::UnknownFormat { path: a.output.clone() })?;
+    let format = output_format(&a.output, a.to.as_deref())?;
     let g = sssp::gen::generate(&spec, a.seed, weights)?;
     common::write_graph(&g, &a.output, format)?;
     eprintln!(
@@ -220,4 +225,26 @@ fn gen(a: GenArgs) -> Result<()> {
         a.output.display()
     );
     Ok(())
+}
+
+/// The format to write `path` in, from `--to` or the file name, checked before any work: a
+/// name that tells nothing, or a format that cannot be written, is a bad argument (exit 2).
+fn output_format(path: &std::path::Path, to: Option<&str>) -> Result<sssp::io::Format> {
+    let format = match to {
+        Some(f) => sssp::io::Format::parse(f)?,
+        None => sssp::io::Format::from_path(path).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "cannot tell the output format from the name `{}`: give it an extension \
+                 (.bin, .gr, .mtx, .el, .wel, optionally followed by .gz or .xz) or pass --to FORMAT",
+                path.display()
+            ))
+        })?,
+    };
+    if !sssp::io::WRITABLE.contains(&format) {
+        return Err(Error::InvalidArgument(format!(
+            "{}: {format} cannot be written; writable formats are bin, gr, mtx, el and wel",
+            path.display()
+        )));
+    }
+    Ok(format)
 }

@@ -239,3 +239,33 @@ fn closed_stdout_ends_quietly() {
         assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn written_edge_lists_keep_weights_and_binary_gz_is_compressed() {
+    // `gen path:10` has weights; an edge list written from it must give the same distances as
+    // the generated graph itself (not random weights assigned on reading back).
+    let want = text(&sssp(&["path", "gen:path:10", "-s", "0", "-t", "9", "--device", "cpu"])).0;
+    assert!(want.starts_with("distance "), "{want}");
+    assert!(sssp(&["gen", "path:10", "-o", s(&tmp("p.bin"))]).status.success());
+    for name in ["p.el", "p.txt", "p.snap", "p.wel", "p.gr", "p.mtx", "p.bin", "p.bin.gz", "p.el.xz"] {
+        let f = tmp(name);
+        let o = sssp(&["gen", "path:10", "-o", s(&f)]);
+        assert!(o.status.success(), "{name}: {:?}", text(&o));
+        let got = text(&sssp(&["path", s(&f), "-s", "0", "-t", "9", "--device", "cpu"])).0;
+        assert_eq!(got, want, "{name}");
+        // Through convert too, from the binary form.
+        let c = tmp(&format!("c-{name}"));
+        assert!(sssp(&["convert", s(&tmp("p.bin")), s(&c)]).status.success());
+        assert_eq!(text(&sssp(&["path", s(&c), "-s", "0", "-t", "9", "--device", "cpu"])).0, want, "c-{name}");
+    }
+    assert!(std::fs::read(tmp("p.bin.gz")).unwrap().starts_with(&[0x1f, 0x8b]));
+    assert!(std::fs::read_to_string(tmp("p.el")).unwrap().lines().any(|l| l.split(' ').count() == 3));
+    // A name that says nothing is a bad argument (exit 2) that names a flag that exists.
+    let o = sssp(&["gen", "path:10", "-o", s(&tmp("p10"))]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--to"), "{err}");
+    assert!(sssp(&["gen", "path:10", "-o", s(&tmp("p10")), "--to", "wel"]).status.success());
+    let o = sssp(&["convert", "gen:path:3", s(&tmp("x.graph"))]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+}

@@ -232,8 +232,9 @@ fn mixed_weights(pos: usize, has_w: bool) -> ErrAt {
 }
 
 /// A `# vertices: N` line (so the count survives isolated vertices above the largest id), then
-/// `u v w` lines (or `u v` without weights), 0-based, in CSR order.
-pub(super) fn write<W: Write>(g: &Graph, out: &mut W, weighted: bool) -> std::io::Result<()> {
+/// `u v w` lines, 0-based, in CSR order. Both `.el` and `.wel` get the weights: an edge list
+/// without them would be read back with generated ones.
+pub(super) fn write<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
     let mut head = b"# written by sssp\n# ".to_vec();
     head.extend_from_slice(DECLARE);
     head.push(b' ');
@@ -246,10 +247,8 @@ pub(super) fn write<W: Write>(g: &Graph, out: &mut W, weighted: bool) -> std::io
         push_u64(buf, u as u64);
         buf.push(b' ');
         push_u64(buf, targets[e] as u64);
-        if weighted {
-            buf.push(b' ');
-            push_i64(buf, weights.get(e));
-        }
+        buf.push(b' ');
+        push_i64(buf, weights.get(e));
         buf.push(b'\n');
     })
 }
