@@ -91,7 +91,7 @@ fn dijkstra_work(g: &Graph, dist: &[i64]) -> u64 {
 }
 
 pub fn bench(a: BenchArgs) -> Result<()> {
-    let g = a.graph.load()?;
+    let g = a.graph.load_nonempty()?;
     if a.trials == 0 {
         return Err(Error::InvalidArgument("--trials must be at least 1".into()));
     }

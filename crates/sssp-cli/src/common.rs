@@ -69,6 +69,19 @@ impl GraphArgs {
     }
 }
 
+impl GraphArgs {
+    /// [`GraphArgs::load`] for commands that solve: a graph without vertices has no source, and
+    /// since only an input can be empty (generators refuse empty specs) that is bad input naming
+    /// the file (exit 4), not a bad argument.
+    pub fn load_nonempty(&self) -> Result<Graph> {
+        let g = self.load()?;
+        if g.num_vertices() == 0 {
+            return Err(Error::parse(&self.graph, 0, "the graph has no vertices: there is no source to solve from"));
+        }
+        Ok(g)
+    }
+}
+
 /// How to solve.
 #[derive(Args, Clone)]
 pub struct SolveArgs {

@@ -23,7 +23,8 @@ A GRAPH is a file (format from its extension, .gz/.xz decompressed transparently
 or a generator spec `gen:SPEC` (see `sssp gen --help`), e.g. gen:kron:20 or gen:grid2d:1000x1000.
 
 Exit codes: 0 success; 1 the run failed (e.g. a negative cycle, a distance overflow);
-2 bad usage or arguments; 3 verification failed; 4 unreadable or malformed input;
+2 bad usage or arguments; 3 verification failed; 4 a file that cannot be read or written, or
+malformed input (the message names the file, and the line for text formats);
 5 GPU unavailable, or out of device or host memory.";
 
 #[derive(Parser)]
@@ -161,7 +162,10 @@ fn exit_code(e: &Error) -> u8 {
 }
 
 fn run(a: RunArgs) -> Result<()> {
-    let g = a.graph.load()?;
+    for p in a.output.iter().chain(&a.trace) {
+        out::check_writable(p)?;
+    }
+    let g = a.graph.load_nonempty()?;
     let algo = a.solve.algo()?;
     let opts = a.solve.options(a.trace.is_some())?;
     let mut eng = a.solve.open_engine(&g, algo)?;
@@ -185,7 +189,7 @@ fn run(a: RunArgs) -> Result<()> {
 }
 
 fn path(a: PathArgs) -> Result<()> {
-    let g = a.graph.load()?;
+    let g = a.graph.load_nonempty()?;
     let algo = a.solve.algo()?;
     let opts = a.solve.options(false)?;
     let mut eng = a.solve.open_engine(&g, algo)?;
@@ -204,6 +208,7 @@ fn path(a: PathArgs) -> Result<()> {
 
 fn convert(a: ConvertArgs) -> Result<()> {
     let format = output_format(&a.out, a.to.as_deref())?;
+    out::check_writable(&a.out)?;
     let g = a.graph.load()?;
     common::write_graph(&g, &a.out, format)?;
     eprintln!("wrote {} ({} vertices, {} arcs)", a.out.display(), g.num_vertices(), g.num_arcs());
@@ -214,6 +219,7 @@ fn gen(a: GenArgs) -> Result<()> {
     let spec = sssp::gen::GenSpec::parse(&a.spec)?;
     let weights = sssp::WeightSpec::parse(&a.weights)?;
     let format = output_format(&a.output, a.to.as_deref())?;
+    out::check_writable(&a.output)?;
     let g = sssp::gen::generate(&spec, a.seed, weights)?;
     common::write_graph(&g, &a.output, format)?;
     eprintln!(

@@ -7,6 +7,9 @@
 //! (a full disk behind a redirect) is reported and exits 1.
 
 use std::io::Write;
+use std::path::Path;
+
+use sssp::{Error, Result};
 
 /// Write one line to stdout (see the module docs for what a failed write does).
 macro_rules! outln {
@@ -26,4 +29,16 @@ pub fn line(args: std::fmt::Arguments) {
         eprintln!("sssp: error: writing to standard output: {e}");
         std::process::exit(1);
     }
+}
+
+/// Fail now, before any loading or solving, if `path` cannot be written: an output that fails
+/// only after a long solve wastes the solve. Opens without truncating, and removes the file
+/// again if this check created it, so nothing changes on disk.
+pub fn check_writable(path: &Path) -> Result<()> {
+    let existed = path.exists();
+    std::fs::OpenOptions::new().append(true).create(true).open(path).map_err(|e| Error::io(path, e))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }

@@ -165,13 +165,63 @@ fn bench_verifies_and_prints_a_row_per_config() {
 
 #[test]
 fn empty_graph_is_an_error_not_a_silent_success() {
-    let g = tmp("empty.gr");
-    std::fs::write(&g, "p sp 0 0\n").unwrap();
-    for cmd in ["run", "bench"] {
-        let o = sssp(&[cmd, s(&g), "--device", "cpu"]);
-        assert_eq!(o.status.code(), Some(2), "{cmd}: {:?}", text(&o));
-        assert!(text(&o).1.contains("no vertices"));
+    // Bad input (exit 4) that names the file, for every command that needs a source.
+    for (name, content) in [("empty.gr", "p sp 0 0\n"), ("empty.el", ""), ("comments.el", "# nothing\n")] {
+        let g = tmp(name);
+        std::fs::write(&g, content).unwrap();
+        for cmd in [&["run", s(&g)][..], &["bench", s(&g)], &["path", s(&g), "-s", "0", "-t", "0"]] {
+            let o = sssp(&[cmd, &["--device", "cpu"]].concat());
+            let err = text(&o).1;
+            assert_eq!(o.status.code(), Some(4), "{cmd:?}: {err}");
+            assert!(err.contains(&format!("{}: the graph has no vertices", s(&g))), "{cmd:?}: {err}");
+        }
     }
+}
+
+#[test]
+fn bad_files_are_exit_4_with_the_file_named() {
+    // An id beyond the 32-bit ids is a parse error with file and line, not a bad argument.
+    let g = tmp("bigid.el");
+    std::fs::write(&g, "0 1\n4294967296 0\n").unwrap();
+    let o = sssp(&["info", s(&g)]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("{}:2:", s(&g))), "{err}");
+    // A binary file whose flag says signed but has no negative weight: named, and no `:0:`.
+    let b = tmp("flag.bin");
+    assert!(sssp(&["gen", "path:5", "-o", s(&b)]).status.success());
+    let mut bytes = std::fs::read(&b).unwrap();
+    bytes[12] |= 1;
+    std::fs::write(&b, &bytes).unwrap();
+    let o = sssp(&["run", s(&b), "-s", "0", "--device", "cpu"]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("{}: ", s(&b))) && !err.contains(":0:"), "{err}");
+}
+
+#[test]
+fn unwritable_outputs_fail_before_any_work() {
+    let bad = tmp("no-such-dir").join("out.txt");
+    // A graph file that does not exist: if the output were checked after loading, the error
+    // would be about the input.
+    let missing = tmp("missing-input.gr");
+    for args in [
+        vec!["run", s(&missing), "-s", "0", "-o", s(&bad)],
+        vec!["run", s(&missing), "-s", "0", "--trace", s(&bad)],
+        vec!["convert", s(&missing), s(&bad)],
+    ] {
+        let o = sssp(&args);
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(4), "{args:?}: {err}");
+        assert!(err.contains("no-such-dir/out.txt"), "{args:?}: {err}");
+    }
+    let o = sssp(&["gen", "kron:4", "-o", s(&tmp("no-such-dir").join("k.bin"))]);
+    assert_eq!(o.status.code(), Some(4), "{:?}", text(&o));
+    assert!(!text(&o).1.contains("generated"));
+    // The check leaves no file behind.
+    let fine = tmp("checked.txt");
+    assert!(sssp(&["run", "gen:path:3", "-s", "0", "-o", s(&fine), "--device", "cpu"]).status.success());
+    assert!(std::fs::read_to_string(&fine).unwrap().starts_with("0 0\n"));
 }
 
 #[test]

@@ -186,10 +186,19 @@ fn from_map(path: &Path, map: Arc<Mmap>) -> Result<Graph> {
     } else {
         Weights::Unsigned(unsafe { Buf::<u32>::mapped(map, layout.weights as usize, m) }.ok_or_else(view_failed)?)
     };
-    Graph::from_csr(offsets, targets, weights).map_err(|e| match e {
-        e @ Error::TooLarge { .. } => e,
-        e => corrupt(path, format!("invalid graph: {e}")),
-    })
+    let g = Graph::from_csr(offsets, targets, weights).map_err(|e| corrupt(path, format!("invalid graph: {e}")))?;
+    // A signed graph always has a negative weight (see `Weights`); a file whose flag says signed
+    // without one would reach the solvers as a contradiction, so it is refused here, by name.
+    if let Weights::Signed(w) = g.weights() {
+        if !w.par_iter().any(|&x| x < 0) {
+            return Err(corrupt(
+                path,
+                "the flags say signed weights, but no weight is negative (a writer bug; rewrite it with `sssp convert`)"
+                    .into(),
+            ));
+        }
+    }
+    Ok(g)
 }
 
 struct Header {
@@ -425,6 +434,18 @@ mod tests {
         let ck = finish(sum, VERSION, 0, 5, 5);
         b[32..40].copy_from_slice(&ck.to_le_bytes());
         assert!(corrupt_err(&dir, &b, "forged2.bin").contains("invalid graph"));
+    }
+
+    #[test]
+    fn signed_flag_without_a_negative_weight_is_an_error() {
+        let dir = Scratch::new("signed_flag");
+        let p = dir.path("g.bin");
+        write(&sample(false), &p).unwrap();
+        let mut b = std::fs::read(&p).unwrap();
+        b[12..16].copy_from_slice(&FLAG_SIGNED.to_le_bytes());
+        let ck = finish(section_sum(&b[HEADER_LEN..], 0), VERSION, FLAG_SIGNED, 5, 5);
+        b[32..40].copy_from_slice(&ck.to_le_bytes());
+        assert!(corrupt_err(&dir, &b, "signed.bin").contains("no weight is negative"));
     }
 
     #[test]

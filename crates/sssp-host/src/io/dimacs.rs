@@ -222,7 +222,7 @@ mod tests {
         let (line, msg) = err("p sp 2 1\na 1 2 3\np sp 2 1\n");
         assert_eq!(line, 3);
         assert!(msg.contains("second `p` line (the first is line 1)"), "{msg}");
-        assert!(matches!(gr("p sp 4294967296 0\n"), Err(Error::TooLarge { .. })));
+        assert!(matches!(gr("p sp 4294967296 0\n"), Err(Error::Parse { line: 1, .. })));
     }
 
     #[test]

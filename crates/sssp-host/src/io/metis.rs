@@ -405,6 +405,6 @@ mod tests {
         assert!(err("2 1 12\n").1.contains("fmt"));
         assert!(err("% only\n").1.contains("header"));
         assert!(err("2 1 1 1 1\n").1.contains("5 fields"));
-        assert!(matches!(metis("5000000000 0\n"), Err(Error::TooLarge { .. })));
+        assert!(matches!(metis("5000000000 0\n"), Err(Error::Parse { line: 1, .. })));
     }
 }

@@ -30,8 +30,8 @@
 //! count. Line numbers are computed only for an error, by counting newlines before it.
 //!
 //! **Errors.** Every malformed input is an [`Error::Parse`] with the file, the exact 1-based line
-//! and what was expected; a vertex count beyond [`MAX_VERTICES`](crate::graph::MAX_VERTICES) is
-//! [`Error::TooLarge`]. Numbers that overflow 64 bits and weights outside `i32::MIN..=u32::MAX`
+//! and what was expected; a vertex id or count beyond [`MAX_VERTICES`](crate::graph::MAX_VERTICES)
+//! is one too (a bad value in the file). Numbers that overflow 64 bits and weights outside `i32::MIN..=u32::MAX`
 //! are parse errors. Nothing is silently dropped or repaired.
 //!
 //! **Undirected inputs and weights.** For symmetric Matrix Market files and METIS files the parser

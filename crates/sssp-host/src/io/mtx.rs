@@ -479,7 +479,7 @@ mod tests {
         );
         assert!(matches!(
             mtx("%%MatrixMarket matrix coordinate pattern general\n4294967296 4294967296 0\n"),
-            Err(Error::TooLarge { .. })
+            Err(Error::Parse { line: 2, .. })
         ));
     }
 }
