@@ -25,8 +25,8 @@ pub struct GraphArgs {
     /// Add the reverse of every arc (undirected inputs are always stored as two arcs).
     #[arg(long)]
     pub symmetrize: bool,
-    /// Matrix Market `real` values: `reject` (default: an error), `round`, or `scale:K`
-    /// (multiply by K, then require an integer).
+    /// Matrix Market `real` values: `reject` (default: an error), `round` (to the nearest
+    /// integer, halves away from zero), or `scale:K` (multiply by K, then round the same way).
     #[arg(long, default_value = "reject")]
     pub mtx_real: String,
     /// Seed for `gen:` graphs.

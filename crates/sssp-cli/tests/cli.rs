@@ -319,3 +319,22 @@ fn written_edge_lists_keep_weights_and_binary_gz_is_compressed() {
     let o = sssp(&["convert", "gen:path:3", s(&tmp("x.graph"))]);
     assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
 }
+
+#[test]
+fn argument_and_garbage_messages_read_well() {
+    let o = sssp(&["run", "gen:path:5", "--weights", "random:5-1", "-s", "0"]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("LO (5) > HI (1)"), "{err}");
+    // Binary garbage given as a text format: escaped in the message, never echoed raw.
+    let g = tmp("garbage.el");
+    std::fs::write(&g, b"0 1\n\x1b[2J\xff\x00 2\n").unwrap();
+    let o = sssp(&["info", s(&g)]);
+    assert_eq!(o.status.code(), Some(4));
+    let err = String::from_utf8(o.stderr.clone()).expect("the message is valid UTF-8");
+    assert!(err.contains(&format!("{}:2:", s(&g))) && err.contains("\\x1b[2J\\xff\\x00"), "{err}");
+    assert!(!err.bytes().any(|c| c == 0x1b || c == 0), "{err:?}");
+    // The help says what --mtx-real scale:K does: it rounds.
+    let help = text(&sssp(&["run", "--help"])).0;
+    assert!(help.contains("then round"), "{help}");
+}

@@ -293,7 +293,9 @@ impl WeightSpec {
                     lo = a.parse().map_err(|_| err())?;
                     hi = b.parse().map_err(|_| err())?;
                     if lo > hi {
-                        return Err(err());
+                        return Err(Error::InvalidArgument(format!(
+                            "weights `{s}`: LO ({lo}) > HI ({hi}); the range is random:LO-HI with LO <= HI"
+                        )));
                     }
                 }
                 if let Some(sd) = parts.next() {
@@ -604,7 +606,10 @@ mod tests {
         let (Weights::Unsigned(wa), Weights::Unsigned(wb)) = (a.weights(), b.weights()) else { panic!() };
         assert_eq!(&wa[..], &wb[..]);
         assert!(wa.iter().all(|&w| (3..=9).contains(&w)));
-        assert!(WeightSpec::parse("random:9-3").is_err());
+        match WeightSpec::parse("random:9-3") {
+            Err(Error::InvalidArgument(m)) => assert!(m.contains("LO (9) > HI (3)"), "{m}"),
+            other => panic!("{other:?}"),
+        }
         assert!(WeightSpec::parse("bogus").is_err());
     }
 

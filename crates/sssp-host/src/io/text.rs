@@ -299,14 +299,23 @@ pub(crate) fn tokens(line: &[u8]) -> Vec<&[u8]> {
     line.split(|&c| is_blank(c) || c == b'\n').filter(|t| !t.is_empty()).collect()
 }
 
-/// A token for a message: lossy UTF-8, shortened.
+/// A token for a message, shortened to 40 bytes. Bytes other than printable ASCII (and `\`) are
+/// escaped as `\xNN`: a binary file given as text must not write control characters or invalid
+/// UTF-8 to the user's terminal.
 pub(crate) fn show(tok: &[u8]) -> String {
-    let s = String::from_utf8_lossy(tok);
-    if s.chars().count() > 40 {
-        format!("{}...", s.chars().take(40).collect::<String>())
-    } else {
-        s.into_owned()
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for &c in tok.iter().take(40) {
+        if c.is_ascii_graphic() && c != b'\\' || c == b' ' {
+            out.push(c as char);
+        } else {
+            let _ = write!(out, "\\x{c:02x}");
+        }
     }
+    if tok.len() > 40 {
+        out.push_str("...");
+    }
+    out
 }
 
 /// Why `tok` is not an acceptable integer, or `None` if it is one.
@@ -530,6 +539,15 @@ mod tests {
         assert!(explain(b"1 x 3", "x", &[3], Fields::Ints).contains("found `x`"));
         assert!(explain(b"1,2", "x", &[2], Fields::Ints).contains("commas"));
         assert!(explain(b"1 99999999999999999999", "x", &[2], Fields::Ints).contains("64-bit"));
+    }
+
+    #[test]
+    fn shown_tokens_escape_binary_bytes() {
+        assert_eq!(show(b"abc"), "abc");
+        assert_eq!(show(b"\x1b[2J\x00\xff\\"), "\\x1b[2J\\x00\\xff\\x5c");
+        assert_eq!(show(&[b'x'; 50]), format!("{}...", "x".repeat(40)));
+        let msg = explain(b"1 \x07\xfe", "x", &[2], Fields::Ints);
+        assert!(msg.contains("`\\x07\\xfe`") && msg.is_ascii(), "{msg}");
     }
 
     #[test]
