@@ -110,8 +110,8 @@ pub struct SolveArgs {
     /// Source vertex (repeatable). Default: `--trials` seeded random non-isolated vertices.
     #[arg(long, short = 's')]
     pub source: Vec<u32>,
-    /// Number of random sources when no --source is given.
-    #[arg(long, short = 'n', default_value_t = 1)]
+    /// Number of random sources (instead of --source, which it cannot be combined with).
+    #[arg(long, short = 'n', default_value_t = 1, conflicts_with = "source")]
     pub trials: usize,
     /// Seed of the random source picker (printed with each run).
     #[arg(long, default_value_t = 27491095)]

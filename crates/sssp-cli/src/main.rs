@@ -22,7 +22,8 @@ Vertex ids on the command line and in every output are the graph's internal 0-ba
 A GRAPH is a file (format from its extension, .gz/.xz decompressed transparently; see --format)
 or a generator spec `gen:SPEC` (see `sssp gen --help`), e.g. gen:kron:20 or gen:grid2d:1000x1000.
 
-Exit codes: 0 success; 1 the run failed (e.g. a negative cycle, a distance overflow);
+Exit codes: 0 success; 1 the run failed (e.g. a negative cycle, a distance overflow) or `path`'s
+target is not reachable;
 2 bad usage or arguments; 3 verification failed; 4 a file that cannot be read or written, or
 malformed input (the message names the file, and the line for text formats);
 5 GPU unavailable, or out of device or host memory.";
@@ -40,7 +41,8 @@ enum Cmd {
     Run(RunArgs),
     /// Time strategies over several sources and print a table (verifying every trial).
     Bench(bench::BenchArgs),
-    /// Print a shortest path from a source to a target.
+    /// Print a shortest path from one source (one --source, or one seeded random pick) to a
+    /// target. Exit code 1 if the target is not reachable.
     Path(PathArgs),
     /// Describe a graph: sizes, degrees, weights, components, approximate diameter.
     Info(InfoArgs),
@@ -71,7 +73,8 @@ struct RunArgs {
     #[arg(long)]
     json: bool,
     /// Write a per-iteration CSV (iter,frontier,arcs,micros) of the first trial. Tracing
-    /// synchronises every iteration, so it slows the run down.
+    /// synchronises every iteration, so it slows the run down. Engine algorithms only (topo-bf,
+    /// workfront): the serial references have no iterations to trace.
     #[arg(long)]
     trace: Option<PathBuf>,
 }
@@ -165,8 +168,14 @@ fn run(a: RunArgs) -> Result<()> {
     for p in a.output.iter().chain(&a.trace) {
         out::check_writable(p)?;
     }
-    let g = a.graph.load_nonempty()?;
     let algo = a.solve.algo()?;
+    if a.trace.is_some() && !algo.uses_engine() {
+        return Err(Error::InvalidArgument(format!(
+            "--trace records the iterations of an engine algorithm (topo-bf, workfront); `{}` has none",
+            algo.name()
+        )));
+    }
+    let g = a.graph.load_nonempty()?;
     let opts = a.solve.options(a.trace.is_some())?;
     let mut eng = a.solve.open_engine(&g, algo)?;
     let sources = a.solve.sources(&g)?;
@@ -189,6 +198,11 @@ fn run(a: RunArgs) -> Result<()> {
 }
 
 fn path(a: PathArgs) -> Result<()> {
+    if a.solve.source.len() > 1 || a.solve.trials > 1 {
+        return Err(Error::InvalidArgument(
+            "path goes from one source: give a single --source (or none for one seeded random pick)".into(),
+        ));
+    }
     let g = a.graph.load_nonempty()?;
     let algo = a.solve.algo()?;
     let opts = a.solve.options(false)?;
@@ -197,7 +211,9 @@ fn path(a: PathArgs) -> Result<()> {
     sssp::reference::check_source(&g, a.target)?;
     let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &opts)?;
     match sssp::tree::path(&g, src, &sol.dist, a.target)? {
-        None => outln!("{} is not reachable from {}", a.target, src),
+        // An answer, but not a path: say so on stderr and exit 1 (documented in the help), so
+        // scripts can tell it from a path.
+        None => return Err(Error::Unreachable { from: src, to: a.target }),
         Some(p) => {
             outln!("distance {}", sol.dist[a.target as usize]);
             outln!("{} arcs: {}", p.len() - 1, p.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));

@@ -338,3 +338,22 @@ fn argument_and_garbage_messages_read_well() {
     let help = text(&sssp(&["run", "--help"])).0;
     assert!(help.contains("then round"), "{help}");
 }
+
+#[test]
+fn ignored_arguments_are_errors_and_unreachable_paths_fail() {
+    for args in [
+        &["path", "gen:path:6", "-s", "0", "-s", "1", "-t", "5", "--device", "cpu"][..],
+        &["run", "gen:path:6", "-s", "0", "--trials", "3", "--device", "cpu"],
+        &["run", "gen:path:6", "-s", "0", "--algo", "dijkstra", "--trace", s(&tmp("t.csv"))],
+    ] {
+        let o = sssp(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {:?}", text(&o));
+    }
+    // Vertex 2 has no in-arc: no path, exit 1, said on stderr.
+    let g = tmp("unreach.gr");
+    std::fs::write(&g, "p sp 3 1\na 1 2 1\n").unwrap();
+    let o = sssp(&["path", s(&g), "-s", "0", "-t", "2", "--device", "cpu"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out} {err}");
+    assert!(err.contains("vertex 2 is not reachable from 0"), "{err}");
+}

@@ -45,6 +45,10 @@ pub enum Error {
     #[error("shortest distance to vertex {vertex} does not fit in {bits} bits")]
     DistanceOverflow { vertex: u32, bits: u32 },
 
+    /// A path was asked for to a vertex the source cannot reach.
+    #[error("vertex {to} is not reachable from {from}: there is no path")]
+    Unreachable { from: u32, to: u32 },
+
     /// A distance result failed verification.
     #[error("verification failed: {0}")]
     Verification(String),
