@@ -32,8 +32,14 @@ pub struct BenchArgs {
     /// Device: auto, gpu, cpu.
     #[arg(long, default_value = "auto")]
     device: String,
-    /// Sources (each one trial), picked with --seed among non-isolated vertices.
-    #[arg(long, short = 'n', default_value_t = 5)]
+    /// Source vertex (repeatable; each one trial), as for `run`.
+    #[arg(long, short = 's')]
+    source: Vec<u32>,
+    /// Sources from a file, one vertex id per line (`#` comments), after any --source.
+    #[arg(long)]
+    sources_file: Option<std::path::PathBuf>,
+    /// Without explicit sources: this many, picked with --seed among non-isolated vertices.
+    #[arg(long, short = 'n', default_value_t = 5, conflicts_with_all = ["source", "sources_file"])]
     trials: usize,
     #[arg(long, default_value_t = 27491095)]
     seed: u64,
@@ -91,16 +97,26 @@ fn dijkstra_work(g: &Graph, dist: &[i64]) -> u64 {
 }
 
 pub fn bench(a: BenchArgs) -> Result<()> {
-    let g = a.graph.load_nonempty()?;
-    if a.trials == 0 {
+    let explicit = crate::sources::explicit(&a.source, a.sources_file.as_deref())?;
+    if explicit.is_empty() && a.trials == 0 {
         return Err(Error::InvalidArgument("--trials must be at least 1".into()));
     }
+    let g = a.graph.load_nonempty()?;
     if g.num_vertices() == 0 {
         return Err(Error::InvalidArgument("the graph has no vertices: there is no source to solve from".into()));
     }
     let configs = configs(&a)?;
-    let sources = sssp::reference::pick_sources(&g, a.trials, a.seed);
-    eprintln!("sources: {:?} (seed {})", sources, a.seed);
+    let sources = if explicit.is_empty() {
+        let s = sssp::reference::pick_sources(&g, a.trials, a.seed);
+        eprintln!("sources: {:?} (seed {})", s, a.seed);
+        s
+    } else {
+        for &s in &explicit {
+            sssp::reference::check_source(&g, s)?;
+        }
+        eprintln!("sources: {explicit:?} (given)");
+        explicit
+    };
     let mut eng = if configs.iter().any(|c| c.algo.uses_engine()) {
         Some(common::open_engine(&g, DeviceKind::parse(&a.device)?)?)
     } else {

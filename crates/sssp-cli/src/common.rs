@@ -110,8 +110,11 @@ pub struct SolveArgs {
     /// Source vertex (repeatable). Default: `--trials` seeded random non-isolated vertices.
     #[arg(long, short = 's')]
     pub source: Vec<u32>,
-    /// Number of random sources (instead of --source, which it cannot be combined with).
-    #[arg(long, short = 'n', default_value_t = 1, conflicts_with = "source")]
+    /// Sources from a file, one vertex id per line (`#` comments), after any --source.
+    #[arg(long)]
+    pub sources_file: Option<PathBuf>,
+    /// Number of random sources (instead of explicit sources, which it cannot be combined with).
+    #[arg(long, short = 'n', default_value_t = 1, conflicts_with_all = ["source", "sources_file"])]
     pub trials: usize,
     /// Seed of the random source picker (printed with each run).
     #[arg(long, default_value_t = 27491095)]
@@ -181,7 +184,8 @@ impl SolveArgs {
         if g.num_vertices() == 0 {
             return Err(Error::InvalidArgument("the graph has no vertices: there is no source to solve from".into()));
         }
-        if self.source.is_empty() {
+        let explicit = crate::sources::explicit(&self.source, self.sources_file.as_deref())?;
+        if explicit.is_empty() {
             if self.trials == 0 {
                 return Err(Error::InvalidArgument("--trials must be at least 1".into()));
             }
@@ -189,10 +193,10 @@ impl SolveArgs {
             eprintln!("sources: {} picked with seed {}", s.len(), self.seed);
             return Ok(s);
         }
-        for &s in &self.source {
+        for &s in &explicit {
             sssp::reference::check_source(g, s)?;
         }
-        Ok(self.source.clone())
+        Ok(explicit)
     }
 }
 

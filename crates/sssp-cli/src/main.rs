@@ -7,6 +7,7 @@ mod out;
 mod bench;
 mod common;
 mod info;
+mod sources;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -357,3 +357,30 @@ fn ignored_arguments_are_errors_and_unreachable_paths_fail() {
     assert_eq!(o.status.code(), Some(1), "{out} {err}");
     assert!(err.contains("vertex 2 is not reachable from 0"), "{err}");
 }
+
+#[test]
+fn bench_and_run_take_explicit_sources() {
+    let f = tmp("sources.txt");
+    std::fs::write(&f, "# two sources\n3\n7\n").unwrap();
+    let common = ["--device", "cpu", "--algos", "dijkstra", "--json"];
+    let o = sssp(&[&["bench", "gen:grid2d:10x10", "-s", "1", "--sources-file", s(&f)][..], &common].concat());
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("sources: [1, 3, 7] (given)"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(v["trials"], 3);
+    let o = sssp(&["run", "gen:grid2d:10x10", "--sources-file", s(&f), "--device", "cpu", "--json"]);
+    let out = text(&o).0;
+    let srcs: Vec<i64> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["source"].as_i64().unwrap())
+        .collect();
+    assert_eq!(srcs, vec![3, 7]);
+    // Out of range: exit 2; a malformed file: exit 4 with its line; --trials with sources: 2.
+    assert_eq!(sssp(&["bench", "gen:grid2d:10x10", "-s", "100", "--device", "cpu"]).status.code(), Some(2));
+    std::fs::write(&f, "3\nx\n").unwrap();
+    let o = sssp(&["bench", "gen:grid2d:10x10", "--sources-file", s(&f), "--device", "cpu"]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(text(&o).1.contains(&format!("{}:2:", s(&f))), "{:?}", text(&o));
+    assert_eq!(sssp(&["bench", "gen:path:5", "-s", "1", "--trials", "3"]).status.code(), Some(2));
+}
