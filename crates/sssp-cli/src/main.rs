@@ -7,6 +7,7 @@ mod out;
 mod bench;
 mod common;
 mod info;
+mod solve;
 mod sources;
 
 use std::path::PathBuf;
@@ -183,7 +184,7 @@ fn run(a: RunArgs) -> Result<()> {
     for (trial, &src) in sources.iter().enumerate() {
         let traced = trial == 0 && a.trace.is_some();
         let o = if traced { opts } else { sssp::strategy::Options { trace: false, ..opts } };
-        let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &o)?;
+        let sol = solve::solve(&g, algo, eng.as_deref_mut(), src, &o)?;
         let verified = if a.verify { Some(common::verify(&g, src, &sol.dist, trial == 0)?) } else { None };
         common::report(&g, algo, eng.as_deref(), src, &sol, verified, a.json);
         if trial == 0 {
@@ -210,7 +211,7 @@ fn path(a: PathArgs) -> Result<()> {
     let mut eng = a.solve.open_engine(&g, algo)?;
     let src = a.solve.sources(&g)?[0];
     sssp::reference::check_source(&g, a.target)?;
-    let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &opts)?;
+    let sol = solve::solve(&g, algo, eng.as_deref_mut(), src, &opts)?;
     match sssp::tree::path(&g, src, &sol.dist, a.target)? {
         // An answer, but not a path: say so on stderr and exit 1 (documented in the help), so
         // scripts can tell it from a path.

@@ -384,3 +384,42 @@ fn bench_and_run_take_explicit_sources() {
     assert!(text(&o).1.contains(&format!("{}:2:", s(&f))), "{:?}", text(&o));
     assert_eq!(sssp(&["bench", "gen:path:5", "-s", "1", "--trials", "3"]).status.code(), Some(2));
 }
+
+#[test]
+fn rates_read_and_serial_rows_say_what_ran() {
+    // A small graph solves at well under 1 GTEPS: the rate must still show digits.
+    let o = sssp(&["run", "gen:grid2d:30x30", "-s", "0", "--algo", "dijkstra"]);
+    let out = text(&o).0;
+    assert!(o.status.success() && !out.contains("0.000 GTEPS"), "{out}");
+    assert!(out.contains("TEPS)"), "{out}");
+    let o = sssp(&[
+        "bench",
+        "gen:grid2d:30x30",
+        "--device",
+        "cpu",
+        "--trials",
+        "2",
+        "--algos",
+        "dijkstra,bellman-ford,workfront",
+        "--balance",
+        "thread",
+        "--dedupe",
+        "stamp",
+        "--json",
+    ]);
+    let out = text(&o).0;
+    assert!(o.status.success(), "{:?}", text(&o));
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 3);
+    for r in &rows {
+        let serial = r["algo"] != "workfront";
+        assert_eq!(r["device"] == "CPU (serial)", serial, "{r}");
+        // Every algorithm relaxed arcs: work is arcs relaxed over Dijkstra's, never 0.
+        assert!(r["work"].as_f64().unwrap() >= 1.0, "{r}");
+    }
+    let o = sssp(&["run", "gen:grid2d:30x30", "-s", "0", "--algo", "bellman-ford"]);
+    let out = text(&o).0;
+    assert!(!out.contains(" 0 arcs relaxed"), "{out}");
+    let o = sssp(&["bench", "gen:grid2d:30x30", "--device", "cpu", "--trials", "1", "--algos", "dijkstra"]);
+    assert!(text(&o).0.contains("MTEPS"), "{:?}", text(&o));
+}
