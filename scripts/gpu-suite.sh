@@ -2,17 +2,27 @@
 # The GPU suite, in two halves, because the GPU machine has no Rust toolchain:
 #   scripts/gpu-suite.sh build   # here: build release test binaries + `sssp` into .gpu/
 #   scripts/gpu-suite.sh run     # there (a CUDA machine): run them against the GPU
+#   scripts/gpu-suite.sh exclude # only list .gpu/ in git's exclude file (what build does first)
 # .gpu/ is listed in .git/info/exclude by `build`; carry it to the GPU machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
 
-case "$mode" in
-build)
-  # The exclude file's folder may not exist yet (fresh clones, worktrees): ask git where it is.
+# Keep .gpu/ out of `git status`. The exclude file's folder may not exist (a fresh clone made
+# without templates), and in a worktree `.git` is a file: ask git where the file lives.
+exclude_gpu() {
+  local exclude
   exclude=$(git rev-parse --git-path info/exclude)
   mkdir -p "$(dirname "$exclude")"
   grep -qxF '/.gpu/' "$exclude" 2>/dev/null || echo '/.gpu/' >> "$exclude"
+}
+
+case "$mode" in
+exclude)
+  exclude_gpu
+  ;;
+build)
+  exclude_gpu
   rm -rf .gpu && mkdir -p .gpu
   cargo build --release -q -p sssp-cli
   cp target/release/sssp .gpu/
@@ -46,5 +56,5 @@ run)
   exit $fail
   ;;
 *)
-  echo "usage: $0 build|run" >&2; exit 2 ;;
+  echo "usage: $0 build|run|exclude" >&2; exit 2 ;;
 esac

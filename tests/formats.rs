@@ -249,6 +249,53 @@ fn parse_errors_carry_file_and_line() {
     assert_eq!(io::read_graph(&q, &opts).unwrap().num_arcs(), 1);
 }
 
+/// Every writable format, by a file name that selects it, and the compression suffixes.
+const WRITABLE_NAMES: [&str; 8] = ["g.bin", "g.sssp", "g.gr", "g.mtx", "g.el", "g.txt", "g.snap", "g.wel"];
+const SUFFIXES: [&str; 3] = ["", ".gz", ".xz"];
+
+/// A small graph: any vertex count (trailing isolated vertices included, and none at all), any
+/// arcs among them (loops, multi-arcs), weights anywhere in the u32 range or, when some weight
+/// is negative, the i32 range.
+fn arb_graph() -> impl proptest::strategy::Strategy<Value = Graph> {
+    use proptest::prelude::*;
+    (0u32..40, any::<bool>()).prop_flat_map(|(n, signed)| {
+        let w = if signed { (i32::MIN as i64)..=(i32::MAX as i64) } else { 0..=(u32::MAX as i64) };
+        let arcs =
+            if n == 0 { Just(vec![]).boxed() } else { proptest::collection::vec((0..n, 0..n, w), 0..120).boxed() };
+        arcs.prop_map(move |arcs| Graph::from_arcs(n, &arcs).unwrap())
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Writing a graph in any writable format (plain or compressed) and reading it back gives the
+    /// same graph: vertex count (trailing isolated vertices too), arcs in order, weights and
+    /// their signedness.
+    #[test]
+    fn every_writable_format_round_trips(g in arb_graph(), which in 0usize..8, z in 0usize..3) {
+        let dir = TempDir::new(&format!("prop-{which}-{z}"));
+        let p = dir.path(&format!("{}{}", WRITABLE_NAMES[which], SUFFIXES[z]));
+        let format = Format::from_path(&p).unwrap();
+        proptest::prop_assert!(io::WRITABLE.contains(&format));
+        io::write_text(&g, &p, format).unwrap();
+        assert_same(&g, &load(&p), &p.display().to_string());
+    }
+}
+
+#[test]
+fn compressed_names_write_compressed_files() {
+    let dir = TempDir::new("zmagic");
+    let g = random_graph(11, 100, 500, false);
+    for name in WRITABLE_NAMES {
+        for (suffix, magic) in [(".gz", &[0x1f, 0x8b][..]), (".xz", &[0xfd, b'7', b'z', b'X', b'Z', 0][..])] {
+            let p = dir.path(&format!("{name}{suffix}"));
+            io::write_text(&g, &p, Format::from_path(&p).unwrap()).unwrap();
+            assert!(std::fs::read(&p).unwrap().starts_with(magic), "{name}{suffix} is not compressed");
+        }
+    }
+}
+
 /// Parse throughput on a large generated edge list (not part of the normal run):
 ///
 /// `SSSP_PARSE_EDGES=100000000 cargo test --release -p sssp-tests --test formats -- --ignored --nocapture parse_throughput`

@@ -82,21 +82,21 @@ pub fn info(args: &GraphArgs, json: bool) -> Result<()> {
             "weight_min": weights.map(|w| w.0), "weight_max": weights.map(|w| w.1),
             "hop_diameter_lower_bound": diam,
         });
-        println!("{v}");
+        outln!("{v}");
     } else {
-        println!("vertices            {n}");
-        println!("arcs                {m}");
-        println!(
+        outln!("vertices            {n}");
+        outln!("arcs                {m}");
+        outln!(
             "out-degree          avg {:.2}, max {max_deg}, {isolated} vertices with none",
             m as f64 / n.max(1) as f64
         );
-        println!("self loops          {self_loops}");
+        outln!("self loops          {self_loops}");
         match weights {
-            Some((lo, hi)) => println!("weights             {lo} ..= {hi}"),
-            None => println!("weights             (no arcs)"),
+            Some((lo, hi)) => outln!("weights             {lo} ..= {hi}"),
+            None => outln!("weights             (no arcs)"),
         }
-        println!("weak components     {components}");
-        println!("hop diameter        >= {diam} (double sweep from vertex {far})");
+        outln!("weak components     {components}");
+        outln!("hop diameter        >= {diam} (double sweep from vertex {far})");
     }
     Ok(())
 }

@@ -2,9 +2,12 @@
 //!
 //! This binary is the only place where library errors become messages and exit codes.
 
+#[macro_use]
+mod out;
 mod bench;
 mod common;
 mod info;
+mod sources;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,9 +23,11 @@ Vertex ids on the command line and in every output are the graph's internal 0-ba
 A GRAPH is a file (format from its extension, .gz/.xz decompressed transparently; see --format)
 or a generator spec `gen:SPEC` (see `sssp gen --help`), e.g. gen:kron:20 or gen:grid2d:1000x1000.
 
-Exit codes: 0 success; 1 the run failed (e.g. a negative cycle, a distance overflow);
-2 bad usage or arguments; 3 verification failed; 4 unreadable or malformed input;
-5 GPU unavailable or out of device memory.";
+Exit codes: 0 success; 1 the run failed (e.g. a negative cycle, a distance overflow) or `path`'s
+target is not reachable;
+2 bad usage or arguments; 3 verification failed; 4 a file that cannot be read or written, or
+malformed input (the message names the file, and the line for text formats);
+5 GPU unavailable, or out of device or host memory.";
 
 #[derive(Parser)]
 #[command(name = "sssp", version, about = "Exact single-source shortest paths on GPUs (CUDA) and CPUs", after_help = AFTER_HELP)]
@@ -37,11 +42,12 @@ enum Cmd {
     Run(RunArgs),
     /// Time strategies over several sources and print a table (verifying every trial).
     Bench(bench::BenchArgs),
-    /// Print a shortest path from a source to a target.
+    /// Print a shortest path from one source (one --source, or one seeded random pick) to a
+    /// target. Exit code 1 if the target is not reachable.
     Path(PathArgs),
     /// Describe a graph: sizes, degrees, weights, components, approximate diameter.
     Info(InfoArgs),
-    /// Convert a graph to another format (by OUT's extension; .bin is the fast binary CSR).
+    /// Convert a graph to another format (by OUT's extension or --to: bin, gr, mtx, el, wel).
     Convert(ConvertArgs),
     /// Generate a seeded synthetic graph and write it.
     Gen(GenArgs),
@@ -68,7 +74,8 @@ struct RunArgs {
     #[arg(long)]
     json: bool,
     /// Write a per-iteration CSV (iter,frontier,arcs,micros) of the first trial. Tracing
-    /// synchronises every iteration, so it slows the run down.
+    /// synchronises every iteration, so it slows the run down. Engine algorithms only (topo-bf,
+    /// workfront): the serial references have no iterations to trace.
     #[arg(long)]
     trace: Option<PathBuf>,
 }
@@ -97,21 +104,29 @@ struct InfoArgs {
 struct ConvertArgs {
     #[command(flatten)]
     graph: GraphArgs,
-    /// Output file; the format comes from its extension (.bin, .gr, .wel), or --to.
+    /// Output file; the format comes from its extension, or --to. See --to for the formats.
     out: PathBuf,
-    /// Output format: bin, gr or wel.
-    #[arg(long)]
+    #[arg(long, help = OUTPUT_FORMATS)]
     to: Option<String>,
 }
+
+/// The writable formats, for `--help` (kept in step with `sssp::io::WRITABLE`).
+const OUTPUT_FORMATS: &str = "Output format when OUT's extension does not tell: bin (.bin, .sssp: binary CSR), \
+gr (.gr: DIMACS), mtx (.mtx: Matrix Market integer general), el (.el, .txt, .edges, .snap: `u v w` \
+lines), wel (.wel: `u v w` lines). Every one keeps the vertex count, the arcs and their weights; a \
+.gz or .xz suffix compresses (binary too). METIS cannot be written (it is undirected only).";
 
 #[derive(Args)]
 struct GenArgs {
     /// What to generate. Forms:
     #[arg(long_help = sssp::gen::GenSpec::HELP)]
     spec: String,
-    /// Output file (.bin, .gr or .wel).
+    /// Output file; the format comes from its extension, or --to (bin, gr, mtx, el, wel, each
+    /// optionally .gz/.xz).
     #[arg(long, short = 'o')]
     output: PathBuf,
+    #[arg(long, help = OUTPUT_FORMATS)]
+    to: Option<String>,
     /// Generator seed (printed, so every graph can be made again).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -151,8 +166,17 @@ fn exit_code(e: &Error) -> u8 {
 }
 
 fn run(a: RunArgs) -> Result<()> {
-    let g = a.graph.load()?;
+    for p in a.output.iter().chain(&a.trace) {
+        out::check_writable(p)?;
+    }
     let algo = a.solve.algo()?;
+    if a.trace.is_some() && !algo.uses_engine() {
+        return Err(Error::InvalidArgument(format!(
+            "--trace records the iterations of an engine algorithm (topo-bf, workfront); `{}` has none",
+            algo.name()
+        )));
+    }
+    let g = a.graph.load_nonempty()?;
     let opts = a.solve.options(a.trace.is_some())?;
     let mut eng = a.solve.open_engine(&g, algo)?;
     let sources = a.solve.sources(&g)?;
@@ -175,7 +199,12 @@ fn run(a: RunArgs) -> Result<()> {
 }
 
 fn path(a: PathArgs) -> Result<()> {
-    let g = a.graph.load()?;
+    if a.solve.source.len() > 1 || a.solve.trials > 1 {
+        return Err(Error::InvalidArgument(
+            "path goes from one source: give a single --source (or none for one seeded random pick)".into(),
+        ));
+    }
+    let g = a.graph.load_nonempty()?;
     let algo = a.solve.algo()?;
     let opts = a.solve.options(false)?;
     let mut eng = a.solve.open_engine(&g, algo)?;
@@ -183,21 +212,21 @@ fn path(a: PathArgs) -> Result<()> {
     sssp::reference::check_source(&g, a.target)?;
     let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &opts)?;
     match sssp::tree::path(&g, src, &sol.dist, a.target)? {
-        None => println!("{} is not reachable from {}", a.target, src),
+        // An answer, but not a path: say so on stderr and exit 1 (documented in the help), so
+        // scripts can tell it from a path.
+        None => return Err(Error::Unreachable { from: src, to: a.target }),
         Some(p) => {
-            println!("distance {}", sol.dist[a.target as usize]);
-            println!("{} arcs: {}", p.len() - 1, p.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
+            outln!("distance {}", sol.dist[a.target as usize]);
+            outln!("{} arcs: {}", p.len() - 1, p.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
         }
     }
     Ok(())
 }
 
 fn convert(a: ConvertArgs) -> Result<()> {
+    let format = output_format(&a.out, a.to.as_deref())?;
+    out::check_writable(&a.out)?;
     let g = a.graph.load()?;
-    let format = match &a.to {
-        Some(f) => sssp::io::Format::parse(f)?,
-        None => sssp::io::Format::from_path(&a.out).ok_or(Error::UnknownFormat { path: a.out.clone() })?,
-    };
     common::write_graph(&g, &a.out, format)?;
     eprintln!("wrote {} ({} vertices, {} arcs)", a.out.display(), g.num_vertices(), g.num_arcs());
     Ok(())
@@ -206,7 +235,8 @@ fn convert(a: ConvertArgs) -> Result<()> {
 fn gen(a: GenArgs) -> Result<()> {
     let spec = sssp::gen::GenSpec::parse(&a.spec)?;
     let weights = sssp::WeightSpec::parse(&a.weights)?;
-    let format = sssp::io::Format::from_path(&a.output).ok_or(Error::UnknownFormat { path: a.output.clone() })?;
+    let format = output_format(&a.output, a.to.as_deref())?;
+    out::check_writable(&a.output)?;
     let g = sssp::gen::generate(&spec, a.seed, weights)?;
     common::write_graph(&g, &a.output, format)?;
     eprintln!(
@@ -218,4 +248,26 @@ fn gen(a: GenArgs) -> Result<()> {
         a.output.display()
     );
     Ok(())
+}
+
+/// The format to write `path` in, from `--to` or the file name, checked before any work: a
+/// name that tells nothing, or a format that cannot be written, is a bad argument (exit 2).
+fn output_format(path: &std::path::Path, to: Option<&str>) -> Result<sssp::io::Format> {
+    let format = match to {
+        Some(f) => sssp::io::Format::parse(f)?,
+        None => sssp::io::Format::from_path(path).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "cannot tell the output format from the name `{}`: give it an extension \
+                 (.bin, .gr, .mtx, .el, .wel, optionally followed by .gz or .xz) or pass --to FORMAT",
+                path.display()
+            ))
+        })?,
+    };
+    if !sssp::io::WRITABLE.contains(&format) {
+        return Err(Error::InvalidArgument(format!(
+            "{}: {format} cannot be written; writable formats are bin, gr, mtx, el and wel",
+            path.display()
+        )));
+    }
+    Ok(format)
 }

@@ -165,13 +165,63 @@ fn bench_verifies_and_prints_a_row_per_config() {
 
 #[test]
 fn empty_graph_is_an_error_not_a_silent_success() {
-    let g = tmp("empty.gr");
-    std::fs::write(&g, "p sp 0 0\n").unwrap();
-    for cmd in ["run", "bench"] {
-        let o = sssp(&[cmd, s(&g), "--device", "cpu"]);
-        assert_eq!(o.status.code(), Some(2), "{cmd}: {:?}", text(&o));
-        assert!(text(&o).1.contains("no vertices"));
+    // Bad input (exit 4) that names the file, for every command that needs a source.
+    for (name, content) in [("empty.gr", "p sp 0 0\n"), ("empty.el", ""), ("comments.el", "# nothing\n")] {
+        let g = tmp(name);
+        std::fs::write(&g, content).unwrap();
+        for cmd in [&["run", s(&g)][..], &["bench", s(&g)], &["path", s(&g), "-s", "0", "-t", "0"]] {
+            let o = sssp(&[cmd, &["--device", "cpu"]].concat());
+            let err = text(&o).1;
+            assert_eq!(o.status.code(), Some(4), "{cmd:?}: {err}");
+            assert!(err.contains(&format!("{}: the graph has no vertices", s(&g))), "{cmd:?}: {err}");
+        }
     }
+}
+
+#[test]
+fn bad_files_are_exit_4_with_the_file_named() {
+    // An id beyond the 32-bit ids is a parse error with file and line, not a bad argument.
+    let g = tmp("bigid.el");
+    std::fs::write(&g, "0 1\n4294967296 0\n").unwrap();
+    let o = sssp(&["info", s(&g)]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("{}:2:", s(&g))), "{err}");
+    // A binary file whose flag says signed but has no negative weight: named, and no `:0:`.
+    let b = tmp("flag.bin");
+    assert!(sssp(&["gen", "path:5", "-o", s(&b)]).status.success());
+    let mut bytes = std::fs::read(&b).unwrap();
+    bytes[12] |= 1;
+    std::fs::write(&b, &bytes).unwrap();
+    let o = sssp(&["run", s(&b), "-s", "0", "--device", "cpu"]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("{}: ", s(&b))) && !err.contains(":0:"), "{err}");
+}
+
+#[test]
+fn unwritable_outputs_fail_before_any_work() {
+    let bad = tmp("no-such-dir").join("out.txt");
+    // A graph file that does not exist: if the output were checked after loading, the error
+    // would be about the input.
+    let missing = tmp("missing-input.gr");
+    for args in [
+        vec!["run", s(&missing), "-s", "0", "-o", s(&bad)],
+        vec!["run", s(&missing), "-s", "0", "--trace", s(&bad)],
+        vec!["convert", s(&missing), s(&bad)],
+    ] {
+        let o = sssp(&args);
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(4), "{args:?}: {err}");
+        assert!(err.contains("no-such-dir/out.txt"), "{args:?}: {err}");
+    }
+    let o = sssp(&["gen", "kron:4", "-o", s(&tmp("no-such-dir").join("k.bin"))]);
+    assert_eq!(o.status.code(), Some(4), "{:?}", text(&o));
+    assert!(!text(&o).1.contains("generated"));
+    // The check leaves no file behind.
+    let fine = tmp("checked.txt");
+    assert!(sssp(&["run", "gen:path:3", "-s", "0", "-o", s(&fine), "--device", "cpu"]).status.success());
+    assert!(std::fs::read_to_string(&fine).unwrap().starts_with("0 0\n"));
 }
 
 #[test]
@@ -180,4 +230,196 @@ fn info_reports_counts() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["vertices"], 30);
     assert_eq!(v["weak_components"], 3);
+}
+
+#[test]
+fn impossible_sizes_are_typed_errors_not_aborts() {
+    // 4294967295 vertices need about 70 GB of offsets: a typed error (exit 5) naming the bytes,
+    // not "memory allocation of N bytes failed" and SIGABRT.
+    let g = tmp("huge.gr");
+    std::fs::write(&g, "p sp 4294967295 1\na 1 2 1\n").unwrap();
+    let o = sssp(&["run", s(&g), "-s", "0", "--device", "cpu"]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(5), "{err}");
+    assert!(err.contains("out of host memory") && err.contains("bytes"), "{err}");
+    // A header that declares more arcs than the file can hold is refused at the header line.
+    std::fs::write(&g, "p sp 3 3000000000\na 1 2 1\n").unwrap();
+    let o = sssp(&["info", s(&g)]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("{}:1:", s(&g))) && err.contains("only 8 bytes"), "{err}");
+}
+
+#[test]
+fn sparse_edge_list_ids_are_refused_quickly() {
+    // Two arcs whose ids imply 400 million (or 4 billion) vertices: refused with file and line
+    // in well under a second, instead of a minute and 10 GB (or an abort).
+    let g = tmp("sparse.el");
+    for big in ["400000000", "4000000000"] {
+        std::fs::write(&g, format!("0 1\n1 {big}\n")).unwrap();
+        let t = std::time::Instant::now();
+        let o = sssp(&["run", s(&g), "-s", "0", "--device", "cpu"]);
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(4), "{err}");
+        assert!(err.contains(&format!("{}:2:", s(&g))) && err.contains("# vertices: N"), "{err}");
+        assert!(t.elapsed().as_secs() < 10);
+    }
+}
+
+#[test]
+fn closed_stdout_ends_quietly() {
+    // The reader is gone before the first line (as with `| head -1` once it has its line):
+    // exit 0 and no panic message, for every command that prints lines.
+    use std::process::Stdio;
+    for args in [
+        &["run", "gen:path:10", "--trials", "50", "--device", "cpu"][..],
+        &["bench", "gen:path:10", "--json", "--trials", "2", "--device", "cpu"][..],
+        &["info", "gen:path:10"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sssp"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn written_edge_lists_keep_weights_and_binary_gz_is_compressed() {
+    // `gen path:10` has weights; an edge list written from it must give the same distances as
+    // the generated graph itself (not random weights assigned on reading back).
+    let want = text(&sssp(&["path", "gen:path:10", "-s", "0", "-t", "9", "--device", "cpu"])).0;
+    assert!(want.starts_with("distance "), "{want}");
+    assert!(sssp(&["gen", "path:10", "-o", s(&tmp("p.bin"))]).status.success());
+    for name in ["p.el", "p.txt", "p.snap", "p.wel", "p.gr", "p.mtx", "p.bin", "p.bin.gz", "p.el.xz"] {
+        let f = tmp(name);
+        let o = sssp(&["gen", "path:10", "-o", s(&f)]);
+        assert!(o.status.success(), "{name}: {:?}", text(&o));
+        let got = text(&sssp(&["path", s(&f), "-s", "0", "-t", "9", "--device", "cpu"])).0;
+        assert_eq!(got, want, "{name}");
+        // Through convert too, from the binary form.
+        let c = tmp(&format!("c-{name}"));
+        assert!(sssp(&["convert", s(&tmp("p.bin")), s(&c)]).status.success());
+        assert_eq!(text(&sssp(&["path", s(&c), "-s", "0", "-t", "9", "--device", "cpu"])).0, want, "c-{name}");
+    }
+    assert!(std::fs::read(tmp("p.bin.gz")).unwrap().starts_with(&[0x1f, 0x8b]));
+    assert!(std::fs::read_to_string(tmp("p.el")).unwrap().lines().any(|l| l.split(' ').count() == 3));
+    // A name that says nothing is a bad argument (exit 2) that names a flag that exists.
+    let o = sssp(&["gen", "path:10", "-o", s(&tmp("p10"))]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("--to"), "{err}");
+    assert!(sssp(&["gen", "path:10", "-o", s(&tmp("p10")), "--to", "wel"]).status.success());
+    let o = sssp(&["convert", "gen:path:3", s(&tmp("x.graph"))]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+}
+
+#[test]
+fn argument_and_garbage_messages_read_well() {
+    let o = sssp(&["run", "gen:path:5", "--weights", "random:5-1", "-s", "0"]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("LO (5) > HI (1)"), "{err}");
+    // Binary garbage given as a text format: escaped in the message, never echoed raw.
+    let g = tmp("garbage.el");
+    std::fs::write(&g, b"0 1\n\x1b[2J\xff\x00 2\n").unwrap();
+    let o = sssp(&["info", s(&g)]);
+    assert_eq!(o.status.code(), Some(4));
+    let err = String::from_utf8(o.stderr.clone()).expect("the message is valid UTF-8");
+    assert!(err.contains(&format!("{}:2:", s(&g))) && err.contains("\\x1b[2J\\xff\\x00"), "{err}");
+    assert!(!err.bytes().any(|c| c == 0x1b || c == 0), "{err:?}");
+    // The help says what --mtx-real scale:K does: it rounds.
+    let help = text(&sssp(&["run", "--help"])).0;
+    assert!(help.contains("then round"), "{help}");
+}
+
+#[test]
+fn ignored_arguments_are_errors_and_unreachable_paths_fail() {
+    for args in [
+        &["path", "gen:path:6", "-s", "0", "-s", "1", "-t", "5", "--device", "cpu"][..],
+        &["run", "gen:path:6", "-s", "0", "--trials", "3", "--device", "cpu"],
+        &["run", "gen:path:6", "-s", "0", "--algo", "dijkstra", "--trace", s(&tmp("t.csv"))],
+    ] {
+        let o = sssp(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {:?}", text(&o));
+    }
+    // Vertex 2 has no in-arc: no path, exit 1, said on stderr.
+    let g = tmp("unreach.gr");
+    std::fs::write(&g, "p sp 3 1\na 1 2 1\n").unwrap();
+    let o = sssp(&["path", s(&g), "-s", "0", "-t", "2", "--device", "cpu"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out} {err}");
+    assert!(err.contains("vertex 2 is not reachable from 0"), "{err}");
+}
+
+#[test]
+fn bench_and_run_take_explicit_sources() {
+    let f = tmp("sources.txt");
+    std::fs::write(&f, "# two sources\n3\n7\n").unwrap();
+    let common = ["--device", "cpu", "--algos", "dijkstra", "--json"];
+    let o = sssp(&[&["bench", "gen:grid2d:10x10", "-s", "1", "--sources-file", s(&f)][..], &common].concat());
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("sources: [1, 3, 7] (given)"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(v["trials"], 3);
+    let o = sssp(&["run", "gen:grid2d:10x10", "--sources-file", s(&f), "--device", "cpu", "--json"]);
+    let out = text(&o).0;
+    let srcs: Vec<i64> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["source"].as_i64().unwrap())
+        .collect();
+    assert_eq!(srcs, vec![3, 7]);
+    // Out of range: exit 2; a malformed file: exit 4 with its line; --trials with sources: 2.
+    assert_eq!(sssp(&["bench", "gen:grid2d:10x10", "-s", "100", "--device", "cpu"]).status.code(), Some(2));
+    std::fs::write(&f, "3\nx\n").unwrap();
+    let o = sssp(&["bench", "gen:grid2d:10x10", "--sources-file", s(&f), "--device", "cpu"]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(text(&o).1.contains(&format!("{}:2:", s(&f))), "{:?}", text(&o));
+    assert_eq!(sssp(&["bench", "gen:path:5", "-s", "1", "--trials", "3"]).status.code(), Some(2));
+}
+
+#[test]
+fn rates_read_and_serial_rows_say_what_ran() {
+    // A small graph solves at well under 1 GTEPS: the rate must still show digits.
+    let o = sssp(&["run", "gen:grid2d:30x30", "-s", "0", "--algo", "dijkstra"]);
+    let out = text(&o).0;
+    assert!(o.status.success() && !out.contains("0.000 GTEPS"), "{out}");
+    assert!(out.contains("TEPS)"), "{out}");
+    let o = sssp(&[
+        "bench",
+        "gen:grid2d:30x30",
+        "--device",
+        "cpu",
+        "--trials",
+        "2",
+        "--algos",
+        "dijkstra,bellman-ford,workfront",
+        "--balance",
+        "thread",
+        "--dedupe",
+        "stamp",
+        "--json",
+    ]);
+    let out = text(&o).0;
+    assert!(o.status.success(), "{:?}", text(&o));
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 3);
+    for r in &rows {
+        let serial = r["algo"] != "workfront";
+        assert_eq!(r["device"] == "CPU (serial)", serial, "{r}");
+        // Every algorithm relaxed arcs: work is arcs relaxed over Dijkstra's, never 0.
+        assert!(r["work"].as_f64().unwrap() >= 1.0, "{r}");
+    }
+    let o = sssp(&["run", "gen:grid2d:30x30", "-s", "0", "--algo", "bellman-ford"]);
+    let out = text(&o).0;
+    assert!(!out.contains(" 0 arcs relaxed"), "{out}");
+    let o = sssp(&["bench", "gen:grid2d:30x30", "--device", "cpu", "--trials", "1", "--algos", "dijkstra"]);
+    assert!(text(&o).0.contains("MTEPS"), "{:?}", text(&o));
 }

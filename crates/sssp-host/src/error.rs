@@ -15,8 +15,8 @@ pub enum Error {
     Io { path: PathBuf, source: std::io::Error },
 
     /// Malformed input: the file, the 1-based line (0 when not line-oriented, e.g. binary) and
-    /// what was expected there.
-    #[error("{path}:{line}: {msg}")]
+    /// what was expected there. Line 0 is not printed: `file: msg` rather than `file:0: msg`.
+    #[error("{}{}: {msg}", path.display(), line_suffix(*line))]
     Parse { path: PathBuf, line: u64, msg: String },
 
     /// The input's format could not be told from its name and none was given.
@@ -45,6 +45,10 @@ pub enum Error {
     #[error("shortest distance to vertex {vertex} does not fit in {bits} bits")]
     DistanceOverflow { vertex: u32, bits: u32 },
 
+    /// A path was asked for to a vertex the source cannot reach.
+    #[error("vertex {to} is not reachable from {from}: there is no path")]
+    Unreachable { from: u32, to: u32 },
+
     /// A distance result failed verification.
     #[error("verification failed: {0}")]
     Verification(String),
@@ -57,8 +61,9 @@ pub enum Error {
     #[error("graph does not fit on {device}: needs {needed} bytes, {available} available")]
     OutOfDeviceMemory { device: String, needed: u64, available: u64 },
 
-    /// A host allocation sized by the input could not be made.
-    #[error("out of host memory: needs {needed} bytes")]
+    /// A host allocation whose size the input decides cannot be had (see `mem`): the bytes asked
+    /// for, so the user can tell a wrong size from a machine that is too small.
+    #[error("out of host memory: the input needs {needed} bytes")]
     OutOfHostMemory { needed: u64 },
 
     /// A CUDA driver call failed.
@@ -68,6 +73,15 @@ pub enum Error {
     /// An argument combination that is not valid.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+}
+
+/// `:LINE` for a line-oriented position, nothing for line 0 (binary files, whole-file checks).
+fn line_suffix(line: u64) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}")
+    }
 }
 
 impl Error {

@@ -805,7 +805,7 @@ impl Shape {
             // `size()` bounds every family; this guards the u32 keys against a future mistake.
             return Err(Error::InvalidArgument(format!("{arcs} arcs: at most {MAX_GEN_ARCS} can be generated")));
         }
-        let (offsets, mut keys) = csr_order::<u32>(self.n, &self.src, &self.dst, self.undirected);
+        let (offsets, mut keys) = csr_order::<u32>(self.n, &self.src, &self.dst, self.undirected)?;
         let weights: Vec<u32> = keys.par_iter().map(|&k| weight.get(&self.natural, arc_edge(k as u64, m))).collect();
         let (src, dst) = (&self.src, &self.dst);
         keys.par_iter_mut().with_min_len(1 << 12).for_each(|k| *k = arc_ends(*k as u64, src, dst).1);

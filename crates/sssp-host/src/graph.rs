@@ -14,7 +14,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::rng;
+use crate::{mem, rng};
 
 /// Largest vertex count: ids are `u32` and `u32::MAX` is reserved as "no vertex".
 pub const MAX_VERTICES: u64 = u32::MAX as u64;
@@ -293,7 +293,9 @@ impl WeightSpec {
                     lo = a.parse().map_err(|_| err())?;
                     hi = b.parse().map_err(|_| err())?;
                     if lo > hi {
-                        return Err(err());
+                        return Err(Error::InvalidArgument(format!(
+                            "weights `{s}`: LO ({lo}) > HI ({hi}); the range is random:LO-HI with LO <= HI"
+                        )));
                     }
                 }
                 if let Some(sd) = parts.next() {
@@ -406,7 +408,7 @@ fn build_csr(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool) -> Resu
 
 fn assemble<K: ArcKey>(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool, signed: bool) -> Result<Graph> {
     let m = src.len() as u64;
-    let (offsets, keys) = csr_order::<K>(n, src, dst, doubled);
+    let (offsets, keys) = csr_order::<K>(n, src, dst, doubled)?;
     let targets: Vec<u32> = keys.par_iter().map(|&k| arc_ends(k.index(), src, dst).1).collect();
     let weight = |k: K| w[arc_edge(k.index(), m)];
     let weights = if signed {
@@ -467,11 +469,22 @@ pub(crate) fn arc_ends(a: u64, src: &[u32], dst: &[u32]) -> (u32, u32) {
 /// (in whatever order threads get there), then each segment is sorted by key, which restores
 /// input order. Peak extra memory is one key per arc plus a counter per vertex. Shared by
 /// [`EdgeList::into_graph`] and the generators.
-pub(crate) fn csr_order<K: ArcKey>(n: u32, src: &[u32], dst: &[u32], doubled: bool) -> (Vec<u64>, Vec<K>) {
+///
+/// The per-vertex arrays are sized by `n`, which the input decides (a header, or the largest
+/// id), so they are allocated fallibly: an impossible `n` is [`Error::OutOfHostMemory`], checked
+/// against the machine before any work, never an abort.
+pub(crate) fn csr_order<K: ArcKey>(n: u32, src: &[u32], dst: &[u32], doubled: bool) -> Result<(Vec<u64>, Vec<K>)> {
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     let arcs = src.len() as u64 * if doubled { 2 } else { 1 };
     let tail = |a: u64| arc_ends(a, src, dst).0 as usize;
-    let counts: Vec<AtomicU64> = (0..=n as usize).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+    // Peak: counts (reused as the offsets) and cursors per vertex, one key per arc, and the CSR
+    // arrays the caller makes from them (targets and weights, 8 bytes per arc).
+    let vertices = n as usize + 1;
+    let per_arc = std::mem::size_of::<K>() as u64 + 8;
+    mem::check_fits(mem::bytes_of::<u64>(vertices).saturating_mul(2).saturating_add(arcs.saturating_mul(per_arc)))?;
+    let mut counts: Vec<AtomicU64> = Vec::new();
+    mem::reserve(&mut counts, vertices)?;
+    counts.par_extend((0..vertices).into_par_iter().map(|_| AtomicU64::new(0)));
     (0..arcs as usize).into_par_iter().with_min_len(1 << 12).for_each(|a| {
         counts[tail(a as u64) + 1].fetch_add(1, Relaxed);
     });
@@ -479,8 +492,10 @@ pub(crate) fn csr_order<K: ArcKey>(n: u32, src: &[u32], dst: &[u32], doubled: bo
     for v in 0..n as usize {
         offsets[v + 1] += offsets[v];
     }
-    let cursor: Vec<AtomicU64> = offsets[..n as usize].par_iter().map(|&o| AtomicU64::new(o)).collect();
-    let mut keys = vec![K::from_index(0); arcs as usize];
+    let mut cursor: Vec<AtomicU64> = Vec::new();
+    mem::reserve(&mut cursor, n as usize)?;
+    cursor.par_extend(offsets[..n as usize].par_iter().map(|&o| AtomicU64::new(o)));
+    let mut keys = mem::try_vec(arcs as usize, K::from_index(0))?;
     let slots = Slots(keys.as_mut_ptr());
     (0..arcs as usize).into_par_iter().with_min_len(1 << 12).for_each(|a| {
         let slot = cursor[tail(a as u64)].fetch_add(1, Relaxed);
@@ -488,7 +503,7 @@ pub(crate) fn csr_order<K: ArcKey>(n: u32, src: &[u32], dst: &[u32], doubled: bo
         unsafe { slots.write(slot as usize, K::from_index(a as u64)) };
     });
     sort_segments(&offsets, &mut keys, 0, n as usize);
-    (offsets, keys)
+    Ok((offsets, keys))
 }
 
 /// A buffer that threads write at distinct indices.
@@ -591,7 +606,10 @@ mod tests {
         let (Weights::Unsigned(wa), Weights::Unsigned(wb)) = (a.weights(), b.weights()) else { panic!() };
         assert_eq!(&wa[..], &wb[..]);
         assert!(wa.iter().all(|&w| (3..=9).contains(&w)));
-        assert!(WeightSpec::parse("random:9-3").is_err());
+        match WeightSpec::parse("random:9-3") {
+            Err(Error::InvalidArgument(m)) => assert!(m.contains("LO (9) > HI (3)"), "{m}"),
+            other => panic!("{other:?}"),
+        }
         assert!(WeightSpec::parse("bogus").is_err());
     }
 

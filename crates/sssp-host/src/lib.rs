@@ -27,6 +27,7 @@ pub mod error;
 pub mod gen;
 pub mod graph;
 pub mod io;
+pub mod mem;
 pub mod reference;
 pub mod rng;
 pub mod strategy;

@@ -108,7 +108,24 @@ pub fn dijkstra_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, DijkstraSt
 /// Complexity: O(n m) time in the worst case (typically near-linear on sparse graphs),
 /// O(n) memory (28 bytes per vertex).
 pub fn bellman_ford(g: &Graph, src: u32) -> Result<Vec<Dist>> {
+    bellman_ford_with_stats(g, src).map(|(dist, _)| dist)
+}
+
+/// Work done by one Bellman-Ford run, comparable with [`DijkstraStats`]: a vertex is scanned
+/// each time it leaves the queue (possibly many times, unlike Dijkstra's once), and every scan
+/// relaxes all its out-arcs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BellmanFordStats {
+    /// Vertices taken from the queue and scanned (with repeats).
+    pub scans: u64,
+    /// Arcs relaxed by those scans.
+    pub arcs_relaxed: u64,
+}
+
+/// [`bellman_ford`], also returning how much work it did.
+pub fn bellman_ford_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, BellmanFordStats)> {
     check_source(g, src)?;
+    let mut stats = BellmanFordStats::default();
     let n = g.num_vertices();
     let (targets, weights) = (g.targets(), g.weights());
     let mut dist = vec![i128::MAX; n];
@@ -121,6 +138,8 @@ pub fn bellman_ford(g: &Graph, src: u32) -> Result<Vec<Dist>> {
     queue.push_back(src);
     while let Some(u) = queue.pop_front() {
         queued[u as usize] = false;
+        stats.scans += 1;
+        stats.arcs_relaxed += g.degree(u) as u64;
         let (du, hu) = (dist[u as usize], hops[u as usize]);
         for e in g.arc_range(u) {
             let v = targets[e] as usize;
@@ -140,14 +159,16 @@ pub fn bellman_ford(g: &Graph, src: u32) -> Result<Vec<Dist>> {
             }
         }
     }
-    dist.into_iter()
+    let dist = dist
+        .into_iter()
         .enumerate()
         .map(|(v, d)| match d {
             i128::MAX => Ok(UNREACHED),
             d if d >= Dist::MIN as i128 && d <= MAX_FINITE as i128 => Ok(d as Dist),
             _ => Err(Error::DistanceOverflow { vertex: v as u32, bits: DIST_BITS }),
         })
-        .collect()
+        .collect::<Result<_>>()?;
+    Ok((dist, stats))
 }
 
 /// A vertex on the negative cycle behind a label of `n` arcs at `v`: walk predecessors from `v`
@@ -251,6 +272,11 @@ mod tests {
         let g = graph(5, &[(0, 1, 5), (0, 2, 2), (2, 1, -4), (1, 3, 1), (3, 4, -2), (0, 4, 0)]);
         assert_eq!(bellman_ford(&g, 0).unwrap(), vec![0, -2, 2, -1, -3]);
         assert_eq!(bellman_ford(&g, 2).unwrap(), vec![INF, -4, 0, -3, -5]);
+        // FIFO order: 0, 1, 2, 4, 3, 1 (improved through 2 -> 1), 3, 4; each scan relaxes its
+        // vertex's out-arcs, so re-scans count again.
+        let (d, stats) = bellman_ford_with_stats(&g, 0).unwrap();
+        assert_eq!(d, vec![0, -2, 2, -1, -3]);
+        assert_eq!(stats, BellmanFordStats { scans: 8, arcs_relaxed: 8 });
     }
 
     #[test]

@@ -51,7 +51,7 @@
 //! them would defeat the point of the format.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -76,10 +76,17 @@ const K: u64 = 0x9E37_79B9_7F4A_7C15;
 /// Words per parallel checksum block (1 MiB).
 const BLOCK_WORDS: usize = 1 << 17;
 
-/// Write `g` to `path` in the binary format.
+/// Write `g` to `path` in the binary format. A `.gz` or `.xz` suffix compresses the file (it then
+/// opens through an anonymous map instead of the file's, see [`open`]).
 pub fn write(g: &Graph, path: &Path) -> Result<()> {
     refuse_big_endian()?;
     let io = |e| Error::io(path, e);
+    let mut out = super::Sink::create(path)?;
+    write_to(g, &mut out).and_then(|()| out.finish()).map_err(io)
+}
+
+/// The binary form of `g` to any writer.
+fn write_to<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
     let n = g.num_vertices() as u64;
     let m = g.num_arcs() as u64;
     let (flags, weight_bytes): (u32, &[u8]) = match g.weights() {
@@ -97,7 +104,6 @@ pub fn write(g: &Graph, path: &Path) -> Result<()> {
         .wrapping_add(section_sum(weight_bytes, weights_word as u64));
     let checksum = finish(sum, VERSION, flags, n, m);
 
-    let mut out = BufWriter::with_capacity(1 << 22, File::create(path).map_err(io)?);
     let mut header = Vec::with_capacity(HEADER_LEN);
     header.extend_from_slice(&MAGIC);
     header.extend_from_slice(&VERSION.to_le_bytes());
@@ -106,16 +112,12 @@ pub fn write(g: &Graph, path: &Path) -> Result<()> {
     header.extend_from_slice(&m.to_le_bytes());
     header.extend_from_slice(&checksum.to_le_bytes());
     let pad = [0u8; 8];
-    let write_all = |out: &mut BufWriter<File>| -> std::io::Result<()> {
-        out.write_all(&header)?;
-        out.write_all(offsets)?;
-        out.write_all(targets)?;
-        out.write_all(&pad[..padding(targets.len())])?;
-        out.write_all(weight_bytes)?;
-        out.write_all(&pad[..padding(weight_bytes.len())])?;
-        out.flush()
-    };
-    write_all(&mut out).map_err(io)
+    out.write_all(&header)?;
+    out.write_all(offsets)?;
+    out.write_all(targets)?;
+    out.write_all(&pad[..padding(targets.len())])?;
+    out.write_all(weight_bytes)?;
+    out.write_all(&pad[..padding(weight_bytes.len())])
 }
 
 /// Open a binary graph by memory-mapping it (see the module docs for what is checked).
@@ -184,10 +186,19 @@ fn from_map(path: &Path, map: Arc<Mmap>) -> Result<Graph> {
     } else {
         Weights::Unsigned(unsafe { Buf::<u32>::mapped(map, layout.weights as usize, m) }.ok_or_else(view_failed)?)
     };
-    Graph::from_csr(offsets, targets, weights).map_err(|e| match e {
-        e @ Error::TooLarge { .. } => e,
-        e => corrupt(path, format!("invalid graph: {e}")),
-    })
+    let g = Graph::from_csr(offsets, targets, weights).map_err(|e| corrupt(path, format!("invalid graph: {e}")))?;
+    // A signed graph always has a negative weight (see `Weights`); a file whose flag says signed
+    // without one would reach the solvers as a contradiction, so it is refused here, by name.
+    if let Weights::Signed(w) = g.weights() {
+        if !w.par_iter().any(|&x| x < 0) {
+            return Err(corrupt(
+                path,
+                "the flags say signed weights, but no weight is negative (a writer bug; rewrite it with `sssp convert`)"
+                    .into(),
+            ));
+        }
+    }
+    Ok(g)
 }
 
 struct Header {
@@ -423,6 +434,18 @@ mod tests {
         let ck = finish(sum, VERSION, 0, 5, 5);
         b[32..40].copy_from_slice(&ck.to_le_bytes());
         assert!(corrupt_err(&dir, &b, "forged2.bin").contains("invalid graph"));
+    }
+
+    #[test]
+    fn signed_flag_without_a_negative_weight_is_an_error() {
+        let dir = Scratch::new("signed_flag");
+        let p = dir.path("g.bin");
+        write(&sample(false), &p).unwrap();
+        let mut b = std::fs::read(&p).unwrap();
+        b[12..16].copy_from_slice(&FLAG_SIGNED.to_le_bytes());
+        let ck = finish(section_sum(&b[HEADER_LEN..], 0), VERSION, FLAG_SIGNED, 5, 5);
+        b[32..40].copy_from_slice(&ck.to_le_bytes());
+        assert!(corrupt_err(&dir, &b, "signed.bin").contains("no weight is negative"));
     }
 
     #[test]

@@ -86,7 +86,18 @@ fn header(text: &[u8], start: usize) -> Result<Header, ErrAt> {
     }
     let n = header_vertices(toks[2], "vertex count N", pos)?;
     let m = header_count(toks[3], "arc count M", pos)?;
-    Ok(Header { n, m, line: line_of(text, pos), data: line_end(text, pos) })
+    let data = line_end(text, pos);
+    // An arc line takes at least 8 bytes (`a 1 1 0` and a newline), so an M far beyond that is a
+    // wrong header: say so before parsing anything. The bound is loose (twice the room) so that a
+    // nearly right file still gets the precise error of its first bad line.
+    let room = (text.len() - data) as u64;
+    if m.saturating_mul(4) > room + 4 {
+        return Err(ErrAt::parse(
+            pos,
+            format!("the header declares M = {m} arcs, but the file has only {room} bytes after it (an arc line takes at least 8)"),
+        ));
+    }
+    Ok(Header { n, m, line: line_of(text, pos), data })
 }
 
 fn parse_chunk(b: &[u8], base: usize, h: &Header) -> Part {
@@ -211,7 +222,7 @@ mod tests {
         let (line, msg) = err("p sp 2 1\na 1 2 3\np sp 2 1\n");
         assert_eq!(line, 3);
         assert!(msg.contains("second `p` line (the first is line 1)"), "{msg}");
-        assert!(matches!(gr("p sp 4294967296 0\n"), Err(Error::TooLarge { .. })));
+        assert!(matches!(gr("p sp 4294967296 0\n"), Err(Error::Parse { line: 1, .. })));
     }
 
     #[test]
@@ -229,6 +240,15 @@ mod tests {
         assert!(err("p sp 3 1\nn 1\n").1.contains("`n`"));
         assert!(err("p sp 3 1\na 1 2 99999999999999999999\n").1.contains("64-bit"));
         assert!(err("p sp 3 1\na 1 2 -2147483649\n").1.contains("range"));
+    }
+
+    #[test]
+    fn header_sizes_must_be_plausible() {
+        // A 3-billion-arc header on a one-line file is refused at the header, before any work.
+        let (line, msg) = err("c\np sp 3 3000000000\na 1 2 3\n");
+        assert_eq!(line, 2);
+        assert!(msg.contains("only 8 bytes after it"), "{msg}");
+        assert_eq!(gr("p sp 1 2\na 1 1 0\na 1 1 0").unwrap().len(), 2);
     }
 
     #[test]

@@ -1,7 +1,13 @@
 //! Edge lists: SNAP `.txt`, GAP `.el` (`u v` or `u v w` per line) and GAP `.wel` (`u v w`).
 //!
-//! - Ids are 0-based; the vertex count is the largest id plus one (an edge list cannot express
-//!   isolated vertices above the largest id). An empty list is a graph with no vertices.
+//! - Ids are 0-based; the vertex count is the largest id plus one, unless a comment line
+//!   `# vertices: N` before the first edge declares it (what our writer emits, so isolated
+//!   vertices above the largest id survive a round trip); then every id must be below `N`.
+//!   An empty list without that line is a graph with no vertices.
+//! - Sparse ids are refused: without a declared count, a largest id that implies more than
+//!   `16 * (edges + 1) + 1024` vertices (SNAP dumps with ids like 400000000 for a handful of
+//!   edges) is an error naming its line, because every vertex costs memory and time in every
+//!   array. Relabel such ids densely, or declare the count with `# vertices: N` to keep them.
 //! - Fields are separated by spaces or tabs (a trailing `\r` is tolerated); commas are *not*
 //!   separators, because no edge-list dialect we read uses them and guessing would hide errors.
 //! - Lines whose first non-blank character is `#` (SNAP) or `%` are comments; blank lines are
@@ -15,12 +21,12 @@ use std::io::Write;
 use std::path::Path;
 
 use super::text::{
-    count_newlines, explain, line_at, par_concat, par_map_chunks, push_i64, push_u64, vertex0, weight, ErrAt, Fields,
-    Scanner,
+    count_newlines, explain, header_count, line_at, line_end, par_concat, par_map_chunks, push_i64, push_u64, vertex0,
+    weight, ErrAt, Fields, Scanner,
 };
 use super::Progress;
 use crate::error::Result;
-use crate::graph::{EdgeList, Graph};
+use crate::graph::{EdgeList, Graph, MAX_VERTICES};
 
 /// One chunk's arcs, plus what the merge needs to check consistency across chunks.
 struct Part {
@@ -56,12 +62,91 @@ pub(super) fn parse(
         }
     }
 
-    let num_vertices = parts.iter().filter_map(|p| p.max_id).max().map_or(0, |m| m + 1);
+    let arcs: u64 = parts.iter().map(|p| p.src.len() as u64).sum();
+    let max_id = parts.iter().filter_map(|p| p.max_id).max();
+    let num_vertices = match declared_vertices(text, start).map_err(|e| e.into_error(path, text))? {
+        Some((n, _)) if max_id.is_some_and(|m| m as u64 >= n) => {
+            let id = max_id.unwrap_or(0);
+            let at = first_line_with(text, start, |u, v| u.max(v) as u64 >= n);
+            let msg = format!("vertex id {id} is not below the declared vertex count {n} (`# vertices: {n}`)");
+            return Err(ErrAt::parse(at, msg).into_error(path, text));
+        }
+        Some((n, _)) => n as u32,
+        None => {
+            let n = max_id.map_or(0, |m| m as u64 + 1);
+            if n > sparse_limit(arcs) {
+                let id = max_id.unwrap_or(0);
+                let at = first_line_with(text, start, |u, v| u.max(v) == id);
+                let msg = format!(
+                    "vertex id {id} implies {n} vertices for {arcs} edges: ids this sparse would cost memory and \
+                     time for every unused id; relabel them densely, or declare the count with a \
+                     `# vertices: N` line before the first edge to keep them"
+                );
+                return Err(ErrAt::parse(at, msg).into_error(path, text));
+            }
+            n as u32
+        }
+    };
     let src = par_concat(&parts.iter().map(|p| &p.src[..]).collect::<Vec<_>>());
     let dst = par_concat(&parts.iter().map(|p| &p.dst[..]).collect::<Vec<_>>());
     let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
     drop(parts);
     Ok(EdgeList { num_vertices, src, dst, weights: weighted.then_some(w), undirected: false })
+}
+
+/// Most vertices an edge list without a declared count may imply: generous for real graphs
+/// (isolated vertices and unused ids are common), tiny next to the sparse-id case.
+pub(super) fn sparse_limit(edges: u64) -> u64 {
+    16u64.saturating_mul(edges + 1).saturating_add(1024)
+}
+
+/// The comment line that declares the vertex count, as our writer emits it.
+const DECLARE: &[u8] = b"vertices:";
+
+/// `# vertices: N` (or `%`) among the comment and blank lines before the first edge line: N and
+/// the line's offset. A malformed count on such a line is an error; other comments are ignored.
+fn declared_vertices(text: &[u8], start: usize) -> Result<Option<(u64, usize)>, ErrAt> {
+    let mut pos = start;
+    while pos < text.len() {
+        let line = line_at(text, pos);
+        let body = line.trim_ascii_start();
+        match body.first() {
+            None => {}
+            Some(b'#' | b'%') => {
+                let rest = body[1..].trim_ascii_start();
+                if let Some(count) = rest.strip_prefix(DECLARE) {
+                    let tok = count.trim_ascii();
+                    let n = header_count(tok, "declared vertex count", pos)?;
+                    if n > MAX_VERTICES {
+                        return Err(ErrAt::parse(pos, format!("declared vertex count {n} exceeds {MAX_VERTICES}")));
+                    }
+                    return Ok(Some((n, pos)));
+                }
+            }
+            Some(_) => return Ok(None),
+        }
+        pos = line_end(text, pos);
+    }
+    Ok(None)
+}
+
+/// Offset of the first edge line whose ids satisfy `hit` (only for error messages; the text
+/// has parsed, so every non-comment line is an edge).
+fn first_line_with(text: &[u8], start: usize, hit: impl Fn(u32, u32) -> bool) -> usize {
+    let mut pos = start;
+    while pos < text.len() {
+        let mut s = Scanner::new(line_at(text, pos), pos);
+        s.skip_blanks();
+        if !matches!(s.peek(), b'#' | b'%' | b'\n') {
+            if let (Some(u), Some(v)) = (s.next_int(), s.next_int()) {
+                if hit(u as u32, v as u32) {
+                    return pos;
+                }
+            }
+        }
+        pos = line_end(text, pos);
+    }
+    start
 }
 
 fn parse_chunk(b: &[u8], base: usize, require_weights: bool) -> Part {
@@ -146,18 +231,24 @@ fn mixed_weights(pos: usize, has_w: bool) -> ErrAt {
     ErrAt::parse(pos, msg)
 }
 
-/// `u v w` lines (or `u v` without weights), 0-based, in CSR order.
-pub(super) fn write<W: Write>(g: &Graph, out: &mut W, weighted: bool) -> std::io::Result<()> {
+/// A `# vertices: N` line (so the count survives isolated vertices above the largest id), then
+/// `u v w` lines, 0-based, in CSR order. Both `.el` and `.wel` get the weights: an edge list
+/// without them would be read back with generated ones.
+pub(super) fn write<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
+    let mut head = b"# written by sssp\n# ".to_vec();
+    head.extend_from_slice(DECLARE);
+    head.push(b' ');
+    push_u64(&mut head, g.num_vertices() as u64);
+    head.push(b'\n');
+    out.write_all(&head)?;
     let targets = g.targets();
     let weights = g.weights();
     super::write_arcs(g, out, |buf, u, e| {
         push_u64(buf, u as u64);
         buf.push(b' ');
         push_u64(buf, targets[e] as u64);
-        if weighted {
-            buf.push(b' ');
-            push_i64(buf, weights.get(e));
-        }
+        buf.push(b' ');
+        push_i64(buf, weights.get(e));
         buf.push(b'\n');
     })
 }
@@ -239,10 +330,37 @@ mod tests {
     }
 
     #[test]
-    fn ids_beyond_u32_are_too_large() {
-        assert!(matches!(el("0 4294967295\n"), Err(Error::TooLarge { .. })));
-        assert!(matches!(el("0 1\n10000000000 1\n"), Err(Error::TooLarge { what }) if what.contains("t.el:2")));
-        assert_eq!(el("4294967294 0\n").unwrap().num_vertices, u32::MAX);
+    fn ids_beyond_u32_are_parse_errors() {
+        assert!(matches!(el("0 4294967295\n"), Err(Error::Parse { line: 1, .. })));
+        let (line, msg) = parse_line(el("0 1\n4294967296 1\n"));
+        assert_eq!(line, 2);
+        assert!(msg.contains("does not fit the 32-bit vertex ids"), "{msg}");
+        assert_eq!(el("# vertices: 4294967295\n4294967294 0\n").unwrap().num_vertices, u32::MAX);
+    }
+
+    #[test]
+    fn sparse_ids_are_refused_with_their_line() {
+        // Two edges that would make a 400-million-vertex graph.
+        let (line, msg) = parse_line(el("# snap\n0 1\n1 400000000\n"));
+        assert_eq!(line, 3);
+        assert!(msg.contains("implies 400000001 vertices for 2 edges") && msg.contains("# vertices: N"), "{msg}");
+        // At the limit it is fine; a declared count keeps sparse ids on purpose.
+        assert_eq!(el("0 1055\n").unwrap().num_vertices, 1056);
+        assert!(el("0 1056\n").is_err());
+        assert_eq!(el("# vertices: 400000001\n0 1\n1 400000000\n").unwrap().num_vertices, 400_000_001);
+    }
+
+    #[test]
+    fn declared_vertex_count_is_honoured_and_checked() {
+        let e = el("# written by sssp\n#  vertices: 7\n\n0 1\n").unwrap();
+        assert_eq!(e.num_vertices, 7);
+        assert_eq!(el("% vertices: 3\n").unwrap().num_vertices, 3);
+        let (line, msg) = parse_line(el("# vertices: 3\n0 1\n2 3\n"));
+        assert_eq!(line, 3);
+        assert!(msg.contains("not below the declared vertex count 3"), "{msg}");
+        assert_eq!(parse_line(el("# vertices: x\n0 1\n")).0, 1);
+        // Only before the first edge: later it is an ordinary comment.
+        assert_eq!(el("0 1\n# vertices: 9\n").unwrap().num_vertices, 2);
     }
 
     #[test]

@@ -14,6 +14,10 @@
 //! - METIS graphs are undirected and list every edge at both endpoints, with `m` counting edges:
 //!   the adjacency entries must number exactly `2m` (checked), and each entry becomes one arc as
 //!   listed (`undirected = false`; doubling again would make every edge two parallel pairs).
+//! - The adjacency must be symmetric, as METIS's own `graphchk` demands: for every entry `v` (with
+//!   weight `w`) on vertex `u`'s line, `u` (with weight `w`) is on `v`'s line, as many times.
+//!   The first entry in file order without its twin is a parse error on `u`'s line. Checked by
+//!   sorting the arcs and their reverses (O(m log m), in parallel), after the ids are checked.
 //! - Vertex sizes and weights are skipped: shortest paths have no use for them.
 //! - Comment lines (first non-blank `%`) are not vertex lines; a blank line is a vertex without
 //!   neighbours. Fewer than `n` vertex lines is an error; lines after the `n`-th must be blank.
@@ -96,6 +100,20 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
     let dst = par_concat(&parts.iter().map(|p| &p.dst[..]).collect::<Vec<_>>());
     let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
     drop(parts);
+    if let Some(i) = first_without_twin(&src, &dst, h.edge_weights.then_some(&w[..])) {
+        let (u, v) = (src[i] as u64 + 1, dst[i] as u64 + 1);
+        let what =
+            if h.edge_weights { format!("neighbour {v} with weight {}", w[i]) } else { format!("neighbour {v}") };
+        let twin = if h.edge_weights { format!("{u} with weight {}", w[i]) } else { u.to_string() };
+        return Err(Error::parse(
+            path,
+            line_of(text, vertex_line(text, h.data, src[i])),
+            format!(
+                "vertex {u} lists {what}, but vertex {v} does not list {twin} as often: \
+                 METIS adjacency must be symmetric (each edge at both endpoints)"
+            ),
+        ));
+    }
     let rule = twin_weight_rule(opts.weights, h.edge_weights);
     let weights = match rule {
         Some((lo, hi, seed)) => Some(pair_weights(&src, &dst, lo, hi, seed)),
@@ -103,6 +121,70 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
     };
     let edges = EdgeList { num_vertices: h.n as u32, src, dst, weights, undirected: false };
     Ok(Parsed { edges, weights_final: rule.is_some() })
+}
+
+/// The first arc (in file order) whose reverse, with the same weight when `w` is given, occurs
+/// fewer times than the arc itself; `None` when the arcs are symmetric as a multiset.
+///
+/// Fast path: the wrapping sum of `hash(u, v, w) - hash(v, u, w)` over all arcs is 0 for every
+/// symmetric multiset, so a zero sum (O(m), no memory) accepts the file; asymmetric inputs give
+/// a zero sum only by a 64-bit hash coincidence. Only a nonzero sum pays for the exact search,
+/// which sorts the arcs and their reverses (40 bytes per arc) to name the first offender.
+fn first_without_twin(src: &[u32], dst: &[u32], w: Option<&[i64]>) -> Option<usize> {
+    let key = |a: u32, b: u32, i: usize| ((a as u64) << 32 | b as u64, w.map_or(0, |w| w[i]));
+    let h = |(k, w): (u64, i64)| crate::rng::hash2(k, w as u64);
+    let imbalance = (0..src.len())
+        .into_par_iter()
+        .map(|i| h(key(src[i], dst[i], i)).wrapping_sub(h(key(dst[i], src[i], i))))
+        .reduce(|| 0, u64::wrapping_add);
+    if imbalance == 0 {
+        return None;
+    }
+    let mut fwd: Vec<((u64, i64), usize)> =
+        (0..src.len()).into_par_iter().map(|i| (key(src[i], dst[i], i), i)).collect();
+    let mut rev: Vec<(u64, i64)> = (0..src.len()).into_par_iter().map(|i| key(dst[i], src[i], i)).collect();
+    fwd.par_sort_unstable();
+    rev.par_sort_unstable();
+    // Walk equal keys of both lists together; a key with more arcs than reverses is unmatched.
+    let (mut i, mut j, mut first) = (0, 0, None::<usize>);
+    while i < fwd.len() {
+        let k = fwd[i].0;
+        let end = i + fwd[i..].partition_point(|x| x.0 == k);
+        while j < rev.len() && rev[j] < k {
+            j += 1;
+        }
+        let twins = rev[j..].partition_point(|&x| x == k);
+        if end - i > twins {
+            // The group is sorted by index too: its first arc is the earliest in the file.
+            first = Some(first.map_or(fwd[i].1, |f| f.min(fwd[i].1)));
+        }
+        j += twins;
+        i = end;
+    }
+    first
+}
+
+/// Offset of vertex `u`'s line (0-based `u`), walking the vertex lines after the header as
+/// [`fill`] does. Only for error messages.
+fn vertex_line(text: &[u8], data: usize, u: u32) -> usize {
+    let mut s = Scanner::new(&text[data..], data);
+    let mut k = 0u64;
+    while !s.at_end() {
+        s.skip_blanks();
+        if s.peek() != b'%' {
+            if k == u as u64 {
+                return line_start(text, s.pos());
+            }
+            k += 1;
+        }
+        s.skip_line();
+    }
+    data
+}
+
+/// Offset of the start of the line containing `pos`.
+fn line_start(text: &[u8], pos: usize) -> usize {
+    text[..pos].iter().rposition(|&c| c == b'\n').map_or(0, |k| k + 1)
 }
 
 /// The same random weight for `u -> v` and `v -> u`: keyed by the unordered pair.
@@ -304,6 +386,22 @@ mod tests {
     }
 
     #[test]
+    fn asymmetric_adjacency_names_the_first_line_without_twin() {
+        // Vertex 1 lists 2, but 2 lists 3 instead of 1 (and 3 lists 2).
+        let (line, msg) = err("% c\n3 2\n2\n3\n2 1\n");
+        assert_eq!(line, 3);
+        assert!(msg.starts_with("vertex 1 lists neighbour 2, but vertex 2 does not list 1"), "{msg}");
+        // Same pairs, different weights.
+        let (line, msg) = err("2 1 1\n2 5\n1 6\n");
+        assert_eq!(line, 2);
+        assert!(msg.contains("neighbour 2 with weight 5") && msg.contains("symmetric"), "{msg}");
+        // A multi-edge listed twice at one end and once at the other.
+        assert_eq!(err("3 2\n2 2\n1\n3\n").0, 2);
+        // Self loops are their own twins.
+        assert_eq!(metis("2 2\n1 2\n1 2\n").unwrap().len(), 4);
+    }
+
+    #[test]
     fn malformed_inputs() {
         assert_eq!(
             err("3 2\n2\n1\n\n"),
@@ -320,6 +418,6 @@ mod tests {
         assert!(err("2 1 12\n").1.contains("fmt"));
         assert!(err("% only\n").1.contains("header"));
         assert!(err("2 1 1 1 1\n").1.contains("5 fields"));
-        assert!(matches!(metis("5000000000 0\n"), Err(Error::TooLarge { .. })));
+        assert!(matches!(metis("5000000000 0\n"), Err(Error::Parse { line: 1, .. })));
     }
 }

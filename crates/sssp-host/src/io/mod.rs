@@ -11,7 +11,12 @@
 //!
 //! **Vertex ids.** Graphs always use 0-based ids. In the 1-based formats (DIMACS, Matrix Market,
 //! METIS) file id `k` becomes vertex `k - 1`; ids outside `1..=N` are parse errors. In the 0-based
-//! edge lists the vertex count is the largest id plus one.
+//! edge lists the vertex count is the largest id plus one, or `N` from a leading `# vertices: N`
+//! comment (which the writer emits); ids too sparse for their number of edges are refused.
+//!
+//! **Writing.** [`write_text`] writes every format in [`WRITABLE`] (all but METIS) so that reading
+//! the file back gives the same graph: vertex count, arcs in CSR order, weights and their
+//! signedness. A `.gz` / `.xz` suffix compresses, binary files included.
 //!
 //! **Compression.** A `.gz` or `.xz` suffix is stripped before the format is told from the name;
 //! the data itself is recognised by its magic bytes, so a compressed file with a plain name also
@@ -25,8 +30,8 @@
 //! count. Line numbers are computed only for an error, by counting newlines before it.
 //!
 //! **Errors.** Every malformed input is an [`Error::Parse`] with the file, the exact 1-based line
-//! and what was expected; a vertex count beyond [`MAX_VERTICES`](crate::graph::MAX_VERTICES) is
-//! [`Error::TooLarge`]. Numbers that overflow 64 bits and weights outside `i32::MIN..=u32::MAX`
+//! and what was expected; a vertex id or count beyond [`MAX_VERTICES`](crate::graph::MAX_VERTICES)
+//! is one too (a bad value in the file). Numbers that overflow 64 bits and weights outside `i32::MIN..=u32::MAX`
 //! are parse errors. Nothing is silently dropped or repaired.
 //!
 //! **Undirected inputs and weights.** For symmetric Matrix Market files and METIS files the parser
@@ -242,19 +247,21 @@ pub fn parse_text(name: &Path, bytes: &[u8], format: Format, opts: &LoadOptions)
     Ok(parse_any(name, bytes, format, opts)?.edges)
 }
 
-/// Write `g` as text (DIMACS, Matrix Market, weighted or plain edge list) or binary. A `.gz` or
-/// `.xz` suffix compresses the output. METIS is refused (it describes undirected graphs only).
-/// A plain edge list drops the weights, and both edge lists lose isolated vertices above the
-/// largest id that has an arc (their vertex count is implied by the ids).
+/// The formats [`write_text`] can write (all but METIS), each keeping the graph exactly: vertex
+/// count, arcs in CSR order and weights (edge lists get a third column and a `# vertices: N`
+/// line).
+pub const WRITABLE: [Format; 5] =
+    [Format::Binary, Format::Dimacs, Format::MatrixMarket, Format::EdgeList, Format::WeightedEdgeList];
+
+/// Write `g` as text (DIMACS, Matrix Market, edge list with weights) or binary. A `.gz` or `.xz`
+/// suffix compresses the output, binary included. METIS is refused (it describes undirected
+/// graphs only), before any file is created. Reading the file back gives the same graph.
 pub fn write_text(g: &Graph, path: &Path, format: Format) -> Result<()> {
     match format {
         Format::Metis => {
             return Err(Error::InvalidArgument(
-                "writing METIS is not supported: METIS describes undirected graphs; use gr, mtx, wel or bin".into(),
+                "writing METIS is not supported: METIS describes undirected graphs; use bin, gr, mtx, el or wel".into(),
             ))
-        }
-        Format::Binary if Compression::from_name(path) != Compression::None => {
-            return Err(Error::InvalidArgument(format!("{}: binary graphs are written uncompressed", path.display())))
         }
         Format::Binary => return binary::write(g, path),
         _ => {}
@@ -263,8 +270,9 @@ pub fn write_text(g: &Graph, path: &Path, format: Format) -> Result<()> {
     let written = match format {
         Format::Dimacs => dimacs::write(g, &mut sink),
         Format::MatrixMarket => mtx::write(g, &mut sink),
-        Format::WeightedEdgeList => edgelist::write(g, &mut sink, true),
-        _ => edgelist::write(g, &mut sink, false),
+        // A plain edge list can hold weights as well as a weighted one; writing them is what
+        // keeps `gen -o g.el` from being read back with random weights.
+        _ => edgelist::write(g, &mut sink),
     };
     written.and_then(|()| sink.finish()).map_err(|e| Error::io(path, e))
 }
@@ -458,7 +466,7 @@ pub(crate) enum Sink {
 }
 
 impl Sink {
-    fn create(path: &Path) -> Result<Sink> {
+    pub(crate) fn create(path: &Path) -> Result<Sink> {
         let file = BufWriter::with_capacity(1 << 20, File::create(path).map_err(|e| Error::io(path, e))?);
         Ok(match Compression::from_name(path) {
             Compression::None => Sink::Plain(file),
@@ -467,7 +475,7 @@ impl Sink {
         })
     }
 
-    fn finish(self) -> std::io::Result<()> {
+    pub(crate) fn finish(self) -> std::io::Result<()> {
         let mut file = match self {
             Sink::Plain(f) => f,
             Sink::Gzip(z) => z.finish()?,

@@ -210,7 +210,17 @@ fn header(text: &[u8], start: usize) -> Result<Header, ErrAt> {
     }
     let n = header_vertices(toks[0], "rows", pos)?;
     let nnz = header_count(toks[2], "nnz", pos)?;
-    Ok(Header { field, symmetric, n, nnz, size_line: line_of(text, pos), data: line_end(text, pos) })
+    let data = line_end(text, pos);
+    // An entry line takes at least 4 bytes (`1 1` and a newline), so an nnz far beyond that is a
+    // wrong size line: say so before parsing anything (loosely, as for DIMACS headers).
+    let room = (text.len() - data) as u64;
+    if nnz.saturating_mul(2) > room + 2 {
+        return Err(ErrAt::parse(
+            pos,
+            format!("the size line declares nnz = {nnz}, but the file has only {room} bytes after it (an entry takes at least 4)"),
+        ));
+    }
+    Ok(Header { field, symmetric, n, nnz, size_line: line_of(text, pos), data })
 }
 
 fn parse_chunk(b: &[u8], base: usize, h: &Header, values: Values) -> Part {
@@ -450,6 +460,10 @@ mod tests {
             err("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n"),
             (2, "found 1 entries, but the size line says nnz = 2".into())
         );
+        // More entries than the bytes after the size line can hold: refused at the size line.
+        let (line, msg) = err("%%MatrixMarket matrix coordinate pattern general\n3 3 2000000000\n1 2\n");
+        assert_eq!(line, 2);
+        assert!(msg.contains("only 4 bytes after it"), "{msg}");
         assert_eq!(err("%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n3 1\n").0, 2);
         assert_eq!(
             err("%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2 7\n"),
@@ -465,7 +479,7 @@ mod tests {
         );
         assert!(matches!(
             mtx("%%MatrixMarket matrix coordinate pattern general\n4294967296 4294967296 0\n"),
-            Err(Error::TooLarge { .. })
+            Err(Error::Parse { line: 2, .. })
         ));
     }
 }

@@ -31,36 +31,23 @@ const CHUNKS_PER_THREAD: usize = 8;
 pub(crate) const MIN_WEIGHT: i64 = i32::MIN as i64;
 pub(crate) const MAX_WEIGHT: i64 = u32::MAX as i64;
 
-/// What went wrong, before it is tied to a file and a line.
-#[derive(Debug)]
-pub(crate) enum ErrKind {
-    Parse(String),
-    TooLarge(String),
-}
-
-/// A failure at absolute byte offset `pos` of the whole text.
+/// A failure at absolute byte offset `pos` of the whole text, before it is tied to a file and a
+/// line. Every failure in a text is a parse error: even a vertex id or count beyond the 32-bit
+/// id space is a bad value in the file (exit code 4, with its line), not a bad argument.
 #[derive(Debug)]
 pub(crate) struct ErrAt {
     pub pos: usize,
-    pub kind: ErrKind,
+    pub msg: String,
 }
 
 impl ErrAt {
     pub fn parse(pos: usize, msg: impl Into<String>) -> Self {
-        ErrAt { pos, kind: ErrKind::Parse(msg.into()) }
-    }
-
-    pub fn too_large(pos: usize, what: impl Into<String>) -> Self {
-        ErrAt { pos, kind: ErrKind::TooLarge(what.into()) }
+        ErrAt { pos, msg: msg.into() }
     }
 
     /// The public error, with the exact 1-based line of `pos` in `text`.
     pub fn into_error(self, path: &Path, text: &[u8]) -> Error {
-        let line = line_of(text, self.pos);
-        match self.kind {
-            ErrKind::Parse(msg) => Error::parse(path, line, msg),
-            ErrKind::TooLarge(what) => Error::TooLarge { what: format!("{}:{line}: {what}", path.display()) },
-        }
+        Error::parse(path, line_of(text, self.pos), self.msg)
     }
 }
 
@@ -312,14 +299,23 @@ pub(crate) fn tokens(line: &[u8]) -> Vec<&[u8]> {
     line.split(|&c| is_blank(c) || c == b'\n').filter(|t| !t.is_empty()).collect()
 }
 
-/// A token for a message: lossy UTF-8, shortened.
+/// A token for a message, shortened to 40 bytes. Bytes other than printable ASCII (and `\`) are
+/// escaped as `\xNN`: a binary file given as text must not write control characters or invalid
+/// UTF-8 to the user's terminal.
 pub(crate) fn show(tok: &[u8]) -> String {
-    let s = String::from_utf8_lossy(tok);
-    if s.chars().count() > 40 {
-        format!("{}...", s.chars().take(40).collect::<String>())
-    } else {
-        s.into_owned()
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for &c in tok.iter().take(40) {
+        if c.is_ascii_graphic() && c != b'\\' || c == b' ' {
+            out.push(c as char);
+        } else {
+            let _ = write!(out, "\\x{c:02x}");
+        }
     }
+    if tok.len() > 40 {
+        out.push_str("...");
+    }
+    out
 }
 
 /// Why `tok` is not an acceptable integer, or `None` if it is one.
@@ -376,7 +372,10 @@ pub(crate) fn vertex0(v: i64, pos: usize) -> Result<u32, ErrAt> {
         return Err(ErrAt::parse(pos, format!("vertex id {v} is negative (ids are 0-based)")));
     }
     if v as u64 >= MAX_VERTICES {
-        return Err(ErrAt::too_large(pos, format!("vertex id {v} needs more than {MAX_VERTICES} vertices")));
+        return Err(ErrAt::parse(
+            pos,
+            format!("vertex id {v} does not fit the 32-bit vertex ids (at most {})", MAX_VERTICES - 1),
+        ));
     }
     Ok(v as u32)
 }
@@ -420,7 +419,7 @@ pub(crate) fn header_count(tok: &[u8], name: &str, pos: usize) -> Result<u64, Er
 pub(crate) fn header_vertices(tok: &[u8], name: &str, pos: usize) -> Result<u64, ErrAt> {
     let n = header_count(tok, name, pos)?;
     if n > MAX_VERTICES {
-        return Err(ErrAt::too_large(pos, format!("{n} vertices (at most {MAX_VERTICES})")));
+        return Err(ErrAt::parse(pos, format!("{name} {n} is beyond the 32-bit vertex ids (at most {MAX_VERTICES})")));
     }
     Ok(n)
 }
@@ -540,6 +539,15 @@ mod tests {
         assert!(explain(b"1 x 3", "x", &[3], Fields::Ints).contains("found `x`"));
         assert!(explain(b"1,2", "x", &[2], Fields::Ints).contains("commas"));
         assert!(explain(b"1 99999999999999999999", "x", &[2], Fields::Ints).contains("64-bit"));
+    }
+
+    #[test]
+    fn shown_tokens_escape_binary_bytes() {
+        assert_eq!(show(b"abc"), "abc");
+        assert_eq!(show(b"\x1b[2J\x00\xff\\"), "\\x1b[2J\\x00\\xff\\x5c");
+        assert_eq!(show(&[b'x'; 50]), format!("{}...", "x".repeat(40)));
+        let msg = explain(b"1 \x07\xfe", "x", &[2], Fields::Ints);
+        assert!(msg.contains("`\\x07\\xfe`") && msg.is_ascii(), "{msg}");
     }
 
     #[test]

@@ -378,7 +378,10 @@ pub fn solve(
             let (d, s) = crate::reference::dijkstra_with_stats(g, source)?;
             Ok((d, s.arcs_relaxed))
         }),
-        (Algo::BellmanFord, _) => serial(&|| Ok((crate::reference::bellman_ford(g, source)?, 0))),
+        (Algo::BellmanFord, _) => serial(&|| {
+            let (d, s) = crate::reference::bellman_ford_with_stats(g, source)?;
+            Ok((d, s.arcs_relaxed))
+        }),
         (Algo::TopoBf, Some(e)) => topo_bf::topo_bf(g, e, source, opts),
         (Algo::Workfront, Some(e)) => workfront::workfront(g, e, source, opts),
         (Algo::NearFar, Some(e)) => near_far::near_far(g, e, source, opts),

@@ -1,0 +1,63 @@
+//! `--sources-file FILE`: explicit sources, one vertex id per line, for `run` and `bench` (so a
+//! benchmark can use the same sources as another system's).
+
+use std::path::Path;
+
+use sssp::{Error, Result};
+
+/// The ids in `path`: one per line; blank lines and lines starting with `#` or `%` are skipped.
+/// A line that is not a single 32-bit id is a parse error naming the file and line (exit 4);
+/// whether each id is a vertex of the graph is checked later, like `--source`.
+pub fn read(path: &Path) -> Result<Vec<u32>> {
+    let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let mut out = Vec::new();
+    for (k, line) in text.split(|&c| c == b'\n').enumerate() {
+        let line = line.trim_ascii();
+        if line.is_empty() || line[0] == b'#' || line[0] == b'%' {
+            continue;
+        }
+        let id = std::str::from_utf8(line).ok().and_then(|s| s.parse::<u32>().ok());
+        match id {
+            Some(id) => out.push(id),
+            None => {
+                return Err(Error::parse(
+                    path,
+                    k as u64 + 1,
+                    format!("expected one vertex id (0..=4294967295), found `{}`", line.escape_ascii()),
+                ))
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::parse(path, 0, "no source ids in the file"));
+    }
+    Ok(out)
+}
+
+/// `--source` ids followed by those of `--sources-file`, if any.
+pub fn explicit(given: &[u32], file: Option<&Path>) -> Result<Vec<u32>> {
+    let mut out = given.to_vec();
+    if let Some(f) = file {
+        out.extend(read(f)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_comments_and_errors() {
+        let dir = std::env::temp_dir().join(format!("sssp-sources-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("s.txt");
+        std::fs::write(&p, "# sources\n3\n\n 7 \r\n0\n").unwrap();
+        assert_eq!(read(&p).unwrap(), vec![3, 7, 0]);
+        std::fs::write(&p, "3\n4 5\n").unwrap();
+        assert!(matches!(read(&p), Err(Error::Parse { line: 2, .. })));
+        std::fs::write(&p, "# none\n").unwrap();
+        assert!(matches!(read(&p), Err(Error::Parse { line: 0, .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
