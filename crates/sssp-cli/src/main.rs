@@ -5,6 +5,7 @@
 mod bench;
 mod common;
 mod info;
+mod plot;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +46,8 @@ enum Cmd {
     Convert(ConvertArgs),
     /// Generate a seeded synthetic graph and write it.
     Gen(GenArgs),
+    /// Draw per-iteration traces (from `run --trace`) as an SVG, one panel per trace.
+    Plot(plot::PlotArgs),
 }
 
 #[derive(Args)]
@@ -67,8 +70,8 @@ struct RunArgs {
     /// Print statistics as JSON (one object per trial) instead of text.
     #[arg(long)]
     json: bool,
-    /// Write a per-iteration CSV (iter,frontier,arcs,micros) of the first trial. Tracing
-    /// synchronises every iteration, so it slows the run down.
+    /// Write a per-iteration CSV (iter,frontier,arcs,micros,bucket,far,slots) of the first trial;
+    /// `sssp plot` draws it. Tracing synchronises every iteration, so it slows the run down.
     #[arg(long)]
     trace: Option<PathBuf>,
 }
@@ -129,6 +132,7 @@ fn main() -> ExitCode {
         Cmd::Info(a) => info::info(&a.graph, a.json),
         Cmd::Convert(a) => convert(a),
         Cmd::Gen(a) => gen(a),
+        Cmd::Plot(a) => plot::plot(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
