@@ -133,8 +133,10 @@ fn tree_output_path_and_trace() {
     assert!(o.status.success(), "{:?}", text(&o));
     assert_eq!(std::fs::read_to_string(&tree).unwrap(), "0 - 0\n1 0 1\n2 1 2\n3 2 3\n4 3 4\n5 4 5\n");
     let csv = std::fs::read_to_string(&trace).unwrap();
-    assert!(csv.starts_with("iter,frontier,arcs,micros\n1,1,1,"), "{csv}");
+    assert!(csv.starts_with("iter,frontier,arcs,micros,bucket,far,slots\n1,1,1,"), "{csv}");
     assert_eq!(csv.lines().count(), 1 + 6);
+    let o = sssp(&["plot", s(&trace), "-o", s(&tmp("trace.svg"))]);
+    assert!(o.status.success(), "{:?}", text(&o));
     let o = sssp(&["path", "gen:path:6", "--weights", "unit", "--source", "5", "--target", "2", "--device", "cpu"]);
     let out = text(&o).0;
     assert!(out.contains("distance 3") && out.contains("5 4 3 2"), "{out}");
