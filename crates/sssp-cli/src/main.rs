@@ -7,6 +7,7 @@ mod out;
 mod bench;
 mod common;
 mod info;
+mod plot;
 mod sources;
 
 use std::path::PathBuf;
@@ -51,6 +52,8 @@ enum Cmd {
     Convert(ConvertArgs),
     /// Generate a seeded synthetic graph and write it.
     Gen(GenArgs),
+    /// Draw per-iteration traces (from `run --trace`) as an SVG, one panel per trace.
+    Plot(plot::PlotArgs),
 }
 
 #[derive(Args)]
@@ -73,9 +76,9 @@ struct RunArgs {
     /// Print statistics as JSON (one object per trial) instead of text.
     #[arg(long)]
     json: bool,
-    /// Write a per-iteration CSV (iter,frontier,arcs,micros) of the first trial. Tracing
-    /// synchronises every iteration, so it slows the run down. Engine algorithms only (topo-bf,
-    /// workfront): the serial references have no iterations to trace.
+    /// Write a per-iteration CSV (iter,frontier,arcs,micros,bucket,far,slots) of the first trial;
+    /// `sssp plot` draws it. Tracing synchronises every iteration, so it slows the run down.
+    /// Engine algorithms only: the serial references have no iterations to trace.
     #[arg(long)]
     trace: Option<PathBuf>,
 }
@@ -144,6 +147,7 @@ fn main() -> ExitCode {
         Cmd::Info(a) => info::info(&a.graph, a.json),
         Cmd::Convert(a) => convert(a),
         Cmd::Gen(a) => gen(a),
+        Cmd::Plot(a) => plot::plot(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

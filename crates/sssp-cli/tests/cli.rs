@@ -133,8 +133,10 @@ fn tree_output_path_and_trace() {
     assert!(o.status.success(), "{:?}", text(&o));
     assert_eq!(std::fs::read_to_string(&tree).unwrap(), "0 - 0\n1 0 1\n2 1 2\n3 2 3\n4 3 4\n5 4 5\n");
     let csv = std::fs::read_to_string(&trace).unwrap();
-    assert!(csv.starts_with("iter,frontier,arcs,micros\n1,1,1,"), "{csv}");
+    assert!(csv.starts_with("iter,frontier,arcs,micros,bucket,far,slots\n1,1,1,"), "{csv}");
     assert_eq!(csv.lines().count(), 1 + 6);
+    let o = sssp(&["plot", s(&trace), "-o", s(&tmp("trace.svg"))]);
+    assert!(o.status.success(), "{:?}", text(&o));
     let o = sssp(&["path", "gen:path:6", "--weights", "unit", "--source", "5", "--target", "2", "--device", "cpu"]);
     let out = text(&o).0;
     assert!(out.contains("distance 3") && out.contains("5 4 3 2"), "{out}");
@@ -317,6 +319,44 @@ fn written_edge_lists_keep_weights_and_binary_gz_is_compressed() {
     assert!(err.contains("--to"), "{err}");
     assert!(sssp(&["gen", "path:10", "-o", s(&tmp("p10")), "--to", "wel"]).status.success());
     let o = sssp(&["convert", "gen:path:3", s(&tmp("x.graph"))]);
+
+fn plot_draws_one_panel_per_trace() {
+    let a = tmp("plot-workfront.csv");
+    let b = tmp("plot-nearfar.csv");
+    let svg = tmp("plot-fig.svg");
+    // An older four-column trace next to one with the far pile and later buckets.
+    std::fs::write(&a, "iter,frontier,arcs,micros\n1,1,3,10.5\n2,3,9,12.0\n3,0,0,1.0\n").unwrap();
+    std::fs::write(
+        &b,
+        "iter,frontier,arcs,micros,bucket,far,slots\n1,1,3,8.0,0,2,0\n2,2,6,9.5,0,4,1\n3,4,12,7.0,1,0,0\n\n",
+    )
+    .unwrap();
+    let o = sssp(&["plot", s(&a), s(&b), "-o", s(&svg)]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let out = std::fs::read_to_string(&svg).unwrap();
+    assert!(out.starts_with("<svg") || out.starts_with("<?xml"), "{}", &out[..out.len().min(200)]);
+    assert!(out.contains("plot-workfront") && out.contains("plot-nearfar"), "{out}");
+    assert!(out.contains("iteration") && out.contains("far pile"), "{out}");
+    // Log scale with a figure title and one label per trace.
+    let o = sssp(&[
+        "plot",
+        s(&a),
+        s(&b),
+        "-o",
+        s(&svg),
+        "--log",
+        "--title",
+        "NY road",
+        "--label",
+        "Workfront",
+        "--label",
+        "NearFar",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let out = std::fs::read_to_string(&svg).unwrap();
+    assert!(out.contains("NY road") && out.contains("Workfront") && out.contains("NearFar"), "{out}");
+    // A label count that does not match the traces is a usage error.
+    let o = sssp(&["plot", s(&a), s(&b), "-o", s(&svg), "--label", "only-one"]);
     assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
 }
 
@@ -422,4 +462,23 @@ fn rates_read_and_serial_rows_say_what_ran() {
     assert!(!out.contains(" 0 arcs relaxed"), "{out}");
     let o = sssp(&["bench", "gen:grid2d:30x30", "--device", "cpu", "--trials", "1", "--algos", "dijkstra"]);
     assert!(text(&o).0.contains("MTEPS"), "{:?}", text(&o));
+
+fn plot_malformed_trace_names_file_and_line_exit_4() {
+    let bad = tmp("plot-bad.csv");
+    let svg = tmp("plot-bad.svg");
+    std::fs::write(&bad, "iter,frontier,arcs,micros\n1,1,3,10.5\n2,x,9,12.0\n").unwrap();
+    let o = sssp(&["plot", s(&bad), "-o", s(&svg)]);
+    assert_eq!(o.status.code(), Some(4), "{:?}", text(&o));
+    let err = text(&o).1;
+    assert!(err.contains(&format!("{}:3:", s(&bad))), "{err}");
+    assert!(!svg.exists());
+    // Wrong header, wrong field count, missing file: all exit 4, none panics.
+    for (body, line) in [("frontier,iter\n1,1\n", 1), ("iter,frontier,arcs,micros\n1,2,3\n", 2), ("", 1)] {
+        std::fs::write(&bad, body).unwrap();
+        let o = sssp(&["plot", s(&bad), "-o", s(&svg)]);
+        assert_eq!(o.status.code(), Some(4), "{body:?}: {:?}", text(&o));
+        assert!(text(&o).1.contains(&format!("{}:{line}:", s(&bad))), "{body:?}: {:?}", text(&o));
+    }
+    let o = sssp(&["plot", s(&tmp("plot-missing.csv")), "-o", s(&svg)]);
+    assert_eq!(o.status.code(), Some(4), "{:?}", text(&o));
 }
