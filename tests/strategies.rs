@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
 use sssp::gen::{generate, GenSpec};
-use sssp::strategy::{solve, Algo, Options, DEFAULT_LOCAL_MAX};
+use sssp::strategy::{solve, Algo, Options};
 use sssp::{EdgeList, Error, Graph, WeightSpec};
 
 fn device() -> DeviceKind {
@@ -36,15 +36,10 @@ fn configs() -> Vec<(Algo, Options)> {
                 v.push((Algo::Workfront, Options { check_every, device_loop: false, ..base }));
             }
             v.push((Algo::Workfront, base));
-            v.push((Algo::Workfront, Options { local_max: 0, ..base }));
-            for (delta, buckets, device_loop, local_max) in [
-                (None, 10, true, 0),
-                (None, 10, true, DEFAULT_LOCAL_MAX),
-                (Some(1), 3, true, 16),
-                (Some(HUGE_DELTA), 30, true, 100_000),
-                (Some(7), 2, false, DEFAULT_LOCAL_MAX),
-            ] {
-                let o = Options { delta, buckets, device_loop, local_max, ..base };
+            for (delta, buckets, device_loop) in
+                [(None, 10, true), (Some(1), 3, true), (Some(HUGE_DELTA), 30, true), (Some(7), 2, false)]
+            {
+                let o = Options { delta, buckets, device_loop, ..base };
                 v.push((Algo::Bucketing, o));
                 v.push((Algo::NearFar, o));
             }

@@ -30,9 +30,6 @@ pub struct BenchArgs {
     /// Buckets per window for bucketing, comma-separated.
     #[arg(long, default_value = "10", value_delimiter = ',')]
     buckets: Vec<u32>,
-    /// GPU device loop: block-local iterations for inputs up to this size (0 = never).
-    #[arg(long, default_value_t = sssp::strategy::DEFAULT_LOCAL_MAX)]
-    local_max: u32,
     /// Load-balancing modes, comma-separated (engine algorithms).
     #[arg(long, default_value = "thread,vwarp,partition", value_delimiter = ',')]
     balance: Vec<String>,
@@ -174,7 +171,6 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             device_loop: !a.host_loop,
             delta: c.delta,
             buckets: c.buckets,
-            local_max: a.local_max,
         };
         // One untimed warm-up (module JIT, first-touch allocations).
         if c.algo.uses_engine() {

@@ -97,10 +97,6 @@ pub struct SolveArgs {
     /// Buckets per window of bucketing (1-30; near-far is 1).
     #[arg(long, default_value_t = sssp::strategy::bucketing::DEFAULT_BUCKETS)]
     pub buckets: u32,
-    /// GPU device loop: inputs of at most this many vertices run on one block, without grid
-    /// barriers between iterations (0 = never).
-    #[arg(long, default_value_t = sssp::strategy::DEFAULT_LOCAL_MAX)]
-    pub local_max: u32,
     /// Device for engine algorithms: auto (GPU if usable, else CPU), gpu, cpu.
     #[arg(long, default_value = "auto")]
     pub device: String,
@@ -182,7 +178,6 @@ impl SolveArgs {
             device_loop: !self.host_loop,
             delta: self.delta,
             buckets: self.buckets,
-            local_max: self.local_max,
         })
     }
 

@@ -355,43 +355,6 @@ unsafe fn split_far(p: &PileArgs, st: &mut PileState, bar: &GridBarrier) {
     after_split(st, window);
 }
 
-/// Run iterations with block 0 alone while the input stays at most `p.local_max` vertices
-/// (road graphs and meshes spend most iterations on a few hundred vertices, where a grid
-/// barrier costs more than the work). Block barriers order the iterations: `bar.sync` makes
-/// each thread's global writes visible to the block. Every thread of block 0 takes the same
-/// decisions, for the reasons `after_iteration` gives.
-#[inline(always)]
-unsafe fn local_iterations(p: &PileArgs, st: &mut PileState, budget: u32) {
-    let t = block_pos().2;
-    let mut ran = 0;
-    while ran < budget {
-        let a = pile_step(p, st);
-        if load_len(a.input.len) > p.local_max {
-            break;
-        }
-        advance::advance(&a, t, BLOCK);
-        block_barrier();
-        ran += 1;
-        match after_iteration(st, p.cells, p.adv.buckets.nbuckets) {
-            Next::Iterate => {}
-            Next::Split => {
-                st.split_due = 1;
-                break;
-            }
-            Next::Done => break,
-        }
-    }
-}
-
-/// Whether the next iteration should run block-locally.
-#[inline(always)]
-unsafe fn goes_local(p: &PileArgs, st: &PileState) -> bool {
-    p.local_max != 0
-        && p.adv.dedupe == Dedupe::Stamp as u32
-        && p.adv.balance != Balance::Partition as u32
-        && load_len(pile_step(p, st).input.len) <= p.local_max
-}
-
 /// The persistent loop body. Every thread keeps the same copy of the state (it changes only
 /// through `after_iteration` / `after_split`, which read lengths stable until the next grid
 /// barrier); thread 0 stores it when the launch stops.
@@ -400,34 +363,8 @@ pub unsafe fn pile_loop(p: &PileArgs) {
     let bar = GridBarrier::in_cells(p.cells);
     let state = p.cells.add(CELL_STATE) as *mut PileState;
     let mut st = core::ptr::read_volatile(state);
-    let iters0 = st.iters;
-    // Block-local phases publish the state they reach in two alternating slots: a slot is
-    // rewritten only two phases later, after a grid barrier every reader has passed.
-    let mut phases = 0u32;
-    while st.done == 0 && st.iters - iters0 < p.max_iters {
-        if goes_local(p, &st) {
-            // Everyone has read the input length before block 0 starts changing cells (it would
-            // reuse this one two iterations on): one extra barrier per phase, not per iteration.
-            bar.wait();
-            let slot = p.cells.add(CELL_PUBLISHED + 12 * (phases % 2) as usize) as *mut PileState;
-            phases += 1;
-            if block_pos().0 == 0 {
-                let budget = p.max_iters - (st.iters - iters0);
-                local_iterations(p, &mut st, budget);
-                if block_pos().2 == 0 {
-                    core::ptr::write_volatile(slot, st);
-                }
-            }
-            bar.wait();
-            st = core::ptr::read_volatile(slot);
-            // The split the block ran into needs the whole grid; do it now, in the same launch
-            // as the iteration that emptied the window (as the grid path does).
-            if st.split_due != 0 {
-                st.split_due = 0;
-                split_far(p, &mut st, &bar);
-            }
-            continue;
-        }
+    let mut ran = 0;
+    while st.done == 0 && ran < p.max_iters {
         let a = pile_step(p, &st);
         if a.balance == Balance::Partition as u32 {
             // The advance's degree prefix, `len + 1` entries.
@@ -465,6 +402,7 @@ pub unsafe fn pile_loop(p: &PileArgs) {
             );
             st.scratch ^= 1;
         }
+        ran += 1;
         if after_iteration(&mut st, p.cells, p.adv.buckets.nbuckets) == Next::Split {
             split_far(p, &mut st, &bar);
         }

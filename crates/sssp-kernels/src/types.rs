@@ -220,10 +220,7 @@ pub struct PileState {
     pub splits: u32,
     /// Lookup dedupe: which scratch cell the next advance pushes into (0 or 1).
     pub scratch: u32,
-    /// Nonzero: the far pile must be split before the next iteration (set when a block-local
-    /// run of iterations ran out of buckets; the split needs the whole grid).
-    pub split_due: u32,
-    pub _pad: [u32; 2],
+    pub _pad: [u32; 3],
 }
 
 /// Parameters of the device-side loop of the bucketed strategies (and of Workfront when
@@ -250,10 +247,7 @@ pub struct PileArgs {
     pub hist: *mut u32,
     /// Stop after this many iterations (the state says where to resume).
     pub max_iters: u32,
-    /// Inputs of at most this many vertices are run by one block alone, iteration after
-    /// iteration with block barriers, while the rest of the grid waits at one grid barrier
-    /// (stamp dedupe, thread or virtual-warp balance; 0 = never). See `grid::pile_loop`.
-    pub local_max: u32,
+    pub _pad: u32,
 }
 
 /// Parameters of the stand-alone multisplit kernel (the operator the far-pile split uses, with
@@ -285,10 +279,8 @@ pub const CELL_FAR: usize = 8;
 pub const CELL_SLOTS: usize = 10;
 /// Index of the [`PileState`] (12 cells).
 pub const CELL_STATE: usize = 40;
-/// Index of the two [`PileState`] slots a block-local phase publishes to (12 cells each).
-pub const CELL_PUBLISHED: usize = 52;
 /// Number of `u32` cells an engine allocates.
-pub const NUM_CELLS: usize = 80;
+pub const NUM_CELLS: usize = 64;
 
 /// Parameters of the init kernel: set every distance to unreached and the frontier to `[source]`.
 #[repr(C)]
@@ -361,7 +353,7 @@ const _: () = assert!(core::mem::size_of::<Buckets>() == 8 + 8 + 16 + 24);
 const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 32 + 8 + 16 + 16 + 8 + 8 + 8 + 16 + 56);
 const _: () = assert!(core::mem::size_of::<PileState>() == 48);
 const _: () = assert!(CELL_SLOTS + MAX_BUCKETS as usize <= CELL_STATE);
-const _: () = assert!(CELL_STATE + 12 <= CELL_PUBLISHED && CELL_PUBLISHED + 24 <= NUM_CELLS);
+const _: () = assert!(CELL_STATE + 12 <= NUM_CELLS);
 const _: () = assert!(MAX_BUCKETS + 2 <= MAX_BINS);
 const _: () = assert!(core::mem::size_of::<PileArgs>() == 168 + 16 + 16 + 16 + 8 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<MultisplitArgs>() == 48 + 16);

@@ -145,9 +145,6 @@ pub struct LoopSpec {
     pub balance: Balance,
     pub dedupe: Dedupe,
     pub buckets: Option<BucketSpec>,
-    /// GPU: inputs of at most this many vertices run on one block without grid barriers
-    /// (stamp dedupe, thread or virtual-warp balance; 0 = never). The CPU ignores it.
-    pub local_max: u32,
 }
 
 /// Bucket width and window size (Davidson et al. §IV-D/E).
@@ -353,7 +350,7 @@ impl Layout {
             block_vals: self.block_vals,
             hist: self.hist,
             max_iters,
-            local_max: spec.local_max,
+            _pad: 0,
         }
     }
 

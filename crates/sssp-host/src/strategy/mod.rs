@@ -47,13 +47,7 @@ pub struct Options {
     pub delta: Option<u32>,
     /// Buckets per window of Bucketing (`A`), `1..=30`.
     pub buckets: u32,
-    /// GPU device loop: inputs of at most this many vertices run on one block, iteration
-    /// after iteration, without grid barriers (0 = never). See docs/gpu.md for the measurement.
-    pub local_max: u32,
 }
-
-/// Default of [`Options::local_max`]: one vertex per thread of the block.
-pub const DEFAULT_LOCAL_MAX: u32 = sssp_kernels::BLOCK;
 
 impl Options {
     /// The delta to use on `g`: the one asked for, or the heuristic.
@@ -95,7 +89,6 @@ impl Default for Options {
             device_loop: true,
             delta: None,
             buckets: bucketing::DEFAULT_BUCKETS,
-            local_max: DEFAULT_LOCAL_MAX,
         }
     }
 }
@@ -215,7 +208,7 @@ pub(crate) fn device_loop(
     if let Some(b) = &buckets {
         check_buckets(b)?;
     }
-    let spec = LoopSpec { balance: opts.balance, dedupe: opts.dedupe, buckets, local_max: opts.local_max };
+    let spec = LoopSpec { balance: opts.balance, dedupe: opts.dedupe, buckets };
     let mut stats = Stats { delta: buckets.map(|b| b.delta), buckets: buckets.map(|b| b.count), ..Stats::default() };
     let started = Instant::now();
     eng.init(source)?;
