@@ -51,7 +51,7 @@ run)
   done
   echo "== compute-sanitizer memcheck + racecheck on small cases"
   for tool in memcheck racecheck; do
-    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights 2>&1 | tail -n 6; then fail=1; fi
+    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights grid2d road multisplit 2>&1 | tail -n 6; then fail=1; fi
   done
   exit $fail
   ;;

@@ -29,6 +29,9 @@ fn check(g: &Graph, what: &str, with_topo_bf: bool) {
             for device_loop in [false, true] {
                 runs.push((Algo::Workfront, Options { balance, dedupe, device_loop, ..Options::default() }));
             }
+            // The bucketed strategies with the heuristic delta, on the device loop.
+            runs.push((Algo::NearFar, Options { balance, dedupe, ..Options::default() }));
+            runs.push((Algo::Bucketing, Options { balance, dedupe, ..Options::default() }));
         }
         for (algo, opts) in runs {
             let sol = solve(g, algo, Some(eng.as_mut()), src, &opts).unwrap();

@@ -357,7 +357,9 @@ unsafe fn split_far(p: &PileArgs, st: &mut PileState, bar: &GridBarrier) {
 
 /// The persistent loop body. Every thread keeps the same copy of the state (it changes only
 /// through `after_iteration` / `after_split`, which read lengths stable until the next grid
-/// barrier); thread 0 stores it when the launch stops.
+/// barrier); thread 0 stores it when the launch stops. Inlined into both loop entry points (a
+/// call would put the loop's state on a stack frame).
+#[inline(always)]
 pub unsafe fn pile_loop(p: &PileArgs) {
     let (tid, nthreads) = global_tid();
     let bar = GridBarrier::in_cells(p.cells);

@@ -42,6 +42,14 @@ pub unsafe extern "ptx-kernel" fn sssp_pile_loop(a: PileArgs) {
     grid::pile_loop(&a)
 }
 
+/// The same loop for throughput-bound runs: built with launch bounds for 4 blocks of 256 per SM
+/// (`cargo xtask ptx` adds them; ptxas caps registers to fit), so big frontiers get more threads
+/// in flight at the price of a costlier grid barrier.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide(a: PileArgs) {
+    grid::pile_loop(&a)
+}
+
 /// The stand-alone multisplit (co-resident grid, like the loop).
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_multisplit(a: MultisplitArgs) {

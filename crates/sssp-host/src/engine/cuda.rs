@@ -50,6 +50,15 @@ const MARGIN: u64 = 256 << 20;
 /// still cover the frontiers of road graphs and meshes, and grid-stride loops cover the rest.
 const LOOP_BLOCKS_PER_SM: u32 = 2;
 
+/// Resident blocks per SM of the wide loop kernel (its launch bounds guarantee they fit).
+const WIDE_BLOCKS_PER_SM: u32 = 4;
+
+/// [`LOOP_BLOCKS_PER_SM`], or `SSSP_LOOP_BLOCKS_PER_SM` (for measuring the trade-off between
+/// barrier cost and memory parallelism on a device; still capped by occupancy).
+fn loop_blocks_per_sm() -> u32 {
+    std::env::var("SSSP_LOOP_BLOCKS_PER_SM").ok().and_then(|v| v.parse().ok()).filter(|&b| b > 0).unwrap_or(LOOP_BLOCKS_PER_SM)
+}
+
 /// One typed wrapper per kernel.
 struct Kernels {
     _module: Arc<CudaModule>,
@@ -57,6 +66,7 @@ struct Kernels {
     extract: CudaFunction,
     advance: CudaFunction,
     pile_loop: CudaFunction,
+    pile_loop_wide: CudaFunction,
     multisplit: CudaFunction,
     dedupe_mark: CudaFunction,
     scan_reduce: CudaFunction,
@@ -67,6 +77,8 @@ struct Kernels {
     /// Blocks of the persistent loop kernel: exactly as many as can be resident at once (its
     /// grid barrier would deadlock on a block that never gets an SM).
     loop_grid: u32,
+    /// Blocks of the wide persistent loop (throughput-bound runs), likewise resident at once.
+    wide_grid: u32,
     /// `SSSP_DEBUG_SYNC=1`: synchronise after every launch and name it on stderr, so a fault
     /// or a hang is pinned to one kernel. Off by default (it serialises the host and device).
     debug_sync: bool,
@@ -98,6 +110,8 @@ impl Kernels {
         if loop_per_sm == 0 {
             return Err(Error::Cuda("the loop kernel cannot be resident on this device".into()));
         }
+        let pile_loop_wide = f("sssp_pile_loop_wide")?;
+        let wide_per_sm = pile_loop_wide.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
         Ok(Kernels {
             init: f("sssp_init")?,
             extract: f("sssp_extract")?,
@@ -107,8 +121,11 @@ impl Kernels {
             scan_write: f("sssp_scan_write")?,
             advance,
             grid: sms * per_sm,
-            loop_grid: sms * loop_per_sm.min(LOOP_BLOCKS_PER_SM),
+            loop_grid: sms * loop_per_sm.min(loop_blocks_per_sm()),
+            // At least the narrow grid, so block_vals and hist (sized for the larger) fit both.
+            wide_grid: sms * wide_per_sm.clamp(loop_per_sm.min(loop_blocks_per_sm()), WIDE_BLOCKS_PER_SM.max(1)),
             pile_loop,
+            pile_loop_wide,
             multisplit,
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
             _module: module,
@@ -156,8 +173,9 @@ impl Kernels {
     /// with the barrier at rest (count 0) and a state the control functions produced (init's
     /// zeroes included), `a.block_vals` and `a.hist` have `loop_grid` and `MAX_BINS * loop_grid`
     /// entries.
-    unsafe fn pile_loop(&self, s: &CudaStream, a: PileArgs) -> Result<()> {
-        s.launch_builder(&self.pile_loop).arg(&a).launch(Self::cfg(self.loop_grid))?;
+    unsafe fn pile_loop(&self, s: &CudaStream, a: PileArgs, wide: bool) -> Result<()> {
+        let (f, grid) = if wide { (&self.pile_loop_wide, self.wide_grid) } else { (&self.pile_loop, self.loop_grid) };
+        s.launch_builder(f).arg(&a).launch(Self::cfg(grid))?;
         self.done(s, "pile_loop")
     }
 
@@ -279,8 +297,9 @@ impl CudaEngine {
         let (scratch, table) = (stream.alloc_zeros((m as usize).max(1))?, stream.alloc_zeros(nz)?);
         let (prefix, cells, counters) =
             (stream.alloc_zeros(n as usize + 1)?, stream.alloc_zeros(CELLS)?, stream.alloc_zeros::<u64>(4)?);
-        let block_vals = stream.alloc_zeros::<u64>(k.loop_grid as usize)?;
-        let hist = stream.alloc_zeros::<u32>((MAX_BINS * k.loop_grid) as usize)?;
+        let most = k.loop_grid.max(k.wide_grid) as usize;
+        let block_vals = stream.alloc_zeros::<u64>(most)?;
+        let hist = stream.alloc_zeros::<u32>(MAX_BINS as usize * most)?;
         let at = |a: u64| a as *mut u32;
         let lay = Layout {
             csr: Csr {
@@ -442,7 +461,9 @@ impl Engine for CudaEngine {
         // SAFETY: buffers as `Kernels::pile_loop` requires: queues and far buffers n, slots
         // nb x n (ensure_buckets), scratch m, cells CELLS (init zeroed them: the start state and
         // a barrier at rest), block_vals and hist sized by loop_grid at construction.
-        unsafe { self.k.pile_loop(&self.stream, a)? };
+        // Partition balance is the throughput mode (scale-free graphs, big frontiers): the wide
+        // loop's extra resident threads beat its costlier barrier there (docs/gpu.md).
+        unsafe { self.k.pile_loop(&self.stream, a, spec.balance == Balance::Partition)? };
         let cells = self.stream.clone_dtoh(&self.cells)?;
         Ok(LoopStatus::from_cells(&cells, nb))
     }
