@@ -319,44 +319,6 @@ fn written_edge_lists_keep_weights_and_binary_gz_is_compressed() {
     assert!(err.contains("--to"), "{err}");
     assert!(sssp(&["gen", "path:10", "-o", s(&tmp("p10")), "--to", "wel"]).status.success());
     let o = sssp(&["convert", "gen:path:3", s(&tmp("x.graph"))]);
-
-fn plot_draws_one_panel_per_trace() {
-    let a = tmp("plot-workfront.csv");
-    let b = tmp("plot-nearfar.csv");
-    let svg = tmp("plot-fig.svg");
-    // An older four-column trace next to one with the far pile and later buckets.
-    std::fs::write(&a, "iter,frontier,arcs,micros\n1,1,3,10.5\n2,3,9,12.0\n3,0,0,1.0\n").unwrap();
-    std::fs::write(
-        &b,
-        "iter,frontier,arcs,micros,bucket,far,slots\n1,1,3,8.0,0,2,0\n2,2,6,9.5,0,4,1\n3,4,12,7.0,1,0,0\n\n",
-    )
-    .unwrap();
-    let o = sssp(&["plot", s(&a), s(&b), "-o", s(&svg)]);
-    assert!(o.status.success(), "{:?}", text(&o));
-    let out = std::fs::read_to_string(&svg).unwrap();
-    assert!(out.starts_with("<svg") || out.starts_with("<?xml"), "{}", &out[..out.len().min(200)]);
-    assert!(out.contains("plot-workfront") && out.contains("plot-nearfar"), "{out}");
-    assert!(out.contains("iteration") && out.contains("far pile"), "{out}");
-    // Log scale with a figure title and one label per trace.
-    let o = sssp(&[
-        "plot",
-        s(&a),
-        s(&b),
-        "-o",
-        s(&svg),
-        "--log",
-        "--title",
-        "NY road",
-        "--label",
-        "Workfront",
-        "--label",
-        "NearFar",
-    ]);
-    assert!(o.status.success(), "{:?}", text(&o));
-    let out = std::fs::read_to_string(&svg).unwrap();
-    assert!(out.contains("NY road") && out.contains("Workfront") && out.contains("NearFar"), "{out}");
-    // A label count that does not match the traces is a usage error.
-    let o = sssp(&["plot", s(&a), s(&b), "-o", s(&svg), "--label", "only-one"]);
     assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
 }
 
@@ -462,7 +424,50 @@ fn rates_read_and_serial_rows_say_what_ran() {
     assert!(!out.contains(" 0 arcs relaxed"), "{out}");
     let o = sssp(&["bench", "gen:grid2d:30x30", "--device", "cpu", "--trials", "1", "--algos", "dijkstra"]);
     assert!(text(&o).0.contains("MTEPS"), "{:?}", text(&o));
+}
 
+#[test]
+fn plot_draws_one_panel_per_trace() {
+    let a = tmp("plot-workfront.csv");
+    let b = tmp("plot-nearfar.csv");
+    let svg = tmp("plot-fig.svg");
+    // An older four-column trace next to one with the far pile and later buckets.
+    std::fs::write(&a, "iter,frontier,arcs,micros\n1,1,3,10.5\n2,3,9,12.0\n3,0,0,1.0\n").unwrap();
+    std::fs::write(
+        &b,
+        "iter,frontier,arcs,micros,bucket,far,slots\n1,1,3,8.0,0,2,0\n2,2,6,9.5,0,4,1\n3,4,12,7.0,1,0,0\n\n",
+    )
+    .unwrap();
+    let o = sssp(&["plot", s(&a), s(&b), "-o", s(&svg)]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let out = std::fs::read_to_string(&svg).unwrap();
+    assert!(out.starts_with("<svg") || out.starts_with("<?xml"), "{}", &out[..out.len().min(200)]);
+    assert!(out.contains("plot-workfront") && out.contains("plot-nearfar"), "{out}");
+    assert!(out.contains("iteration") && out.contains("far pile"), "{out}");
+    // Log scale with a figure title and one label per trace.
+    let o = sssp(&[
+        "plot",
+        s(&a),
+        s(&b),
+        "-o",
+        s(&svg),
+        "--log",
+        "--title",
+        "NY road",
+        "--label",
+        "Workfront",
+        "--label",
+        "NearFar",
+    ]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let out = std::fs::read_to_string(&svg).unwrap();
+    assert!(out.contains("NY road") && out.contains("Workfront") && out.contains("NearFar"), "{out}");
+    // A label count that does not match the traces is a usage error.
+    let o = sssp(&["plot", s(&a), s(&b), "-o", s(&svg), "--label", "only-one"]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+}
+
+#[test]
 fn plot_malformed_trace_names_file_and_line_exit_4() {
     let bad = tmp("plot-bad.csv");
     let svg = tmp("plot-bad.svg");
