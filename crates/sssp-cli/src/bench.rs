@@ -76,12 +76,13 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
     let mut out = vec![];
     for name in &a.algos {
         let algo = Algo::parse(name)?;
-        let balances: Vec<Balance> = if algo.uses_engine() {
+        // `auto` picks its own modes: one row.
+        let balances: Vec<Balance> = if algo.uses_engine() && algo != Algo::Auto {
             a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()?
         } else {
             vec![Balance::Thread]
         };
-        let dedupes: Vec<Dedupe> = if is_frontier(algo) {
+        let dedupes: Vec<Dedupe> = if is_frontier(algo) && algo != Algo::Auto {
             a.dedupe.iter().map(|s| parse_dedupe(s)).collect::<Result<_>>()?
         } else {
             vec![Dedupe::Stamp]
@@ -178,6 +179,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         }
         let (mut ms, mut work, mut iters, mut dl, mut splits) = (vec![], vec![], vec![], vec![], vec![]);
         let mut delta = None;
+        let mut chosen = None;
         for &src in &sources {
             let sol = solve(&g, c.algo, eng.as_deref_mut(), src, &opts)?;
             sssp::verify::check(&g, src, &sol.dist)?;
@@ -190,13 +192,14 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             dl.push(sol.stats.download.as_secs_f64() * 1e3);
             splits.push(sol.stats.far_splits as f64);
             delta = sol.stats.delta;
+            chosen = sol.stats.chosen.clone();
         }
         let med = median(&mut ms);
         let min = ms[0];
         let gteps = g.num_arcs() as f64 / (med / 1e3) / 1e9;
         let (work, iters, dl, splits) = (median(&mut work), median(&mut iters), median(&mut dl), median(&mut splits));
         let (bal, ded) =
-            if c.algo.uses_engine() { (balance_name(c.balance), dedupe_name(c.dedupe)) } else { ("-", "-") };
+            if c.algo.uses_engine() && c.algo != Algo::Auto { (balance_name(c.balance), dedupe_name(c.dedupe)) } else { ("-", "-") };
         let ded = if is_frontier(c.algo) { ded } else { "-" };
         let nb = if c.algo.uses_delta() { Some(c.buckets) } else { None };
         // The serial references run on the host whatever engine the other rows use.
@@ -204,7 +207,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         if a.json {
             let v = serde_json::json!({
                 "graph": a.graph.graph, "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,
-                "delta": delta, "buckets": nb, "far_splits": splits,
+                "delta": delta, "buckets": nb, "far_splits": splits, "chosen": chosen,
                 "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
                 "download_ms": dl, "trials": sources.len(), "verified": true,
             });

@@ -85,10 +85,12 @@ impl GraphArgs {
 /// How to solve.
 #[derive(Args, Clone)]
 pub struct SolveArgs {
-    /// Algorithm: dijkstra, bellman-ford (serial references; bellman-ford accepts negative
-    /// weights), topo-bf (topology-driven Bellman-Ford), workfront (Workfront Sweep), near-far
-    /// (Near-Far Pile), bucketing (delta-stepping with a window of buckets and a far pile).
-    #[arg(long, short = 'a', default_value = "workfront")]
+    /// Algorithm: auto (picks one of the others and its balance and delta from the device and
+    /// the graph, and says which and why), dijkstra, bellman-ford (serial references;
+    /// bellman-ford accepts negative weights), topo-bf (topology-driven Bellman-Ford), workfront
+    /// (Workfront Sweep), near-far (Near-Far Pile), bucketing (delta-stepping with a window of
+    /// buckets and a far pile).
+    #[arg(long, short = 'a', default_value = "auto")]
     pub algo: String,
     /// Bucket width of near-far and bucketing (default: Davidson's heuristic, 32 x mean weight
     /// / mean out-degree, printed with the result).
@@ -249,14 +251,20 @@ pub fn report(
     let reached = sol.dist.iter().filter(|&&d| d != UNREACHED).count();
     let secs = s.compute.as_secs_f64();
     let gteps = if secs > 0.0 { g.num_arcs() as f64 / secs / 1e9 } else { 0.0 };
-    let device = eng.map(|e| e.device()).unwrap_or_else(|| "CPU (serial)".into());
+    // What really ran: `auto` names its choice, and a serial choice ran on the host.
+    let ran = s.chosen_algo.unwrap_or(algo);
+    let device = if ran.uses_engine() { eng.map(|e| e.device()) } else { None }.unwrap_or_else(|| "CPU (serial)".into());
+    let label = match s.chosen_algo {
+        Some(a) => format!("auto ({})", a.name()),
+        None => algo.name().to_string(),
+    };
     if json {
         let v = serde_json::json!({
             "algo": algo, "device": device, "source": src, "reached": reached,
             "seconds": secs, "gteps": gteps, "download_seconds": s.download.as_secs_f64(),
             "iterations": s.iterations, "arcs_relaxed": s.arcs_relaxed,
             "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
-            "delta": s.delta, "buckets": s.buckets, "far_splits": s.far_splits,
+            "delta": s.delta, "buckets": s.buckets, "far_splits": s.far_splits, "chosen": s.chosen,
             "verified": verified,
         });
         outln!("{v}");
@@ -268,7 +276,7 @@ pub fn report(
         };
         outln!(
             "{} on {}: source {src}, reached {reached}, {:.3} ms ({}), {} iterations, {} arcs relaxed{buckets}{}",
-            algo.name(),
+            label,
             device,
             secs * 1e3,
             teps(gteps * 1e9),

@@ -176,7 +176,7 @@ fn run(a: RunArgs) -> Result<()> {
     let algo = a.solve.algo()?;
     if a.trace.is_some() && !algo.uses_engine() {
         return Err(Error::InvalidArgument(format!(
-            "--trace records the iterations of an engine algorithm (topo-bf, workfront); `{}` has none",
+            "--trace records the iterations of an engine algorithm (topo-bf, workfront, near-far, bucketing); `{}` has none",
             algo.name()
         )));
     }
@@ -189,6 +189,11 @@ fn run(a: RunArgs) -> Result<()> {
         let o = if traced { opts } else { sssp::strategy::Options { trace: false, ..opts } };
         let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &o)?;
         let verified = if a.verify { Some(common::verify(&g, src, &sol.dist, trial == 0)?) } else { None };
+        if trial == 0 {
+            if let Some(why) = &sol.stats.chosen {
+                eprintln!("{why}");
+            }
+        }
         common::report(&g, algo, eng.as_deref(), src, &sol, verified, a.json);
         if trial == 0 {
             if let Some(p) = &a.trace {

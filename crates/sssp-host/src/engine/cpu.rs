@@ -258,6 +258,10 @@ impl Engine for CpuEngine {
         self.n
     }
 
+    fn is_gpu(&self) -> bool {
+        false
+    }
+
     fn init(&mut self, source: u32) -> Result<()> {
         self.cells.get_mut().fill(0);
         self.fr = Frontiers::default();

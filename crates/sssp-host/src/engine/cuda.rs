@@ -417,6 +417,10 @@ impl Engine for CudaEngine {
         self.n
     }
 
+    fn is_gpu(&self) -> bool {
+        true
+    }
+
     fn init(&mut self, source: u32) -> Result<()> {
         self.stream.memset_zeros(&mut self.cells)?;
         self.fr = Frontiers::default();

@@ -76,6 +76,9 @@ pub trait Engine {
     /// Number of vertices of the resident graph.
     fn num_vertices(&self) -> u32;
 
+    /// Whether this engine runs on a GPU (what `--algo auto` chooses by).
+    fn is_gpu(&self) -> bool;
+
     /// Reset for a run from `source`: all distances unreached, the source at 0, the frontier
     /// `[source]`, counters zero. Queued; no synchronisation.
     fn init(&mut self, source: u32) -> Result<()>;

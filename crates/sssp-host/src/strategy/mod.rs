@@ -12,6 +12,7 @@
 //! three frontier strategies share one driver ([`device_loop`]): they differ only in the bucket
 //! structure they hand the engine's loop.
 
+pub mod auto;
 pub mod bucketing;
 pub mod near_far;
 pub mod topo_bf;
@@ -126,6 +127,10 @@ pub struct Stats {
     pub buckets: Option<u32>,
     /// Bucketed strategies: far-pile splits.
     pub far_splits: u32,
+    /// `auto`: what it chose and why (one line).
+    pub chosen: Option<String>,
+    /// `auto`: the algorithm it ran.
+    pub chosen_algo: Option<Algo>,
     /// Time of the solve itself (init to last kernel), excluding upload and download.
     #[serde(serialize_with = "ser_secs")]
     pub compute: Duration,
@@ -316,11 +321,14 @@ pub enum Algo {
     NearFar,
     /// Bucketing (delta-stepping with a window of buckets and a far pile) on an engine.
     Bucketing,
+    /// Pick one of the above, and its parameters, from the device and the graph
+    /// ([`auto::choose`]).
+    Auto,
 }
 
 impl Algo {
-    pub const ALL: [Algo; 6] =
-        [Algo::Dijkstra, Algo::BellmanFord, Algo::TopoBf, Algo::Workfront, Algo::NearFar, Algo::Bucketing];
+    pub const ALL: [Algo; 7] =
+        [Algo::Auto, Algo::Dijkstra, Algo::BellmanFord, Algo::TopoBf, Algo::Workfront, Algo::NearFar, Algo::Bucketing];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -330,6 +338,7 @@ impl Algo {
             Algo::Workfront => "workfront",
             Algo::NearFar => "near-far",
             Algo::Bucketing => "bucketing",
+            Algo::Auto => "auto",
         }
     }
 
@@ -347,7 +356,8 @@ impl Algo {
 
     /// Runs on an [`Engine`] (GPU or CPU backend) rather than as serial host code.
     pub fn uses_engine(self) -> bool {
-        matches!(self, Algo::TopoBf | Algo::Workfront | Algo::NearFar | Algo::Bucketing)
+        // Auto opens one to learn the device, even when it then picks serial Dijkstra.
+        matches!(self, Algo::TopoBf | Algo::Workfront | Algo::NearFar | Algo::Bucketing | Algo::Auto)
     }
 }
 
@@ -367,6 +377,13 @@ pub fn solve(
         Ok(Solution { dist, stats })
     };
     match (algo, eng) {
+        (Algo::Auto, eng) => {
+            let c = auto::choose(g, eng.as_ref().is_some_and(|e| e.is_gpu()), opts);
+            let mut sol = solve(g, c.algo, eng, source, &c.opts)?;
+            sol.stats.chosen = Some(c.why);
+            sol.stats.chosen_algo = Some(c.algo);
+            Ok(sol)
+        }
         (Algo::Dijkstra, _) => serial(&|| {
             let (d, s) = crate::reference::dijkstra_with_stats(g, source)?;
             Ok((d, s.arcs_relaxed))

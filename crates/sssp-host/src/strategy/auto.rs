@@ -1,0 +1,92 @@
+//! `--algo auto`: pick the strategy and its parameters from the device and the graph.
+//!
+//! The rule is read off measurements (docs/benchmarks.md), not theory, and says why it chose:
+//!
+//! | device | graph | choice | measured |
+//! |---|---|---|---|
+//! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2) |
+//! | GPU | even degrees (roads, meshes) | Bucketing, virtual warps, delta = 8 x heuristic | NY: delta 10x heuristic 7.05 ms vs 9.67 at the heuristic; road 4M: 3.7x-15x within 1% of each other |
+//! | CPU | skewed degrees | Near-Far, virtual warps, heuristic delta | kron 18 on 2 cores: 172 ms (Workfront 206, Dijkstra 424) |
+//! | CPU | even degrees | serial Dijkstra | NY on 2 cores: 42 ms (Near-Far 141, Workfront 1495); road 1M: 174 vs 474 |
+//!
+//! "Skewed" means the largest out-degree is at least [`SKEW`] times the mean and at least
+//! [`HUB_DEGREE`]: a hub then holds a warp's worth of arcs many times over, and only
+//! load-balanced partitioning keeps it from serialising a warp. On even-degree graphs the GPU's
+//! time is iterations (docs/gpu.md), so a wider bucket than Davidson's work-minimising heuristic
+//! pays. With 2 CPU threads nothing parallel beats one Dijkstra on a road graph. A traced run
+//! (`--trace`) wants iterations, so on the CPU it takes Near-Far instead of Dijkstra there.
+
+use super::{heuristic_delta, Algo, Options};
+use crate::engine::{Balance, Dedupe};
+use crate::graph::Graph;
+
+/// Max degree / mean degree from which a graph counts as skewed.
+pub const SKEW: f64 = 32.0;
+/// ... and the max degree it needs at least (small graphs have small maxima whatever their shape).
+pub const HUB_DEGREE: usize = 256;
+/// Bucket width multiplier over the heuristic for even-degree graphs on a GPU.
+pub const GPU_ROAD_DELTA_FACTOR: u64 = 8;
+
+/// What `auto` picked, and why, in one line.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    pub algo: Algo,
+    pub opts: Options,
+    pub why: String,
+}
+
+/// Choose for `g` on a GPU (`gpu`) or the CPU backend, starting from `base` (its check and trace
+/// settings are kept; balance, dedupe and delta are chosen here).
+pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
+    let n = g.num_vertices().max(1);
+    let mean = g.num_arcs() as f64 / n as f64;
+    let max = (0..g.num_vertices() as u32).map(|v| g.degree(v)).max().unwrap_or(0);
+    let skewed = max >= HUB_DEGREE && max as f64 >= SKEW * mean.max(1.0);
+    let shape = format!(
+        "{} degrees: max {max}, mean {mean:.1}",
+        if skewed { "skewed" } else { "even" }
+    );
+    let h = heuristic_delta(g);
+    let with = |algo, balance, delta: Option<u32>, what: String| Choice {
+        algo,
+        opts: Options { balance, dedupe: Dedupe::Stamp, delta, ..*base },
+        why: format!("auto: {what} ({shape}; {})", if gpu { "GPU" } else { "CPU" }),
+    };
+    match (gpu, skewed) {
+        (true, true) => with(Algo::Workfront, Balance::Partition, None, "workfront, partition balance".into()),
+        (true, false) => {
+            let d = (h as u64 * GPU_ROAD_DELTA_FACTOR).min(u32::MAX as u64 - 1) as u32;
+            with(Algo::Bucketing, Balance::VirtualWarp, Some(d), format!("bucketing, vwarp, delta {d} = 8 x heuristic"))
+        }
+        (false, true) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {h}")),
+        // A trace asks for iterations, which serial Dijkstra does not have.
+        (false, false) if base.trace => {
+            with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {h} (traced)"))
+        }
+        (false, false) => with(Algo::Dijkstra, Balance::Thread, None, "serial dijkstra".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{generate, GenSpec};
+    use crate::WeightSpec;
+
+    fn graph(spec: &str) -> Graph {
+        generate(&GenSpec::parse(spec).unwrap(), 1, WeightSpec::AsGiven).unwrap()
+    }
+
+    #[test]
+    fn hubs_get_partitioning_and_roads_get_buckets_or_dijkstra() {
+        let (kron, road) = (graph("kron:14"), graph("road:20000"));
+        let o = Options::default();
+        assert_eq!((choose(&kron, true, &o).algo, choose(&kron, true, &o).opts.balance), (Algo::Workfront, Balance::Partition));
+        assert_eq!(choose(&kron, false, &o).algo, Algo::NearFar);
+        let gpu_road = choose(&road, true, &o);
+        assert_eq!((gpu_road.algo, gpu_road.opts.balance), (Algo::Bucketing, Balance::VirtualWarp));
+        assert_eq!(gpu_road.opts.delta, Some(heuristic_delta(&road) * 8));
+        assert_eq!(choose(&road, false, &o).algo, Algo::Dijkstra);
+        assert!(gpu_road.why.starts_with("auto: bucketing") && gpu_road.why.contains("even degrees"), "{}", gpu_road.why);
+    }
+}
