@@ -5,15 +5,16 @@
 //! | device | graph | choice | measured |
 //! |---|---|---|---|
 //! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2) |
-//! | GPU | even degrees (roads, meshes) | Bucketing, virtual warps, delta = 8 x heuristic | NY: delta 10x heuristic 7.05 ms vs 9.67 at the heuristic; road 4M: 3.7x-15x within 1% of each other |
+//! | GPU | even degrees, mean < 3.5 (road networks) | Bucketing, virtual warps, delta = 8 x heuristic | NY: 7.27 ms (heuristic delta 9.67, best measured 7.05); road 4M: 22.9 ms (best measured 23.1) |
+//! | GPU | even degrees, mean >= 3.5 (meshes) | Near-Far, virtual warps, heuristic delta | grid3d 256^3: 25.9 ms (Bucketing 29.0; 4x delta 48, 8x 78) |
 //! | CPU | skewed degrees | Near-Far, virtual warps, heuristic delta | kron 18 on 2 cores: 172 ms (Workfront 206, Dijkstra 424) |
 //! | CPU | even degrees | serial Dijkstra | NY on 2 cores: 42 ms (Near-Far 141, Workfront 1495); road 1M: 174 vs 474 |
 //!
 //! "Skewed" means the largest out-degree is at least [`SKEW`] times the mean and at least
 //! [`HUB_DEGREE`]: a hub then holds a warp's worth of arcs many times over, and only
-//! load-balanced partitioning keeps it from serialising a warp. On even-degree graphs the GPU's
-//! time is iterations (docs/gpu.md), so a wider bucket than Davidson's work-minimising heuristic
-//! pays. With 2 CPU threads nothing parallel beats one Dijkstra on a road graph. A traced run
+//! load-balanced partitioning keeps it from serialising a warp. On road networks the GPU's time
+//! is iterations (docs/gpu.md), so a wider bucket than Davidson's work-minimising heuristic pays;
+//! on meshes the heuristic's work saving wins (grid3d: 3x slower at 8x the delta). With 2 CPU threads nothing parallel beats one Dijkstra on a road graph. A traced run
 //! (`--trace`) wants iterations, so on the CPU it takes Near-Far instead of Dijkstra there.
 
 use super::{heuristic_delta, Algo, Options};
@@ -24,8 +25,11 @@ use crate::graph::Graph;
 pub const SKEW: f64 = 32.0;
 /// ... and the max degree it needs at least (small graphs have small maxima whatever their shape).
 pub const HUB_DEGREE: usize = 256;
-/// Bucket width multiplier over the heuristic for even-degree graphs on a GPU.
+/// Bucket width multiplier over the heuristic for road networks on a GPU.
 pub const GPU_ROAD_DELTA_FACTOR: u64 = 8;
+/// Mean out-degree below which an even-degree graph is taken for a road network (road
+/// networks: 2.4-2.8; grids and meshes: 4-6). Measured on NY (2.8), road 4M (2.5), grid3d (6).
+pub const ROAD_MEAN_DEGREE: f64 = 3.5;
 
 /// What `auto` picked, and why, in one line.
 #[derive(Clone, Debug)]
@@ -54,10 +58,11 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     };
     match (gpu, skewed) {
         (true, true) => with(Algo::Workfront, Balance::Partition, None, "workfront, partition balance".into()),
-        (true, false) => {
+        (true, false) if mean < ROAD_MEAN_DEGREE => {
             let d = (h as u64 * GPU_ROAD_DELTA_FACTOR).min(u32::MAX as u64 - 1) as u32;
             with(Algo::Bucketing, Balance::VirtualWarp, Some(d), format!("bucketing, vwarp, delta {d} = 8 x heuristic"))
         }
+        (true, false) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {h}")),
         (false, true) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {h}")),
         // A trace asks for iterations, which serial Dijkstra does not have.
         (false, false) if base.trace => {
@@ -84,6 +89,8 @@ mod tests {
         assert_eq!((choose(&kron, true, &o).algo, choose(&kron, true, &o).opts.balance), (Algo::Workfront, Balance::Partition));
         assert_eq!(choose(&kron, false, &o).algo, Algo::NearFar);
         let gpu_road = choose(&road, true, &o);
+        let mesh = choose(&graph("grid3d:12x12x12"), true, &o);
+        assert_eq!((mesh.algo, mesh.opts.delta), (Algo::NearFar, Some(heuristic_delta(&graph("grid3d:12x12x12")))));
         assert_eq!((gpu_road.algo, gpu_road.opts.balance), (Algo::Bucketing, Balance::VirtualWarp));
         assert_eq!(gpu_road.opts.delta, Some(heuristic_delta(&road) * 8));
         assert_eq!(choose(&road, false, &o).algo, Algo::Dijkstra);
