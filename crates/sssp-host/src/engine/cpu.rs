@@ -48,6 +48,7 @@ impl<T: Copy> Shared<T> {
     }
 }
 
+/// A graph resident in host memory, run by the kernels crate's bodies over rayon.
 pub struct CpuEngine {
     offsets: Vec<u64>,
     n: u32,

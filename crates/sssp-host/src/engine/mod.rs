@@ -39,6 +39,7 @@ pub enum DeviceKind {
 }
 
 impl DeviceKind {
+    /// `auto`, `gpu` (or `cuda`), `cpu`.
     pub fn parse(s: &str) -> Result<Self> {
         match s {
             "auto" => Ok(DeviceKind::Auto),
@@ -61,8 +62,11 @@ pub enum Input {
 /// One advance (relax) step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Advance {
+    /// Which vertices are expanded.
     pub input: Input,
+    /// How their arcs are spread over threads.
     pub balance: Balance,
+    /// How the next frontier is kept free of duplicates.
     pub dedupe: Dedupe,
     /// Iteration number, from 1; stamped into improved vertices.
     pub iter: u32,
@@ -145,8 +149,11 @@ pub fn open_explained(g: &Graph, kind: DeviceKind) -> Result<(Box<dyn Engine>, O
 /// Workfront Sweep; one bucket: Near-Far; more: Bucketing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoopSpec {
+    /// How the advance spreads arcs over threads.
     pub balance: Balance,
+    /// How the near queue is kept free of duplicates.
     pub dedupe: Dedupe,
+    /// `None`: Workfront Sweep; `Some`: Near-Far (one bucket) or Bucketing.
     pub buckets: Option<BucketSpec>,
 }
 
@@ -162,6 +169,7 @@ pub struct BucketSpec {
 /// Where a [`Engine::run_loop`] call stopped, and the sizes of the queues (for traces).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LoopStatus {
+    /// The control state the loop stopped in (`done` set when the distances are final).
     pub state: PileState,
     /// Items of the next iteration's input (the near queue, or the slot it starts from).
     pub near: u32,

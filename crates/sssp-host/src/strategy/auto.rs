@@ -34,8 +34,11 @@ pub const ROAD_MEAN_DEGREE: f64 = 3.5;
 /// What `auto` picked, and why, in one line.
 #[derive(Clone, Debug)]
 pub struct Choice {
+    /// The algorithm to run.
     pub algo: Algo,
+    /// Its options (balance, dedupe, delta chosen; the caller's others kept).
     pub opts: Options,
+    /// One line: what and why, printed by the CLI and recorded in `--json`.
     pub why: String,
 }
 

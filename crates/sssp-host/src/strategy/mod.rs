@@ -97,11 +97,13 @@ impl Default for Options {
 /// One traced iteration.
 #[derive(Clone, Debug, Serialize)]
 pub struct IterTrace {
+    /// Iteration number, from 1.
     pub iter: u32,
     /// Input vertices of this iteration (the near set, for the bucketed strategies).
     pub frontier: u64,
     /// Arcs relaxed in this iteration.
     pub arcs: u64,
+    /// Wall time of the iteration on the host (a launch and its read-backs), microseconds.
     pub micros: f64,
     /// Bucketed strategies: the bucket processed (its distances are `[bucket*delta,
     /// (bucket+1)*delta)`, so the Near-Far threshold is `(bucket+1)*delta`); 0 otherwise.
@@ -117,7 +119,9 @@ pub struct IterTrace {
 pub struct Stats {
     /// Iterations that had work (queued empty iterations are not counted).
     pub iterations: u32,
+    /// Arcs relaxed (read and a candidate computed), over the whole run.
     pub arcs_relaxed: u64,
+    /// Frontier entries expanded (a vertex counts once per expansion).
     pub vertices_processed: u64,
     /// Host round trips taken to decide termination.
     pub readbacks: u32,
@@ -137,6 +141,7 @@ pub struct Stats {
     /// Time to copy distances back to the host.
     #[serde(serialize_with = "ser_secs")]
     pub download: Duration,
+    /// Per-iteration records, when [`Options::trace`] was set.
     pub trace: Vec<IterTrace>,
 }
 
@@ -147,7 +152,9 @@ fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::
 /// A finished run: exact distances and statistics.
 #[derive(Clone, Debug)]
 pub struct Solution {
+    /// Exact distances, [`crate::UNREACHED`] for vertices the source does not reach.
     pub dist: Vec<Dist>,
+    /// What the run did.
     pub stats: Stats,
 }
 
@@ -327,9 +334,11 @@ pub enum Algo {
 }
 
 impl Algo {
+    /// Every algorithm, in the order `--help` lists them.
     pub const ALL: [Algo; 7] =
         [Algo::Auto, Algo::Dijkstra, Algo::BellmanFord, Algo::TopoBf, Algo::Workfront, Algo::NearFar, Algo::Bucketing];
 
+    /// The `--algo` name.
     pub fn name(self) -> &'static str {
         match self {
             Algo::Dijkstra => "dijkstra",
@@ -347,6 +356,7 @@ impl Algo {
         matches!(self, Algo::NearFar | Algo::Bucketing)
     }
 
+    /// Parse an `--algo` name.
     pub fn parse(s: &str) -> Result<Self> {
         Self::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| {
             let names: Vec<_> = Self::ALL.iter().map(|a| a.name()).collect();
