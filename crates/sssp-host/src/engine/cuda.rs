@@ -5,7 +5,7 @@
 //! So the host never needs a length to queue a launch, and a strategy can queue many iterations
 //! back to back and read a length only when it decides whether to stop.
 //!
-//! Safety discipline: [`Kernels`] holds the only launch calls, one typed method each, with the
+//! Safety discipline: `Kernels` holds the only launch calls, one typed method each, with the
 //! conditions the caller must uphold; strategy code never names a kernel.
 
 use std::sync::Arc;

@@ -11,7 +11,7 @@
 //! (graph, distances, frontiers, counters) and resets them per run with [`Engine::init`]; a
 //! strategy owns the loop and the iteration count, and speaks only in operators.
 //!
-//! Frontier bookkeeping is shared by both backends through [`Frontiers`]: two vertex queues whose
+//! Frontier bookkeeping is shared by both backends through `Frontiers`: two vertex queues whose
 //! lengths live in device memory, a scratch queue for lookup-table dedupe, and a ring of length
 //! cells arranged so that an iteration never needs a separate memset (each advance zeroes the
 //! cell the *next* advance will push into). The host reads a length only when it must decide

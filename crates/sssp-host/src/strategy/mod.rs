@@ -9,7 +9,7 @@
 //!
 //! Every strategy runs on any [`Engine`] (CUDA or CPU) and returns exact distances or an error;
 //! the result is converted to the library's [`Dist`] and checked for overflow here, once. The
-//! three frontier strategies share one driver ([`device_loop`]): they differ only in the bucket
+//! three frontier strategies share one driver (`device_loop`): they differ only in the bucket
 //! structure they hand the engine's loop.
 
 pub mod auto;
