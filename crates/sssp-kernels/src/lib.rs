@@ -25,7 +25,8 @@
 //! each field (e.g. `dist` has `n` entries, an output queue has room for every push its dedupe
 //! mode can make), every vertex id stored in them is `< n`, and locations that several threads
 //! touch are only accessed through the atomics in [`relax`] and [`dedupe`]. The one typed
-//! wrapper per kernel in `sssp-host` (and the CPU engine) upholds it and says so at each call.
+//! wrapper per kernel in the `sssp` library (and the CPU engine) upholds it and says so at each
+//! call.
 
 pub mod advance;
 pub mod dedupe;
