@@ -1,7 +1,7 @@
 //! `sssp`: exact single-source shortest paths on GPUs (CUDA) and CPUs, written in Rust.
 //!
 //! Layers, in the order data flows:
-//! - [`graph`]: the CSR graph model; [`io`]: file formats; [`gen`]: seeded generators.
+//! - [`graph`]: the CSR graph model; [`io`]: file formats; [`generate`]: seeded generators.
 //! - [`reference`]: serial Dijkstra and Bellman-Ford; [`verify`]: a reference-free certificate
 //!   checker; [`tree`]: predecessor trees and paths from any distance vector.
 //! - [`engine`]: the two backends (CUDA through `cudarc`, CPU through rayon) running the same
@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use sssp::engine::{self, DeviceKind};
-//! use sssp::gen::{generate, GenSpec};
+//! use sssp::generate::{generate, GenSpec};
 //! use sssp::strategy::{solve, Algo, Options};
 //! use sssp::WeightSpec;
 //!
@@ -24,7 +24,7 @@
 
 pub mod engine;
 pub mod error;
-pub mod gen;
+pub mod generate;
 pub mod graph;
 pub mod io;
 pub mod mem;
