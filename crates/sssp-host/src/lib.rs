@@ -36,6 +36,9 @@
 //! # Ok::<(), sssp::Error>(())
 //! ```
 
+#![warn(missing_docs)]
+
+#[allow(missing_docs)] // documented separately
 pub mod engine;
 pub mod error;
 pub mod generate;
@@ -44,6 +47,7 @@ pub mod io;
 pub mod mem;
 pub mod reference;
 pub mod rng;
+#[allow(missing_docs)] // documented separately
 pub mod strategy;
 pub mod tree;
 pub mod verify;
