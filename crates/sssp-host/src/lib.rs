@@ -38,7 +38,8 @@
 
 #![warn(missing_docs)]
 
-#[allow(missing_docs)] // documented separately
+// Documented separately, links to private items included.
+#[allow(missing_docs, rustdoc::private_intra_doc_links)]
 pub mod engine;
 pub mod error;
 pub mod generate;
@@ -47,7 +48,8 @@ pub mod io;
 pub mod mem;
 pub mod reference;
 pub mod rng;
-#[allow(missing_docs)] // documented separately
+// Documented separately, links to private items included.
+#[allow(missing_docs, rustdoc::private_intra_doc_links)]
 pub mod strategy;
 pub mod tree;
 pub mod verify;
