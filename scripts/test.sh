@@ -24,3 +24,6 @@ echo "ptxas: ok"
 
 echo "== unit, integration and property tests (CPU backend)"
 cargo test --workspace --no-fail-fast 2>&1
+
+echo "== library docs build without warnings (broken or private links, missing docs)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p sssp

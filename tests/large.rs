@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use sssp::engine::{self, Balance, Dedupe, DeviceKind};
-use sssp::gen::{generate, GenSpec};
+use sssp::generate::{generate, GenSpec};
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{Graph, WeightSpec};
 

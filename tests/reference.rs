@@ -8,7 +8,7 @@
 //! graphs on which all of this holds.
 
 use proptest::prelude::*;
-use sssp::gen::{self, GenSpec};
+use sssp::generate::{self, GenSpec};
 use sssp::graph::NO_VERTEX;
 use sssp::{reference, tree, verify, Dist, EdgeList, Error, Graph, WeightSpec, UNREACHED};
 
@@ -196,7 +196,7 @@ proptest! {
         for name in FAMILIES {
             let spec = GenSpec::parse(name).unwrap();
             for weights in [WeightSpec::AsGiven, WeightSpec::Unit] {
-                let g = gen::generate(&spec, seed, weights).unwrap();
+                let g = generate::generate(&spec, seed, weights).unwrap();
                 for src in reference::pick_sources(&g, 2, source_seed) {
                     let d = agree_and_verify(&g, src)?;
                     let reached = d.iter().filter(|&&x| x != UNREACHED).count();
@@ -214,7 +214,7 @@ proptest! {
 
 #[test]
 fn heavy_distances_exceed_32_bits() {
-    let g = gen::generate(&GenSpec::Heavy { n: 200 }, 1, WeightSpec::AsGiven).unwrap();
+    let g = generate::generate(&GenSpec::Heavy { n: 200 }, 1, WeightSpec::AsGiven).unwrap();
     let src = reference::pick_sources(&g, 1, 1)[0];
     let d = reference::dijkstra(&g, src).unwrap();
     assert!(d.iter().any(|&x| x != UNREACHED && x > u32::MAX as Dist));

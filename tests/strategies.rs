@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
-use sssp::gen::{generate, GenSpec};
+use sssp::generate::{generate, GenSpec};
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{EdgeList, Error, Graph, WeightSpec};
 

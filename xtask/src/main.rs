@@ -16,7 +16,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{exit, Command};
 
-/// The committed PTX, embedded by `sssp-host`.
+/// The committed PTX, embedded by the `sssp` library (crates/sssp-host).
 const PTX_PATH: &str = "crates/sssp-host/ptx/sssp_kernels.ptx";
 
 /// Default PTX target: sm_70 (Volta). PTX for an older target is JIT-compiled by the driver for

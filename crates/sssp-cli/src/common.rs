@@ -40,8 +40,8 @@ impl GraphArgs {
         let t = Instant::now();
         let weights = WeightSpec::parse(&self.weights)?;
         let g = if let Some(spec) = self.graph.strip_prefix("gen:") {
-            let spec = sssp::gen::GenSpec::parse(spec)?;
-            let g = sssp::gen::generate(&spec, self.gen_seed, weights)?;
+            let spec = sssp::generate::GenSpec::parse(spec)?;
+            let g = sssp::generate::generate(&spec, self.gen_seed, weights)?;
             if self.symmetrize {
                 return Err(Error::InvalidArgument(
                     "--symmetrize applies to files; generators choose their own symmetry".into(),

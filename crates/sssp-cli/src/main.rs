@@ -122,7 +122,7 @@ lines), wel (.wel: `u v w` lines). Every one keeps the vertex count, the arcs an
 #[derive(Args)]
 struct GenArgs {
     /// What to generate. Forms:
-    #[arg(long_help = sssp::gen::GenSpec::HELP)]
+    #[arg(long_help = sssp::generate::GenSpec::HELP)]
     spec: String,
     /// Output file; the format comes from its extension, or --to (bin, gr, mtx, el, wel, each
     /// optionally .gz/.xz).
@@ -242,11 +242,11 @@ fn convert(a: ConvertArgs) -> Result<()> {
 }
 
 fn gen(a: GenArgs) -> Result<()> {
-    let spec = sssp::gen::GenSpec::parse(&a.spec)?;
+    let spec = sssp::generate::GenSpec::parse(&a.spec)?;
     let weights = sssp::WeightSpec::parse(&a.weights)?;
     let format = output_format(&a.output, a.to.as_deref())?;
     out::check_writable(&a.output)?;
-    let g = sssp::gen::generate(&spec, a.seed, weights)?;
+    let g = sssp::generate::generate(&spec, a.seed, weights)?;
     common::write_graph(&g, &a.output, format)?;
     eprintln!(
         "generated {} with seed {}: {} vertices, {} arcs -> {}",

@@ -1,7 +1,7 @@
 //! Text parsing throughput: an in-memory edge list (~2M edges) parsed as a GAP/SNAP edge list and
 //! the same arcs as DIMACS. Reported as bytes per second of input text.
 //!
-//! Run with `cargo bench -p sssp-host --bench parse`.
+//! Run with `cargo bench -p sssp --bench parse`.
 
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use sssp::engine::{self, Balance, DeviceKind};
-use sssp::gen::{generate, GenSpec};
+use sssp::generate::{generate, GenSpec};
 use sssp::strategy::{solve, Algo, Options};
 use sssp::WeightSpec;
 

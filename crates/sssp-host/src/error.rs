@@ -12,42 +12,87 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum Error {
     /// An I/O failure on a named file.
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        /// The file (or directory) the operation was on.
+        path: PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
 
     /// Malformed input: the file, the 1-based line (0 when not line-oriented, e.g. binary) and
     /// what was expected there. Line 0 is not printed: `file: msg` rather than `file:0: msg`.
     #[error("{}{}: {msg}", path.display(), line_suffix(*line))]
-    Parse { path: PathBuf, line: u64, msg: String },
+    Parse {
+        /// The file being read.
+        path: PathBuf,
+        /// 1-based line, or 0 when the format has no lines (binary) or the check is whole-file.
+        line: u64,
+        /// What was found and what was expected instead.
+        msg: String,
+    },
 
     /// The input's format could not be told from its name and none was given.
     #[error(
         "{path}: cannot tell the graph format from the file name; pass --format (gr, mtx, el, wel, snap, metis, bin)"
     )]
-    UnknownFormat { path: PathBuf },
+    UnknownFormat {
+        /// The name whose extension is not a known format.
+        path: PathBuf,
+    },
 
     /// A vertex id outside `0..n`.
     #[error("vertex {vertex} is out of range: the graph has {num_vertices} vertices (ids 0..{num_vertices})")]
-    VertexOutOfRange { vertex: u64, num_vertices: u64 },
+    VertexOutOfRange {
+        /// The id that was given (`u64` so that ids too large for `u32` are reported as given).
+        vertex: u64,
+        /// The graph's vertex count `n`.
+        num_vertices: u64,
+    },
 
     /// The graph is larger than the u32 vertex ids / u64 edge offsets can address.
     #[error("graph too large: {what}")]
-    TooLarge { what: String },
+    TooLarge {
+        /// Which size overflowed and the limit, e.g. "5000000000 vertices (at most ...)".
+        what: String,
+    },
 
     /// An algorithm that needs non-negative weights was given a negative one.
     #[error("negative edge weight {weight} on arc {from} -> {to}; algorithm `{algo}` needs non-negative weights (use --algo bellman-ford)")]
-    NegativeWeight { algo: String, from: u32, to: u32, weight: i64 },
+    NegativeWeight {
+        /// The algorithm that refused, as the user named it.
+        algo: String,
+        /// Tail of the first negative arc found.
+        from: u32,
+        /// Head of that arc.
+        to: u32,
+        /// Its weight (< 0).
+        weight: i64,
+    },
 
     /// A negative cycle is reachable from the source, so shortest paths are undefined.
     #[error("a negative cycle is reachable from the source (it passes through vertex {vertex})")]
-    NegativeCycle { vertex: u32 },
+    NegativeCycle {
+        /// A vertex on (or reached through) the cycle: a place to start looking.
+        vertex: u32,
+    },
 
     /// A shortest distance does not fit the distance type in use.
     #[error("shortest distance to vertex {vertex} does not fit in {bits} bits")]
-    DistanceOverflow { vertex: u32, bits: u32 },
+    DistanceOverflow {
+        /// The first vertex found whose distance does not fit.
+        vertex: u32,
+        /// Width of the distance type that overflowed (32 on the engines).
+        bits: u32,
+    },
 
     /// A path was asked for to a vertex the source cannot reach.
     #[error("vertex {to} is not reachable from {from}: there is no path")]
-    Unreachable { from: u32, to: u32 },
+    Unreachable {
+        /// The source.
+        from: u32,
+        /// The target it cannot reach.
+        to: u32,
+    },
 
     /// A distance result failed verification.
     #[error("verification failed: {0}")]
@@ -59,12 +104,22 @@ pub enum Error {
 
     /// Graph plus working buffers do not fit in device memory.
     #[error("graph does not fit on {device}: needs {needed} bytes, {available} available")]
-    OutOfDeviceMemory { device: String, needed: u64, available: u64 },
+    OutOfDeviceMemory {
+        /// The device's name, as [`Engine::device`](crate::engine::Engine::device) gives it.
+        device: String,
+        /// Bytes the graph and working buffers need.
+        needed: u64,
+        /// Bytes the device reported free.
+        available: u64,
+    },
 
-    /// A host allocation whose size the input decides cannot be had (see `mem`): the bytes asked
+    /// A host allocation whose size the input decides cannot be had (see [`mem`](crate::mem)): the bytes asked
     /// for, so the user can tell a wrong size from a machine that is too small.
     #[error("out of host memory: the input needs {needed} bytes")]
-    OutOfHostMemory { needed: u64 },
+    OutOfHostMemory {
+        /// Bytes of the allocation that failed.
+        needed: u64,
+    },
 
     /// A CUDA driver call failed.
     #[error("CUDA error: {0}")]

@@ -24,11 +24,15 @@ pub const NO_VERTEX: u32 = u32::MAX;
 
 /// A read-only array that is either owned or borrowed from a shared memory map.
 pub enum Buf<T: 'static> {
+    /// An array the process allocated (parsed, generated or converted).
     Owned(Vec<T>),
     /// `len` elements of `T` starting `offset` bytes into the map; the offset is aligned for `T`.
     Mapped {
+        /// The file's map, shared by every array of the graph and alive as long as any of them.
         map: Arc<memmap2::Mmap>,
+        /// Byte offset of the first element.
         offset: usize,
+        /// Number of elements.
         len: usize,
     },
 }
@@ -84,13 +88,19 @@ impl<T> From<Vec<T>> for Buf<T> {
 }
 
 /// Arc weights: unsigned when all are non-negative, signed otherwise.
+///
+/// The split is decided once, when the graph is built: a graph is [`Weights::Signed`] exactly when
+/// some weight is negative, so the GPU strategies can take the `u32` array without a check per arc.
 #[derive(Clone, Debug)]
 pub enum Weights {
+    /// Every weight is `>= 0`: what Dijkstra and the engine strategies accept.
     Unsigned(Buf<u32>),
+    /// At least one weight is `< 0`: only Bellman-Ford accepts these.
     Signed(Buf<i32>),
 }
 
 impl Weights {
+    /// Number of weights, one per arc.
     pub fn len(&self) -> usize {
         match self {
             Weights::Unsigned(w) => w.len(),
@@ -98,6 +108,7 @@ impl Weights {
         }
     }
 
+    /// True for a graph without arcs.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -146,22 +157,27 @@ impl Graph {
         Ok(Graph { offsets, targets, weights })
     }
 
+    /// Number of vertices `n`; ids are `0..n`.
     pub fn num_vertices(&self) -> usize {
         self.offsets.len() - 1
     }
 
+    /// Number of arcs `m` (an undirected edge counts twice).
     pub fn num_arcs(&self) -> usize {
         self.targets.len()
     }
 
+    /// The CSR offsets, `n + 1` entries: `v`'s out-arcs are `offsets[v]..offsets[v + 1]`.
     pub fn offsets(&self) -> &[u64] {
         &self.offsets
     }
 
+    /// The head of each arc, `m` entries, grouped by tail in [`offsets`](Self::offsets) order.
     pub fn targets(&self) -> &[u32] {
         &self.targets
     }
 
+    /// The weight of each arc, parallel to [`targets`](Self::targets).
     pub fn weights(&self) -> &Weights {
         &self.weights
     }
@@ -268,7 +284,14 @@ pub enum WeightSpec {
     Unit,
     /// Uniform integers in `lo..=hi`, a pure function of `(seed, input edge index)`, so both arcs
     /// of an undirected edge get the same weight and the result does not depend on threads.
-    Random { lo: u32, hi: u32, seed: u64 },
+    Random {
+        /// Smallest weight.
+        lo: u32,
+        /// Largest weight (`>= lo`).
+        hi: u32,
+        /// Seed of the weight stream: the same seed gives the same weights.
+        seed: u64,
+    },
 }
 
 impl WeightSpec {
@@ -310,7 +333,8 @@ impl WeightSpec {
         }
     }
 
-    /// Weight for input edge `index`.
+    /// Weight for input edge `index` under [`WeightSpec::Random`]`{ lo, hi, seed }`: a pure
+    /// function of its arguments, so any thread can compute any edge's weight.
     #[inline]
     pub fn random_weight(lo: u32, hi: u32, seed: u64, index: u64) -> u32 {
         lo + rng::below(rng::hash2(seed, index), hi as u64 - lo as u64 + 1) as u32
@@ -323,15 +347,21 @@ impl WeightSpec {
 /// input carried no weights.
 #[derive(Clone, Debug, Default)]
 pub struct EdgeList {
+    /// Vertex count `n`; every id in `src` and `dst` must be below it (checked at CSR build).
     pub num_vertices: u32,
+    /// Tail of each edge.
     pub src: Vec<u32>,
+    /// Head of each edge, parallel to `src`.
     pub dst: Vec<u32>,
+    /// Weight of each edge, parallel to `src`; `None` when the input had no weights (they are
+    /// then chosen by the [`WeightSpec`] given to [`into_graph`](Self::into_graph)).
     pub weights: Option<Vec<i64>>,
     /// True when each listed edge stands for two arcs (undirected input, e.g. a symmetric MTX).
     pub undirected: bool,
 }
 
 impl EdgeList {
+    /// An empty weighted, directed list on `num_vertices` vertices with room for `m` edges.
     pub fn with_capacity(num_vertices: u32, m: usize) -> Self {
         EdgeList {
             num_vertices,
@@ -349,10 +379,12 @@ impl EdgeList {
         self.weights.as_mut().expect("weighted edge list").push(w);
     }
 
+    /// Number of listed edges (before any doubling).
     pub fn len(&self) -> usize {
         self.src.len()
     }
 
+    /// True when no edge is listed.
     pub fn is_empty(&self) -> bool {
         self.src.is_empty()
     }

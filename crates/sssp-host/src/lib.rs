@@ -1,19 +1,33 @@
 //! `sssp`: exact single-source shortest paths on GPUs (CUDA) and CPUs, written in Rust.
 //!
 //! Layers, in the order data flows:
-//! - [`graph`]: the CSR graph model; [`io`]: file formats; [`gen`]: seeded generators.
-//! - [`reference`]: serial Dijkstra and Bellman-Ford; [`verify`]: a reference-free certificate
-//!   checker; [`tree`]: predecessor trees and paths from any distance vector.
+//! - [`graph`]: the CSR graph model; [`io`]: file formats; [`generate`]: seeded generators.
+//! - [`reference`](mod@reference): serial Dijkstra and Bellman-Ford; [`verify`]: a
+//!   reference-free certificate checker; [`tree`]: predecessor trees and paths from any distance
+//!   vector.
 //! - [`engine`]: the two backends (CUDA through `cudarc`, CPU through rayon) running the same
 //!   kernels from `sssp-kernels`; [`strategy`]: the parallel algorithms built from them.
+//! - [`error`]: the one error type, [`Error`]; [`mem`]: fallible allocation; [`rng`]: the seeded
+//!   generator behind every random choice.
+//!
+//! # Quickstart
+//!
+//! The README's example, `examples/quickstart.rs` (`cargo run -p sssp --example quickstart`),
+//! compiled here in edition 2024, what `cargo new` makes:
+//!
+//! ```edition2024
+#![doc = include_str!("../examples/quickstart.rs")]
+//! ```
+//!
+//! The same on a 3x3 grid with unit weights, checked against the answer:
 //!
 //! ```
 //! use sssp::engine::{self, DeviceKind};
-//! use sssp::gen::{generate, GenSpec};
+//! use sssp::generate::{generate, GenSpec};
 //! use sssp::strategy::{solve, Algo, Options};
 //! use sssp::WeightSpec;
 //!
-//! // A 3x3 grid with unit weights: the far corner is 4 arcs from vertex 0.
+//! // The far corner is 4 arcs from vertex 0.
 //! let g = generate(&GenSpec::parse("grid2d:3x3")?, 1, WeightSpec::Unit)?;
 //! let mut eng = engine::open(&g, DeviceKind::Cpu)?; // DeviceKind::Auto picks CUDA when usable
 //! let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &Options::default())?;
@@ -22,14 +36,20 @@
 //! # Ok::<(), sssp::Error>(())
 //! ```
 
+#![warn(missing_docs)]
+
+// Documented separately, links to private items included.
+#[allow(missing_docs, rustdoc::private_intra_doc_links)]
 pub mod engine;
 pub mod error;
-pub mod gen;
+pub mod generate;
 pub mod graph;
 pub mod io;
 pub mod mem;
 pub mod reference;
 pub mod rng;
+// Documented separately, links to private items included.
+#[allow(missing_docs, rustdoc::private_intra_doc_links)]
 pub mod strategy;
 pub mod tree;
 pub mod verify;

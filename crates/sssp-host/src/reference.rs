@@ -61,6 +61,22 @@ pub struct DijkstraStats {
 /// ([`Error::NegativeWeight`]). A shortest distance above `i64::MAX - 1` is
 /// [`Error::DistanceOverflow`]. Complexity: O((n + m) log m) time, O(n + m) memory (heap
 /// entries are bounded by the number of improvements, at most m + 1).
+///
+/// # Examples
+///
+/// ```
+/// use sssp::reference::dijkstra;
+/// use sssp::{EdgeList, UNREACHED};
+///
+/// // 0 -> 1 costs 4 directly but 1 + 2 through vertex 2; vertex 3 has no in-arcs.
+/// let mut e = EdgeList::with_capacity(4, 3);
+/// e.push(0, 1, 4);
+/// e.push(0, 2, 1);
+/// e.push(2, 1, 2);
+/// let g = e.into_graph_as_given()?;
+/// assert_eq!(dijkstra(&g, 0)?, vec![0, 3, 1, UNREACHED]);
+/// # Ok::<(), sssp::Error>(())
+/// ```
 pub fn dijkstra(g: &Graph, src: u32) -> Result<Vec<Dist>> {
     dijkstra_with_stats(g, src).map(|(dist, _)| dist)
 }

@@ -19,15 +19,18 @@ pub fn hash2(seed: u64, index: u64) -> u64 {
     mix64(seed ^ mix64(index.wrapping_add(0x9e37_79b9_7f4a_7c15)))
 }
 
-/// Sequential SplitMix64 stream.
+/// Sequential SplitMix64 stream, for the places where values are drawn in a fixed order (a
+/// single-threaded loop); parallel code uses [`hash2`] so its values do not depend on scheduling.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
 impl Rng {
+    /// The stream for `seed`: equal seeds give equal streams on every platform and version.
     pub fn new(seed: u64) -> Self {
         Rng(seed)
     }
 
+    /// The next 64 uniformly distributed bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);

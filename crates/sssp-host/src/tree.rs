@@ -19,6 +19,25 @@ use crate::{Dist, UNREACHED};
 /// Preconditions: `src < n` ([`Error::VertexOutOfRange`]); `dist` must be the exact shortest
 /// distances from `src` (checked: otherwise [`Error::Verification`] as from
 /// [`verify::check`]). Complexity: O(n + m), parallel.
+///
+/// # Examples
+///
+/// ```
+/// use sssp::graph::NO_VERTEX;
+/// use sssp::{reference::dijkstra, tree, EdgeList};
+///
+/// // 0 -> 2 -> 1 (1 + 2) beats 0 -> 1 (4); vertex 3 is unreached.
+/// let mut e = EdgeList::with_capacity(4, 3);
+/// e.push(0, 1, 4);
+/// e.push(0, 2, 1);
+/// e.push(2, 1, 2);
+/// let g = e.into_graph_as_given()?;
+/// let dist = dijkstra(&g, 0)?;
+/// assert_eq!(tree::predecessors(&g, 0, &dist)?, vec![NO_VERTEX, 2, 0, NO_VERTEX]);
+/// assert_eq!(tree::path(&g, 0, &dist, 1)?, Some(vec![0, 2, 1]));
+/// assert_eq!(tree::path(&g, 0, &dist, 3)?, None);
+/// # Ok::<(), sssp::Error>(())
+/// ```
 pub fn predecessors(g: &Graph, src: u32, dist: &[Dist]) -> Result<Vec<u32>> {
     verify::certify(g, src, dist)
 }

@@ -48,6 +48,20 @@ const SERIAL_FRONTIER: usize = 1 << 10;
 /// Preconditions: `src < n` ([`Error::VertexOutOfRange`]). Errors: [`Error::Verification`]
 /// listing up to ten violations, e.g. `vertex 17: dist 12 but arc 3 -> 17 (w 4) gives 9`.
 /// Works for signed weights. Complexity: O(n + m) time, parallel; 8 bytes per vertex.
+///
+/// # Examples
+///
+/// ```
+/// use sssp::{verify, Error, Graph};
+///
+/// let g = Graph::from_arcs(3, &[(0, 1, 4), (0, 2, 1), (2, 1, 2)])?;
+/// verify::check(&g, 0, &[0, 3, 1])?; // the shortest distances, certified without a reference
+///
+/// // 4 is the length of a path to 1, but not the shortest: the arc 2 -> 1 improves it to 3.
+/// let Err(Error::Verification(why)) = verify::check(&g, 0, &[0, 4, 1]) else { panic!() };
+/// assert!(why.contains("vertex 1"), "{why}");
+/// # Ok::<(), sssp::Error>(())
+/// ```
 pub fn check(g: &Graph, src: u32, dist: &[Dist]) -> Result<()> {
     certify(g, src, dist).map(drop)
 }

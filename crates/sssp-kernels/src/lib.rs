@@ -6,7 +6,7 @@
 //! SSSP kernels, written once and compiled twice.
 //!
 //! - For the GPU, `cargo xtask ptx` compiles this crate with rustc's NVPTX backend; the entry
-//!   points in [`ptx`] (compiled only for `nvptx64`) are thin wrappers that read the thread
+//!   points in `ptx` (compiled only for `nvptx64`) are thin wrappers that read the thread
 //!   position from the hardware and call the plain functions of this crate.
 //! - For the CPU backend, the host links this crate as an ordinary library and calls the very
 //!   same per-thread functions ([`advance`], [`dedupe`], [`split`]) across a rayon pool, so CI exercises
@@ -14,7 +14,7 @@
 //!
 //! Every kernel body is written as a function of `(tid, nthreads)`: the global thread index and
 //! the number of threads in the grid, with grid-stride loops. Nothing in a body depends on which
-//! threads run concurrently, except where noted (block scans in [`ptx`] use shared memory and
+//! threads run concurrently, except where noted (block scans in `ptx` use shared memory and
 //! barriers; the CPU backend has its own scan with the same contract).
 //!
 //! Shared, `#[repr(C)]` parameter blocks and constants are in [`types`].
@@ -25,7 +25,8 @@
 //! each field (e.g. `dist` has `n` entries, an output queue has room for every push its dedupe
 //! mode can make), every vertex id stored in them is `< n`, and locations that several threads
 //! touch are only accessed through the atomics in [`relax`] and [`dedupe`]. The one typed
-//! wrapper per kernel in `sssp-host` (and the CPU engine) upholds it and says so at each call.
+//! wrapper per kernel in the `sssp` library (and the CPU engine) upholds it and says so at each
+//! call.
 
 pub mod advance;
 pub mod dedupe;

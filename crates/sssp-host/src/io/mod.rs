@@ -195,6 +195,32 @@ impl Default for LoadOptions {
 }
 
 /// Load a graph in any format, binary included.
+///
+/// The format is `opts.format`, else told from the name (a `.gz` / `.xz` suffix is looked
+/// through; compressed data is recognised by its magic bytes either way). Text is parsed in
+/// parallel and built into CSR with `opts.weights` and `opts.symmetrize`; a binary file is
+/// memory-mapped, not copied, unless those options ask for a change (see the module doc).
+///
+/// Errors: [`Error::Io`] for a file that cannot be read, [`Error::UnknownFormat`] for a name
+/// without a known extension and no `opts.format`, [`Error::Parse`] naming the file, line and
+/// what was expected for malformed input, [`Error::OutOfHostMemory`] when the sizes the file
+/// declares cannot be allocated.
+///
+/// # Examples
+///
+/// ```
+/// use sssp::io::{read_graph, LoadOptions};
+///
+/// // DIMACS: 3 vertices, arcs 1 -> 2 (weight 5) and 2 -> 3 (weight 7), ids 1-based in the file.
+/// let path = std::env::temp_dir().join(format!("sssp-doc-read-graph-{}.gr", std::process::id()));
+/// std::fs::write(&path, "c a path\np sp 3 2\na 1 2 5\na 2 3 7\n")?;
+/// let g = read_graph(&path, &LoadOptions::default());
+/// std::fs::remove_file(&path)?;
+/// let g = g?;
+/// assert_eq!((g.num_vertices(), g.num_arcs()), (3, 2));
+/// assert_eq!(g.neighbors(1).collect::<Vec<_>>(), vec![(2, 7)]); // file's 2 -> 3 is 1 -> 2 here
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn read_graph(path: &Path, opts: &LoadOptions) -> Result<Graph> {
     let format = format_of(path, opts)?;
     if format == Format::Binary {

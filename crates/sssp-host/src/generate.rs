@@ -53,36 +53,87 @@ pub const KRON_EDGE_FACTOR: u32 = 16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GenSpec {
     /// Graph500 Kronecker / R-MAT: `2^scale` vertices, `edge_factor * 2^scale` undirected edges.
-    Kron { scale: u32, edge_factor: u32 },
+    Kron {
+        /// log2 of the vertex count.
+        scale: u32,
+        /// Undirected edges per vertex ([`KRON_EDGE_FACTOR`] unless given).
+        edge_factor: u32,
+    },
     /// `n` vertices and `n * degree` directed arcs with independent uniform endpoints, G(n, m).
-    Uniform { n: u32, degree: u32 },
+    Uniform {
+        /// Number of vertices.
+        n: u32,
+        /// Arcs per vertex, on average (each arc's tail is random too).
+        degree: u32,
+    },
     /// `w x h` 4-neighbour grid, arcs both ways; vertex `(x, y)` is `y * w + x`.
-    Grid2d { w: u32, h: u32 },
+    Grid2d {
+        /// Width: vertices per row.
+        w: u32,
+        /// Height: number of rows.
+        h: u32,
+    },
     /// `x * y * z` 6-neighbour grid, arcs both ways; vertex `(i, j, k)` is `(k * y + j) * x + i`.
-    Grid3d { x: u32, y: u32, z: u32 },
+    Grid3d {
+        /// Extent along the fastest-varying axis.
+        x: u32,
+        /// Extent along the middle axis.
+        y: u32,
+        /// Extent along the slowest-varying axis.
+        z: u32,
+    },
     /// Road-like planar network: jittered grid points, a random spanning tree of the grid plus
     /// some more grid edges and diagonals (about 2.5 arcs per vertex), connected, weights the
     /// rounded Euclidean lengths (a grid cell is 1000 units).
-    Road { n: u32 },
+    Road {
+        /// Number of vertices.
+        n: u32,
+    },
     /// `0 - 1 - ... - n-1`, arcs both ways: hop diameter `n - 1`.
-    Path { n: u32 },
+    Path {
+        /// Number of vertices.
+        n: u32,
+    },
     /// Hub 0 joined both ways to every other vertex.
-    Star { n: u32 },
+    Star {
+        /// Number of vertices.
+        n: u32,
+    },
     /// Every ordered pair `u != v` once, each arc with its own weight.
-    Complete { n: u32 },
+    Complete {
+        /// Number of vertices.
+        n: u32,
+    },
     /// `n` vertices in `parts` strongly connected components (vertex `v` is in part
     /// `v % parts`), so most vertices are unreachable from any source.
-    Disconnected { parts: u32, n: u32 },
+    Disconnected {
+        /// Number of components.
+        parts: u32,
+        /// Number of vertices, in all components together.
+        n: u32,
+    },
     /// Random digraph with directed zero-weight cycles and about half the other weights 0.
-    ZeroWeights { n: u32 },
+    ZeroWeights {
+        /// Number of vertices.
+        n: u32,
+    },
     /// Random digraph with a self loop on every vertex (some weigh 0), two on every fourth.
-    SelfLoops { n: u32 },
+    SelfLoops {
+        /// Number of vertices.
+        n: u32,
+    },
     /// Random digraph where every arc comes 2 to 4 times with different weights, the copies
     /// not adjacent in the adjacency list.
-    MultiEdges { n: u32 },
+    MultiEdges {
+        /// Number of vertices.
+        n: u32,
+    },
     /// Random digraph with weights in `[2^31, 2^32)`: every distance past one hop overflows
     /// 32 bits (for engines that keep 32-bit distances).
-    Heavy { n: u32 },
+    Heavy {
+        /// Number of vertices.
+        n: u32,
+    },
 }
 
 impl GenSpec {
@@ -269,6 +320,25 @@ fn dims<const K: usize>(spec: &str, text: &str) -> Result<[u32; K]> {
 /// Preconditions: none (sizes are validated, a `Random` range with `lo > hi` is rejected).
 /// Complexity: O(n + m) work, parallel except the road family's spanning tree (O(n log n)) and
 /// the per-vertex sort of arc keys (O(m log d)); memory about 12 bytes per arc at peak.
+///
+/// # Examples
+///
+/// ```
+/// use sssp::generate::{generate, GenSpec};
+/// use sssp::WeightSpec;
+///
+/// // `path:4` is 0 - 1 - 2 - 3 with arcs both ways.
+/// let g = generate(&GenSpec::parse("path:4")?, 1, WeightSpec::Unit)?;
+/// assert_eq!((g.num_vertices(), g.num_arcs()), (4, 6));
+/// assert_eq!(g.neighbors(1).collect::<Vec<_>>(), vec![(2, 1), (0, 1)]);
+///
+/// // A pure function of (spec, seed): the same seed gives the same graph, weights included.
+/// let spec = GenSpec::Kron { scale: 8, edge_factor: 4 };
+/// let (a, b) = (generate(&spec, 7, WeightSpec::AsGiven)?, generate(&spec, 7, WeightSpec::AsGiven)?);
+/// assert_eq!((a.offsets(), a.targets()), (b.offsets(), b.targets()));
+/// assert!((0..a.num_arcs()).all(|e| a.weights().get(e) == b.weights().get(e)));
+/// # Ok::<(), sssp::Error>(())
+/// ```
 pub fn generate(spec: &GenSpec, seed: u64, weights: WeightSpec) -> Result<Graph> {
     let weight = ArcWeight::resolve(weights)?;
     let shape = build_shape(spec, seed)?;

@@ -1,0 +1,33 @@
+//! The README's library example is `crates/sssp-host/examples/quickstart.rs`, which cargo builds
+//! with the tests and rustdoc runs as the `sssp` crate root's doctest (edition 2024). This test
+//! keeps the README's copy identical, so the README cannot show code that does not compile.
+
+const README: &str = include_str!("../README.md");
+const QUICKSTART: &str = include_str!("../crates/sssp-host/examples/quickstart.rs");
+
+/// The first ```rust block after the heading `heading`.
+fn rust_block_after(heading: &str) -> &'static str {
+    let at = README.find(heading).unwrap_or_else(|| panic!("README has no heading {heading:?}"));
+    let rest = &README[at..];
+    let open = "```rust\n";
+    let start = rest.find(open).expect("no ```rust block after the heading") + open.len();
+    let len = rest[start..].find("```\n").expect("unterminated ```rust block");
+    &rest[start..start + len]
+}
+
+#[test]
+fn readme_library_example_is_the_quickstart_example() {
+    let block = rust_block_after("### As a library");
+    assert!(
+        block == QUICKSTART,
+        "README.md's \"As a library\" block differs from crates/sssp-host/examples/quickstart.rs; \
+         edit the example (CI compiles it) and copy it into the README.\n--- README ---\n{block}\n\
+         --- quickstart.rs ---\n{QUICKSTART}"
+    );
+}
+
+#[test]
+fn readme_rust_blocks_are_all_checked() {
+    // Any other ```rust block would be shown to users without being compiled anywhere.
+    assert_eq!(README.matches("```rust").count(), 1, "a new ```rust block in README.md needs a compiled twin");
+}
