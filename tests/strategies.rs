@@ -265,9 +265,8 @@ fn check_multisplit(items: &[u32], keys: &[u32], nbins: u32) {
     let g = generate(&GenSpec::parse("path:4").unwrap(), 1, WeightSpec::AsGiven).unwrap();
     let mut eng = engine::open(&g, device()).unwrap();
     let got = eng.multisplit(items, keys, nbins).unwrap();
-    let want: Vec<Vec<u32>> = (0..nbins)
-        .map(|b| items.iter().zip(keys).filter(|&(_, &k)| k == b).map(|(&x, _)| x).collect())
-        .collect();
+    let want: Vec<Vec<u32>> =
+        (0..nbins).map(|b| items.iter().zip(keys).filter(|&(_, &k)| k == b).map(|(&x, _)| x).collect()).collect();
     assert_eq!(got, want, "{} items, {nbins} bins", items.len());
 }
 

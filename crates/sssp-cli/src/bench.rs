@@ -87,8 +87,11 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
         } else {
             vec![Dedupe::Stamp]
         };
-        let deltas: Vec<Option<u32>> =
-            if algo.uses_delta() && !a.deltas.is_empty() { a.deltas.iter().map(|&d| Some(d)).collect() } else { vec![None] };
+        let deltas: Vec<Option<u32>> = if algo.uses_delta() && !a.deltas.is_empty() {
+            a.deltas.iter().map(|&d| Some(d)).collect()
+        } else {
+            vec![None]
+        };
         let buckets = if algo == Algo::Bucketing { a.buckets.clone() } else { vec![1] };
         for &balance in &balances {
             for &dedupe in &dedupes {
@@ -160,7 +163,18 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         );
         outln!(
             "{:<12} {:<9} {:<6} {:>8} {:>3} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9}",
-            "algo", "balance", "dedupe", "delta", "A", "median ms", "min ms", "MTEPS", "work", "iters", "splits", "dl ms"
+            "algo",
+            "balance",
+            "dedupe",
+            "delta",
+            "A",
+            "median ms",
+            "min ms",
+            "MTEPS",
+            "work",
+            "iters",
+            "splits",
+            "dl ms"
         );
     }
     for c in &configs {
@@ -198,8 +212,11 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let min = ms[0];
         let gteps = g.num_arcs() as f64 / (med / 1e3) / 1e9;
         let (work, iters, dl, splits) = (median(&mut work), median(&mut iters), median(&mut dl), median(&mut splits));
-        let (bal, ded) =
-            if c.algo.uses_engine() && c.algo != Algo::Auto { (balance_name(c.balance), dedupe_name(c.dedupe)) } else { ("-", "-") };
+        let (bal, ded) = if c.algo.uses_engine() && c.algo != Algo::Auto {
+            (balance_name(c.balance), dedupe_name(c.dedupe))
+        } else {
+            ("-", "-")
+        };
         let ded = if is_frontier(c.algo) { ded } else { "-" };
         let nb = if c.algo.uses_delta() { Some(c.buckets) } else { None };
         // The serial references run on the host whatever engine the other rows use.

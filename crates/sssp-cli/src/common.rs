@@ -253,7 +253,8 @@ pub fn report(
     let gteps = if secs > 0.0 { g.num_arcs() as f64 / secs / 1e9 } else { 0.0 };
     // What really ran: `auto` names its choice, and a serial choice ran on the host.
     let ran = s.chosen_algo.unwrap_or(algo);
-    let device = if ran.uses_engine() { eng.map(|e| e.device()) } else { None }.unwrap_or_else(|| "CPU (serial)".into());
+    let device =
+        if ran.uses_engine() { eng.map(|e| e.device()) } else { None }.unwrap_or_else(|| "CPU (serial)".into());
     let label = match s.chosen_algo {
         Some(a) => format!("auto ({})", a.name()),
         None => algo.name().to_string(),

@@ -38,8 +38,6 @@
 
 #![warn(missing_docs)]
 
-// Documented separately, links to private items included.
-#[allow(missing_docs, rustdoc::private_intra_doc_links)]
 pub mod engine;
 pub mod error;
 pub mod generate;
@@ -48,8 +46,6 @@ pub mod io;
 pub mod mem;
 pub mod reference;
 pub mod rng;
-// Documented separately, links to private items included.
-#[allow(missing_docs, rustdoc::private_intra_doc_links)]
 pub mod strategy;
 pub mod tree;
 pub mod verify;

@@ -111,7 +111,10 @@ unsafe fn relax_arc(a: &AdvanceArgs, du: u32, e: u64) -> Emit {
     let p = pushes(&a.buckets, &r, c, a.dedupe == Dedupe::Lookup as u32);
     if let Some(s) = p.slot {
         let b = &a.buckets;
-        push_one(Queue { items: b.slot_items.add(s as usize * b.stride as usize), len: b.slot_lens.add(s as usize) }, v);
+        push_one(
+            Queue { items: b.slot_items.add(s as usize * b.stride as usize), len: b.slot_lens.add(s as usize) },
+            v,
+        );
     }
     Emit { v, near: p.near && !a.output.items.is_null(), far: p.far }
 }

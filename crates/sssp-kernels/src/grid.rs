@@ -117,13 +117,18 @@ pub unsafe fn scan_block_sums(a: &ScanArgs, nblocks: u32) {
 pub unsafe fn scan_write(a: &ScanArgs) {
     let len = load_len(a.input.len);
     let carry = *a.block_sums.add(block_pos().0 as usize);
-    block_scan_write(len, carry, |i| scan_value(a, i), |i, at, x| {
-        if a.of == ScanOf::Degree as u32 {
-            *a.prefix.add(i as usize) = at;
-        } else if x != 0 {
-            *a.output.items.add(at as usize) = *a.input.items.add(i as usize);
-        }
-    });
+    block_scan_write(
+        len,
+        carry,
+        |i| scan_value(a, i),
+        |i, at, x| {
+            if a.of == ScanOf::Degree as u32 {
+                *a.prefix.add(i as usize) = at;
+            } else if x != 0 {
+                *a.output.items.add(at as usize) = *a.input.items.add(i as usize);
+            }
+        },
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -345,7 +350,10 @@ unsafe fn split_far(p: &PileArgs, st: &mut PileState, bar: &GridBarrier) {
             |i| *pile.add(i as usize),
             |j| {
                 if j < nb {
-                    Queue { items: bk.slot_items.add(j as usize * bk.stride as usize), len: bk.slot_lens.add(j as usize) }
+                    Queue {
+                        items: bk.slot_items.add(j as usize * bk.stride as usize),
+                        len: bk.slot_lens.add(j as usize),
+                    }
                 } else {
                     Queue { items: other, len: other_len }
                 }

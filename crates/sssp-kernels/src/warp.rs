@@ -164,10 +164,7 @@ pub fn select(c: bool, x: u64, y: u64) -> u64 {
 // Shared arrays are declared once, at module scope: a `.shared` declaration inside a function's
 // inline asm is repeated wherever LLVM inlines the function, and ptxas rejects the duplicates.
 // Each block of every kernel gets its own copy; a kernel that never names one does not pay for it.
-core::arch::global_asm!(
-    ".shared .align 8 .b8 sssp_scan_smem[72];",
-    ".shared .align 4 .b8 sssp_ms_smem[1152];"
-);
+core::arch::global_asm!(".shared .align 8 .b8 sssp_scan_smem[72];", ".shared .align 4 .b8 sssp_ms_smem[1152];");
 
 /// Shared memory for one block scan or fold: a value per warp, then the block total.
 #[inline(always)]

@@ -218,7 +218,9 @@ impl CpuEngine {
                 |j, bin| {
                     let (to, cell) = if j < nb {
                         // SAFETY: slot j has `stride` items of room, far buffers n.
-                        (unsafe { b.slot_items.add(j as usize * b.stride as usize) }, unsafe { b.slot_lens.add(j as usize) })
+                        (unsafe { b.slot_items.add(j as usize * b.stride as usize) }, unsafe {
+                            b.slot_lens.add(j as usize)
+                        })
                     } else {
                         (other, unsafe { p.cells.add(CELL_FAR + (st.far ^ 1) as usize) })
                     };
@@ -247,7 +249,6 @@ impl CpuEngine {
         Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(&a, t, nt) });
         Ok(())
     }
-
 }
 
 impl Engine for CpuEngine {

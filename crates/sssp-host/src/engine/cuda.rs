@@ -56,7 +56,11 @@ const WIDE_BLOCKS_PER_SM: u32 = 4;
 /// [`LOOP_BLOCKS_PER_SM`], or `SSSP_LOOP_BLOCKS_PER_SM` (for measuring the trade-off between
 /// barrier cost and memory parallelism on a device; still capped by occupancy).
 fn loop_blocks_per_sm() -> u32 {
-    std::env::var("SSSP_LOOP_BLOCKS_PER_SM").ok().and_then(|v| v.parse().ok()).filter(|&b| b > 0).unwrap_or(LOOP_BLOCKS_PER_SM)
+    std::env::var("SSSP_LOOP_BLOCKS_PER_SM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&b| b > 0)
+        .unwrap_or(LOOP_BLOCKS_PER_SM)
 }
 
 /// One typed wrapper per kernel.

@@ -438,7 +438,10 @@ pub(crate) fn check_multisplit(items: &[u32], keys: &[u32], nbins: u32) -> Resul
         return Err(Error::InvalidArgument(format!("multisplit: {} items but {} keys", items.len(), keys.len())));
     }
     if nbins == 0 || nbins > sssp_kernels::MAX_BINS {
-        return Err(Error::InvalidArgument(format!("multisplit: {nbins} bins, expected 1 to {}", sssp_kernels::MAX_BINS)));
+        return Err(Error::InvalidArgument(format!(
+            "multisplit: {nbins} bins, expected 1 to {}",
+            sssp_kernels::MAX_BINS
+        )));
     }
     Ok(())
 }
@@ -466,7 +469,10 @@ pub(crate) fn multisplit_host(
     let bins: Vec<Vec<Vec<u32>>> = if chunks <= 1 {
         vec![split_range(0..len, nb, &key, &item)]
     } else {
-        (0..chunks).into_par_iter().map(|c| split_range(c * CHUNK..((c + 1) * CHUNK).min(len), nb, &key, &item)).collect()
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| split_range(c * CHUNK..((c + 1) * CHUNK).min(len), nb, &key, &item))
+            .collect()
     };
     for j in 0..nb {
         let mut all = Vec::with_capacity(bins.iter().map(|b| b[j].len()).sum());

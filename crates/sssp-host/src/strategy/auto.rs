@@ -49,10 +49,7 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     let mean = g.num_arcs() as f64 / n as f64;
     let max = (0..g.num_vertices() as u32).map(|v| g.degree(v)).max().unwrap_or(0);
     let skewed = max >= HUB_DEGREE && max as f64 >= SKEW * mean.max(1.0);
-    let shape = format!(
-        "{} degrees: max {max}, mean {mean:.1}",
-        if skewed { "skewed" } else { "even" }
-    );
+    let shape = format!("{} degrees: max {max}, mean {mean:.1}", if skewed { "skewed" } else { "even" });
     let h = heuristic_delta(g);
     let with = |algo, balance, delta: Option<u32>, what: String| Choice {
         algo,
@@ -78,7 +75,7 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gen::{generate, GenSpec};
+    use crate::generate::{generate, GenSpec};
     use crate::WeightSpec;
 
     fn graph(spec: &str) -> Graph {
@@ -89,7 +86,10 @@ mod tests {
     fn hubs_get_partitioning_and_roads_get_buckets_or_dijkstra() {
         let (kron, road) = (graph("kron:14"), graph("road:20000"));
         let o = Options::default();
-        assert_eq!((choose(&kron, true, &o).algo, choose(&kron, true, &o).opts.balance), (Algo::Workfront, Balance::Partition));
+        assert_eq!(
+            (choose(&kron, true, &o).algo, choose(&kron, true, &o).opts.balance),
+            (Algo::Workfront, Balance::Partition)
+        );
         assert_eq!(choose(&kron, false, &o).algo, Algo::NearFar);
         let gpu_road = choose(&road, true, &o);
         let mesh = choose(&graph("grid3d:12x12x12"), true, &o);
@@ -97,6 +97,10 @@ mod tests {
         assert_eq!((gpu_road.algo, gpu_road.opts.balance), (Algo::Bucketing, Balance::VirtualWarp));
         assert_eq!(gpu_road.opts.delta, Some(heuristic_delta(&road) * 8));
         assert_eq!(choose(&road, false, &o).algo, Algo::Dijkstra);
-        assert!(gpu_road.why.starts_with("auto: bucketing") && gpu_road.why.contains("even degrees"), "{}", gpu_road.why);
+        assert!(
+            gpu_road.why.starts_with("auto: bucketing") && gpu_road.why.contains("even degrees"),
+            "{}",
+            gpu_road.why
+        );
     }
 }
