@@ -154,6 +154,8 @@ impl CpuEngine {
         prefix[len] = run;
     }
 
+    /// Lookup dedupe of the pushed queue `input` into `out`: the shared mark pass, then a stable
+    /// compaction of the winners (the GPU does this with its device-wide scan).
     fn compact_winners(&mut self, input: Queue, out: Queue) {
         let d = sssp_kernels::DedupeArgs { input, table: self.lay.table, output: out };
         // SAFETY: no launch is running; the cell holds the pushed count (<= m, the capacity).
@@ -234,21 +236,6 @@ impl CpuEngine {
         }
         split::after_split(st, window);
     }
-    fn advance_step(&mut self, step: Advance) -> Result<()> {
-        let all = step.input == Input::AllVertices;
-        if !all && step.balance == sssp_kernels::Balance::Partition {
-            self.scan_degrees(self.lay.current(&self.fr));
-        }
-        let roles = self.fr.roles(&step);
-        self.pending_scratch = roles.uses_scratch();
-        let a = self.lay.advance_args(&step, &roles);
-        // SAFETY: queues hold n items (a vertex is pushed at most once per iteration with
-        // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
-        // the input length cell was written by the previous step.
-        let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
-        Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(&a, t, nt) });
-        Ok(())
-    }
 }
 
 impl Engine for CpuEngine {
@@ -275,10 +262,20 @@ impl Engine for CpuEngine {
         Ok(())
     }
 
-    /// Lookup dedupe of the pushed queue `input` into `out`: the shared mark pass, then a stable
-    /// compaction of the winners (the GPU does this with its device-wide scan).
     fn advance(&mut self, step: Advance) -> Result<()> {
-        self.advance_step(step)
+        let all = step.input == Input::AllVertices;
+        if !all && step.balance == sssp_kernels::Balance::Partition {
+            self.scan_degrees(self.lay.current(&self.fr));
+        }
+        let roles = self.fr.roles(&step);
+        self.pending_scratch = roles.uses_scratch();
+        let a = self.lay.advance_args(&step, &roles);
+        // SAFETY: queues hold n items (a vertex is pushed at most once per iteration with
+        // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
+        // the input length cell was written by the previous step.
+        let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
+        Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(&a, t, nt) });
+        Ok(())
     }
 
     fn dedupe(&mut self) -> Result<()> {
