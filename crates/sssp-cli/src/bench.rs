@@ -142,11 +142,11 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         eprintln!("sources: {explicit:?} (given)");
         explicit
     };
-    let mut eng = if configs.iter().any(|c| c.algo.uses_engine()) {
-        Some(common::open_engine(&g, DeviceKind::parse(&a.device)?)?)
-    } else {
-        None
-    };
+    let mut needed = false;
+    for c in &configs {
+        needed |= common::engine_needed(&g, c.algo)?;
+    }
+    let mut eng = if needed { Some(common::open_engine(&g, DeviceKind::parse(&a.device)?)?) } else { None };
     let device = eng.as_ref().map(|e| e.device()).unwrap_or_else(|| SERIAL.into());
     let serial_note = if eng.is_some() && configs.iter().any(|c| !c.algo.uses_engine()) {
         format!(" (dijkstra/bellman-ford rows: {SERIAL})")

@@ -185,7 +185,7 @@ impl SolveArgs {
 
     /// Open an engine if the algorithm needs one, and say which device it is.
     pub fn open_engine(&self, g: &Graph, algo: Algo) -> Result<Option<Box<dyn Engine>>> {
-        if !algo.uses_engine() {
+        if !engine_needed(g, algo)? {
             return Ok(None);
         }
         open_engine(g, DeviceKind::parse(&self.device)?).map(Some)
@@ -210,6 +210,19 @@ impl SolveArgs {
         }
         Ok(explicit)
     }
+}
+
+/// Whether `algo` needs an engine on `g`. An engine algorithm on negative weights is an error
+/// naming it (the engines only know they refuse); `auto` then picks Bellman-Ford and needs none.
+pub fn engine_needed(g: &Graph, algo: Algo) -> Result<bool> {
+    if !algo.uses_engine() {
+        return Ok(false);
+    }
+    if algo == Algo::Auto {
+        return Ok(matches!(g.weights(), sssp::Weights::Unsigned(_)));
+    }
+    g.unsigned_weights(algo.name())?;
+    Ok(true)
 }
 
 pub fn open_engine(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {

@@ -86,6 +86,14 @@ fn negative_weights_need_bellman_ford() {
     let o = sssp(&["run", s(&g), "--source", "0", "--algo", "workfront", "--device", "cpu"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).1.contains("negative edge weight -2 on arc 1 -> 2"), "{:?}", text(&o));
+    // The error names the algorithm the user chose and the one that accepts negative weights.
+    let o = sssp(&["run", s(&g), "--source", "0", "--algo", "near-far", "--device", "cpu"]);
+    let err = text(&o).1;
+    assert!(err.contains("`near-far`") && err.contains("bellman-ford") && !err.contains("GPU"), "{err}");
+    // auto picks Bellman-Ford and says so.
+    let o = sssp(&["run", s(&g), "--source", "0", "--verify"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(text(&o).1.contains("auto: bellman-ford"), "{:?}", text(&o));
     let out = tmp("neg.txt");
     let o = sssp(&["run", s(&g), "--source", "0", "--algo", "bellman-ford", "--verify", "-o", s(&out)]);
     assert!(o.status.success(), "{:?}", text(&o));

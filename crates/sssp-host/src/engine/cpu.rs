@@ -14,7 +14,7 @@ use sssp_kernels::advance as k;
 use sssp_kernels::split::{self, Next};
 use sssp_kernels::{dedupe, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, CELL_STATE, MAX_VWARP};
 
-use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS};
+use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS, ENGINE_ALGOS};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -69,7 +69,7 @@ pub struct CpuEngine {
 impl CpuEngine {
     /// Copy `g` into the engine. Needs non-negative weights.
     pub fn new(g: &Graph) -> Result<Self> {
-        let weights = g.unsigned_weights("GPU-style strategies")?.to_vec();
+        let weights = g.unsigned_weights(ENGINE_ALGOS)?.to_vec();
         let (offsets, targets) = (g.offsets().to_vec(), g.targets().to_vec());
         let n = g.num_vertices();
         let m = g.num_arcs();

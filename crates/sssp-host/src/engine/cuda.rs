@@ -277,7 +277,7 @@ impl CudaEngine {
 
     /// [`CudaEngine::new`] with an explicit cap on the bytes it may use.
     pub fn with_memory_limit(g: &Graph, limit: Option<u64>) -> Result<Self> {
-        let weights = g.unsigned_weights("GPU strategies")?;
+        let weights = g.unsigned_weights(super::ENGINE_ALGOS)?;
         let ctx = open_context()?;
         // One stream, and ordering between launches is the stream's: per-buffer event tracking
         // would record events on every launch for nothing.

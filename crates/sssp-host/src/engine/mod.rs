@@ -125,6 +125,10 @@ pub trait Engine {
     fn synchronize(&mut self) -> Result<()>;
 }
 
+/// How an engine names the algorithms it serves in a negative-weight error, when no caller named
+/// the one chosen (the CLI checks first, with the user's `--algo`).
+pub const ENGINE_ALGOS: &str = "workfront, near-far, bucketing, topo-bf";
+
 /// Open an engine for `g` on the requested device.
 pub fn open(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
     open_explained(g, kind).map(|(e, _)| e)

@@ -8,6 +8,7 @@
 //! | GPU | even degrees, mean < 3.5 (road networks) | Bucketing, virtual warps, delta = 8 x heuristic | NY: 7.27 ms (heuristic delta 9.67, best measured 7.05); road 4M: 22.9 ms (best measured 23.1) |
 //! | GPU | even degrees, mean >= 3.5 (meshes) | Near-Far, virtual warps, heuristic delta | grid3d 256^3: 25.9 ms (Bucketing 29.0; 4x delta 48, 8x 78) |
 //! | CPU | skewed degrees | Near-Far, virtual warps, heuristic delta | kron 18 on 2 cores: 172 ms (Workfront 206, Dijkstra 424) |
+//! | any | a negative weight | serial Bellman-Ford (the only algorithm that accepts one) | |
 //! | CPU | even degrees | serial Dijkstra | NY on 2 cores: 42 ms (Near-Far 141, Workfront 1495); road 1M: 174 vs 474 |
 //!
 //! "Skewed" means the largest out-degree is at least [`SKEW`] times the mean and at least
@@ -19,7 +20,7 @@
 
 use super::{heuristic_delta, Algo, Options};
 use crate::engine::{Balance, Dedupe};
-use crate::graph::Graph;
+use crate::graph::{Graph, Weights};
 
 /// Max degree / mean degree from which a graph counts as skewed.
 pub const SKEW: f64 = 32.0;
@@ -50,6 +51,13 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     let max = (0..g.num_vertices() as u32).map(|v| g.degree(v)).max().unwrap_or(0);
     let skewed = max >= HUB_DEGREE && max as f64 >= SKEW * mean.max(1.0);
     let shape = format!("{} degrees: max {max}, mean {mean:.1}", if skewed { "skewed" } else { "even" });
+    if matches!(g.weights(), Weights::Signed(_)) {
+        return Choice {
+            algo: Algo::BellmanFord,
+            opts: *base,
+            why: "auto: bellman-ford (negative weights: the only algorithm that accepts them)".into(),
+        };
+    }
     let h = heuristic_delta(g);
     let with = |algo, balance, delta: Option<u32>, what: String| Choice {
         algo,
