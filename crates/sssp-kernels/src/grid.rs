@@ -187,9 +187,6 @@ unsafe fn sums_below(vals: *const u64, b: u32, g: u32) -> (u64, u64) {
 // scanned in shared memory, and each item lands at base + warp offset + rank among its warp's
 // equal keys: stable, and no item moves twice.
 
-/// A destination of the multisplit: bin `j` goes to `dest(j)`, written from slot 0.
-pub type Dest = Queue;
-
 /// Stable multisplit of slots `0..len`: `key(i) < nbins` is the bin of slot `i` (larger: the item
 /// is dropped), `item(i)` what is written. Bin `j`'s items go to `dest(j).items[0..]` and its
 /// count to `*dest(j).len`. Needs the grid co-resident (two grid barriers; ends with one).
@@ -201,7 +198,7 @@ pub unsafe fn multisplit(
     bar: &GridBarrier,
     key: impl Fn(u32) -> u32 + Copy,
     item: impl Fn(u32) -> u32,
-    dest: impl Fn(u32) -> Dest,
+    dest: impl Fn(u32) -> Queue,
 ) {
     let (b, g, t) = block_pos();
     let smem = multisplit_smem();

@@ -15,7 +15,7 @@ use sssp_kernels::split::{self, Next};
 use sssp_kernels::{dedupe, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, CELL_STATE, MAX_VWARP};
 
 use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS, ENGINE_ALGOS};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::graph::Graph;
 
 /// Threads of one CPU "launch". A multiple of the widest virtual warp; large enough that rayon
@@ -181,12 +181,7 @@ impl CpuEngine {
             return Ok(());
         }
         let n = (self.n as usize).max(1);
-        let alloc = |len: usize| -> Result<Shared<u32>> {
-            let mut v = Vec::new();
-            v.try_reserve_exact(len).map_err(|_| Error::OutOfHostMemory { needed: 4 * len as u64 })?;
-            v.resize(len, 0);
-            Ok(Shared::new(v))
-        };
+        let alloc = |len: usize| crate::mem::try_vec(len, 0u32).map(Shared::new);
         let slots = alloc(n * count as usize)?;
         let far = [alloc(n)?, alloc(n)?];
         self.lay.slots = slots.ptr();
@@ -217,7 +212,7 @@ impl CpuEngine {
                 nb + 1,
                 |i| split::far_bin(d(items[i]), delta, w, nb, old_end),
                 |i| items[i],
-                |j, bin| {
+                |j, parts| {
                     let (to, cell) = if j < nb {
                         // SAFETY: slot j has `stride` items of room, far buffers n.
                         (unsafe { b.slot_items.add(j as usize * b.stride as usize) }, unsafe {
@@ -227,10 +222,12 @@ impl CpuEngine {
                         (other, unsafe { p.cells.add(CELL_FAR + (st.far ^ 1) as usize) })
                     };
                     // SAFETY: a bin holds distinct vertices (the pile never holds one twice): <= n.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(bin.as_ptr(), to, bin.len());
-                        *cell = bin.len() as u32;
+                    let mut at = 0;
+                    for part in parts {
+                        unsafe { std::ptr::copy_nonoverlapping(part.as_ptr(), to.add(at), part.len()) };
+                        at += part.len();
                     }
+                    unsafe { *cell = at as u32 };
                 },
             );
         }
@@ -330,7 +327,7 @@ impl Engine for CpuEngine {
     fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>> {
         super::check_multisplit(items, keys, nbins)?;
         let mut out = vec![Vec::new(); nbins as usize];
-        multisplit_host(items.len(), nbins, |i| keys[i], |i| items[i], |j, bin| out[j as usize] = bin.to_vec());
+        multisplit_host(items.len(), nbins, |i| keys[i], |i| items[i], |j, parts| out[j as usize] = parts.concat());
         Ok(out)
     }
 

@@ -116,6 +116,9 @@ impl Kernels {
         }
         let pile_loop_wide = f("sssp_pile_loop_wide")?;
         let wide_per_sm = pile_loop_wide.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
+        if wide_per_sm == 0 {
+            return Err(Error::Cuda("the wide loop kernel cannot be resident on this device".into()));
+        }
         Ok(Kernels {
             init: f("sssp_init")?,
             extract: f("sssp_extract")?,
@@ -126,8 +129,9 @@ impl Kernels {
             advance,
             grid: sms * per_sm,
             loop_grid: sms * loop_per_sm.min(loop_blocks_per_sm()),
-            // At least the narrow grid, so block_vals and hist (sized for the larger) fit both.
-            wide_grid: sms * wide_per_sm.clamp(loop_per_sm.min(loop_blocks_per_sm()), WIDE_BLOCKS_PER_SM.max(1)),
+            // Never more than can be resident (the grid barrier); block_vals and hist are sized
+            // for the larger of the two loop grids.
+            wide_grid: sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM),
             pile_loop,
             pile_loop_wide,
             multisplit,

@@ -456,14 +456,15 @@ pub(crate) fn bucket_bytes(n: u64, count: u32) -> u64 {
 }
 
 /// Stable multisplit on the host, the contract of [`Engine::multisplit`] for `len` slots given
-/// as functions: per-chunk histograms, a prefix per bin across chunks, a stable scatter. What the
-/// CPU engine runs for the far-pile split (and for the `multisplit` operator).
+/// as functions: chunks are split into per-bin pieces in parallel, and each bin is its pieces in
+/// chunk order (so stable). What the CPU engine runs for the far-pile split (and for the
+/// `multisplit` operator). `out(bin, parts)` gets a bin's pieces, so the caller copies it once.
 pub(crate) fn multisplit_host(
     len: usize,
     nbins: u32,
     key: impl Fn(usize) -> u32 + Sync,
     item: impl Fn(usize) -> u32 + Sync,
-    mut out: impl FnMut(u32, &[u32]),
+    mut out: impl FnMut(u32, &[&[u32]]),
 ) {
     use rayon::prelude::*;
     const CHUNK: usize = 1 << 14;
@@ -479,11 +480,8 @@ pub(crate) fn multisplit_host(
             .collect()
     };
     for j in 0..nb {
-        let mut all = Vec::with_capacity(bins.iter().map(|b| b[j].len()).sum());
-        for b in &bins {
-            all.extend_from_slice(&b[j]);
-        }
-        out(j as u32, &all);
+        let parts: Vec<&[u32]> = bins.iter().map(|b| b[j].as_slice()).collect();
+        out(j as u32, &parts);
     }
 }
 

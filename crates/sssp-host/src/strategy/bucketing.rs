@@ -12,9 +12,8 @@
 //!
 //! `A` (`Options::buckets`, default [`DEFAULT_BUCKETS`]): more buckets mean fewer far-pile
 //! splits, at `4n` bytes of device memory each. Meyer and Sanders' light/heavy arc split is not
-//! used: with one read-before-atomic per arc, relaxing a heavy arc early costs a load, while
-//! deferring it costs a second pass over the bucket's vertices (docs/gpu.md has the measurement
-//! that decided it).
+//! implemented: every arc is relaxed when its tail is expanded. Whether deferring heavy arcs
+//! pays here has not been measured (docs/gpu.md).
 
 use super::{device_loop, Options, Solution};
 use crate::engine::{BucketSpec, Engine};
