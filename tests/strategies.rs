@@ -24,8 +24,8 @@ fn device() -> DeviceKind {
 const HUGE_DELTA: u32 = u32::MAX - 1;
 
 /// Every (algorithm, balance, dedupe) combination an engine runs, and for the bucketed
-/// strategies the heuristic delta and both extremes, on the device loop and one launch per
-/// iteration.
+/// strategies the heuristic delta and both extremes, the Workfront <-> Near-Far hybrid, on the
+/// device loop and one launch per iteration.
 fn configs() -> Vec<(Algo, Options)> {
     // `auto` picks from the device and the graph; whatever it picks must be exact.
     let mut v = vec![(Algo::Auto, Options::default())];
@@ -44,6 +44,13 @@ fn configs() -> Vec<(Algo, Options)> {
                 v.push((Algo::Bucketing, o));
                 v.push((Algo::NearFar, o));
             }
+            // The hybrid: every iteration unordered (the push rules of both at once), and a
+            // switch that flips back and forth as the input grows and shrinks.
+            v.push((Algo::NearFar, Options { delta: Some(3), wide_at: 1, ..base }));
+            v.push((
+                Algo::Bucketing,
+                Options { wide_at: 16, buckets: 4, device_loop: balance != Balance::Thread, ..base },
+            ));
         }
     }
     v

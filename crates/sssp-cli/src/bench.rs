@@ -30,6 +30,10 @@ pub struct BenchArgs {
     /// Buckets per window for bucketing, comma-separated.
     #[arg(long, default_value = "10", value_delimiter = ',')]
     buckets: Vec<u32>,
+    /// Hybrid switch points for near-far and bucketing (`run --wide-at`), comma-separated; 0 =
+    /// no hybrid. Each is one row.
+    #[arg(long, default_value = "0", value_delimiter = ',')]
+    wide_at: Vec<u32>,
     /// Load-balancing modes, comma-separated (engine algorithms).
     #[arg(long, default_value = "thread,vwarp,partition", value_delimiter = ',')]
     balance: Vec<String>,
@@ -70,6 +74,7 @@ struct Config {
     dedupe: Dedupe,
     delta: Option<u32>,
     buckets: u32,
+    wide_at: u32,
 }
 
 fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
@@ -93,11 +98,14 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
             vec![None]
         };
         let buckets = if algo == Algo::Bucketing { a.buckets.clone() } else { vec![1] };
+        let wide_ats = if algo.uses_delta() { a.wide_at.clone() } else { vec![0] };
         for &balance in &balances {
             for &dedupe in &dedupes {
                 for &delta in &deltas {
                     for &buckets in &buckets {
-                        out.push(Config { algo, balance, dedupe, delta, buckets });
+                        for &wide_at in &wide_ats {
+                            out.push(Config { algo, balance, dedupe, delta, buckets, wide_at });
+                        }
                     }
                 }
             }
@@ -162,12 +170,13 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             sources.len()
         );
         outln!(
-            "{:<12} {:<9} {:<6} {:>8} {:>3} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9}",
+            "{:<12} {:<9} {:<6} {:>8} {:>3} {:>7} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9}",
             "algo",
             "balance",
             "dedupe",
             "delta",
             "A",
+            "wide",
             "median ms",
             "min ms",
             "MTEPS",
@@ -186,6 +195,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             device_loop: !a.host_loop,
             delta: c.delta,
             buckets: c.buckets,
+            wide_at: c.wide_at,
         };
         // One untimed warm-up (module JIT, first-touch allocations).
         if c.algo.uses_engine() {
@@ -224,7 +234,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         if a.json {
             let v = serde_json::json!({
                 "graph": a.graph.graph, "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,
-                "delta": delta, "buckets": nb, "far_splits": splits, "chosen": chosen,
+                "delta": delta, "buckets": nb, "wide_at": nb.map(|_| c.wide_at), "far_splits": splits, "chosen": chosen,
                 "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
                 "download_ms": dl, "trials": sources.len(), "verified": true,
             });
@@ -232,12 +242,13 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         } else {
             let dash = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
             outln!(
-                "{:<12} {:<9} {:<6} {:>8} {:>3} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3}",
+                "{:<12} {:<9} {:<6} {:>8} {:>3} {:>7} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3}",
                 c.algo.name(),
                 bal,
                 ded,
                 dash(delta),
                 dash(nb),
+                dash(nb.map(|_| c.wide_at)),
                 gteps * 1e3
             );
         }

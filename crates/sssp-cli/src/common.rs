@@ -99,6 +99,11 @@ pub struct SolveArgs {
     /// Buckets per window of bucketing (1-30; near-far is 1).
     #[arg(long, default_value_t = sssp::strategy::bucketing::DEFAULT_BUCKETS)]
     pub buckets: u32,
+    /// Workfront <-> Near-Far hybrid for near-far and bucketing: an iteration whose input holds
+    /// at least N vertices runs as a Workfront Sweep iteration (every improved vertex is expanded
+    /// next, whatever its bucket); 0 = never. See docs/gpu.md for the measured switch points.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub wide_at: u32,
     /// Device for engine algorithms: auto (GPU if usable, else CPU), gpu, cpu.
     #[arg(long, default_value = "auto")]
     pub device: String,
@@ -180,6 +185,7 @@ impl SolveArgs {
             device_loop: !self.host_loop,
             delta: self.delta,
             buckets: self.buckets,
+            wide_at: self.wide_at,
         })
     }
 
@@ -231,7 +237,12 @@ pub fn open_engine(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
     if let Some(why) = fell_back {
         eprintln!("no usable GPU ({why}); using the CPU backend");
     }
-    eprintln!("device: {} (upload {:.3} s)", eng.device(), t.elapsed().as_secs_f64());
+    let upload = eng.upload_time().as_secs_f64();
+    eprintln!(
+        "device: {} (set-up {:.3} s, graph upload {upload:.3} s)",
+        eng.device(),
+        t.elapsed().as_secs_f64() - upload
+    );
     Ok(eng)
 }
 

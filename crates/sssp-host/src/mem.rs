@@ -28,6 +28,14 @@ pub fn reserve<T>(v: &mut Vec<T>, additional: usize) -> Result<()> {
     v.try_reserve_exact(additional).map_err(|_| Error::OutOfHostMemory { needed: bytes_of::<T>(additional) })
 }
 
+/// A copy of `src`, or [`Error::OutOfHostMemory`] (the fallible `to_vec`).
+pub fn try_to_vec<T: Clone>(src: &[T]) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    reserve(&mut v, src.len())?;
+    v.extend_from_slice(src);
+    Ok(v)
+}
+
 /// Bytes of `len` elements of `T`, saturating (the number is for a message).
 pub fn bytes_of<T>(len: usize) -> u64 {
     (len as u64).saturating_mul(std::mem::size_of::<T>() as u64)

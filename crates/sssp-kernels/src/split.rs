@@ -94,10 +94,17 @@ pub fn pushes(b: &Buckets, r: &Relaxation, cand: u32, lookup: bool) -> Pushes {
     }
     let now = class_of(b, cand);
     let entered = now != class_of(b, r.prev);
+    // Wide mode (the hybrid's Workfront iterations): every vertex improved goes to the next
+    // near queue once per iteration (its first improvement, as in Workfront), whatever its
+    // class; a later improvement into the near class must not push it again. The slot and far
+    // pushes still follow the class rules, so those queues keep their invariant (every vertex
+    // of a later class has its entry) and the loop can drop back to ordered iterations at any
+    // time.
+    let near = if b.wide != 0 { lookup || r.first } else { lookup || r.first || entered };
     match now {
-        Class::Near => Pushes { near: lookup || r.first || entered, ..none },
-        Class::Slot(s) => Pushes { slot: if entered { Some(s) } else { None }, ..none },
-        Class::Far => Pushes { far: entered, ..none },
+        Class::Near => Pushes { near, ..none },
+        Class::Slot(s) => Pushes { near: near && b.wide != 0, slot: if entered { Some(s) } else { None }, ..none },
+        Class::Far => Pushes { near: near && b.wide != 0, far: entered, ..none },
         Class::Unreached => none,
     }
 }
@@ -215,6 +222,9 @@ pub unsafe fn pile_step(p: &PileArgs, st: &PileState) -> AdvanceArgs {
     } else {
         (Queue { items: next, len: c((k + 1) % 3) }, c((k + 2) % 3))
     };
+    // The hybrid's switch: a wide input needs no ordering (Davidson et al. §VI). Its length is
+    // final here (the previous phase ended at a barrier, and nothing pushes into an input).
+    let wide = (p.wide_at != 0 && b.nbuckets != 0 && load_len(input.len) >= p.wide_at) as u32;
     AdvanceArgs {
         input,
         output,
@@ -224,6 +234,7 @@ pub unsafe fn pile_step(p: &PileArgs, st: &PileState) -> AdvanceArgs {
             window: st.window,
             current: st.current,
             far: Queue { items: far, len: c(CELL_FAR as u32 + st.far) },
+            wide,
             ..*b
         },
         ..p.adv
@@ -279,6 +290,18 @@ mod tests {
         // No improvement, no push.
         let none = Relaxation { improved: false, first: false, prev: 3 };
         assert_eq!(pushes(&b, &none, 4, true), Pushes { near: false, slot: None, far: false });
+    }
+
+    #[test]
+    fn wide_mode_pushes_every_improved_vertex_once_and_keeps_the_class_pushes() {
+        let b = Buckets { wide: 1, ..buckets(10, 0, 0, 3) };
+        // First improvement of the iteration, into the far pile: both queues.
+        assert_eq!(pushes(&b, &lowered(INF, true), 100, false), Pushes { near: true, slot: None, far: true });
+        // A later one into slot 2 then into the near class: the slot entry only, no second near.
+        assert_eq!(pushes(&b, &lowered(100, false), 25, false), Pushes { near: false, slot: Some(2), far: false });
+        assert_eq!(pushes(&b, &lowered(25, false), 5, false), Pushes { near: false, slot: None, far: false });
+        // Lookup dedupe: every improvement pushes (the lookup pass compacts).
+        assert!(pushes(&b, &lowered(25, false), 21, true).near);
     }
 
     #[test]

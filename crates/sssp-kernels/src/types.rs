@@ -179,7 +179,9 @@ pub struct Buckets {
     pub current: u32,
     /// Buckets in the window, `0..=MAX_BUCKETS`; 0 = no split.
     pub nbuckets: u32,
-    pub _pad: u32,
+    /// 1: this iteration runs as a Workfront Sweep iteration (the hybrid's wide mode, see
+    /// `split::pushes`): every improved vertex also goes to the next near queue.
+    pub wide: u32,
 }
 
 /// No bucketing: the advance pushes every improvement to its output (Workfront Sweep).
@@ -192,7 +194,7 @@ pub const NO_BUCKETS: Buckets = Buckets {
     window: 0,
     current: 0,
     nbuckets: 0,
-    _pad: 0,
+    wide: 0,
 };
 
 /// Control state of a bucketed solve, kept in device memory (`NUM_CELLS` cells hold it at
@@ -247,7 +249,9 @@ pub struct PileArgs {
     pub hist: *mut u32,
     /// Stop after this many iterations (the state says where to resume).
     pub max_iters: u32,
-    pub _pad: u32,
+    /// The Workfront <-> Near-Far hybrid: an iteration whose input holds at least this many
+    /// vertices runs in wide mode ([`Buckets::wide`]); 0 = never.
+    pub wide_at: u32,
 }
 
 /// Parameters of the stand-alone multisplit kernel (the operator the far-pile split uses, with

@@ -17,6 +17,7 @@ use sssp_kernels::{dedupe, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, 
 use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS, ENGINE_ALGOS};
 use crate::error::Result;
 use crate::graph::Graph;
+use crate::mem::{try_to_vec, try_vec};
 
 /// Threads of one CPU "launch". A multiple of the widest virtual warp; large enough that rayon
 /// can balance uneven per-thread work, and the dynamic virtual-warp rule sees the same kind of
@@ -64,21 +65,25 @@ pub struct CpuEngine {
     lay: Layout,
     fr: Frontiers,
     pending_scratch: bool,
+    /// Time taken to copy the graph in.
+    upload: std::time::Duration,
 }
 
 impl CpuEngine {
     /// Copy `g` into the engine. Needs non-negative weights.
     pub fn new(g: &Graph) -> Result<Self> {
-        let weights = g.unsigned_weights(ENGINE_ALGOS)?.to_vec();
-        let (offsets, targets) = (g.offsets().to_vec(), g.targets().to_vec());
+        let started = std::time::Instant::now();
+        let weights = try_to_vec(g.unsigned_weights(ENGINE_ALGOS)?)?;
+        let (offsets, targets) = (try_to_vec(g.offsets())?, try_to_vec(g.targets())?);
+        let upload = started.elapsed();
         let n = g.num_vertices();
         let m = g.num_arcs();
-        let dist = Shared::new(vec![0; n]);
-        let queues = [Shared::new(vec![0; n.max(1)]), Shared::new(vec![0; n.max(1)])];
+        let dist = Shared::new(try_vec(n, 0)?);
+        let queues = [Shared::new(try_vec(n.max(1), 0)?), Shared::new(try_vec(n.max(1), 0)?)];
         // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
-        let scratch = Shared::new(vec![0; m.max(1)]);
-        let table = Shared::new(vec![0; n.max(1)]);
-        let prefix = Shared::new(vec![0; n + 1]);
+        let scratch = Shared::new(try_vec(m.max(1), 0)?);
+        let table = Shared::new(try_vec(n.max(1), 0)?);
+        let prefix = Shared::new(try_vec(n + 1, 0)?);
         let cells = Shared::new(vec![0; CELLS]);
         let counters = Shared::new(vec![Counters::default()]);
         let lay = Layout {
@@ -115,6 +120,7 @@ impl CpuEngine {
             lay,
             fr: Frontiers::default(),
             pending_scratch: false,
+            upload,
         })
     }
 
@@ -242,6 +248,10 @@ impl Engine for CpuEngine {
 
     fn num_vertices(&self) -> u32 {
         self.n
+    }
+
+    fn upload_time(&self) -> std::time::Duration {
+        self.upload
     }
 
     fn is_gpu(&self) -> bool {

@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use super::staging::Staging;
 use cudarc::driver::{
     sys::CUdevice_attribute, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DriverError,
     LaunchConfig, PinnedHostSlice, PushKernelArg,
@@ -237,6 +238,10 @@ pub struct CudaEngine {
     pending_scratch: bool,
     /// Page-locked host buffer for downloads, allocated on first use and kept.
     pinned: Option<PinnedHostSlice<u32>>,
+    /// Page-locked staging for uploads (the graph, the multisplit operator's inputs), kept.
+    staging: Staging,
+    /// Time the graph's copy to the device took (staging included, context set-up not).
+    upload: std::time::Duration,
     /// Device addresses of the buffers above (they never move).
     lay: Layout,
 }
@@ -299,8 +304,15 @@ impl CudaEngine {
         let spare = available - needed - MARGIN;
         let stream = ctx.default_stream();
         let nz = (n as usize).max(1);
-        let (offsets, targets, weights) =
-            (stream.clone_htod(g.offsets())?, stream.clone_htod(g.targets())?, stream.clone_htod(weights)?);
+        let copy_started = std::time::Instant::now();
+        let mut staging = Staging::new(&ctx)?;
+        let (offsets, targets, weights) = (
+            staging.upload(&stream, g.offsets())?,
+            staging.upload(&stream, g.targets())?,
+            staging.upload(&stream, weights)?,
+        );
+        stream.synchronize()?;
+        let upload = copy_started.elapsed();
         let (dist, queues) = (stream.alloc_zeros(nz)?, [stream.alloc_zeros(nz)?, stream.alloc_zeros(nz)?]);
         let (scratch, table) = (stream.alloc_zeros((m as usize).max(1))?, stream.alloc_zeros(nz)?);
         let (prefix, cells, counters) =
@@ -356,6 +368,8 @@ impl CudaEngine {
             fr: Frontiers::default(),
             pending_scratch: false,
             pinned: None,
+            staging,
+            upload,
             lay,
         };
         engine.stream.synchronize()?;
@@ -421,6 +435,10 @@ impl Engine for CudaEngine {
         self.name.clone()
     }
 
+    fn upload_time(&self) -> std::time::Duration {
+        self.upload
+    }
+
     fn num_vertices(&self) -> u32 {
         self.n
     }
@@ -484,8 +502,8 @@ impl Engine for CudaEngine {
         super::check_multisplit(items, keys, nbins)?;
         let len = items.len();
         let stride = len.max(1);
-        let d_items = self.stream.clone_htod(&pad(items))?;
-        let d_keys = self.stream.clone_htod(&pad(keys))?;
+        let d_items = self.staging.upload(&self.stream, &pad(items))?;
+        let d_keys = self.staging.upload(&self.stream, &pad(keys))?;
         let out = self.stream.alloc_zeros::<u32>(stride * nbins as usize)?;
         let lens = self.stream.alloc_zeros::<u32>(nbins as usize)?;
         let a = MultisplitArgs {
@@ -541,7 +559,7 @@ impl Engine for CudaEngine {
         let pinned = self.pinned.as_mut().expect("allocated above");
         self.stream.memcpy_dtoh(&self.table, pinned)?;
         self.stream.synchronize()?;
-        Ok(pinned.as_slice()?[..n].to_vec())
+        super::staging::parallel_copy_out(pinned, n)
     }
 
     fn synchronize(&mut self) -> Result<()> {

@@ -19,6 +19,7 @@
 
 pub mod cpu;
 pub mod cuda;
+mod staging;
 
 pub use sssp_kernels::{Balance, Counters, Dedupe, PileState};
 
@@ -79,6 +80,10 @@ pub trait Engine {
 
     /// Number of vertices of the resident graph.
     fn num_vertices(&self) -> u32;
+
+    /// How long copying the graph into the engine took when it opened (device set-up, such as
+    /// creating a CUDA context and loading the kernels, not included).
+    fn upload_time(&self) -> std::time::Duration;
 
     /// Whether this engine runs on a GPU (what `--algo auto` chooses by).
     fn is_gpu(&self) -> bool;
@@ -168,6 +173,10 @@ pub struct BucketSpec {
     pub delta: u32,
     /// Buckets per window, `1..=MAX_BUCKETS` (1 = Near-Far).
     pub count: u32,
+    /// The Workfront <-> Near-Far hybrid: iterations whose input holds at least this many
+    /// vertices run as Workfront iterations (every improvement goes to the next input, whatever
+    /// its bucket); 0 = never (pure Near-Far / Bucketing).
+    pub wide_at: u32,
 }
 
 /// Where a [`Engine::run_loop`] call stopped, and the sizes of the queues (for traces).
@@ -352,7 +361,7 @@ impl Layout {
                 window: 0,
                 current: 0,
                 nbuckets: b.count,
-                _pad: 0,
+                wide: 0,
             };
         }
         PileArgs {
@@ -365,7 +374,7 @@ impl Layout {
             block_vals: self.block_vals,
             hist: self.hist,
             max_iters,
-            _pad: 0,
+            wide_at: spec.buckets.map_or(0, |b| b.wide_at),
         }
     }
 

@@ -26,5 +26,5 @@ pub const DEFAULT_BUCKETS: u32 = 10;
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub fn bucketing(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
     let delta = opts.delta_for(g)?;
-    device_loop(g, eng, source, opts, Some(BucketSpec { delta, count: opts.buckets }))
+    device_loop(g, eng, source, opts, Some(BucketSpec { delta, count: opts.buckets, wide_at: opts.wide_at }))
 }

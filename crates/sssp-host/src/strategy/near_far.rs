@@ -24,5 +24,5 @@ use crate::graph::Graph;
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub fn near_far(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
     let delta = opts.delta_for(g)?;
-    device_loop(g, eng, source, opts, Some(BucketSpec { delta, count: 1 }))
+    device_loop(g, eng, source, opts, Some(BucketSpec { delta, count: 1, wide_at: opts.wide_at }))
 }
