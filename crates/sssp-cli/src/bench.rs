@@ -34,6 +34,11 @@ pub struct BenchArgs {
     /// no hybrid. Each is one row.
     #[arg(long, default_value = "0", value_delimiter = ',')]
     wide_at: Vec<u32>,
+    /// Target queries: for each fraction F (comma-separated, in (0, 1]), each trial asks for the
+    /// vertex at about F times its source's eccentricity (the first at or beyond it, from a
+    /// serial Dijkstra run up front); each F is one row. Ordered strategies stop early.
+    #[arg(long, value_delimiter = ',', value_name = "F")]
+    target_at: Vec<f64>,
     /// Load-balancing modes, comma-separated (engine algorithms).
     #[arg(long, default_value = "thread,vwarp,partition", value_delimiter = ',')]
     balance: Vec<String>,
@@ -63,6 +68,10 @@ pub struct BenchArgs {
     /// Also compare every trial with serial Dijkstra (slow on big graphs).
     #[arg(long)]
     reference: bool,
+    /// Also build the shortest-path tree of every trial (`run --output-kind tree`); the
+    /// `tree ms` column is its extra time.
+    #[arg(long)]
+    tree: bool,
     /// Print rows as JSON lines.
     #[arg(long)]
     json: bool,
@@ -75,6 +84,8 @@ struct Config {
     delta: Option<u32>,
     buckets: u32,
     wide_at: u32,
+    /// Target query at this fraction of the eccentricity (`--target-at`).
+    target_at: Option<f64>,
 }
 
 fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
@@ -99,12 +110,16 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
         };
         let buckets = if algo == Algo::Bucketing { a.buckets.clone() } else { vec![1] };
         let wide_ats = if algo.uses_delta() { a.wide_at.clone() } else { vec![0] };
+        let target_ats: Vec<Option<f64>> =
+            if a.target_at.is_empty() { vec![None] } else { a.target_at.iter().map(|&f| Some(f)).collect() };
         for &balance in &balances {
             for &dedupe in &dedupes {
                 for &delta in &deltas {
                     for &buckets in &buckets {
                         for &wide_at in &wide_ats {
-                            out.push(Config { algo, balance, dedupe, delta, buckets, wide_at });
+                            for &target_at in &target_ats {
+                                out.push(Config { algo, balance, dedupe, delta, buckets, wide_at, target_at });
+                            }
                         }
                     }
                 }
@@ -127,6 +142,31 @@ fn median(xs: &mut [f64]) -> f64 {
     xs[xs.len() / 2]
 }
 
+/// Where `f` is in the `--target-at` list.
+fn fraction_index(fs: &[f64], f: f64) -> usize {
+    fs.iter().position(|&x| x == f).expect("configs come from this list")
+}
+
+/// For each source, the targets of `--target-at`: the vertex nearest at or beyond each fraction
+/// of the source's eccentricity (the largest finite distance), by a serial Dijkstra.
+fn query_targets(g: &Graph, sources: &[u32], fractions: &[f64]) -> Result<Vec<Vec<u32>>> {
+    sources
+        .iter()
+        .map(|&s| {
+            let d = sssp::reference::dijkstra(g, s)?;
+            let ecc = d.iter().copied().filter(|&x| x != UNREACHED).max().unwrap_or(0);
+            Ok(fractions
+                .iter()
+                .map(|&f| {
+                    let want = (ecc as f64 * f).ceil() as i64;
+                    let best = (0..d.len()).filter(|&v| d[v] != UNREACHED && d[v] >= want).min_by_key(|&v| d[v]);
+                    best.unwrap_or(s as usize) as u32
+                })
+                .collect())
+        })
+        .collect()
+}
+
 /// Arcs Dijkstra relaxes from this source: every out-arc of every reached vertex, once.
 fn dijkstra_work(g: &Graph, dist: &[i64]) -> u64 {
     (0..g.num_vertices() as u32).filter(|&v| dist[v as usize] != UNREACHED).map(|v| g.degree(v) as u64).sum()
@@ -136,6 +176,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let explicit = crate::sources::explicit(&a.source, a.sources_file.as_deref())?;
     if explicit.is_empty() && a.trials == 0 {
         return Err(Error::InvalidArgument("--trials must be at least 1".into()));
+    }
+    if let Some(f) = a.target_at.iter().find(|f| !(**f > 0.0 && **f <= 1.0)) {
+        return Err(Error::InvalidArgument(format!("--target-at {f}: expected a fraction in (0, 1]")));
     }
     let g = a.graph.load_nonempty()?;
     let configs = configs(&a)?;
@@ -149,6 +192,13 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         }
         eprintln!("sources: {explicit:?} (given)");
         explicit
+    };
+    let targets = if a.target_at.is_empty() {
+        vec![vec![]; sources.len()]
+    } else {
+        let t = query_targets(&g, &sources, &a.target_at)?;
+        eprintln!("targets (per source, per --target-at fraction): {t:?}");
+        t
     };
     let mut needed = false;
     for c in &configs {
@@ -170,20 +220,22 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             sources.len()
         );
         outln!(
-            "{:<12} {:<9} {:<6} {:>8} {:>3} {:>7} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9}",
+            "{:<12} {:<9} {:<6} {:>8} {:>3} {:>7} {:>6} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9} {:>8}",
             "algo",
             "balance",
             "dedupe",
             "delta",
             "A",
             "wide",
+            "target",
             "median ms",
             "min ms",
             "MTEPS",
             "work",
             "iters",
             "splits",
-            "dl ms"
+            "dl ms",
+            "tree ms"
         );
     }
     for c in &configs {
@@ -196,19 +248,35 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             delta: c.delta,
             buckets: c.buckets,
             wide_at: c.wide_at,
+            cutoff: None,
+            tree: a.tree,
+            target: c.target_at.map(|f| targets[0][fraction_index(&a.target_at, f)]),
         };
         // One untimed warm-up (module JIT, first-touch allocations).
         if c.algo.uses_engine() {
             solve(&g, c.algo, eng.as_deref_mut(), sources[0], &opts)?;
         }
         let (mut ms, mut work, mut iters, mut dl, mut splits) = (vec![], vec![], vec![], vec![], vec![]);
+        let mut tree_ms = vec![];
         let mut delta = None;
         let mut chosen = None;
-        for &src in &sources {
+        for (i, &src) in sources.iter().enumerate() {
+            let opts = Options { target: c.target_at.map(|f| targets[i][fraction_index(&a.target_at, f)]), ..opts };
             let sol = solve(&g, c.algo, eng.as_deref_mut(), src, &opts)?;
-            sssp::verify::check(&g, src, &sol.dist)?;
+            match opts.query_bound(&sol.dist) {
+                None => sssp::verify::check(&g, src, &sol.dist)?,
+                Some(b) => sssp::verify::check_within(&g, src, &sol.dist, b)?,
+            }
             if a.reference {
-                sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&g, src)?)?;
+                let mut want = sssp::reference::dijkstra(&g, src)?;
+                if let Some(b) = opts.query_bound(&sol.dist) {
+                    want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
+                }
+                sssp::verify::compare(&sol.dist, &want)?;
+            }
+            if let Some(p) = &sol.parents {
+                sssp::verify::check_tree(&g, src, &sol.dist, p)?;
+                tree_ms.push(sol.stats.tree.as_secs_f64() * 1e3);
             }
             ms.push(sol.stats.compute.as_secs_f64() * 1e3);
             work.push(sol.stats.arcs_relaxed as f64 / dijkstra_work(&g, &sol.dist).max(1) as f64);
@@ -222,6 +290,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let min = ms[0];
         let gteps = g.num_arcs() as f64 / (med / 1e3) / 1e9;
         let (work, iters, dl, splits) = (median(&mut work), median(&mut iters), median(&mut dl), median(&mut splits));
+        let tree = (!tree_ms.is_empty()).then(|| median(&mut tree_ms));
         let (bal, ded) = if c.algo.uses_engine() && c.algo != Algo::Auto {
             (balance_name(c.balance), dedupe_name(c.dedupe))
         } else {
@@ -234,22 +303,24 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         if a.json {
             let v = serde_json::json!({
                 "graph": a.graph.graph, "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,
-                "delta": delta, "buckets": nb, "wide_at": nb.map(|_| c.wide_at), "far_splits": splits, "chosen": chosen,
+                "delta": delta, "buckets": nb, "wide_at": nb.map(|_| c.wide_at), "target_at": c.target_at, "far_splits": splits, "chosen": chosen,
                 "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
-                "download_ms": dl, "trials": sources.len(), "verified": true,
+                "download_ms": dl, "tree_ms": tree, "trials": sources.len(), "verified": true,
             });
             outln!("{v}");
         } else {
             let dash = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
             outln!(
-                "{:<12} {:<9} {:<6} {:>8} {:>3} {:>7} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3}",
+                "{:<12} {:<9} {:<6} {:>8} {:>3} {:>7} {:>6} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3} {:>8}",
                 c.algo.name(),
                 bal,
                 ded,
                 dash(delta),
                 dash(nb),
                 dash(nb.map(|_| c.wide_at)),
-                gteps * 1e3
+                c.target_at.map_or("-".to_string(), |f| format!("{f}e")),
+                gteps * 1e3,
+                tree.map_or("-".to_string(), |t| format!("{t:.3}")),
             );
         }
     }

@@ -99,6 +99,10 @@ pub struct SolveArgs {
     /// Buckets per window of bucketing (1-30; near-far is 1).
     #[arg(long, default_value_t = sssp::strategy::bucketing::DEFAULT_BUCKETS)]
     pub buckets: u32,
+    /// Distance cutoff: vertices farther than D are reported unreached, and the engines never
+    /// relax towards them (work shrinks with D).
+    #[arg(long, value_name = "D")]
+    pub cutoff: Option<u64>,
     /// Workfront <-> Near-Far hybrid for near-far and bucketing: an iteration whose input holds
     /// at least N vertices runs as a Workfront Sweep iteration (every improved vertex is expanded
     /// next, whatever its bucket); 0 = never. See docs/gpu.md for the measured switch points.
@@ -186,6 +190,9 @@ impl SolveArgs {
             delta: self.delta,
             buckets: self.buckets,
             wide_at: self.wide_at,
+            cutoff: self.cutoff,
+            target: None,
+            tree: false,
         })
     }
 
@@ -248,15 +255,24 @@ pub fn open_engine(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
 
 /// Verify a result: the certificate always; against the serial reference when `full`.
 /// Returns a short description of what was checked.
-pub fn verify(g: &Graph, src: u32, dist: &[Dist], full: bool) -> Result<&'static str> {
-    sssp::verify::check(g, src, dist)?;
+pub fn verify(g: &Graph, src: u32, dist: &[Dist], full: bool, opts: &Options) -> Result<&'static str> {
+    // A cutoff or target query answers up to a bound: the certificate and the reference are
+    // both taken within it.
+    let bound = opts.query_bound(dist);
+    match bound {
+        None => sssp::verify::check(g, src, dist)?,
+        Some(b) => sssp::verify::check_within(g, src, dist, b)?,
+    }
     if !full {
         return Ok("certificate");
     }
-    let want = match g.weights() {
+    let mut want = match g.weights() {
         sssp::Weights::Unsigned(_) => sssp::reference::dijkstra(g, src)?,
         sssp::Weights::Signed(_) => sssp::reference::bellman_ford(g, src)?,
     };
+    if let Some(b) = bound {
+        want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
+    }
     sssp::verify::compare(dist, &want)?;
     Ok("certificate+reference")
 }
@@ -339,12 +355,16 @@ pub fn write_trace(path: &PathBuf, trace: &[sssp::strategy::IterTrace]) -> Resul
     w.flush().map_err(io)
 }
 
-pub fn write_result(g: &Graph, src: u32, dist: &[Dist], path: &Path, kind: &str) -> Result<()> {
+pub fn write_result(g: &Graph, src: u32, sol: &Solution, path: &Path, kind: &str) -> Result<()> {
     let mut w = create(path)?;
     let io = |e| Error::io(path, e);
     let fmt = |d: Dist| if d == UNREACHED { "inf".to_string() } else { d.to_string() };
+    let dist = &sol.dist;
     if kind == "tree" {
-        let pred = sssp::tree::predecessors(g, src, dist)?;
+        let pred = match &sol.parents {
+            Some(p) => std::borrow::Cow::Borrowed(p),
+            None => std::borrow::Cow::Owned(sssp::tree::predecessors(g, src, dist)?),
+        };
         for (v, (&p, &d)) in pred.iter().zip(dist).enumerate() {
             let p = if p == sssp::graph::NO_VERTEX { "-".to_string() } else { p.to_string() };
             writeln!(w, "{v} {p} {}", fmt(d)).map_err(io)?;

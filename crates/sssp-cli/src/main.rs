@@ -186,9 +186,11 @@ fn run(a: RunArgs) -> Result<()> {
     let sources = a.solve.sources(&g)?;
     for (trial, &src) in sources.iter().enumerate() {
         let traced = trial == 0 && a.trace.is_some();
-        let o = if traced { opts } else { sssp::strategy::Options { trace: false, ..opts } };
+        // The tree is built (on the engine after frontier runs) only where it is written.
+        let tree = trial == 0 && a.output.is_some() && a.output_kind == "tree";
+        let o = sssp::strategy::Options { trace: traced, tree, ..opts };
         let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &o)?;
-        let verified = if a.verify { Some(common::verify(&g, src, &sol.dist, trial == 0)?) } else { None };
+        let verified = if a.verify { Some(common::verify(&g, src, &sol.dist, trial == 0, &opts)?) } else { None };
         if trial == 0 {
             if let Some(why) = &sol.stats.chosen {
                 eprintln!("{why}");
@@ -200,7 +202,7 @@ fn run(a: RunArgs) -> Result<()> {
                 common::write_trace(p, &sol.stats.trace)?;
             }
             if let Some(p) = &a.output {
-                common::write_result(&g, src, &sol.dist, p, &a.output_kind)?;
+                common::write_result(&g, src, &sol, p, &a.output_kind)?;
             }
         }
     }
@@ -215,7 +217,8 @@ fn path(a: PathArgs) -> Result<()> {
     }
     let g = a.graph.load_nonempty()?;
     let algo = a.solve.algo()?;
-    let opts = a.solve.options(false)?;
+    // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
+    let opts = sssp::strategy::Options { target: Some(a.target), ..a.solve.options(false)? };
     let mut eng = a.solve.open_engine(&g, algo)?;
     let src = a.solve.sources(&g)?[0];
     sssp::reference::check_source(&g, a.target)?;

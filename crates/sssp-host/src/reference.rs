@@ -83,7 +83,29 @@ pub fn dijkstra(g: &Graph, src: u32) -> Result<Vec<Dist>> {
 
 /// [`dijkstra`], also returning how much work it did.
 pub fn dijkstra_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, DijkstraStats)> {
+    dijkstra_bounded(g, src, Bound::default())
+}
+
+/// Where a bounded Dijkstra may stop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bound {
+    /// Settle nothing farther than this.
+    pub cutoff: Option<u64>,
+    /// Stop once this vertex is settled.
+    pub target: Option<u32>,
+}
+
+/// [`dijkstra_with_stats`] that stops early: at the first vertex beyond the cutoff, or once the
+/// target and the vertices tied with it are settled. Vertices it did not settle are [`UNREACHED`] (the distances of the
+/// vertices it settled are exact: the answer to a cutoff query). Errors as [`dijkstra`]
+/// (and [`Error::VertexOutOfRange`] for a target `>= n`).
+pub fn dijkstra_bounded(g: &Graph, src: u32, bound: Bound) -> Result<(Vec<Dist>, DijkstraStats)> {
     check_source(g, src)?;
+    if let Some(t) = bound.target {
+        check_source(g, t)?;
+    }
+    let mut cutoff = bound.cutoff.unwrap_or(u64::MAX);
+    let mut settled = Vec::new();
     let weights = g.unsigned_weights("dijkstra")?;
     let (offsets, targets) = (g.offsets(), g.targets());
     let mut dist = vec![u64::MAX; g.num_vertices()];
@@ -95,10 +117,18 @@ pub fn dijkstra_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, DijkstraSt
         if d > dist[u as usize] {
             continue; // stale: u was settled with a smaller distance
         }
+        if d > cutoff {
+            break;
+        }
         if d > MAX_FINITE as u64 {
             return Err(Error::DistanceOverflow { vertex: u, bits: DIST_BITS });
         }
         stats.settled += 1;
+        settled.push(u);
+        if bound.target == Some(u) {
+            // Settle the target's ties too: the answer holds every vertex up to its distance.
+            cutoff = cutoff.min(d);
+        }
         let arcs = offsets[u as usize] as usize..offsets[u as usize + 1] as usize;
         stats.arcs_relaxed += arcs.len() as u64;
         for e in arcs {
@@ -111,8 +141,21 @@ pub fn dijkstra_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, DijkstraSt
             }
         }
     }
-    let dist = dist.into_iter().map(|d| if d == u64::MAX { UNREACHED } else { d as Dist }).collect();
-    Ok((dist, stats))
+    let early = bound != Bound::default() && !heap.is_empty();
+    let mut out: Vec<Dist> = dist.into_iter().map(|d| if d == u64::MAX { UNREACHED } else { d as Dist }).collect();
+    if early {
+        // Only settled vertices are final; the rest were only labelled.
+        let mut keep = vec![false; out.len()];
+        for &v in &settled {
+            keep[v as usize] = true;
+        }
+        for (d, k) in out.iter_mut().zip(keep) {
+            if !k {
+                *d = UNREACHED;
+            }
+        }
+    }
+    Ok((out, stats))
 }
 
 /// Shortest distances from `src` for any integer weights, [`UNREACHED`] for vertices it cannot

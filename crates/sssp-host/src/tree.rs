@@ -42,21 +42,31 @@ pub fn predecessors(g: &Graph, src: u32, dist: &[Dist]) -> Result<Vec<u32>> {
     verify::certify(g, src, dist)
 }
 
+/// [`predecessors`] for the answer to a bounded query (`bound`: see
+/// [`crate::strategy::Options::query_bound`]; `None` = the whole graph), certified within it.
+pub fn predecessors_within(g: &Graph, src: u32, dist: &[Dist], bound: Option<Dist>) -> Result<Vec<u32>> {
+    verify::certify_within(g, src, dist, bound, verify::Beyond::Unreached)
+}
+
 /// The vertices of a shortest path from `src` to `target`, both included (`[src]` when they are
-/// equal), or `None` if `target` is unreachable.
+/// equal), or `None` if `dist` has `target` unreached.
 ///
-/// Preconditions: as [`predecessors`], and `target < n` ([`Error::VertexOutOfRange`]).
-/// Complexity: O(n + m) (it builds and verifies the whole tree; call [`predecessors`] once
-/// and walk it yourself for many targets).
+/// Preconditions: as [`predecessors`], and `target < n` ([`Error::VertexOutOfRange`]); `dist`
+/// needs to be exact only up to the target's distance (vertices farther may be unreached, as a
+/// target query leaves them: [`crate::strategy::Options::target`]), which is what is verified.
+/// Complexity: O(n + m) (it builds and verifies the tree; call [`predecessors`] once and walk
+/// it yourself for many targets).
 pub fn path(g: &Graph, src: u32, dist: &[Dist], target: u32) -> Result<Option<Vec<u32>>> {
     let n = g.num_vertices();
     if target as usize >= n {
         return Err(Error::VertexOutOfRange { vertex: target as u64, num_vertices: n as u64 });
     }
-    let parents = predecessors(g, src, dist)?;
-    if dist[target as usize] == UNREACHED {
+    let bound = dist[target as usize];
+    if bound == UNREACHED {
+        // What `dist` says; a cutoff result could not prove more (it leaves far vertices out).
         return Ok(None);
     }
+    let parents = verify::certify_within(g, src, dist, Some(bound), verify::Beyond::Anything)?;
     Ok(Some(walk_up(&parents, src, target)))
 }
 

@@ -66,9 +66,38 @@ pub fn check(g: &Graph, src: u32, dist: &[Dist]) -> Result<()> {
     certify(g, src, dist).map(drop)
 }
 
+/// Check the answer to a bounded query (a cutoff, or a target's distance, see
+/// [`crate::strategy::Options::cutoff`]): `dist` must be the shortest distances from `src` for
+/// every vertex at most `bound` away, and unreached for all others. The certificate of
+/// [`check`] with the triangle condition asked only where the arc's candidate is within the
+/// bound, and every reached distance within it. Same errors and cost as [`check`].
+pub fn check_within(g: &Graph, src: u32, dist: &[Dist], bound: Dist) -> Result<()> {
+    certify_within(g, src, dist, Some(bound), Beyond::Unreached).map(drop)
+}
+
+/// What a bounded certificate asks of the vertices beyond its bound.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Beyond {
+    /// They must be unreached (the answer to a bounded query).
+    Unreached,
+    /// Anything (a full result checked only as far as one path needs).
+    Anything,
+}
+
 /// [`check`], returning the tight-arc BFS tree's parents on success ([`NO_VERTEX`] for the
 /// source and unreached vertices).
 pub(crate) fn certify(g: &Graph, src: u32, dist: &[Dist]) -> Result<Vec<u32>> {
+    certify_within(g, src, dist, None, Beyond::Unreached)
+}
+
+/// [`certify`] within `bound` (see [`check_within`]).
+pub(crate) fn certify_within(
+    g: &Graph,
+    src: u32,
+    dist: &[Dist],
+    bound: Option<Dist>,
+    beyond: Beyond,
+) -> Result<Vec<u32>> {
     check_source(g, src)?;
     let n = g.num_vertices();
     if dist.len() != n {
@@ -81,7 +110,16 @@ pub(crate) fn certify(g: &Graph, src: u32, dist: &[Dist]) -> Result<Vec<u32>> {
     if dist[src as usize] != 0 {
         report.add(|| format!("source {src}: dist {} but must be 0", show(dist[src as usize])));
     }
-    report.merge(scan(n, |u, rep| triangle_violations(g, dist, u, rep)));
+    let limit = bound.map_or(i128::MAX, |b| b as i128);
+    report.merge(scan(n, |u, rep| triangle_violations(g, dist, u, limit, rep)));
+    if let Some(b) = bound.filter(|_| beyond == Beyond::Unreached) {
+        report.merge(scan(n, |v, rep| {
+            let d = dist[v as usize];
+            if d != UNREACHED && d > b {
+                rep.add(|| format!("vertex {v}: dist {d} but the query's bound is {b}"));
+            }
+        }));
+    }
     let parents = tight_tree(g, src, dist);
     report.merge(scan(n, |v, rep| {
         let d = dist[v as usize];
@@ -90,6 +128,62 @@ pub(crate) fn certify(g: &Graph, src: u32, dist: &[Dist]) -> Result<Vec<u32>> {
         }
     }));
     report.into_result("violation", "violations").map(|()| parents)
+}
+
+/// Check that `parents` is a shortest-path tree of `dist` from `src`: every reached vertex but
+/// the source has a parent joined to it by a tight arc, the source and unreached vertices have
+/// none ([`NO_VERTEX`]), and following parents from any vertex reaches the source (no cycle,
+/// which zero-weight arcs would otherwise allow). `dist` must already be certified.
+/// Errors: [`Error::Verification`] listing up to ten faults. Complexity: O(n + m).
+pub fn check_tree(g: &Graph, src: u32, dist: &[Dist], parents: &[u32]) -> Result<()> {
+    let n = g.num_vertices();
+    if parents.len() != n || dist.len() != n {
+        return Err(Error::Verification(format!(
+            "{} parents and {} distances for {n} vertices",
+            parents.len(),
+            dist.len()
+        )));
+    }
+    let mut report = scan(n, |v, rep| {
+        let (p, d) = (parents[v as usize], dist[v as usize]);
+        if v == src || d == UNREACHED {
+            if p != NO_VERTEX {
+                rep.add(|| format!("vertex {v}: parent {p} but it is the source or unreached"));
+            }
+        } else if p == NO_VERTEX || p as usize >= n {
+            rep.add(|| format!("vertex {v}: dist {d} but no parent"));
+        } else if !g.neighbors(p).any(|(x, w)| x == v && is_tight(dist[p as usize], w, d)) {
+            rep.add(|| format!("vertex {v}: parent {p} but no tight arc {p} -> {v}"));
+        }
+    });
+    if report.total == 0 {
+        // Every chain must end at the source: mark vertices known to, walking each chain once.
+        const UNKNOWN: u8 = 0;
+        const ON_WALK: u8 = 1;
+        const ROOTED: u8 = 2;
+        let mut state = vec![UNKNOWN; n];
+        state[src as usize] = ROOTED;
+        let mut walk = Vec::new();
+        for start in 0..n as u32 {
+            if dist[start as usize] == UNREACHED {
+                continue;
+            }
+            let mut v = start;
+            while state[v as usize] == UNKNOWN {
+                state[v as usize] = ON_WALK;
+                walk.push(v);
+                v = parents[v as usize];
+            }
+            if state[v as usize] == ON_WALK {
+                report.add(|| format!("vertex {v}: its parents form a cycle"));
+                break;
+            }
+            for u in walk.drain(..) {
+                state[u as usize] = ROOTED;
+            }
+        }
+    }
+    report.into_result("fault", "faults")
 }
 
 /// Compare two distance vectors entry by entry.
@@ -125,8 +219,8 @@ fn is_tight(du: Dist, w: i64, dv: Dist) -> bool {
     du != UNREACHED && dv != UNREACHED && du as i128 + w as i128 == dv as i128
 }
 
-/// Condition 2 for the out-arcs of `u`.
-fn triangle_violations(g: &Graph, dist: &[Dist], u: u32, rep: &mut Report) {
+/// Condition 2 for the out-arcs of `u`, for candidates up to `limit`.
+fn triangle_violations(g: &Graph, dist: &[Dist], u: u32, limit: i128, rep: &mut Report) {
     let du = dist[u as usize];
     if du == UNREACHED {
         return;
@@ -134,6 +228,9 @@ fn triangle_violations(g: &Graph, dist: &[Dist], u: u32, rep: &mut Report) {
     for (v, w) in g.neighbors(u) {
         let dv = dist[v as usize];
         let via = du as i128 + w as i128;
+        if via > limit {
+            continue;
+        }
         if dv == UNREACHED {
             rep.add(|| format!("vertex {v}: dist inf but arc {u} -> {v} (w {w}) gives {via}"));
         } else if via < dv as i128 {

@@ -99,6 +99,9 @@ const NOTHING: Emit = Emit { v: 0, near: false, far: false };
 unsafe fn relax_arc(a: &AdvanceArgs, du: u32, e: u64) -> Emit {
     let v = *a.csr.targets.add(e as usize);
     let w = *a.csr.weights.add(e as usize);
+    if beyond_cutoff(du, w, a.cutoff) {
+        return NOTHING;
+    }
     let Some(c) = candidate(du, w) else {
         raise(core::ptr::addr_of_mut!((*a.counters).overflow));
         return NOTHING;
@@ -229,23 +232,10 @@ unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthread
 #[inline(always)]
 unsafe fn advance_partition(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) -> u64 {
     let prefix = partition_prefix(a);
-    let total = partition_total(a, len);
-    let lane = (tid % 32) as u64;
-    let nwarps = (nthreads / 32) as u64;
-    let chunk = LB_CHUNK as u64;
-    let nchunks = total.div_ceil(chunk);
     let mut arcs = 0u64;
-    let mut c = (tid / 32) as u64;
-    while c < nchunks {
-        let lo = c * chunk;
-        let hi = (lo + chunk).min(total);
-        // The chunk's bracket of frontier slots: every rank in [lo, hi) maps into [s_lo, s_hi].
-        let s_lo = segment_of(prefix, 0, len, lo);
-        let s_hi = segment_of(prefix, s_lo, len, hi - 1);
-        let mut r = lo + lane;
-        while r < lo + chunk {
-            let x = if r < hi {
-                let s = segment_of(prefix, s_lo, s_hi + 1, r);
+    partition_walk(prefix, len, tid, nthreads, |at| {
+        let x = match at {
+            Some((s, r)) => {
                 let u = input_item(a, s);
                 let du = live_dist(a, u);
                 if du != INF {
@@ -255,15 +245,47 @@ unsafe fn advance_partition(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) 
                 } else {
                     NOTHING
                 }
-            } else {
-                NOTHING
-            };
-            emit(a, x);
+            }
+            None => NOTHING,
+        };
+        emit(a, x);
+    });
+    arcs
+}
+
+/// Davidson §IV-B's load-balanced partitioning as a walk: ranks `0..prefix[len]` (the arcs of
+/// `len` slots whose degree prefix sums are `prefix`) are cut into chunks of [`LB_CHUNK`], one
+/// warp per chunk; each lane finds the slot of its rank by binary search inside the chunk's
+/// bracket (a merge-path diagonal search). `step(Some((slot, rank)))` for every rank, and
+/// `step(None)` for the lanes past the end of the last chunk, so that every lane of a warp makes
+/// the same number of calls (a step may use warp-collective operations).
+#[inline(always)]
+pub unsafe fn partition_walk(
+    prefix: *const u64,
+    len: u32,
+    tid: u32,
+    nthreads: u32,
+    mut step: impl FnMut(Option<(u32, u64)>),
+) {
+    let total = *prefix.add(len as usize);
+    let lane = (tid % 32) as u64;
+    let nwarps = (nthreads / 32) as u64;
+    let chunk = LB_CHUNK as u64;
+    let nchunks = total.div_ceil(chunk);
+    let mut c = (tid / 32) as u64;
+    while c < nchunks {
+        let lo = c * chunk;
+        let hi = (lo + chunk).min(total);
+        // The chunk's bracket of slots: every rank in [lo, hi) maps into [s_lo, s_hi].
+        let s_lo = segment_of(prefix, 0, len, lo);
+        let s_hi = segment_of(prefix, s_lo, len, hi - 1);
+        let mut r = lo + lane;
+        while r < lo + chunk {
+            step(if r < hi { Some((segment_of(prefix, s_lo, s_hi + 1, r), r)) } else { None });
             r += 32;
         }
         c += nwarps;
     }
-    arcs
 }
 
 /// The slot `s` in `lo..hi` with `prefix[s] <= rank < prefix[s + 1]`: the last slot whose

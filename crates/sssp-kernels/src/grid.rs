@@ -413,6 +413,9 @@ pub unsafe fn pile_loop(p: &PileArgs) {
         if after_iteration(&mut st, p.cells, p.adv.buckets.nbuckets) == Next::Split {
             split_far(p, &mut st, &bar);
         }
+        if target_settled(p, &st) {
+            st.done = 1;
+        }
     }
     if tid == 0 {
         core::ptr::write_volatile(state, st);

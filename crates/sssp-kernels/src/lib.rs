@@ -32,6 +32,7 @@ pub mod advance;
 pub mod dedupe;
 pub mod relax;
 pub mod split;
+pub mod tree;
 pub mod types;
 
 // GPU only: entry points (`ptx`) over grid-cooperative operators (`grid`) over warp, block and

@@ -7,7 +7,7 @@ use core::arch::nvptx::trap;
 
 use crate::types::*;
 use crate::warp::global_tid;
-use crate::{advance, dedupe, grid};
+use crate::{advance, dedupe, grid, tree};
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
@@ -25,6 +25,13 @@ pub unsafe extern "ptx-kernel" fn sssp_init(a: InitArgs) {
 pub unsafe extern "ptx-kernel" fn sssp_advance(a: AdvanceArgs) {
     let (t, n) = global_tid();
     advance::advance(&a, t, n)
+}
+
+/// One tree arc per reached vertex of a finished frontier run (`tree::tree_arcs`).
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_tree_arcs(a: TreeArgs) {
+    let (t, n) = global_tid();
+    tree::tree_arcs(&a, t, n)
 }
 
 #[unsafe(no_mangle)]

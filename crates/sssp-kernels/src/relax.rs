@@ -39,6 +39,13 @@ pub fn candidate(du: u32, w: u32) -> Option<u32> {
     }
 }
 
+/// A candidate beyond the distance cutoff ([`NO_CUTOFF`]: none): dropped silently, not as an
+/// overflow, since nothing that far was asked for.
+#[inline(always)]
+pub fn beyond_cutoff(du: u32, w: u32, cutoff: u32) -> bool {
+    cutoff != NO_CUTOFF && du as u64 + w as u64 > cutoff as u64
+}
+
 /// What one relaxation did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Relaxation {

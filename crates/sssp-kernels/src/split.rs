@@ -156,6 +156,21 @@ pub unsafe fn after_iteration(st: &mut PileState, cells: *mut u32, nbuckets: u32
     Next::Split
 }
 
+/// Whether the target's distance is final, so a target query can stop: every distance below
+/// the current bucket is final (the buckets before it are exhausted). All threads of a
+/// persistent launch agree: a true answer cannot change, and a false one cannot turn true
+/// before the next barrier, since the next advance expands only vertices at or above the
+/// current bucket and so lowers nothing below it.
+#[inline(always)]
+pub unsafe fn target_settled(p: &PileArgs, st: &PileState) -> bool {
+    let b = &p.adv.buckets;
+    if p.target == NO_TARGET || b.nbuckets == 0 || st.done != 0 {
+        return false;
+    }
+    let d = dist_of(crate::relax::load_packed(p.adv.dist, p.target));
+    (d as u64) < st.current as u64 * b.delta as u64
+}
+
 /// After a far-pile split found its smallest live distance in bucket `window` (`None`: the
 /// pile held nothing live): the new window starts there, and its first bucket is non-empty.
 #[inline(always)]

@@ -134,7 +134,9 @@ pub struct AdvanceArgs {
     pub balance: u32,
     /// A [`Dedupe`] value.
     pub dedupe: u32,
-    pub _pad: u32,
+    /// Distance cutoff: candidates above it are dropped, so nothing beyond it is ever reached,
+    /// pushed or expanded ([`NO_CUTOFF`]: none).
+    pub cutoff: u32,
     /// Where improved vertices go by distance (Near-Far and Bucketing); `nbuckets == 0` means
     /// no split: every improvement is "near" (Workfront Sweep).
     pub buckets: Buckets,
@@ -252,7 +254,16 @@ pub struct PileArgs {
     /// The Workfront <-> Near-Far hybrid: an iteration whose input holds at least this many
     /// vertices runs in wide mode ([`Buckets::wide`]); 0 = never.
     pub wide_at: u32,
+    /// Stop as soon as this vertex's distance is final (bucketed runs; [`NO_TARGET`]: none).
+    pub target: u32,
+    pub _pad: u32,
 }
+
+/// No distance cutoff ([`AdvanceArgs::cutoff`]): every candidate below `INF` is kept.
+pub const NO_CUTOFF: u32 = u32::MAX;
+
+/// No target vertex ([`PileArgs::target`]).
+pub const NO_TARGET: u32 = u32::MAX;
 
 /// Parameters of the stand-alone multisplit kernel (the operator the far-pile split uses, with
 /// explicit keys; for tests and for callers with their own keys).
@@ -308,6 +319,17 @@ pub struct ExtractArgs {
     pub _pad: u32,
 }
 
+/// Parameters of the tree-arc pass (`tree::tree_arcs`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct TreeArgs {
+    pub csr: Csr,
+    /// `n` packed (distance, iteration) words of a finished frontier run.
+    pub dist: *mut u64,
+    /// `n` entries, zeroed before the pass: parent + 1, or 0 for none.
+    pub parent1: *mut u32,
+}
+
 /// Parameters of the lookup-table dedupe passes and of compaction.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -353,13 +375,14 @@ pub struct ScanArgs {
 const _: () = assert!(core::mem::size_of::<Csr>() == 32);
 const _: () = assert!(core::mem::size_of::<Queue>() == 16);
 const _: () = assert!(core::mem::size_of::<Counters>() == 32);
+const _: () = assert!(core::mem::size_of::<TreeArgs>() == 32 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<Buckets>() == 8 + 8 + 16 + 24);
 const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 32 + 8 + 16 + 16 + 8 + 8 + 8 + 16 + 56);
 const _: () = assert!(core::mem::size_of::<PileState>() == 48);
 const _: () = assert!(CELL_SLOTS + MAX_BUCKETS as usize <= CELL_STATE);
 const _: () = assert!(CELL_STATE + 12 <= NUM_CELLS);
 const _: () = assert!(MAX_BUCKETS + 2 <= MAX_BINS);
-const _: () = assert!(core::mem::size_of::<PileArgs>() == 168 + 16 + 16 + 16 + 8 + 8 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<PileArgs>() == 168 + 16 + 16 + 16 + 8 + 8 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<MultisplitArgs>() == 48 + 16);
 const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
 const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8);
@@ -378,6 +401,8 @@ unsafe impl Sync for InitArgs {}
 unsafe impl Send for ExtractArgs {}
 unsafe impl Sync for ExtractArgs {}
 unsafe impl Sync for ScanArgs {}
+unsafe impl Send for TreeArgs {}
+unsafe impl Sync for TreeArgs {}
 unsafe impl Send for PileArgs {}
 unsafe impl Sync for PileArgs {}
 unsafe impl Send for MultisplitArgs {}
@@ -394,6 +419,7 @@ mod cuda_glue {
     unsafe impl cudarc::driver::DeviceRepr for super::ExtractArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::PileArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::MultisplitArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for super::TreeArgs {}
 }
 
 #[cfg(test)]

@@ -328,6 +328,10 @@ impl Engine for CpuEngine {
             if unsafe { split::after_iteration(&mut st, p.cells, nb) } == Next::Split {
                 self.split_far(&p, &mut st);
             }
+            // SAFETY: p.adv.dist has n entries and the target is < n (checked by the strategy).
+            if unsafe { split::target_settled(&p, &st) } {
+                st.done = 1;
+            }
         }
         // SAFETY: as above.
         unsafe { std::ptr::write_unaligned(state, st) };
@@ -356,8 +360,18 @@ impl Engine for CpuEngine {
         Ok(())
     }
 
+    fn tree_parents(&mut self) -> Result<Vec<u32>> {
+        let mut out = try_vec(self.n as usize, 0u32)?;
+        let a = sssp_kernels::TreeArgs { csr: self.lay.csr, dist: self.dist.ptr(), parent1: out.as_mut_ptr() };
+        // SAFETY: the layout's graph and distances; out has n zeroed entries, written only
+        // through atomics.
+        Self::launch(CPU_THREADS, |t, nt| unsafe { sssp_kernels::tree::tree_arcs(&a, t, nt) });
+        out.par_iter_mut().for_each(|x| *x = x.wrapping_sub(1));
+        Ok(out)
+    }
+
     fn distances(&mut self) -> Result<Vec<u32>> {
-        let mut out = vec![0u32; self.n as usize];
+        let mut out = try_vec(self.n as usize, 0u32)?;
         let a = sssp_kernels::ExtractArgs { dist: self.dist.ptr(), out: out.as_mut_ptr(), n: self.n, _pad: 0 };
         // SAFETY: dist and out have n entries; each thread writes only its own slots.
         Self::launch(CPU_THREADS, |t, nt| unsafe { k::extract(&a, t, nt) });

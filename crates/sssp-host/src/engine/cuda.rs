@@ -10,6 +10,8 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::staging::Staging;
 use cudarc::driver::{
     sys::CUdevice_attribute, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DriverError,
@@ -18,7 +20,7 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 use sssp_kernels::{
     AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, MultisplitArgs, PileArgs, Queue, ScanArgs,
-    ScanOf, BLOCK, MAX_BINS,
+    ScanOf, TreeArgs, BLOCK, MAX_BINS,
 };
 
 use super::{
@@ -69,6 +71,7 @@ struct Kernels {
     _module: Arc<CudaModule>,
     init: CudaFunction,
     extract: CudaFunction,
+    tree_arcs: CudaFunction,
     advance: CudaFunction,
     pile_loop: CudaFunction,
     pile_loop_wide: CudaFunction,
@@ -123,6 +126,7 @@ impl Kernels {
         Ok(Kernels {
             init: f("sssp_init")?,
             extract: f("sssp_extract")?,
+            tree_arcs: f("sssp_tree_arcs")?,
             dedupe_mark: f("sssp_dedupe_mark")?,
             scan_reduce: f("sssp_scan_reduce")?,
             scan_block_sums: f("sssp_scan_block_sums")?,
@@ -166,6 +170,14 @@ impl Kernels {
     unsafe fn extract(&self, s: &CudaStream, a: ExtractArgs) -> Result<()> {
         s.launch_builder(&self.extract).arg(&a).launch(Self::cfg(self.grid))?;
         self.done(s, "extract")
+    }
+
+    /// # Safety
+    /// `a.csr` is the resident graph, `a.dist` has `n` entries, `a.parent1` has `n` zeroed
+    /// entries.
+    unsafe fn tree_arcs(&self, s: &CudaStream, a: TreeArgs) -> Result<()> {
+        s.launch_builder(&self.tree_arcs).arg(&a).launch(Self::cfg(self.grid))?;
+        self.done(s, "tree_arcs")
     }
 
     /// # Safety
@@ -541,14 +553,38 @@ impl Engine for CudaEngine {
         Ok(())
     }
 
+    fn tree_parents(&mut self) -> Result<Vec<u32>> {
+        // Into the lookup table (free once a run is over), zeroed: parent + 1, 0 for none.
+        self.stream.memset_zeros(&mut self.table)?;
+        let a = TreeArgs { csr: self.lay.csr, dist: self.lay.dist, parent1: self.lay.table };
+        // SAFETY: the layout's graph and distances; table has max(n, 1) entries, zeroed above.
+        unsafe { self.k.tree_arcs(&self.stream, a)? };
+        let mut p = self.download_table()?;
+        p.par_iter_mut().for_each(|x| *x = x.wrapping_sub(1));
+        Ok(p)
+    }
+
     fn distances(&mut self) -> Result<Vec<u32>> {
         // Unpack on the device into the lookup table (free once a run is over), then one copy
         // of 4n bytes into page-locked memory: pageable copies of the packed 8n bytes ran at
         // under 1 GB/s on the lent H100 machine.
-        let n = self.n as usize;
         let a = ExtractArgs { dist: self.lay.dist, out: self.lay.table, n: self.n, _pad: 0 };
         // SAFETY: dist and table both have max(n, 1) entries.
         unsafe { self.k.extract(&self.stream, a)? };
+        self.download_table()
+    }
+
+    fn synchronize(&mut self) -> Result<()> {
+        self.stream.synchronize()?;
+        Ok(())
+    }
+}
+
+impl CudaEngine {
+    /// The first `n` entries of the lookup table (where results are staged), through the
+    /// page-locked buffer.
+    fn download_table(&mut self) -> Result<Vec<u32>> {
+        let n = self.n as usize;
         if self.pinned.is_none() {
             // Plain page-locked memory (flags 0): cudarc's default is write-combined, which is
             // slow for the CPU to read back.
@@ -560,10 +596,5 @@ impl Engine for CudaEngine {
         self.stream.memcpy_dtoh(&self.table, pinned)?;
         self.stream.synchronize()?;
         super::staging::parallel_copy_out(pinned, n)
-    }
-
-    fn synchronize(&mut self) -> Result<()> {
-        self.stream.synchronize()?;
-        Ok(())
     }
 }

@@ -71,6 +71,8 @@ pub struct Advance {
     pub dedupe: Dedupe,
     /// Iteration number, from 1; stamped into improved vertices.
     pub iter: u32,
+    /// Candidates above this distance are dropped (`sssp_kernels::NO_CUTOFF`: none).
+    pub cutoff: u32,
 }
 
 /// A graph resident on a device, with the operators strategies compose.
@@ -126,6 +128,13 @@ pub trait Engine {
     /// The distances (`sssp_kernels::INF` for unreached). Synchronises.
     fn distances(&mut self) -> Result<Vec<u32>>;
 
+    /// After a frontier run (Workfront, Near-Far, Bucketing): a shortest-path tree of its
+    /// distances, as parents (`crate::tree::NO_VERTEX` for the source and unreached vertices),
+    /// built on the engine in one pass over the arcs: each reached vertex gets a tight in-arc
+    /// from a vertex its run lowered earlier, so the tree has no cycle even through zero-weight
+    /// cycles (`sssp_kernels::tree`). Not valid after a topology-driven run. Synchronises.
+    fn tree_parents(&mut self) -> Result<Vec<u32>>;
+
     /// Wait for all queued work.
     fn synchronize(&mut self) -> Result<()>;
 }
@@ -164,6 +173,11 @@ pub struct LoopSpec {
     pub dedupe: Dedupe,
     /// `None`: Workfront Sweep; `Some`: Near-Far (one bucket) or Bucketing.
     pub buckets: Option<BucketSpec>,
+    /// Candidates above this distance are dropped (`sssp_kernels::NO_CUTOFF`: none).
+    pub cutoff: u32,
+    /// Bucketed runs stop once this vertex's distance is final (`sssp_kernels::NO_TARGET`:
+    /// none; must be `< n`).
+    pub target: u32,
 }
 
 /// Bucket width and window size (Davidson et al. §IV-D/E).
@@ -339,7 +353,7 @@ impl Layout {
             iter: step.iter,
             balance: step.balance as u32,
             dedupe: step.dedupe as u32,
-            _pad: 0,
+            cutoff: step.cutoff,
             buckets: NO_BUCKETS,
         }
     }
@@ -347,7 +361,13 @@ impl Layout {
     /// The persistent loop's parameters for `spec` (the buffers must have been allocated for
     /// its bucket count: `slot_count >= count`).
     pub fn pile_args(&self, spec: &LoopSpec, max_iters: u32) -> PileArgs {
-        let step = Advance { input: Input::Frontier, balance: spec.balance, dedupe: spec.dedupe, iter: 1 };
+        let step = Advance {
+            input: Input::Frontier,
+            balance: spec.balance,
+            dedupe: spec.dedupe,
+            iter: 1,
+            cutoff: spec.cutoff,
+        };
         let mut adv = self.advance_args(&step, &Roles { input: None, output: None, zero: None });
         adv.scan = self.prefix;
         if let Some(b) = spec.buckets {
@@ -375,6 +395,8 @@ impl Layout {
             hist: self.hist,
             max_iters,
             wide_at: spec.buckets.map_or(0, |b| b.wide_at),
+            target: spec.target,
+            _pad: 0,
         }
     }
 
@@ -530,7 +552,7 @@ mod tests {
     use super::*;
 
     fn step(dedupe: Dedupe) -> Advance {
-        Advance { input: Input::Frontier, balance: Balance::Thread, dedupe, iter: 1 }
+        Advance { input: Input::Frontier, balance: Balance::Thread, dedupe, iter: 1, cutoff: sssp_kernels::NO_CUTOFF }
     }
 
     #[test]

@@ -53,9 +53,39 @@ pub struct Options {
     /// input holds at least this many vertices run unordered, as Workfront Sweep iterations
     /// ([`BucketSpec::wide_at`]); 0 = never.
     pub wide_at: u32,
+    /// Distance cutoff: vertices farther than this are reported unreached
+    /// ([`crate::UNREACHED`]), and the engines never relax towards them, so the work shrinks
+    /// with the cutoff (isochrones, range queries).
+    pub cutoff: Option<u64>,
+    /// Target vertex: the run may stop as soon as its distance is final. Near-Far, Bucketing
+    /// and serial Dijkstra do (the others run to the end). The result then holds the exact
+    /// distances up to the target's, and every farther vertex as unreached: the answer to a
+    /// cutoff query at the target's distance.
+    pub target: Option<u32>,
+    /// Also return a shortest-path tree ([`Solution::parents`]): built on the engine after a
+    /// frontier run (one pass over the arcs), on the host (from the certified distances)
+    /// otherwise.
+    pub tree: bool,
 }
 
 impl Options {
+    /// The distance up to which a result answers the query (`None`: everywhere): the cutoff,
+    /// or the target's distance in `dist` when it was reached, whichever is smaller. What
+    /// [`crate::verify::check_within`] takes to certify a bounded result.
+    pub fn query_bound(&self, dist: &[Dist]) -> Option<Dist> {
+        let target = self.target.and_then(|t| dist.get(t as usize).copied()).filter(|&d| d != UNREACHED);
+        let cutoff = self.cutoff.map(|c| c.min(Dist::MAX as u64 - 1) as Dist);
+        match (cutoff, target) {
+            (None, None) => None,
+            (c, t) => Some(c.unwrap_or(Dist::MAX).min(t.unwrap_or(Dist::MAX))),
+        }
+    }
+
+    /// The cutoff as the kernels take it: the largest candidate kept.
+    pub(crate) fn device_cutoff(&self) -> u32 {
+        self.cutoff.map_or(sssp_kernels::NO_CUTOFF, |d| d.min(sssp_kernels::NO_CUTOFF as u64) as u32)
+    }
+
     /// The delta to use on `g`: the one asked for, or the heuristic.
     /// (The bucket count is checked with it where it is used, by the strategy that runs.)
     pub fn delta_for(&self, g: &Graph) -> Result<u32> {
@@ -95,6 +125,9 @@ impl Default for Options {
             delta: None,
             buckets: bucketing::DEFAULT_BUCKETS,
             wide_at: 0,
+            cutoff: None,
+            target: None,
+            tree: false,
         }
     }
 }
@@ -148,6 +181,9 @@ pub struct Stats {
     pub download: Duration,
     /// Per-iteration records, when [`Options::trace`] was set.
     pub trace: Vec<IterTrace>,
+    /// Time to build the tree, when [`Options::tree`] was set.
+    #[serde(serialize_with = "ser_secs")]
+    pub tree: Duration,
 }
 
 fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -161,6 +197,9 @@ pub struct Solution {
     pub dist: Vec<Dist>,
     /// What the run did.
     pub stats: Stats,
+    /// With [`Options::tree`]: each vertex's parent on a shortest path from the source
+    /// ([`crate::graph::NO_VERTEX`] for the source and for unreached vertices).
+    pub parents: Option<Vec<u32>>,
 }
 
 /// Drive a frontier loop: call `step(iter)` (which queues one iteration's operators), and read
@@ -225,7 +264,13 @@ pub(crate) fn device_loop(
     if let Some(b) = &buckets {
         check_buckets(b)?;
     }
-    let spec = LoopSpec { balance: opts.balance, dedupe: opts.dedupe, buckets };
+    let spec = LoopSpec {
+        balance: opts.balance,
+        dedupe: opts.dedupe,
+        buckets,
+        cutoff: opts.device_cutoff(),
+        target: opts.target.unwrap_or(sssp_kernels::NO_TARGET),
+    };
     let mut stats = Stats { delta: buckets.map(|b| b.delta), buckets: buckets.map(|b| b.count), ..Stats::default() };
     let started = Instant::now();
     eng.init(source)?;
@@ -299,7 +344,7 @@ pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started:
     if c.overflow != 0 {
         check_overflow(g, &raw)?;
     }
-    Ok(Solution { dist, stats })
+    Ok(Solution { dist, stats, parents: None })
 }
 
 /// Candidates that would reach `INF` are dropped on the device. That never loses a finite
@@ -389,22 +434,83 @@ pub fn solve(
     source: u32,
     opts: &Options,
 ) -> Result<Solution> {
+    if let Some(t) = opts.target {
+        crate::reference::check_source(g, t)?;
+    }
+    let mut eng = eng;
+    let mut sol = solve_unclipped(g, algo, eng.as_mut().map(|e| &mut **e), source, opts)?;
+    clip(&mut sol.dist, opts);
+    if opts.tree {
+        let t = Instant::now();
+        let ran = sol.stats.chosen_algo.unwrap_or(algo);
+        let on_host = |dist: &[Dist]| crate::tree::predecessors_within(g, source, dist, opts.query_bound(dist));
+        let mut parents = match eng {
+            Some(e) if matches!(ran, Algo::Workfront | Algo::NearFar | Algo::Bucketing) => {
+                let p = e.tree_parents()?;
+                // Orphans (a zero-weight arc taken within one iteration; `sssp_kernels::tree`):
+                // the host's tree instead.
+                let orphan = p
+                    .par_iter()
+                    .zip(&sol.dist)
+                    .enumerate()
+                    .any(|(v, (&p, &d))| p == crate::graph::NO_VERTEX && d != UNREACHED && v != source as usize);
+                if orphan {
+                    on_host(&sol.dist)?
+                } else {
+                    p
+                }
+            }
+            _ => on_host(&sol.dist)?,
+        };
+        // A bounded query keeps only the vertices within its bound (their tree arcs come from
+        // vertices within it too: a tight arc's tail is no farther than its head).
+        for (p, &d) in parents.iter_mut().zip(&sol.dist) {
+            if d == UNREACHED {
+                *p = crate::graph::NO_VERTEX;
+            }
+        }
+        sol.stats.tree = t.elapsed();
+        sol.parents = Some(parents);
+    }
+    Ok(sol)
+}
+
+/// The query's contract on any strategy's result: nothing farther than the cutoff, or than
+/// the target when it was reached (see [`Options::target`]). A strategy that ran to the end
+/// has exact distances everywhere, so clipping them gives the same answer as an early stop.
+fn clip(dist: &mut [Dist], opts: &Options) {
+    let Some(bound) = opts.query_bound(dist) else { return };
+    dist.par_iter_mut().for_each(|d| {
+        if *d > bound {
+            *d = UNREACHED;
+        }
+    });
+}
+
+fn solve_unclipped(
+    g: &Graph,
+    algo: Algo,
+    eng: Option<&mut (dyn Engine + 'static)>,
+    source: u32,
+    opts: &Options,
+) -> Result<Solution> {
     let serial = |f: &dyn Fn() -> Result<(Vec<Dist>, u64)>| -> Result<Solution> {
         let t = Instant::now();
         let (dist, arcs) = f()?;
         let stats = Stats { compute: t.elapsed(), arcs_relaxed: arcs, ..Stats::default() };
-        Ok(Solution { dist, stats })
+        Ok(Solution { dist, stats, parents: None })
     };
     match (algo, eng) {
         (Algo::Auto, eng) => {
             let c = auto::choose(g, eng.as_ref().is_some_and(|e| e.is_gpu()), opts);
-            let mut sol = solve(g, c.algo, eng, source, &c.opts)?;
+            let mut sol = solve_unclipped(g, c.algo, eng, source, &c.opts)?;
             sol.stats.chosen = Some(c.why);
             sol.stats.chosen_algo = Some(c.algo);
             Ok(sol)
         }
         (Algo::Dijkstra, _) => serial(&|| {
-            let (d, s) = crate::reference::dijkstra_with_stats(g, source)?;
+            let bound = crate::reference::Bound { cutoff: opts.cutoff, target: opts.target };
+            let (d, s) = crate::reference::dijkstra_bounded(g, source, bound)?;
             Ok((d, s.arcs_relaxed))
         }),
         (Algo::BellmanFord, _) => serial(&|| {

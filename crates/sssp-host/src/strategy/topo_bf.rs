@@ -23,7 +23,13 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
     for iter in 1..=g.num_vertices().max(1) as u32 {
         let t = Instant::now();
         eng.clear_flags()?;
-        eng.advance(Advance { input: Input::AllVertices, balance: opts.balance, dedupe: opts.dedupe, iter })?;
+        eng.advance(Advance {
+            input: Input::AllVertices,
+            balance: opts.balance,
+            dedupe: opts.dedupe,
+            iter,
+            cutoff: opts.device_cutoff(),
+        })?;
         let c = eng.counters()?;
         stats.readbacks += 1;
         stats.iterations = iter;

@@ -36,7 +36,13 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
     let started = Instant::now();
     eng.init(source)?;
     frontier_loop(eng, opts, &mut stats, |eng, iter| {
-        eng.advance(Advance { input: Input::Frontier, balance: opts.balance, dedupe: opts.dedupe, iter })?;
+        eng.advance(Advance {
+            input: Input::Frontier,
+            balance: opts.balance,
+            dedupe: opts.dedupe,
+            iter,
+            cutoff: opts.device_cutoff(),
+        })?;
         if opts.dedupe == Dedupe::Lookup {
             eng.dedupe()?;
         }
