@@ -7,10 +7,13 @@
 //!
 //! Times exclude graph load and upload (reported once) and distance download (its own column).
 //! MTEPS = arcs of the graph / solve time / 1e6 (JSON: `gteps`, the same rate / 1e9). "work" = arcs relaxed / arcs Dijkstra relaxes (the
-//! out-arcs of reached vertices, each once), Davidson et al.'s work-efficiency measure.
+//! out-arcs of reached vertices, each once), Davidson et al.'s work-efficiency measure. For the
+//! settling algorithms (crauser, crauser-economic, martin) the balance column shows
+//! `criterion/variant`, "iters" their settle steps and "per step" the vertices settled per step.
 
 use clap::Args;
 use sssp::engine::{Balance, Dedupe, DeviceKind};
+use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{Error, Graph, Result, UNREACHED};
 
@@ -33,6 +36,13 @@ pub struct BenchArgs {
     /// Load-balancing modes, comma-separated (engine algorithms).
     #[arg(long, default_value = "thread,vwarp,partition", value_delimiter = ',')]
     balance: Vec<String>,
+    /// Criteria of crauser, comma-separated (out, in, both).
+    #[arg(long, default_value = "both", value_delimiter = ',')]
+    criteria: Vec<String>,
+    /// Variants of crauser, crauser-economic and martin, comma-separated (successor,
+    /// predecessor).
+    #[arg(long, default_value = "successor", value_delimiter = ',')]
+    variants: Vec<String>,
     /// Dedupe modes, comma-separated (frontier algorithms).
     #[arg(long, default_value = "stamp,lookup", value_delimiter = ',')]
     dedupe: Vec<String>,
@@ -70,14 +80,16 @@ struct Config {
     dedupe: Dedupe,
     delta: Option<u32>,
     buckets: u32,
+    criterion: Criterion,
+    variant: Variant,
 }
 
 fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
     let mut out = vec![];
     for name in &a.algos {
         let algo = Algo::parse(name)?;
-        // `auto` picks its own modes: one row.
-        let balances: Vec<Balance> = if algo.uses_engine() && algo != Algo::Auto {
+        // `auto` picks its own modes: one row. The settling algorithms have no advance modes.
+        let balances: Vec<Balance> = if algo.uses_engine() && algo != Algo::Auto && !algo.settles() {
             a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()?
         } else {
             vec![Balance::Thread]
@@ -93,11 +105,25 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
             vec![None]
         };
         let buckets = if algo == Algo::Bucketing { a.buckets.clone() } else { vec![1] };
+        let criteria: Vec<Criterion> = if algo == Algo::Crauser {
+            a.criteria.iter().map(|s| Criterion::parse(s)).collect::<Result<_>>()?
+        } else {
+            vec![Criterion::Both]
+        };
+        let variants: Vec<Variant> = if algo.settles() {
+            a.variants.iter().map(|s| Variant::parse(s)).collect::<Result<_>>()?
+        } else {
+            vec![Variant::Successor]
+        };
         for &balance in &balances {
             for &dedupe in &dedupes {
                 for &delta in &deltas {
                     for &buckets in &buckets {
-                        out.push(Config { algo, balance, dedupe, delta, buckets });
+                        for &criterion in &criteria {
+                            for &variant in &variants {
+                                out.push(Config { algo, balance, dedupe, delta, buckets, criterion, variant });
+                            }
+                        }
                     }
                 }
             }
@@ -162,7 +188,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             sources.len()
         );
         outln!(
-            "{:<12} {:<9} {:<6} {:>8} {:>3} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9}",
+            "{:<16} {:<9} {:<6} {:>8} {:>3} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9} {:>8}",
             "algo",
             "balance",
             "dedupe",
@@ -174,7 +200,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             "work",
             "iters",
             "splits",
-            "dl ms"
+            "dl ms",
+            "per step"
         );
     }
     for c in &configs {
@@ -186,12 +213,15 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             device_loop: !a.host_loop,
             delta: c.delta,
             buckets: c.buckets,
+            criterion: c.criterion,
+            variant: c.variant,
         };
         // One untimed warm-up (module JIT, first-touch allocations).
         if c.algo.uses_engine() {
             solve(&g, c.algo, eng.as_deref_mut(), sources[0], &opts)?;
         }
         let (mut ms, mut work, mut iters, mut dl, mut splits) = (vec![], vec![], vec![], vec![], vec![]);
+        let mut per_step = vec![];
         let mut delta = None;
         let mut chosen = None;
         for &src in &sources {
@@ -205,6 +235,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             iters.push(sol.stats.iterations as f64);
             dl.push(sol.stats.download.as_secs_f64() * 1e3);
             splits.push(sol.stats.far_splits as f64);
+            per_step.extend(sol.stats.settled_per_step);
             delta = sol.stats.delta;
             chosen = sol.stats.chosen.clone();
         }
@@ -212,7 +243,16 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let min = ms[0];
         let gteps = g.num_arcs() as f64 / (med / 1e3) / 1e9;
         let (work, iters, dl, splits) = (median(&mut work), median(&mut iters), median(&mut dl), median(&mut splits));
-        let (bal, ded) = if c.algo.uses_engine() && c.algo != Algo::Auto {
+        let per_step = if per_step.is_empty() { None } else { Some(median(&mut per_step)) };
+        // The settling algorithms' mode: criterion (crauser) and variant in the balance column.
+        let mode = match c.algo {
+            Algo::Crauser => format!("{}/{}", c.criterion.name(), &c.variant.name()[..4]),
+            a if a.settles() => format!("-/{}", &c.variant.name()[..4]),
+            _ => String::new(),
+        };
+        let (bal, ded) = if c.algo.settles() {
+            (mode.as_str(), "-")
+        } else if c.algo.uses_engine() && c.algo != Algo::Auto {
             (balance_name(c.balance), dedupe_name(c.dedupe))
         } else {
             ("-", "-")
@@ -226,19 +266,22 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 "graph": a.graph.graph, "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,
                 "delta": delta, "buckets": nb, "far_splits": splits, "chosen": chosen,
                 "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
+                "criterion": (c.algo == Algo::Crauser).then(|| c.criterion.name()),
+                "variant": c.algo.settles().then(|| c.variant.name()), "settled_per_step": per_step,
                 "download_ms": dl, "trials": sources.len(), "verified": true,
             });
             outln!("{v}");
         } else {
             let dash = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
             outln!(
-                "{:<12} {:<9} {:<6} {:>8} {:>3} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3}",
+                "{:<16} {:<9} {:<6} {:>8} {:>3} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3} {:>8}",
                 c.algo.name(),
                 bal,
                 ded,
                 dash(delta),
                 dash(nb),
-                gteps * 1e3
+                gteps * 1e3,
+                per_step.map_or("-".to_string(), |x| format!("{x:.1}"))
             );
         }
     }
