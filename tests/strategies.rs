@@ -60,14 +60,20 @@ fn all_configs() -> Vec<(Algo, Options)> {
     }
     // Parallel Dijkstra: every criterion and both relaxation variants (successor first: the
     // predecessor run is checked against it in `check_all`).
+    // Push steps in both balance modes (dynamic virtual warps, partitioning).
+    let settle_modes = [
+        (Variant::Successor, Balance::VirtualWarp),
+        (Variant::Successor, Balance::Partition),
+        (Variant::Predecessor, Balance::VirtualWarp),
+    ];
     for criterion in Criterion::ALL {
-        for variant in Variant::ALL {
-            v.push((Algo::Crauser, Options { criterion, variant, ..Options::default() }));
+        for (variant, balance) in settle_modes {
+            v.push((Algo::Crauser, Options { criterion, variant, balance, ..Options::default() }));
         }
     }
     for algo in [Algo::CrauserEconomic, Algo::Martin] {
-        for variant in Variant::ALL {
-            v.push((algo, Options { variant, ..Options::default() }));
+        for (variant, balance) in settle_modes {
+            v.push((algo, Options { variant, balance, ..Options::default() }));
         }
     }
     v

@@ -9,7 +9,7 @@
 //! MTEPS = arcs of the graph / solve time / 1e6 (JSON: `gteps`, the same rate / 1e9). "work" = arcs relaxed / arcs Dijkstra relaxes (the
 //! out-arcs of reached vertices, each once), Davidson et al.'s work-efficiency measure. For the
 //! settling algorithms (crauser, crauser-economic, martin) the balance column shows
-//! `criterion/variant`, "iters" their settle steps and "per step" the vertices settled per step.
+//! `criterion/variant/balance` (balance: th, vw, pa), "iters" their settle steps and "per step" the vertices settled per step.
 
 use clap::Args;
 use sssp::engine::{Balance, Dedupe, DeviceKind};
@@ -88,8 +88,8 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
     let mut out = vec![];
     for name in &a.algos {
         let algo = Algo::parse(name)?;
-        // `auto` picks its own modes: one row. The settling algorithms have no advance modes.
-        let balances: Vec<Balance> = if algo.uses_engine() && algo != Algo::Auto && !algo.settles() {
+        // `auto` picks its own modes: one row.
+        let balances: Vec<Balance> = if algo.uses_engine() && algo != Algo::Auto {
             a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()?
         } else {
             vec![Balance::Thread]
@@ -188,7 +188,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             sources.len()
         );
         outln!(
-            "{:<16} {:<9} {:<6} {:>8} {:>3} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9} {:>8}",
+            "{:<16} {:<12} {:<6} {:>8} {:>3} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9} {:>8}",
             "algo",
             "balance",
             "dedupe",
@@ -246,8 +246,10 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let per_step = if per_step.is_empty() { None } else { Some(median(&mut per_step)) };
         // The settling algorithms' mode: criterion (crauser) and variant in the balance column.
         let mode = match c.algo {
-            Algo::Crauser => format!("{}/{}", c.criterion.name(), &c.variant.name()[..4]),
-            a if a.settles() => format!("-/{}", &c.variant.name()[..4]),
+            Algo::Crauser => {
+                format!("{}/{}/{}", c.criterion.name(), &c.variant.name()[..4], &balance_name(c.balance)[..2])
+            }
+            a if a.settles() => format!("-/{}/{}", &c.variant.name()[..4], &balance_name(c.balance)[..2]),
             _ => String::new(),
         };
         let (bal, ded) = if c.algo.settles() {
@@ -274,7 +276,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         } else {
             let dash = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
             outln!(
-                "{:<16} {:<9} {:<6} {:>8} {:>3} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3} {:>8}",
+                "{:<16} {:<12} {:<6} {:>8} {:>3} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3} {:>8}",
                 c.algo.name(),
                 bal,
                 ded,

@@ -67,6 +67,24 @@ pub unsafe fn settle_loop(a: &SettleArgs) {
     while step <= n {
         if a.pull != 0 {
             pull(a, step, tid, nthreads);
+        } else if a.balance == Balance::Partition as u32 {
+            // The frontier's degree prefix (ends with a grid barrier). `mins` is free here: its
+            // last reader, the previous step's minimum, is a barrier behind.
+            let f = frontier_queue(a);
+            let len = core::ptr::read_volatile(f.len);
+            let (items, offsets, prefix) = (f.items, a.csr.offsets, a.prefix);
+            crate::grid::grid_scan(
+                len,
+                a.mins,
+                &bar,
+                |i| {
+                    let u = *items.add(i as usize) as usize;
+                    *offsets.add(u + 1) - *offsets.add(u)
+                },
+                |i, at, _| *prefix.add(i as usize) = at,
+                |total| *prefix.add(len as usize) = total,
+            );
+            relax_frontier_partition(a, step, tid, nthreads);
         } else {
             relax_frontier(a, step, tid, nthreads);
         }

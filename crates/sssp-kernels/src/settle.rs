@@ -34,7 +34,7 @@
 
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
-use crate::advance::{vwarp_width, warp_max_u64};
+use crate::advance::{segment_of, vwarp_width, warp_max_u64};
 use crate::relax::*;
 use crate::types::*;
 
@@ -156,23 +156,75 @@ pub unsafe fn relax_frontier(a: &SettleArgs, step: u32, tid: u32, nthreads: u32)
         let trips = warp_max_u64((end - start).div_ceil(width as u64));
         let mut e = start + lane as u64;
         for _ in 0..trips {
-            let mut reached = false;
-            let mut v = 0;
+            let mut reached = None;
             if e < end {
                 arcs += 1;
-                v = *a.csr.targets.add(e as usize);
-                match candidate(du, *a.csr.weights.add(e as usize)) {
-                    Some(c) => {
-                        let r = relax(a.dist, v, c, step);
-                        reached = r.improved && r.prev == INF;
-                    }
-                    None => raise(core::ptr::addr_of_mut!((*a.counters).overflow)),
-                }
+                reached = relax_one(a, du, e, step);
             }
-            push(out, v, reached);
+            push(out, reached.unwrap_or(0), reached.is_some());
             e += width as u64;
         }
         i += nwarps;
+    }
+    add_arcs(a.counters, arcs);
+}
+
+/// Relax one arc `e` out of a frontier vertex at distance `du`: `Some(v)` when it reached `v`
+/// for the first time (the caller appends `v` to the candidates).
+#[inline(always)]
+unsafe fn relax_one(a: &SettleArgs, du: u32, e: u64, step: u32) -> Option<u32> {
+    let v = *a.csr.targets.add(e as usize);
+    match candidate(du, *a.csr.weights.add(e as usize)) {
+        Some(c) => {
+            let r = relax(a.dist, v, c, step);
+            (r.improved && r.prev == INF).then_some(v)
+        }
+        None => {
+            raise(core::ptr::addr_of_mut!((*a.counters).overflow));
+            None
+        }
+    }
+}
+
+/// The relax phase of step `step`, push form with load-balanced partitioning (Davidson §IV-B,
+/// as `advance::advance_partition`): `a.prefix` holds the exclusive scan of the frontier's
+/// degrees (`len + 1` entries); warps take chunks of [`LB_CHUNK`] consecutive arc ranks and each
+/// lane finds its frontier slot by binary search, so a hub is spread over the whole grid.
+#[inline(always)]
+pub unsafe fn relax_frontier_partition(a: &SettleArgs, step: u32, tid: u32, nthreads: u32) {
+    let f = frontier_queue(a);
+    let len = load_len(f.len);
+    let prefix = a.prefix as *const u64;
+    let total = *prefix.add(len as usize);
+    let chunk = LB_CHUNK as u64;
+    let nchunks = total.div_ceil(chunk);
+    if (tid / 32) as u64 >= nchunks {
+        return;
+    }
+    let out = cand_queue(a, cand_of(step));
+    let lane = (tid % 32) as u64;
+    let nwarps = (nthreads / 32) as u64;
+    let mut arcs = 0u64;
+    let mut c = (tid / 32) as u64;
+    while c < nchunks {
+        let lo = c * chunk;
+        let hi = (lo + chunk).min(total);
+        let s_lo = segment_of(prefix, 0, len, lo);
+        let s_hi = segment_of(prefix, s_lo, len, hi - 1);
+        let mut r = lo + lane;
+        while r < lo + chunk {
+            let mut reached = None;
+            if r < hi {
+                let s = segment_of(prefix, s_lo, s_hi + 1, r);
+                let u = *f.items.add(s as usize);
+                let e = *a.csr.offsets.add(u as usize) + (r - *prefix.add(s as usize));
+                arcs += 1;
+                reached = relax_one(a, dist_of(load_packed(a.dist, u)), e, step);
+            }
+            push(out, reached.unwrap_or(0), reached.is_some());
+            r += 32;
+        }
+        c += nwarps;
     }
     add_arcs(a.counters, arcs);
 }

@@ -445,9 +445,15 @@ pub struct SettleArgs {
     pub cand: [*mut u32; 2],
     /// `NUM_CELLS` cells: candidate and frontier lengths, the grid barrier, the done flag.
     pub cells: *mut u32,
-    /// GPU only: two `u64` per block (the grid-wide pair minimum).
+    /// GPU only: two `u64` per block (the grid-wide pair minimum; the degree scan's block sums).
     pub mins: *mut u64,
     pub counters: *mut Counters,
+    /// Partition balance: the exclusive scan of the frontier's degrees (`n + 1` entries).
+    pub prefix: *mut u64,
+    /// A [`Balance`] value for the push relaxation: `Partition` spreads the frontier's arcs
+    /// evenly over warps (scale-free graphs); the others use dynamic virtual warps.
+    pub balance: u32,
+    pub _pad: u32,
     /// A [`Rule`] value.
     pub rule: u32,
     /// Nonzero: each unsettled vertex pulls from its in-neighbours in the frontier (Martín's
@@ -469,6 +475,6 @@ pub const SETTLE_CELL_FRONTIER: usize = 2;
 pub const SETTLE_CELL_DONE: usize = 3;
 
 const _: () = assert!(SETTLE_CELL_DONE < CELL_BARRIER_COUNT);
-const _: () = assert!(core::mem::size_of::<SettleArgs>() == 32 + 32 + 8 * 4 + 16 + 8 * 3 + 16);
+const _: () = assert!(core::mem::size_of::<SettleArgs>() == 32 + 32 + 8 * 4 + 16 + 8 * 4 + 8 + 16);
 unsafe impl Send for SettleArgs {}
 unsafe impl Sync for SettleArgs {}

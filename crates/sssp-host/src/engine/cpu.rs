@@ -12,7 +12,9 @@ use std::cell::UnsafeCell;
 use rayon::prelude::*;
 use sssp_kernels::advance as k;
 use sssp_kernels::split::{self, Next};
-use sssp_kernels::{dedupe, settle, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, CELL_STATE, MAX_VWARP};
+use sssp_kernels::{
+    dedupe, settle, Balance, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, CELL_STATE, MAX_VWARP,
+};
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
 use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS, ENGINE_ALGOS};
@@ -140,7 +142,7 @@ impl CpuEngine {
                 rev: st::no_csr(self.n),
                 min_weight: st::min_weight(weights),
             };
-            let spec = SettleSpec { rule: sssp_kernels::Rule::Out, pull: false };
+            let spec = SettleSpec { rule: sssp_kernels::Rule::Out, pull: false, balance: Balance::VirtualWarp };
             let a = lay.args(&self.lay, &spec, 0);
             // SAFETY: min_out and min_in have n entries; the CSR is the engine's. Phase 1's
             // atomic mins start from phase 0's INF, after it returned.
@@ -388,6 +390,11 @@ impl Engine for CpuEngine {
         for step in 1..=self.n {
             if spec.pull {
                 Self::launch(Self::grid_for(self.n), |t, nt| unsafe { settle::pull(&a, step, t, nt) });
+            } else if spec.balance == Balance::Partition {
+                let f = unsafe { settle::frontier_queue(&a) };
+                self.scan_degrees(f);
+                let len = unsafe { *f.len };
+                Self::launch(Self::grid_for(len), |t, nt| unsafe { settle::relax_frontier_partition(&a, step, t, nt) });
             } else {
                 let len = unsafe { *cell(sssp_kernels::SETTLE_CELL_FRONTIER) };
                 Self::launch(Self::grid_for(len), |t, nt| unsafe { settle::relax_frontier(&a, step, t, nt) });

@@ -468,7 +468,7 @@ impl CudaEngine {
                 rev: st::no_csr(self.n),
                 min_weight: st::min_weight(weights),
             };
-            let spec = SettleSpec { rule: sssp_kernels::Rule::Out, pull: false };
+            let spec = SettleSpec { rule: sssp_kernels::Rule::Out, pull: false, balance: Balance::VirtualWarp };
             // SAFETY: min_out and min_in have max(n, 1) entries; the CSR is the resident one.
             unsafe { self.k.settle_prepare(&self.stream, lay.args(&self.lay, &spec, 0))? };
             self.spare -= needed;

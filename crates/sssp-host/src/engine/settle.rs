@@ -2,7 +2,7 @@
 //! `sssp_kernels::settle`): the run's description, the extra buffers' addresses and sizes, and
 //! the host-built reverse graph of the pull variant.
 
-use sssp_kernels::{Csr, Rule, SettleArgs};
+use sssp_kernels::{Balance, Csr, Rule, SettleArgs};
 
 use super::Layout;
 use crate::error::Result;
@@ -17,6 +17,9 @@ pub struct SettleSpec {
     /// Relax by pulling over the reverse graph (Martín's predecessor variant) instead of
     /// pushing along the frontier's out-arcs.
     pub pull: bool,
+    /// How a push step spreads the frontier's arcs over threads: `Partition` (a degree scan
+    /// and equal arcs per warp) or dynamic virtual warps (the other two).
+    pub balance: Balance,
 }
 
 /// Addresses of the settle loop's buffers in one engine (device or host), beside its
@@ -53,6 +56,9 @@ impl SettleLayout {
             cells: self.cells,
             mins: self.mins,
             counters: lay.counters,
+            prefix: lay.prefix,
+            balance: spec.balance as u32,
+            _pad: 0,
             rule: spec.rule as u32,
             pull: spec.pull as u32,
             source,

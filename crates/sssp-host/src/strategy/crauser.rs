@@ -17,7 +17,9 @@
 //! | `martin` | `d(v) == min_u d(u)` | §IV-D, eq. 3 |
 //!
 //! (`u` ranges over the candidates: reached, unsettled vertices.) Every variant relaxes by push
-//! (successor variant) or pull (predecessor variant, [`Variant`], §IV-E). Exactness with zero
+//! (successor variant) or pull (predecessor variant, [`Variant`], §IV-E). A push step spreads
+//! the frontier's arcs by dynamic virtual warps, or with `Options::balance` = partition by a
+//! degree scan and equal arcs per warp (scale-free graphs, whose hubs would serialise a warp). Exactness with zero
 //! weights and the step structure are argued in `sssp_kernels::settle`; the whole solve is one
 //! engine call ([`Engine::settle`]), a single persistent launch on the GPU.
 
@@ -114,7 +116,8 @@ fn rule(family: Family, opts: &Options) -> Rule {
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub(crate) fn solve(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options, family: Family) -> Result<Solution> {
     crate::reference::check_source(g, source)?;
-    let spec = SettleSpec { rule: rule(family, opts), pull: opts.variant == Variant::Predecessor };
+    let spec =
+        SettleSpec { rule: rule(family, opts), pull: opts.variant == Variant::Predecessor, balance: opts.balance };
     let started = Instant::now();
     eng.init(source)?;
     eng.settle(g, &spec, source)?;
