@@ -7,6 +7,7 @@
 use proptest::prelude::*;
 use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
 use sssp::generate::{generate, GenSpec};
+use sssp::strategy::crauser::Variant;
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{Dist, Error, Graph, WeightSpec, UNREACHED};
 
@@ -32,6 +33,10 @@ fn configs() -> Vec<(Algo, Options)> {
         }
     }
     v.push((Algo::TopoBf, Options::default()));
+    // The settling algorithms run to the end and are clipped like Workfront.
+    v.push((Algo::Crauser, Options::default()));
+    v.push((Algo::CrauserEconomic, Options::default()));
+    v.push((Algo::Martin, Options { variant: Variant::Predecessor, ..Options::default() }));
     v
 }
 

@@ -8,6 +8,7 @@
 use proptest::prelude::*;
 use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
 use sssp::generate::{generate, GenSpec};
+use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{EdgeList, Error, Graph, WeightSpec};
 
@@ -25,8 +26,19 @@ const HUGE_DELTA: u32 = u32::MAX - 1;
 
 /// Every (algorithm, balance, dedupe) combination an engine runs, and for the bucketed
 /// strategies the heuristic delta and both extremes, the Workfront <-> Near-Far hybrid, on the
-/// device loop and one launch per iteration.
+/// device loop and one launch per iteration; `SSSP_TEST_ALGOS=a,b` keeps only those algorithms
+/// (to run one family's configs on the GPU machine).
 fn configs() -> Vec<(Algo, Options)> {
+    let mut v = all_configs();
+    if let Ok(keep) = std::env::var("SSSP_TEST_ALGOS") {
+        let keep: Vec<Algo> = keep.split(',').map(|a| Algo::parse(a).expect("SSSP_TEST_ALGOS")).collect();
+        v.retain(|(a, _)| keep.contains(a));
+        assert!(!v.is_empty(), "SSSP_TEST_ALGOS keeps no configuration");
+    }
+    v
+}
+
+fn all_configs() -> Vec<(Algo, Options)> {
     // `auto` picks from the device and the graph; whatever it picks must be exact.
     let mut v = vec![(Algo::Auto, Options::default())];
     for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition] {
@@ -53,7 +65,75 @@ fn configs() -> Vec<(Algo, Options)> {
             ));
         }
     }
+    // Parallel Dijkstra: every criterion and both relaxation variants (successor first: the
+    // predecessor run is checked against it in `check_all`).
+    // Push steps in both balance modes (dynamic virtual warps, partitioning).
+    let settle_modes = [
+        (Variant::Successor, Balance::VirtualWarp),
+        (Variant::Successor, Balance::Partition),
+        (Variant::Predecessor, Balance::VirtualWarp),
+    ];
+    for criterion in Criterion::ALL {
+        for (variant, balance) in settle_modes {
+            v.push((Algo::Crauser, Options { criterion, variant, balance, ..Options::default() }));
+        }
+    }
+    for algo in [Algo::CrauserEconomic, Algo::Martin] {
+        for (variant, balance) in settle_modes {
+            v.push((algo, Options { variant, balance, ..Options::default() }));
+        }
+    }
     v
+}
+
+/// The work invariants of the settling algorithms (each vertex settled once; see
+/// `sssp_kernels::settle`), on a result already compared with Dijkstra's distances `dist`.
+///
+/// Push (successor): arcs relaxed == the out-arcs of the reached vertices, exactly Dijkstra's
+/// work; vertices settled == vertices reached. Pull (predecessor): its counter is the in-arcs
+/// relaxed from frontier tails into still-unsettled heads, each arc at most once (a tail is in
+/// one frontier): at most the push count, at least one per reached vertex but the source (the
+/// arc that gave it its distance). The two variants take the same steps (a pull step leaves the
+/// same tentative distances on the unsettled vertices as a push step). For Martín, whose steps
+/// settle by increasing distance, the count is pinned further: every arc to a farther head is
+/// pulled, none to a nearer one or a self loop.
+fn check_settling(
+    g: &Graph,
+    dist: &[i64],
+    opts: &Options,
+    algo: Algo,
+    s: &sssp::strategy::Stats,
+    push: Option<(u32, u64)>,
+    what: &str,
+) {
+    let reached: Vec<u32> = (0..g.num_vertices() as u32).filter(|&v| dist[v as usize] != sssp::UNREACHED).collect();
+    let work: u64 = reached.iter().map(|&v| g.degree(v) as u64).sum();
+    let name = format!("{what}: {} {opts:?}", algo.name());
+    assert_eq!(s.vertices_processed, reached.len() as u64, "{name}: every reached vertex settled once");
+    assert!(s.iterations as usize <= reached.len().saturating_sub(1), "{name}: a step settles at least one vertex");
+    match opts.variant {
+        Variant::Successor => assert_eq!(s.arcs_relaxed, work, "{name}: push relaxes each settled vertex's arcs once"),
+        Variant::Predecessor => {
+            let (steps, arcs) = push.unwrap_or_else(|| panic!("{name}: no successor run to compare with"));
+            assert_eq!(s.iterations, steps, "{name}: pull and push take the same steps");
+            assert!(
+                s.arcs_relaxed <= arcs && s.arcs_relaxed + 1 >= reached.len() as u64,
+                "{name}: {} arcs",
+                s.arcs_relaxed
+            );
+            if algo == Algo::Martin {
+                let arcs = |keep: &dyn Fn(i64, i64) -> bool| -> u64 {
+                    reached
+                        .iter()
+                        .flat_map(|&u| g.neighbors(u).map(move |(v, _)| (u, v)))
+                        .filter(|&(u, v)| u != v && keep(dist[u as usize], dist[v as usize]))
+                        .count() as u64
+                };
+                let (lo, hi) = (arcs(&|du, dv| dv > du), arcs(&|du, dv| dv >= du));
+                assert!(lo <= s.arcs_relaxed && s.arcs_relaxed <= hi, "{name}: {} pulled, {lo}..={hi}", s.arcs_relaxed);
+            }
+        }
+    }
 }
 
 /// Whether `auto` ran a serial reference (64-bit distances: no 32-bit overflow to report).
@@ -65,6 +145,8 @@ fn serial_choice(sol: &sssp::strategy::Solution) -> bool {
 fn check_all(g: &Graph, eng: &mut (dyn Engine + 'static), sources: &[u32], what: &str) {
     for &src in sources {
         let want = sssp::reference::dijkstra(g, src).unwrap();
+        // (steps, arcs) of the last successor run of a settling algorithm.
+        let mut push = None;
         for (algo, opts) in configs() {
             let sol = solve(g, algo, Some(eng), src, &opts)
                 .unwrap_or_else(|e| panic!("{what}: {} {opts:?} from {src} failed: {e}", algo.name()));
@@ -72,6 +154,10 @@ fn check_all(g: &Graph, eng: &mut (dyn Engine + 'static), sources: &[u32], what:
                 panic!("{what}: {} {opts:?} from {src}: {e}", algo.name());
             }
             assert!(sol.stats.arcs_relaxed > 0 || g.degree(src) == 0, "{what}: no work counted");
+            if algo.settles() {
+                check_settling(g, &want, &opts, algo, &sol.stats, push, what);
+                push = Some((sol.stats.iterations, sol.stats.arcs_relaxed));
+            }
         }
     }
 }
@@ -254,6 +340,39 @@ fn bucketed_strategies_save_work_on_meshes() {
     let mut arcs = |algo| solve(&g, algo, Some(eng.as_mut()), 0, &Options::default()).unwrap().stats.arcs_relaxed;
     let (wf, nf, bk) = (arcs(Algo::Workfront), arcs(Algo::NearFar), arcs(Algo::Bucketing));
     assert!(nf * 3 < wf && bk * 3 < wf, "workfront {wf}, near-far {nf}, bucketing {bk}");
+}
+
+#[test]
+fn crauser_settles_many_vertices_per_step_and_martin_one_distance() {
+    // Steps are counts, not times. On a road graph with distinct-ish weights Martín settles one
+    // distance per step; Crauser's criteria settle many vertices per step, and `both` never needs
+    // more steps than the better of its two halves here.
+    let g = generate(&GenSpec::parse("road:4000").unwrap(), 5, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    let want = sssp::reference::dijkstra(&g, 0).unwrap();
+    let mut distinct: Vec<i64> = want.iter().copied().filter(|&d| d != sssp::UNREACHED).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let mut steps = |algo, criterion| {
+        let opts = Options { criterion, ..Options::default() };
+        let sol = solve(&g, algo, Some(eng.as_mut()), 0, &opts).unwrap();
+        sssp::verify::compare(&sol.dist, &want).unwrap();
+        sol.stats.iterations as usize
+    };
+    let (out, inn, both) = (
+        steps(Algo::Crauser, Criterion::Out),
+        steps(Algo::Crauser, Criterion::In),
+        steps(Algo::Crauser, Criterion::Both),
+    );
+    let (eco, martin) = (steps(Algo::CrauserEconomic, Criterion::Both), steps(Algo::Martin, Criterion::Both));
+    // No zero weights here: Martín's step k settles exactly the k-th smallest distance.
+    assert!(g.weight_range().unwrap().0 > 0);
+    assert_eq!(martin, distinct.len() - 1, "martin: one step per distance but the source's");
+    assert!(
+        both <= out.min(inn) && out * 4 < martin && inn * 4 < martin,
+        "out {out}, in {inn}, both {both}, martin {martin}"
+    );
+    assert!(out <= eco && eco < martin, "economic {eco} between out {out} and martin {martin}");
 }
 
 #[test]

@@ -7,10 +7,13 @@
 //!
 //! Times exclude graph load and upload (reported once) and distance download (its own column).
 //! MTEPS = arcs of the graph / solve time / 1e6 (JSON: `gteps`, the same rate / 1e9). "work" = arcs relaxed / arcs Dijkstra relaxes (the
-//! out-arcs of reached vertices, each once), Davidson et al.'s work-efficiency measure.
+//! out-arcs of reached vertices, each once), Davidson et al.'s work-efficiency measure. For the
+//! settling algorithms (crauser, crauser-economic, martin) the balance column shows
+//! `criterion/variant/balance` (balance: th, vw, pa), "iters" their settle steps and "per step" the vertices settled per step.
 
 use clap::Args;
 use sssp::engine::{Balance, Dedupe, DeviceKind};
+use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{Error, Graph, Result, UNREACHED};
 
@@ -42,6 +45,13 @@ pub struct BenchArgs {
     /// Load-balancing modes, comma-separated (engine algorithms).
     #[arg(long, default_value = "thread,vwarp,partition", value_delimiter = ',')]
     balance: Vec<String>,
+    /// Criteria of crauser, comma-separated (out, in, both).
+    #[arg(long, default_value = "both", value_delimiter = ',')]
+    criteria: Vec<String>,
+    /// Variants of crauser, crauser-economic and martin, comma-separated (successor,
+    /// predecessor).
+    #[arg(long, default_value = "successor", value_delimiter = ',')]
+    variants: Vec<String>,
     /// Dedupe modes, comma-separated (frontier algorithms).
     #[arg(long, default_value = "stamp,lookup", value_delimiter = ',')]
     dedupe: Vec<String>,
@@ -86,6 +96,8 @@ struct Config {
     wide_at: u32,
     /// Target query at this fraction of the eccentricity (`--target-at`).
     target_at: Option<f64>,
+    criterion: Criterion,
+    variant: Variant,
 }
 
 fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
@@ -112,13 +124,37 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
         let wide_ats = if algo.uses_delta() { a.wide_at.clone() } else { vec![0] };
         let target_ats: Vec<Option<f64>> =
             if a.target_at.is_empty() { vec![None] } else { a.target_at.iter().map(|&f| Some(f)).collect() };
+        let criteria: Vec<Criterion> = if algo == Algo::Crauser {
+            a.criteria.iter().map(|s| Criterion::parse(s)).collect::<Result<_>>()?
+        } else {
+            vec![Criterion::Both]
+        };
+        let variants: Vec<Variant> = if algo.settles() {
+            a.variants.iter().map(|s| Variant::parse(s)).collect::<Result<_>>()?
+        } else {
+            vec![Variant::Successor]
+        };
         for &balance in &balances {
             for &dedupe in &dedupes {
                 for &delta in &deltas {
                     for &buckets in &buckets {
                         for &wide_at in &wide_ats {
                             for &target_at in &target_ats {
-                                out.push(Config { algo, balance, dedupe, delta, buckets, wide_at, target_at });
+                                for &criterion in &criteria {
+                                    for &variant in &variants {
+                                        out.push(Config {
+                                            algo,
+                                            balance,
+                                            dedupe,
+                                            delta,
+                                            buckets,
+                                            wide_at,
+                                            target_at,
+                                            criterion,
+                                            variant,
+                                        });
+                                    }
+                                }
                             }
                         }
                     }
@@ -220,7 +256,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             sources.len()
         );
         outln!(
-            "{:<12} {:<9} {:<6} {:>8} {:>3} {:>7} {:>6} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9} {:>8}",
+            "{:<16} {:<12} {:<6} {:>8} {:>3} {:>7} {:>6} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9} {:>8} {:>8}",
             "algo",
             "balance",
             "dedupe",
@@ -235,7 +271,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             "iters",
             "splits",
             "dl ms",
-            "tree ms"
+            "tree ms",
+            "per step"
         );
     }
     for c in &configs {
@@ -251,6 +288,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             cutoff: None,
             tree: a.tree,
             target: c.target_at.map(|f| targets[0][fraction_index(&a.target_at, f)]),
+            criterion: c.criterion,
+            variant: c.variant,
         };
         // One untimed warm-up (module JIT, first-touch allocations).
         if c.algo.uses_engine() {
@@ -258,6 +297,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         }
         let (mut ms, mut work, mut iters, mut dl, mut splits) = (vec![], vec![], vec![], vec![], vec![]);
         let mut tree_ms = vec![];
+        let mut per_step = vec![];
         let mut delta = None;
         let mut chosen = None;
         for (i, &src) in sources.iter().enumerate() {
@@ -283,6 +323,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             iters.push(sol.stats.iterations as f64);
             dl.push(sol.stats.download.as_secs_f64() * 1e3);
             splits.push(sol.stats.far_splits as f64);
+            per_step.extend(sol.stats.settled_per_step);
             delta = sol.stats.delta;
             chosen = sol.stats.chosen.clone();
         }
@@ -291,7 +332,18 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let gteps = g.num_arcs() as f64 / (med / 1e3) / 1e9;
         let (work, iters, dl, splits) = (median(&mut work), median(&mut iters), median(&mut dl), median(&mut splits));
         let tree = (!tree_ms.is_empty()).then(|| median(&mut tree_ms));
-        let (bal, ded) = if c.algo.uses_engine() && c.algo != Algo::Auto {
+        let per_step = if per_step.is_empty() { None } else { Some(median(&mut per_step)) };
+        // The settling algorithms' mode: criterion (crauser) and variant in the balance column.
+        let mode = match c.algo {
+            Algo::Crauser => {
+                format!("{}/{}/{}", c.criterion.name(), &c.variant.name()[..4], &balance_name(c.balance)[..2])
+            }
+            a if a.settles() => format!("-/{}/{}", &c.variant.name()[..4], &balance_name(c.balance)[..2]),
+            _ => String::new(),
+        };
+        let (bal, ded) = if c.algo.settles() {
+            (mode.as_str(), "-")
+        } else if c.algo.uses_engine() && c.algo != Algo::Auto {
             (balance_name(c.balance), dedupe_name(c.dedupe))
         } else {
             ("-", "-")
@@ -305,13 +357,15 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 "graph": a.graph.graph, "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,
                 "delta": delta, "buckets": nb, "wide_at": nb.map(|_| c.wide_at), "target_at": c.target_at, "far_splits": splits, "chosen": chosen,
                 "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
+                "criterion": (c.algo == Algo::Crauser).then(|| c.criterion.name()),
+                "variant": c.algo.settles().then(|| c.variant.name()), "settled_per_step": per_step,
                 "download_ms": dl, "tree_ms": tree, "trials": sources.len(), "verified": true,
             });
             outln!("{v}");
         } else {
             let dash = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
             outln!(
-                "{:<12} {:<9} {:<6} {:>8} {:>3} {:>7} {:>6} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3} {:>8}",
+                "{:<16} {:<12} {:<6} {:>8} {:>3} {:>7} {:>6} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3} {:>8} {:>8}",
                 c.algo.name(),
                 bal,
                 ded,
@@ -321,6 +375,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 c.target_at.map_or("-".to_string(), |f| format!("{f}e")),
                 gteps * 1e3,
                 tree.map_or("-".to_string(), |t| format!("{t:.3}")),
+                per_step.map_or("-".to_string(), |x| format!("{x:.1}"))
             );
         }
     }

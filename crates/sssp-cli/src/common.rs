@@ -7,6 +7,7 @@ use std::time::Instant;
 use clap::Args;
 use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
 use sssp::io::{Format, LoadOptions, RealPolicy};
+use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{Algo, Options, Solution};
 use sssp::{Dist, Error, Graph, Result, WeightSpec, UNREACHED};
 
@@ -89,7 +90,9 @@ pub struct SolveArgs {
     /// the graph, and says which and why), dijkstra, bellman-ford (serial references;
     /// bellman-ford accepts negative weights), topo-bf (topology-driven Bellman-Ford), workfront
     /// (Workfront Sweep), near-far (Near-Far Pile), bucketing (delta-stepping with a window of
-    /// buckets and a far pile).
+    /// buckets and a far pile), crauser (parallel Dijkstra: each step settles every vertex
+    /// Crauser's criterion proves final; see --criterion), crauser-economic (the same with one
+    /// global least arc weight), martin (parallel Dijkstra settling the minimum distance).
     #[arg(long, short = 'a', default_value = "auto")]
     pub algo: String,
     /// Bucket width of near-far and bucketing (default: Davidson's heuristic, 32 x mean weight
@@ -118,6 +121,15 @@ pub struct SolveArgs {
     /// Frontier duplicate removal: stamp (H-BF 64-bit atomic) or lookup (Davidson's table).
     #[arg(long, default_value = "stamp")]
     pub dedupe: String,
+    /// Settle criterion of crauser: out (distance <= min of distance + least out-weight over
+    /// the unsettled), in (distance - least in-weight <= least unsettled distance), both.
+    #[arg(long, default_value = "both")]
+    pub criterion: String,
+    /// Relaxation of crauser, crauser-economic and martin: successor (the settled vertices push
+    /// along their out-arcs) or predecessor (unsettled vertices pull over the reverse graph;
+    /// every step scans all their in-arcs).
+    #[arg(long, default_value = "successor")]
+    pub variant: String,
     /// Read the frontier length back every K iterations (1 = every iteration); for the
     /// launch-per-iteration loop only.
     #[arg(long, default_value_t = 8)]
@@ -193,6 +205,8 @@ impl SolveArgs {
             cutoff: self.cutoff,
             target: None,
             tree: false,
+            criterion: Criterion::parse(&self.criterion)?,
+            variant: Variant::parse(&self.variant)?,
         })
     }
 
@@ -306,7 +320,7 @@ pub fn report(
             "iterations": s.iterations, "arcs_relaxed": s.arcs_relaxed,
             "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
             "delta": s.delta, "buckets": s.buckets, "far_splits": s.far_splits, "chosen": s.chosen,
-            "verified": verified,
+            "settled_per_step": s.settled_per_step, "verified": verified,
         });
         outln!("{v}");
     } else {
@@ -314,6 +328,10 @@ pub fn report(
             (Some(d), Some(1)) => format!(", delta {d}, {} far-pile splits", s.far_splits),
             (Some(d), Some(a)) => format!(", delta {d} x {a} buckets, {} far-pile splits", s.far_splits),
             _ => String::new(),
+        };
+        let buckets = match s.settled_per_step {
+            Some(x) => format!("{buckets}, {x:.1} vertices settled per step"),
+            None => buckets,
         };
         outln!(
             "{} on {}: source {src}, reached {reached}, {:.3} ms ({}), {} iterations, {} arcs relaxed{buckets}{}",

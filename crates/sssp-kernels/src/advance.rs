@@ -308,7 +308,7 @@ pub unsafe fn segment_of(prefix: *const u64, lo: u32, hi: u32, rank: u64) -> u32
 /// The maximum of `x` over the physical warp (identity on the CPU, where "warps" are not
 /// lock-stepped and each thread may take its own trip count).
 #[inline(always)]
-fn warp_max_u64(x: u64) -> u64 {
+pub(crate) fn warp_max_u64(x: u64) -> u64 {
     #[cfg(target_arch = "nvptx64")]
     {
         unsafe { crate::warp::warp_max_u64(x) }

@@ -9,7 +9,7 @@
 //!   points in `ptx` (compiled only for `nvptx64`) are thin wrappers that read the thread
 //!   position from the hardware and call the plain functions of this crate.
 //! - For the CPU backend, the host links this crate as an ordinary library and calls the very
-//!   same per-thread functions ([`advance`], [`dedupe`], [`split`]) across a rayon pool, so CI exercises
+//!   same per-thread functions ([`advance`], [`dedupe`], [`split`], [`settle`]) across a rayon pool, so CI exercises
 //!   the real kernel logic without a GPU.
 //!
 //! Every kernel body is written as a function of `(tid, nthreads)`: the global thread index and
@@ -31,6 +31,7 @@
 pub mod advance;
 pub mod dedupe;
 pub mod relax;
+pub mod settle;
 pub mod split;
 pub mod tree;
 pub mod types;
@@ -39,6 +40,8 @@ pub mod types;
 // grid primitives (`warp`). The dependency order is one way: ptx -> grid -> warp.
 #[cfg(target_arch = "nvptx64")]
 pub mod grid;
+#[cfg(target_arch = "nvptx64")]
+pub mod grid_settle;
 #[cfg(target_arch = "nvptx64")]
 pub mod ptx;
 #[cfg(target_arch = "nvptx64")]

@@ -7,7 +7,7 @@ use core::arch::nvptx::trap;
 
 use crate::types::*;
 use crate::warp::global_tid;
-use crate::{advance, dedupe, grid, tree};
+use crate::{advance, dedupe, grid, grid_settle, settle, tree};
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
@@ -82,4 +82,23 @@ pub unsafe extern "ptx-kernel" fn sssp_scan_block_sums(a: ScanArgs, nblocks: u32
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_scan_write(a: ScanArgs) {
     grid::scan_write(&a)
+}
+
+/// Parallel Dijkstra's precomputation (once per graph): phase 0 the least out-weights (and
+/// `min_in` reset), phase 1 the least in-weights.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_settle_prepare(a: SettleArgs, phase: u32) {
+    let (t, n) = global_tid();
+    if phase == 0 {
+        settle::prepare_out(&a, t, n)
+    } else {
+        settle::prepare_in(&a, t, n)
+    }
+}
+
+/// Parallel Dijkstra (Crauser / Martín, `settle.rs`): the whole solve in one launch, grid
+/// barriers between phases. Needs every block resident at once (sized from occupancy).
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_settle_loop(a: SettleArgs) {
+    grid_settle::settle_loop(&a)
 }

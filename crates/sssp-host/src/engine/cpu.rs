@@ -12,8 +12,11 @@ use std::cell::UnsafeCell;
 use rayon::prelude::*;
 use sssp_kernels::advance as k;
 use sssp_kernels::split::{self, Next};
-use sssp_kernels::{dedupe, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, CELL_STATE, MAX_VWARP};
+use sssp_kernels::{
+    dedupe, settle, Balance, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, CELL_STATE, MAX_VWARP,
+};
 
+use super::settle::{self as st, SettleLayout, SettleSpec};
 use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS, ENGINE_ALGOS};
 use crate::error::Result;
 use crate::graph::Graph;
@@ -63,6 +66,8 @@ pub struct CpuEngine {
     _buckets: Option<(Shared<u32>, [Shared<u32>; 2])>,
     /// Addresses of the buffers (they never move).
     lay: Layout,
+    /// The settle loop's buffers, allocated on its first run (see [`CpuEngine::ensure_settle`]).
+    settle: Option<CpuSettle>,
     fr: Frontiers,
     pending_scratch: bool,
     /// Time taken to copy the graph in.
@@ -118,10 +123,47 @@ impl CpuEngine {
             _kernel_only: (targets, weights, scratch, table, queues),
             _buckets: None,
             lay,
+            settle: None,
             fr: Frontiers::default(),
             pending_scratch: false,
             upload,
         })
+    }
+
+    /// Allocate the settle loop's buffers and run the precomputation (once per engine), and
+    /// build the reverse graph when a pull run first needs it.
+    fn ensure_settle(&mut self, g: &Graph, pull: bool) -> Result<()> {
+        let weights = g.unsigned_weights(ENGINE_ALGOS)?;
+        if self.settle.is_none() {
+            let n = (self.n as usize).max(1);
+            let alloc = |len: usize| crate::mem::try_vec(len, 0u32).map(Shared::new);
+            let bufs = [alloc(n)?, alloc(n)?, alloc(n)?, alloc(n)?, alloc(n)?, alloc(CELLS)?];
+            let lay = SettleLayout {
+                min_out: bufs[0].ptr(),
+                min_in: bufs[1].ptr(),
+                frontier: bufs[2].ptr(),
+                cand: [bufs[3].ptr(), bufs[4].ptr()],
+                cells: bufs[5].ptr(),
+                mins: std::ptr::null_mut(),
+                rev: st::no_csr(self.n),
+                min_weight: st::min_weight(weights),
+            };
+            let spec = SettleSpec { rule: sssp_kernels::Rule::Out, pull: false, balance: Balance::VirtualWarp };
+            let a = lay.args(&self.lay, &spec, 0);
+            // SAFETY: min_out and min_in have n entries; the CSR is the engine's. Phase 1's
+            // atomic mins start from phase 0's INF, after it returned.
+            Self::launch(CPU_THREADS, |t, nt| unsafe { settle::prepare_out(&a, t, nt) });
+            Self::launch(CPU_THREADS, |t, nt| unsafe { settle::prepare_in(&a, t, nt) });
+            self.settle = Some(CpuSettle { lay, _bufs: bufs, rev: None });
+        }
+        let s = self.settle.as_mut().expect("allocated above");
+        if pull && s.rev.is_none() {
+            let (offsets, tails, ws) = st::reverse_csr(g, weights)?;
+            s.lay.rev =
+                Csr { offsets: offsets.as_ptr(), targets: tails.as_ptr(), weights: ws.as_ptr(), n: self.n, _pad: 0 };
+            s.rev = Some((offsets, tails, ws));
+        }
+        Ok(())
     }
 
     /// Run `body(tid, nthreads)` for every thread of a CPU grid of `nthreads` threads.
@@ -241,6 +283,15 @@ impl CpuEngine {
     }
 }
 
+/// The settle loop's buffers on the host (see `engine::settle`).
+struct CpuSettle {
+    lay: SettleLayout,
+    /// min_out, min_in, frontier, two candidate lists, cells: only touched through `lay`.
+    _bufs: [Shared<u32>; 6],
+    /// The reverse graph (offsets, tails, weights), built on the first pull run.
+    rev: Option<(Vec<u64>, Vec<u32>, Vec<u32>)>,
+}
+
 impl Engine for CpuEngine {
     fn device(&self) -> String {
         format!("CPU (rayon, {} threads)", rayon::current_num_threads())
@@ -336,6 +387,61 @@ impl Engine for CpuEngine {
         // SAFETY: as above.
         unsafe { std::ptr::write_unaligned(state, st) };
         Ok(LoopStatus::from_cells(self.cells.get_mut(), nb))
+    }
+
+    fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()> {
+        // The GPU runs these phases in one persistent launch (`grid_settle::settle_loop`), with
+        // grid barriers where this loop returns from a launch.
+        self.ensure_settle(g, spec.pull)?;
+        let lay = self.settle.as_ref().expect("ensure_settle allocated it").lay;
+        let a = lay.args(&self.lay, spec, source);
+        let cell = |i: usize| a.cells.wrapping_add(i);
+        // SAFETY (every block below): no launch is running when the host touches a cell or a
+        // list; the buffers have the sizes `SettleArgs` documents, and the bodies keep every
+        // list free of duplicates (a vertex joins the candidates once and is settled once).
+        unsafe { settle::start(&a) };
+        let mut done = false;
+        for step in 1..=self.n {
+            if spec.pull {
+                Self::launch(Self::grid_for(self.n), |t, nt| unsafe { settle::pull(&a, step, t, nt) });
+            } else if spec.balance == Balance::Partition {
+                let f = unsafe { settle::frontier_queue(&a) };
+                self.scan_degrees(f);
+                let len = unsafe { *f.len };
+                Self::launch(Self::grid_for(len), |t, nt| unsafe { settle::relax_frontier_partition(&a, step, t, nt) });
+            } else {
+                let len = unsafe { *cell(sssp_kernels::SETTLE_CELL_FRONTIER) };
+                Self::launch(Self::grid_for(len), |t, nt| unsafe { settle::relax_frontier(&a, step, t, nt) });
+            }
+            let from = unsafe { settle::cand_queue(&a, settle::cand_of(step)) };
+            let len = unsafe { *from.len };
+            if len == 0 {
+                done = true;
+                break;
+            }
+            unsafe {
+                *cell(sssp_kernels::SETTLE_CELL_FRONTIER) = 0;
+                *settle::cand_queue(&a, settle::cand_of(step) ^ 1).len = 0;
+            }
+            let items = unsafe { std::slice::from_raw_parts(from.items, len as usize) };
+            let key = |&v: &u32| unsafe { settle::keys(&a, v) };
+            let fold = |x: (u64, u64), y: (u64, u64)| (x.0.min(y.0), x.1.min(y.1));
+            let none = (u64::MAX, u64::MAX);
+            let (m, delta) = if items.len() <= SERIAL_THREADS as usize {
+                items.iter().map(key).fold(none, fold)
+            } else {
+                items.par_iter().map(key).reduce(|| none, fold)
+            };
+            Self::launch(Self::grid_for(len), |t, nt| unsafe { settle::settle_pass(&a, step, m, delta, t, nt) });
+        }
+        if !done {
+            return Err(crate::error::Error::Verification(format!(
+                "settle loop still had candidates after {} steps: engine fault on {}",
+                self.n,
+                self.device()
+            )));
+        }
+        Ok(())
     }
 
     fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>> {

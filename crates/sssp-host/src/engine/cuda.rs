@@ -20,8 +20,10 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 use sssp_kernels::{
     AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, MultisplitArgs, PileArgs, Queue, ScanArgs,
-    ScanOf, TreeArgs, BLOCK, MAX_BINS,
+    ScanOf, SettleArgs, TreeArgs, BLOCK, MAX_BINS, SETTLE_CELL_DONE,
 };
+
+use super::settle::{self as st, SettleLayout, SettleSpec};
 
 use super::{
     bucket_bytes, graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS,
@@ -80,6 +82,10 @@ struct Kernels {
     scan_reduce: CudaFunction,
     scan_block_sums: CudaFunction,
     scan_write: CudaFunction,
+    settle_prepare: CudaFunction,
+    settle_loop: CudaFunction,
+    /// Blocks of the settle loop (resident at once, like the pile loop's).
+    settle_grid: u32,
     /// Blocks of the grid-stride kernels.
     grid: u32,
     /// Blocks of the persistent loop kernel: exactly as many as can be resident at once (its
@@ -123,7 +129,16 @@ impl Kernels {
         if wide_per_sm == 0 {
             return Err(Error::Cuda("the wide loop kernel cannot be resident on this device".into()));
         }
+        let settle_loop = f("sssp_settle_loop")?;
+        let settle_per_sm = settle_loop.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
+        if settle_per_sm == 0 {
+            return Err(Error::Cuda("the settle loop kernel cannot be resident on this device".into()));
+        }
         Ok(Kernels {
+            settle_prepare: f("sssp_settle_prepare")?,
+            // The same trade-off as the pile loop: every block arrives at each grid barrier.
+            settle_grid: sms * settle_per_sm.min(loop_blocks_per_sm()),
+            settle_loop,
             init: f("sssp_init")?,
             extract: f("sssp_extract")?,
             tree_arcs: f("sssp_tree_arcs")?,
@@ -201,6 +216,25 @@ impl Kernels {
     }
 
     /// # Safety
+    /// `a.csr` is the resident graph; `a.min_out` and `a.min_in` have `n` entries.
+    unsafe fn settle_prepare(&self, s: &CudaStream, a: SettleArgs) -> Result<()> {
+        for phase in 0u32..2 {
+            s.launch_builder(&self.settle_prepare).arg(&a).arg(&phase).launch(Self::cfg(self.grid))?;
+            self.done(s, "settle_prepare")?;
+        }
+        Ok(())
+    }
+
+    /// # Safety
+    /// Every buffer of `a` is sized as `SettleArgs` documents (`mins`: two per `settle_grid`
+    /// block, the reverse graph present when `a.pull` is set), the distances were reset by
+    /// the init kernel, and the cells' barrier is at rest (count 0).
+    unsafe fn settle_loop(&self, s: &CudaStream, a: SettleArgs) -> Result<()> {
+        s.launch_builder(&self.settle_loop).arg(&a).launch(Self::cfg(self.settle_grid))?;
+        self.done(s, "settle_loop")
+    }
+
+    /// # Safety
     /// `items`, `keys` have `len` entries, `out` `nbins * stride` with `stride >= len`,
     /// `out_lens` `nbins`; `cells` and `hist` as for [`Kernels::pile_loop`].
     unsafe fn multisplit(&self, s: &CudaStream, a: MultisplitArgs) -> Result<()> {
@@ -254,8 +288,21 @@ pub struct CudaEngine {
     staging: Staging,
     /// Time the graph's copy to the device took (staging included, context set-up not).
     upload: std::time::Duration,
+    /// The settle loop's buffers, allocated (and prepared) on its first run.
+    settle: Option<CudaSettle>,
     /// Device addresses of the buffers above (they never move).
     lay: Layout,
+}
+
+/// The settle loop's device buffers (see `engine::settle`).
+struct CudaSettle {
+    lay: SettleLayout,
+    /// min_out, min_in, frontier, two candidate lists: only kernels touch them.
+    _bufs: [CudaSlice<u32>; 5],
+    cells: CudaSlice<u32>,
+    _mins: CudaSlice<u64>,
+    /// The reverse graph (offsets, tails, weights), uploaded on the first pull run.
+    rev: Option<(CudaSlice<u64>, CudaSlice<u32>, CudaSlice<u32>)>,
 }
 
 /// Device buffers only kernels touch (through the engine's [`Layout`]); owned here so they live
@@ -382,6 +429,7 @@ impl CudaEngine {
             pinned: None,
             staging,
             upload,
+            settle: None,
             lay,
         };
         engine.stream.synchronize()?;
@@ -410,6 +458,67 @@ impl CudaEngine {
         self.spare = self.spare + have - needed;
         self.lay.slot_count = count;
         self.buckets = Some((slots, far));
+        Ok(())
+    }
+
+    /// Allocate the settle loop's buffers and run the precomputation on the device (once per
+    /// engine), and upload the reverse graph when a pull run first needs it; both within the
+    /// memory the fit check left.
+    fn ensure_settle(&mut self, g: &Graph, pull: bool) -> Result<()> {
+        let weights = g.unsigned_weights(super::ENGINE_ALGOS)?;
+        let (n, m) = (self.n as u64, g.num_arcs() as u64);
+        if self.settle.is_none() {
+            let needed = st::settle_bytes(n, self.k.settle_grid as u64);
+            if needed > self.spare {
+                return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare });
+            }
+            let nz = (n as usize).max(1);
+            let s = &self.stream;
+            let bufs = [
+                s.alloc_zeros::<u32>(nz)?,
+                s.alloc_zeros(nz)?,
+                s.alloc_zeros(nz)?,
+                s.alloc_zeros(nz)?,
+                s.alloc_zeros(nz)?,
+            ];
+            let cells = s.alloc_zeros::<u32>(super::CELLS)?;
+            let mins = s.alloc_zeros::<u64>(2 * self.k.settle_grid as usize)?;
+            let at = |b: &CudaSlice<u32>| device_addr(b, s) as *mut u32;
+            let lay = SettleLayout {
+                min_out: at(&bufs[0]),
+                min_in: at(&bufs[1]),
+                frontier: at(&bufs[2]),
+                cand: [at(&bufs[3]), at(&bufs[4])],
+                cells: at(&cells),
+                mins: device_addr(&mins, s) as *mut u64,
+                rev: st::no_csr(self.n),
+                min_weight: st::min_weight(weights),
+            };
+            let spec = SettleSpec { rule: sssp_kernels::Rule::Out, pull: false, balance: Balance::VirtualWarp };
+            // SAFETY: min_out and min_in have max(n, 1) entries; the CSR is the resident one.
+            unsafe { self.k.settle_prepare(&self.stream, lay.args(&self.lay, &spec, 0))? };
+            self.spare -= needed;
+            self.settle = Some(CudaSettle { lay, _bufs: bufs, cells, _mins: mins, rev: None });
+        }
+        let cs = self.settle.as_mut().expect("allocated above");
+        if pull && cs.rev.is_none() {
+            let needed = st::reverse_bytes(n, m);
+            if needed > self.spare {
+                return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare });
+            }
+            let (offsets, tails, ws) = st::reverse_csr(g, weights)?;
+            let s = &self.stream;
+            let rev = (s.clone_htod(&offsets)?, s.clone_htod(&tails)?, s.clone_htod(&ws)?);
+            cs.lay.rev = Csr {
+                offsets: device_addr(&rev.0, s) as *const u64,
+                targets: device_addr(&rev.1, s) as *const u32,
+                weights: device_addr(&rev.2, s) as *const u32,
+                n: self.n,
+                _pad: 0,
+            };
+            self.spare -= needed;
+            cs.rev = Some(rev);
+        }
         Ok(())
     }
 
@@ -508,6 +617,25 @@ impl Engine for CudaEngine {
         unsafe { self.k.pile_loop(&self.stream, a, spec.balance == Balance::Partition)? };
         let cells = self.stream.clone_dtoh(&self.cells)?;
         Ok(LoopStatus::from_cells(&cells, nb))
+    }
+
+    fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()> {
+        self.ensure_settle(g, spec.pull)?;
+        let cs = self.settle.as_mut().expect("ensure_settle allocated it");
+        // The cells start at rest: lengths, the barrier and the done flag zero.
+        self.stream.memset_zeros(&mut cs.cells)?;
+        let a = cs.lay.args(&self.lay, spec, source);
+        // SAFETY: buffers as `Kernels::settle_loop` requires (ensure_settle sized them, and
+        // uploaded the reverse graph for a pull run); init reset the distances before this.
+        unsafe { self.k.settle_loop(&self.stream, a)? };
+        let done = self.stream.clone_dtoh(&cs.cells.slice(SETTLE_CELL_DONE..SETTLE_CELL_DONE + 1))?;
+        if done[0] == 0 {
+            return Err(Error::Verification(format!(
+                "settle loop still had candidates after {} steps: engine fault on {}",
+                self.n, self.name
+            )));
+        }
+        Ok(())
     }
 
     fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>> {

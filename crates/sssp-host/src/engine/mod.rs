@@ -19,9 +19,11 @@
 
 pub mod cpu;
 pub mod cuda;
+pub mod settle;
 mod staging;
 
-pub use sssp_kernels::{Balance, Counters, Dedupe, PileState};
+pub use settle::SettleSpec;
+pub use sssp_kernels::{Balance, Counters, Dedupe, PileState, Rule};
 
 use sssp_kernels::{AdvanceArgs, Buckets, Csr, DedupeArgs, InitArgs, PileArgs, Queue, NO_BUCKETS};
 
@@ -112,6 +114,15 @@ pub trait Engine {
     /// the CPU engine runs the same phases in order. Synchronises, and returns where it stopped.
     fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus>;
 
+    /// Parallel Dijkstra (Crauser et al.; Martín et al.: `sssp_kernels::settle`) from `source`,
+    /// after [`Engine::init`]: steps that relax the arcs of the vertices settled last and settle
+    /// every candidate `spec.rule` proves final, until none is left. `g` is the graph the engine
+    /// holds (the per-vertex weight minima are computed on the device from the resident copy;
+    /// the pull variant's reverse graph is built from `g` on the host and uploaded on first
+    /// use, fit-checked). On the GPU one persistent launch (`sssp_settle_loop`); the CPU engine
+    /// runs the same phases in order. Synchronises; counters as `sssp_kernels::settle` says.
+    fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()>;
+
     /// Stable multisplit (the operator the far-pile split uses, with explicit keys): item `i`
     /// goes to bin `keys[i]` (`>= nbins`: dropped), bins keep input order. `nbins <= 32`.
     fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>>;
@@ -141,7 +152,7 @@ pub trait Engine {
 
 /// How an engine names the algorithms it serves in a negative-weight error, when no caller named
 /// the one chosen (the CLI checks first, with the user's `--algo`).
-pub const ENGINE_ALGOS: &str = "workfront, near-far, bucketing, topo-bf";
+pub const ENGINE_ALGOS: &str = "workfront, near-far, bucketing, topo-bf, crauser, crauser-economic, martin";
 
 /// Open an engine for `g` on the requested device.
 pub fn open(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {

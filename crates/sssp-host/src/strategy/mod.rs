@@ -6,6 +6,7 @@
 //! | [`near_far`] | Davidson et al. 2014, §IV-D | advance the near set (below a threshold); park the rest in the far pile |
 //! | [`bucketing`] | Davidson et al. 2014, §IV-E | advance the lowest bucket of a window of A; multisplit the far pile |
 //! | [`topo_bf`] | the LonestarGPU baseline in Davidson et al. / H-BF | advance every vertex until nothing improves |
+//! | [`crauser`] | Crauser et al. 1998; Martín et al. 2009; Ortega-Arranz et al. 2013 | relax the last settled vertices' arcs; settle every vertex proved final |
 //!
 //! Every strategy runs on any [`Engine`] (CUDA or CPU) and returns exact distances or an error;
 //! the result is converted to the library's [`Dist`] and checked for overflow here, once. The
@@ -14,6 +15,7 @@
 
 pub mod auto;
 pub mod bucketing;
+pub mod crauser;
 pub mod near_far;
 pub mod topo_bf;
 pub mod workfront;
@@ -66,6 +68,11 @@ pub struct Options {
     /// frontier run (one pass over the arcs), on the host (from the certified distances)
     /// otherwise.
     pub tree: bool,
+    /// Crauser's settle criterion (`crauser` only).
+    pub criterion: crauser::Criterion,
+    /// Push or pull relaxation of the settling algorithms (`crauser`, `crauser-economic`,
+    /// `martin`).
+    pub variant: crauser::Variant,
 }
 
 impl Options {
@@ -128,6 +135,8 @@ impl Default for Options {
             cutoff: None,
             target: None,
             tree: false,
+            criterion: crauser::Criterion::Both,
+            variant: crauser::Variant::Successor,
         }
     }
 }
@@ -169,6 +178,9 @@ pub struct Stats {
     pub buckets: Option<u32>,
     /// Bucketed strategies: far-pile splits.
     pub far_splits: u32,
+    /// Settling algorithms (`crauser`, `martin`): vertices settled per step, on average (the
+    /// source, settled before the first step, not counted).
+    pub settled_per_step: Option<f64>,
     /// `auto`: what it chose and why (one line).
     pub chosen: Option<String>,
     /// `auto`: the algorithm it ran.
@@ -382,6 +394,12 @@ pub enum Algo {
     NearFar,
     /// Bucketing (delta-stepping with a window of buckets and a far pile) on an engine.
     Bucketing,
+    /// Parallel Dijkstra with Crauser et al.'s criteria ([`crauser`]) on an engine.
+    Crauser,
+    /// Crauser's economic variant (one global least arc weight) on an engine.
+    CrauserEconomic,
+    /// Martín et al.'s parallel Dijkstra (settle the minimum distance) on an engine.
+    Martin,
     /// Pick one of the above, and its parameters, from the device and the graph
     /// ([`auto::choose`]).
     Auto,
@@ -389,8 +407,18 @@ pub enum Algo {
 
 impl Algo {
     /// Every algorithm, in the order `--help` lists them.
-    pub const ALL: [Algo; 7] =
-        [Algo::Auto, Algo::Dijkstra, Algo::BellmanFord, Algo::TopoBf, Algo::Workfront, Algo::NearFar, Algo::Bucketing];
+    pub const ALL: [Algo; 10] = [
+        Algo::Auto,
+        Algo::Dijkstra,
+        Algo::BellmanFord,
+        Algo::TopoBf,
+        Algo::Workfront,
+        Algo::NearFar,
+        Algo::Bucketing,
+        Algo::Crauser,
+        Algo::CrauserEconomic,
+        Algo::Martin,
+    ];
 
     /// The `--algo` name.
     pub fn name(self) -> &'static str {
@@ -401,6 +429,9 @@ impl Algo {
             Algo::Workfront => "workfront",
             Algo::NearFar => "near-far",
             Algo::Bucketing => "bucketing",
+            Algo::Crauser => "crauser",
+            Algo::CrauserEconomic => "crauser-economic",
+            Algo::Martin => "martin",
             Algo::Auto => "auto",
         }
     }
@@ -421,7 +452,22 @@ impl Algo {
     /// Runs on an [`Engine`] (GPU or CPU backend) rather than as serial host code.
     pub fn uses_engine(self) -> bool {
         // Auto opens one to learn the device, even when it then picks serial Dijkstra.
-        matches!(self, Algo::TopoBf | Algo::Workfront | Algo::NearFar | Algo::Bucketing | Algo::Auto)
+        matches!(
+            self,
+            Algo::TopoBf
+                | Algo::Workfront
+                | Algo::NearFar
+                | Algo::Bucketing
+                | Algo::Crauser
+                | Algo::CrauserEconomic
+                | Algo::Martin
+                | Algo::Auto
+        )
+    }
+
+    /// Settles vertices once each (parallel Dijkstra: [`crauser`]); takes `--variant`.
+    pub fn settles(self) -> bool {
+        matches!(self, Algo::Crauser | Algo::CrauserEconomic | Algo::Martin)
     }
 }
 
@@ -521,6 +567,9 @@ fn solve_unclipped(
         (Algo::Workfront, Some(e)) => workfront::workfront(g, e, source, opts),
         (Algo::NearFar, Some(e)) => near_far::near_far(g, e, source, opts),
         (Algo::Bucketing, Some(e)) => bucketing::bucketing(g, e, source, opts),
+        (Algo::Crauser, Some(e)) => crauser::solve(g, e, source, opts, crauser::Family::Crauser),
+        (Algo::CrauserEconomic, Some(e)) => crauser::solve(g, e, source, opts, crauser::Family::Economic),
+        (Algo::Martin, Some(e)) => crauser::solve(g, e, source, opts, crauser::Family::Martin),
         (a, None) => Err(Error::InvalidArgument(format!("`{}` runs on an engine; none was opened", a.name()))),
     }
 }

@@ -1,0 +1,390 @@
+//! Parallel Dijkstra by settling (Crauser, Mehlhorn, Meyer, Sanders 1998, as put on a GPU by
+//! Ortega-Arranz et al. 2013, `crauser-gpu-dijkstra.txt` §IV; Martín, Torres, Gavilanes 2009,
+//! ibid. §IV-D/E): the per-thread bodies of the settle loop's phases, shared by the GPU's
+//! persistent kernel (`grid_settle.rs`) and the CPU engine.
+//!
+//! One step `i`: relax the arcs of the frontier `F_i` (the vertices settled by step `i - 1`),
+//! take the minimum over the *candidates* (reached, unsettled vertices) of their distance and of
+//! distance + least out-weight, and settle every candidate the [`Rule`] proves final; those are
+//! `F_{i+1}`. Each vertex is settled once and its arcs relaxed once: Dijkstra's work exactly.
+//!
+//! Why each rule is exact (with zero weights too; all weights are non-negative). Let `M` be the
+//! least candidate distance. Every candidate `u` whose shortest path's last vertex before it is
+//! settled has its final distance (that vertex's arcs were relaxed when it was in a frontier).
+//! - OUT (Crauser): if `d(v)` were not final, the shortest path to `v` leaves the settled set
+//!   through such a `u != v` and then takes an arc out of `u`, so the true distance is at least
+//!   `d(u) + min_out(u) >= Delta`; `d(v) <= Delta` contradicts it. A zero `min_out` gives
+//!   `Delta = M`: still exact, just fewer settled.
+//! - IN (Crauser): if `d(v)` were not final, its predecessor `p` on a shortest path is unsettled,
+//!   so the true distance is at least `M + w(p, v) >= M + min_in(v)`; `d(v) <= M + min_in(v)`
+//!   contradicts it.
+//! - Economic: OUT with every `min_out` replaced by the least arc weight (a lower bound of each).
+//! - Martín: `d(v) == M`, the case `Delta = M` of the above.
+//!
+//! The candidate list replaces the papers' per-vertex `U` flags: a vertex joins it once, when
+//! its distance first drops below `INF` (the one relaxation that sees `INF` as the old value),
+//! and leaves it when settled, so a step costs O(candidates + frontier arcs), not O(n). The
+//! settled state is a bit of the 64-bit packed word's stamp ([`SETTLED`]), so no extra array and
+//! a relaxation never needs to test it: a settled vertex's distance is final, and the relaxation
+//! skips every candidate that does not lower it.
+//!
+//! Counters: `arcs` = arcs relaxed (push: every out-arc of every settled vertex, once; pull: the
+//! in-arcs from the frontier into unsettled vertices, each once), `vertices` = vertices settled
+//! (the source included), `busy` = settle steps.
+
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use crate::advance::{segment_of, vwarp_width, warp_max_u64};
+use crate::relax::*;
+use crate::types::*;
+
+/// Whether a packed word belongs to a settled vertex.
+#[inline(always)]
+pub fn is_settled(p: u64) -> bool {
+    dist_of(p) != INF && iter_of(p) & SETTLED != 0
+}
+
+/// The step that settled a vertex (its packed word must be settled).
+#[inline(always)]
+pub fn settled_at(p: u64) -> u32 {
+    iter_of(p) & !SETTLED
+}
+
+#[inline(always)]
+unsafe fn cell(a: &SettleArgs, i: usize) -> *mut u32 {
+    a.cells.add(i)
+}
+
+/// Candidate list `j` (0 or 1) as a queue.
+#[inline(always)]
+pub unsafe fn cand_queue(a: &SettleArgs, j: u32) -> Queue {
+    // A select, not `a.cand[j]`: a dynamic index into the parameter block would copy the whole
+    // block to local memory on the GPU.
+    let items = if j == 0 { a.cand[0] } else { a.cand[1] };
+    Queue { items, len: cell(a, SETTLE_CELL_CAND + j as usize) }
+}
+
+/// The frontier as a queue.
+#[inline(always)]
+pub unsafe fn frontier_queue(a: &SettleArgs) -> Queue {
+    Queue { items: a.frontier, len: cell(a, SETTLE_CELL_FRONTIER) }
+}
+
+/// The candidate list step `step` reads (and its relaxations append to); the settle pass writes
+/// the survivors into the other one.
+#[inline(always)]
+pub fn cand_of(step: u32) -> u32 {
+    step & 1
+}
+
+/// Precomputation, phase 0 (once per graph): `min_out[v]` = least weight out of `v`, and
+/// `min_in[v] = INF` for phase 1.
+#[inline(always)]
+pub unsafe fn prepare_out(a: &SettleArgs, tid: u32, nthreads: u32) {
+    let mut v = tid;
+    while v < a.csr.n {
+        let (lo, hi) = (*a.csr.offsets.add(v as usize), *a.csr.offsets.add(v as usize + 1));
+        let mut m = INF;
+        for e in lo..hi {
+            m = m.min(*a.csr.weights.add(e as usize));
+        }
+        *a.min_out.add(v as usize) = m;
+        *a.min_in.add(v as usize) = INF;
+        v += nthreads;
+    }
+}
+
+/// Precomputation, phase 1: `min_in[v]` = least weight into `v` (an atomic min per arc, so no
+/// reverse graph is needed for the IN criterion).
+#[inline(always)]
+pub unsafe fn prepare_in(a: &SettleArgs, tid: u32, nthreads: u32) {
+    let mut u = tid;
+    while u < a.csr.n {
+        let (lo, hi) = (*a.csr.offsets.add(u as usize), *a.csr.offsets.add(u as usize + 1));
+        for e in lo..hi {
+            let v = *a.csr.targets.add(e as usize);
+            let w = *a.csr.weights.add(e as usize);
+            let m = AtomicU32::from_ptr(a.min_in.add(v as usize));
+            if m.load(Relaxed) > w {
+                m.fetch_min(w, Relaxed);
+            }
+        }
+        u += nthreads;
+    }
+}
+
+/// Start a run (one thread, after the init kernel set every distance to unreached): settle the
+/// source at distance 0 (step 0), make it the frontier, empty the candidate lists.
+#[inline(always)]
+pub unsafe fn start(a: &SettleArgs) {
+    *a.dist.add(a.source as usize) = pack(0, SETTLED);
+    *a.frontier = a.source;
+    *cell(a, SETTLE_CELL_FRONTIER) = 1;
+    *cell(a, SETTLE_CELL_CAND) = 0;
+    *cell(a, SETTLE_CELL_CAND + 1) = 0;
+    *cell(a, SETTLE_CELL_DONE) = 0;
+    (*a.counters).vertices = 1;
+}
+
+/// The relax phase of step `step`, push form (the successor variant): every out-arc of every
+/// frontier vertex is relaxed; a vertex reached for the first time joins the candidates.
+/// Thread mapping as the advance's dynamic virtual warps (`advance.rs`).
+#[inline(always)]
+pub unsafe fn relax_frontier(a: &SettleArgs, step: u32, tid: u32, nthreads: u32) {
+    let f = frontier_queue(a);
+    let len = load_len(f.len);
+    let width = vwarp_width(len, nthreads);
+    // Whole idle warps leave at once (road graphs: tiny frontiers on a machine-sized grid).
+    if (tid & !31) as u64 >= len as u64 * width as u64 {
+        return;
+    }
+    let out = cand_queue(a, cand_of(step));
+    let lane = tid % width;
+    let nwarps = nthreads / width;
+    let slots = len.div_ceil(nwarps) * nwarps;
+    let mut arcs = 0u64;
+    let mut i = tid / width;
+    // Trip counts are equal across a physical warp (see `advance::advance_vwarp`), so the
+    // warp-aggregated push is reached by whole warps.
+    while i < slots {
+        let (start, end, du) = if i < len {
+            let u = *f.items.add(i as usize);
+            (*a.csr.offsets.add(u as usize), *a.csr.offsets.add(u as usize + 1), dist_of(load_packed(a.dist, u)))
+        } else {
+            (0, 0, INF)
+        };
+        let trips = warp_max_u64((end - start).div_ceil(width as u64));
+        let mut e = start + lane as u64;
+        for _ in 0..trips {
+            let mut reached = None;
+            if e < end {
+                arcs += 1;
+                reached = relax_one(a, du, e, step);
+            }
+            push(out, reached.unwrap_or(0), reached.is_some());
+            e += width as u64;
+        }
+        i += nwarps;
+    }
+    add_arcs(a.counters, arcs);
+}
+
+/// Relax one arc `e` out of a frontier vertex at distance `du`: `Some(v)` when it reached `v`
+/// for the first time (the caller appends `v` to the candidates).
+#[inline(always)]
+unsafe fn relax_one(a: &SettleArgs, du: u32, e: u64, step: u32) -> Option<u32> {
+    let v = *a.csr.targets.add(e as usize);
+    match candidate(du, *a.csr.weights.add(e as usize)) {
+        Some(c) => {
+            let r = relax(a.dist, v, c, step);
+            (r.improved && r.prev == INF).then_some(v)
+        }
+        None => {
+            raise(core::ptr::addr_of_mut!((*a.counters).overflow));
+            None
+        }
+    }
+}
+
+/// The relax phase of step `step`, push form with load-balanced partitioning (Davidson §IV-B,
+/// as `advance::advance_partition`): `a.prefix` holds the exclusive scan of the frontier's
+/// degrees (`len + 1` entries); warps take chunks of [`LB_CHUNK`] consecutive arc ranks and each
+/// lane finds its frontier slot by binary search, so a hub is spread over the whole grid.
+#[inline(always)]
+pub unsafe fn relax_frontier_partition(a: &SettleArgs, step: u32, tid: u32, nthreads: u32) {
+    let f = frontier_queue(a);
+    let len = load_len(f.len);
+    let prefix = a.prefix as *const u64;
+    let total = *prefix.add(len as usize);
+    let chunk = LB_CHUNK as u64;
+    let nchunks = total.div_ceil(chunk);
+    if (tid / 32) as u64 >= nchunks {
+        return;
+    }
+    let out = cand_queue(a, cand_of(step));
+    let lane = (tid % 32) as u64;
+    let nwarps = (nthreads / 32) as u64;
+    let mut arcs = 0u64;
+    let mut c = (tid / 32) as u64;
+    while c < nchunks {
+        let lo = c * chunk;
+        let hi = (lo + chunk).min(total);
+        let s_lo = segment_of(prefix, 0, len, lo);
+        let s_hi = segment_of(prefix, s_lo, len, hi - 1);
+        let mut r = lo + lane;
+        while r < lo + chunk {
+            let mut reached = None;
+            if r < hi {
+                let s = segment_of(prefix, s_lo, s_hi + 1, r);
+                let u = *f.items.add(s as usize);
+                let e = *a.csr.offsets.add(u as usize) + (r - *prefix.add(s as usize));
+                arcs += 1;
+                reached = relax_one(a, dist_of(load_packed(a.dist, u)), e, step);
+            }
+            push(out, reached.unwrap_or(0), reached.is_some());
+            r += 32;
+        }
+        c += nwarps;
+    }
+    add_arcs(a.counters, arcs);
+}
+
+/// The relax phase of step `step`, pull form (Martín's predecessor variant): every unsettled
+/// vertex scans its in-arcs for tails settled by the previous step (the frontier) and takes the
+/// best candidate through them. Only the vertex's own thread writes its distance, so no atomics;
+/// but every step scans the in-arcs of every unsettled vertex (O(m) per step, as in the paper).
+#[inline(always)]
+pub unsafe fn pull(a: &SettleArgs, step: u32, tid: u32, nthreads: u32) {
+    let n = a.csr.n;
+    let out = cand_queue(a, cand_of(step));
+    let slots = n.div_ceil(nthreads) * nthreads;
+    let mut arcs = 0u64;
+    let mut v = tid;
+    while v < slots {
+        let mut reached = false;
+        if v < n {
+            let pv = load_packed(a.dist, v);
+            if !is_settled(pv) {
+                let dv = dist_of(pv);
+                let mut best = dv;
+                let (lo, hi) = (*a.rev.offsets.add(v as usize), *a.rev.offsets.add(v as usize + 1));
+                for e in lo..hi {
+                    let pu = load_packed(a.dist, *a.rev.targets.add(e as usize));
+                    if is_settled(pu) && settled_at(pu) == step - 1 {
+                        arcs += 1;
+                        match candidate(dist_of(pu), *a.rev.weights.add(e as usize)) {
+                            Some(c) => best = best.min(c),
+                            None => raise(core::ptr::addr_of_mut!((*a.counters).overflow)),
+                        }
+                    }
+                }
+                if best < dv {
+                    *a.dist.add(v as usize) = pack(best, step);
+                    reached = dv == INF;
+                }
+            }
+        }
+        push(out, v, reached);
+        v += nthreads;
+    }
+    add_arcs(a.counters, arcs);
+}
+
+/// The two keys the minimum phase folds for candidate `v`: its distance, and (for the rules
+/// that use it) its distance plus its least out-weight (`u64::MAX` otherwise).
+#[inline(always)]
+pub unsafe fn keys(a: &SettleArgs, v: u32) -> (u64, u64) {
+    let d = dist_of(load_packed(a.dist, v)) as u64;
+    let out = if a.rule == Rule::Out as u32 || a.rule == Rule::Both as u32 {
+        d + *a.min_out.add(v as usize) as u64
+    } else {
+        u64::MAX
+    };
+    (d, out)
+}
+
+/// Whether a candidate at distance `d` is final, given the minima of the step (`m`: least
+/// candidate distance, `delta`: least distance + out-weight) and its own least in-weight.
+#[inline(always)]
+pub fn settles(rule: u32, d: u32, m: u64, delta: u64, min_in: u32, min_weight: u32) -> bool {
+    let d = d as u64;
+    let out = d <= delta;
+    let inn = d <= m + min_in as u64;
+    match rule {
+        r if r == Rule::Out as u32 => out,
+        r if r == Rule::In as u32 => inn,
+        r if r == Rule::Both as u32 => out || inn,
+        r if r == Rule::Economic as u32 => d <= m + min_weight as u64,
+        _ => d <= m,
+    }
+}
+
+/// The settle pass of step `step` with the step's minima `(m, delta)`: every candidate the rule
+/// proves final is settled (stamped [`SETTLED`] | step) and pushed onto the frontier; the others
+/// go to the other candidate list. The caller has emptied the frontier and that list.
+#[inline(always)]
+pub unsafe fn settle_pass(a: &SettleArgs, step: u32, m: u64, delta: u64, tid: u32, nthreads: u32) {
+    let from = cand_queue(a, cand_of(step));
+    let keep = cand_queue(a, cand_of(step) ^ 1);
+    let f = frontier_queue(a);
+    let len = load_len(from.len);
+    if tid == 0 {
+        AtomicU64::from_ptr(core::ptr::addr_of_mut!((*a.counters).busy)).fetch_add(1, Relaxed);
+    }
+    if (tid & !31) >= len {
+        return;
+    }
+    let slots = len.div_ceil(nthreads) * nthreads;
+    let mut settled = 0u64;
+    let mut i = tid;
+    while i < slots {
+        let (mut v, mut now, mut later) = (0, false, false);
+        if i < len {
+            v = *from.items.add(i as usize);
+            let d = dist_of(load_packed(a.dist, v));
+            let min_in =
+                if a.rule == Rule::In as u32 || a.rule == Rule::Both as u32 { *a.min_in.add(v as usize) } else { INF };
+            now = settles(a.rule, d, m, delta, min_in, a.min_weight);
+            later = !now;
+            if now {
+                *a.dist.add(v as usize) = pack(d, SETTLED | step);
+                settled += 1;
+            }
+        }
+        push(f, v, now);
+        push(keep, v, later);
+        i += nthreads;
+    }
+    add_settled(a.counters, settled);
+}
+
+/// Add a thread's count of settled vertices to the run's counter (warp-aggregated on the GPU:
+/// whole warps only, like [`add_arcs`]).
+#[inline(always)]
+unsafe fn add_settled(counters: *mut Counters, x: u64) {
+    let cell = core::ptr::addr_of_mut!((*counters).vertices);
+    #[cfg(target_arch = "nvptx64")]
+    {
+        crate::warp::warp_add_u64(cell, x)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        if x != 0 {
+            AtomicU64::from_ptr(cell).fetch_add(x, Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settled_bit_is_not_confused_with_unreached_or_relax_stamps() {
+        assert!(!is_settled(pack(INF, NO_ITER)));
+        assert!(!is_settled(pack(5, 7)));
+        assert!(is_settled(pack(0, SETTLED)));
+        assert_eq!(settled_at(pack(9, SETTLED | 12)), 12);
+        // A relaxation with an equal distance never beats a settled word (relax skips it), and
+        // a settled word never beats... a smaller distance (distances decide first).
+        assert!(pack(9, 3) < pack(9, SETTLED | 1));
+    }
+
+    #[test]
+    fn rules() {
+        let (m, delta) = (10, 13);
+        let out = Rule::Out as u32;
+        assert!(settles(out, 13, m, delta, INF, 0) && !settles(out, 14, m, delta, INF, 0));
+        let inn = Rule::In as u32;
+        assert!(settles(inn, 12, m, delta, 2, 0) && !settles(inn, 13, m, delta, 2, 0));
+        // No in-arcs: INF never overflows the u64 sum.
+        assert!(settles(inn, u32::MAX - 1, m, delta, INF, 0));
+        let both = Rule::Both as u32;
+        assert!(settles(both, 13, m, delta, 0, 0) && settles(both, 14, m, delta, 5, 0));
+        assert!(!settles(both, 14, m, delta, 3, 0));
+        assert!(settles(Rule::Economic as u32, 11, m, delta, 0, 1));
+        assert!(!settles(Rule::Economic as u32, 12, m, delta, 0, 1));
+        assert!(settles(Rule::Martin as u32, 10, m, delta, 0, 0));
+        assert!(!settles(Rule::Martin as u32, 11, m, delta, 100, 100));
+    }
+}
