@@ -38,6 +38,7 @@
 
 #![warn(missing_docs)]
 
+pub mod diameter;
 pub mod engine;
 pub mod error;
 pub mod generate;
