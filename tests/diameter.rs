@@ -117,7 +117,7 @@ fn random_graph(rng: &mut Rng, directed: bool, weighted: bool) -> Graph {
 #[test]
 fn random_graphs_match_brute_force() {
     let mut rng = Rng::new(0xd1a3);
-    let algos = [Algo::Auto, Algo::Dijkstra, Algo::Workfront, Algo::NearFar];
+    let algos = [Algo::Auto, Algo::Dijkstra, Algo::Workfront, Algo::NearFar, Algo::Bucketing];
     for k in 0..1200 {
         let (directed, weighted) = (k % 2 == 0, k % 4 < 2);
         let g = random_graph(&mut rng, directed, weighted);
@@ -131,6 +131,9 @@ fn random_graphs_match_brute_force() {
         );
         let x = diameter(&g, device(), &all(algo)).unwrap_or_else(|e| panic!("{what}: {e}"));
         check(&g, &x, &b, &what);
+        // Undirected graphs with an engine loop keep their bounds on the engine.
+        let engine_loop = matches!(algo, Algo::Workfront | Algo::NearFar | Algo::Bucketing);
+        assert_eq!(x.bounds_on_device, engine_loop && !x.directed, "{what}: where the bounds lived");
         if !directed {
             assert!(!x.directed || g.num_arcs() == 0 || !sssp::diameter::is_symmetric(&g).unwrap(), "{what}");
         }
@@ -270,5 +273,32 @@ fn bounding_saves_eccentricities_on_larger_graphs() {
         }
         eprintln!("{spec}: diameter {} with {} eccentricities", x.diameter, x.eccentricities);
         assert!((x.eccentricities as usize) < members.len() / 10, "{spec}: {} eccentricities", x.eccentricities);
+    }
+}
+
+/// The engine's bounding passes (`sssp_kernels::bounds`, on the CPU engine in CI and on the GPU
+/// with `SSSP_TEST_DEVICE=gpu`) and the host's make the same picks (same rules, same ties), so
+/// they agree on every answer and on the number of eccentricities.
+#[test]
+fn device_and_host_bounds_agree() {
+    for spec in ["kron:11", "road:3000", "grid2d:50x30", "disconnected:4:300", "star:300"] {
+        for weights in [WeightSpec::Unit, WeightSpec::Random { lo: 1, hi: 100, seed: 5 }] {
+            let g = generate(&GenSpec::parse(spec).unwrap(), 2, weights).unwrap();
+            let host = diameter(&g, device(), &all(Algo::Dijkstra)).unwrap();
+            assert!(!host.bounds_on_device);
+            for algo in [Algo::Workfront, Algo::NearFar, Algo::Bucketing] {
+                let dev = diameter(&g, device(), &all(algo)).unwrap();
+                let what = format!("{spec} {weights:?} {}", algo.name());
+                assert_eq!(dev.bounds_on_device, !dev.directed, "{what}");
+                assert_eq!(
+                    (dev.diameter, dev.diameter_pair, dev.radius, dev.radius_pair, dev.eccentricities),
+                    (host.diameter, host.diameter_pair, host.radius, host.radius_pair, host.eccentricities),
+                    "{what}"
+                );
+                assert_eq!((&dev.center, &dev.periphery), (&host.center, &host.periphery), "{what}");
+                let (u, v) = dev.diameter_pair;
+                check_path(&g, dev.path.as_ref().unwrap(), u, v, dev.diameter, &what);
+            }
+        }
     }
 }

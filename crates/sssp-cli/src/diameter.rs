@@ -143,10 +143,11 @@ fn report(x: &Extremes, json: bool) {
         outln!("path ({} arcs): {}", p.len() - 1, p.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
     }
     outln!(
-        "{} eccentricities ({} SSSP runs) on {} in {:.3} s",
+        "{} eccentricities ({} SSSP runs) on {}, bounds on the {}, in {:.3} s",
         x.eccentricities,
         x.traversals,
         x.device,
+        if x.bounds_on_device { "device" } else { "host" },
         x.compute.as_secs_f64()
     );
 }

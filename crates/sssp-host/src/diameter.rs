@@ -60,7 +60,12 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::engine::{self, DeviceKind, Engine};
+use sssp_kernels::bounds::{
+    candidate, far_vertex, update_bounds, Globals, B_ECC, B_LOWER, B_UPPER, RULE_CENTER, RULE_DIAMETER, RULE_PERIPHERY,
+    RULE_RADIUS,
+};
+
+use crate::engine::{self, BucketSpec, DeviceKind, Engine, LoopSpec};
 use crate::error::{Error, Result};
 use crate::graph::{Graph, Weights};
 use crate::strategy::{self, Algo};
@@ -146,6 +151,9 @@ pub struct Extremes {
     pub traversals: u32,
     /// Where the SSSPs ran.
     pub device: String,
+    /// Whether the bounds lived on the engine ([`Engine::bounds_step`]: undirected graphs with
+    /// an engine loop strategy) rather than on the host over downloaded distances.
+    pub bounds_on_device: bool,
     /// `auto`'s choice for the first SSSP, if `auto` chose.
     pub chosen: Option<String>,
     /// Wall time of the whole computation (components, symmetry check and bounding).
@@ -208,6 +216,7 @@ pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result
         eccentricities: 0,
         traversals: 0,
         device: "CPU (serial)".into(),
+        bounds_on_device: false,
         chosen: None,
         compute: Duration::ZERO,
     };
@@ -216,7 +225,11 @@ pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result
 
     let mut runner = Runner::open(g, device, opts, symmetric || !need_bounds)?;
     if need_bounds {
-        let b = bound(g, &members, &mut runner, opts, radius_wanted, center_wanted)?;
+        let rules = RULE_DIAMETER
+            | if radius_wanted { RULE_RADIUS } else { 0 }
+            | if center_wanted { RULE_CENTER } else { 0 }
+            | if opts.periphery { RULE_PERIPHERY } else { 0 };
+        let b = bound(g, &members, &mut runner, symmetric, opts, rules)?;
         x.diameter = b.diameter;
         x.diameter_pair = b.diameter_pair;
         x.radius = b.radius;
@@ -224,6 +237,7 @@ pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result
         x.center = b.center;
         x.periphery = b.periphery;
         x.eccentricities = b.eccentricities;
+        x.bounds_on_device = b.on_device;
         if !opts.radius && !opts.center {
             x.radius = None;
             x.radius_pair = None;
@@ -320,94 +334,245 @@ struct Bounded {
     center: Option<Vec<u32>>,
     periphery: Option<Vec<u32>>,
     eccentricities: u32,
+    on_device: bool,
 }
 
-/// An upper bound before anything is known (finite, so `2 * lb` and sums cannot overflow).
-const UNBOUNDED: Dist = Dist::MAX / 4;
+/// One eccentricity's worth of bookkeeping, as [`drive`] sees it.
+struct StepOut {
+    /// The source's eccentricity and its farthest member (ties: smallest id).
+    ecc: u64,
+    far: u32,
+    /// Directed graphs: the largest backward distance `d(v, source)` to a member, and `v`.
+    back: Option<(u64, u32)>,
+    /// The candidate with the largest upper bound, and the one with the smallest lower bound.
+    upper: Option<u32>,
+    lower: Option<u32>,
+}
 
-/// The bounding loop over the component `members` (ascending vertex ids).
+/// Where the bounds live: on the host (any graph, any SSSP algorithm) or on an engine
+/// (undirected graphs with an engine strategy; the distances never leave the device).
+trait Book {
+    /// Compute the eccentricity of `src` (its SSSP runs here), update every bound and pick the
+    /// next candidates by `rules`.
+    fn step(&mut self, src: u32, rules: u32) -> Result<StepOut>;
+    /// The final bounds of the members, in member order.
+    fn finals(&mut self) -> Result<(Vec<u64>, Vec<u64>)>;
+}
+
+/// Host bookkeeping over downloaded distances, with backward distances on directed graphs.
+struct HostBook<'a, 'g> {
+    members: &'a [u32],
+    run: &'a mut Runner<'g>,
+    lb: Vec<u64>,
+    ub: Vec<u64>,
+}
+
+impl Book for HostBook<'_, '_> {
+    fn step(&mut self, src: u32, rules: u32) -> Result<StepOut> {
+        let f = self.run.forward(src)?;
+        let b = self.run.backward(src)?;
+        let directed = b.is_some();
+        let back = b.as_deref().unwrap_or(&f);
+        // ECC: the largest distance to a member (all members are reachable from `src`).
+        let (mut ecc, mut far) = (0u64, src);
+        let (mut bmax, mut bfar) = (0u64, src);
+        for &v in self.members {
+            let (fv, bv) = (f[v as usize], back[v as usize]);
+            if fv == UNREACHED || bv == UNREACHED {
+                return Err(Error::Verification(format!(
+                    "component member {v} not reached from {src}: internal fault"
+                )));
+            }
+            if fv as u64 > ecc {
+                (ecc, far) = (fv as u64, v);
+            }
+            if bv as u64 > bmax {
+                (bmax, bfar) = (bv as u64, v);
+            }
+        }
+        // UPDATE BOUNDS (the shared rule of the device kernels), then the global bounds.
+        let mut g: Globals = [0, 0, u64::MAX, u64::MAX];
+        for (j, &v) in self.members.iter().enumerate() {
+            let (l, h) = if v == src {
+                (ecc, ecc)
+            } else {
+                update_bounds(self.lb[j], self.ub[j], f[v as usize] as u64, back[v as usize] as u64, ecc)
+            };
+            (self.lb[j], self.ub[j]) = (l, h);
+            g = [g[0].max(l), g[1].max(h), g[2].min(l), g[3].min(h)];
+        }
+        // UPDATE CANDIDATES and the two picks (ties: smallest id; members ascend).
+        let (mut upper, mut lower): (Option<(u64, u32)>, Option<(u64, u32)>) = (None, None);
+        for (j, &v) in self.members.iter().enumerate() {
+            let (l, h) = (self.lb[j], self.ub[j]);
+            if candidate(l, h, &g, rules) {
+                if upper.is_none_or(|(k, _)| h > k) {
+                    upper = Some((h, v));
+                }
+                if lower.is_none_or(|(k, _)| l < k) {
+                    lower = Some((l, v));
+                }
+            }
+        }
+        Ok(StepOut {
+            ecc,
+            far,
+            back: directed.then_some((bmax, bfar)),
+            upper: upper.map(|x| x.1),
+            lower: lower.map(|x| x.1),
+        })
+    }
+
+    fn finals(&mut self) -> Result<(Vec<u64>, Vec<u64>)> {
+        Ok((std::mem::take(&mut self.lb), std::mem::take(&mut self.ub)))
+    }
+}
+
+/// Device bookkeeping: each SSSP runs as the engine's loop (no download) and the bounding
+/// passes run on the engine ([`Engine::bounds_step`]). Undirected graphs only (`b = f`).
+struct DeviceBook<'a> {
+    eng: &'a mut dyn Engine,
+    spec: LoopSpec,
+    members: &'a [u32],
+    traversals: u32,
+}
+
+impl DeviceBook<'_> {
+    /// The SSSP from `src`, distances left on the device. `Ok(false)`: a candidate overflowed
+    /// 32 bits, so the caller redoes the work on the host (which reports a real overflow).
+    fn sssp(&mut self, src: u32) -> Result<bool> {
+        self.eng.init(src)?;
+        // As `strategy::device_loop`: a guard against a broken engine, not a property of the input.
+        let n = self.eng.num_vertices() as u64 + 1;
+        let bound = if self.spec.buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32;
+        let st = self.eng.run_loop(&self.spec, bound)?;
+        self.traversals += 1;
+        if st.state.done == 0 {
+            return Err(strategy::not_converged(self.eng, st.state.iters));
+        }
+        Ok(self.eng.counters()?.overflow == 0)
+    }
+}
+
+/// A 32-bit overflow on the device: [`bound`] falls back to the host (64-bit distances).
+const OVERFLOWED: &str = "device distances overflowed 32 bits";
+
+impl Book for DeviceBook<'_> {
+    fn step(&mut self, src: u32, rules: u32) -> Result<StepOut> {
+        if !self.sssp(src)? {
+            return Err(Error::Verification(OVERFLOWED.into()));
+        }
+        let c = self.eng.bounds_step(src, rules)?;
+        let e = c[B_ECC];
+        Ok(StepOut {
+            ecc: e >> 32,
+            far: far_vertex(e),
+            back: None,
+            upper: (c[B_UPPER] != 0).then(|| far_vertex(c[B_UPPER])),
+            lower: (c[B_LOWER] != u64::MAX).then_some(c[B_LOWER] as u32),
+        })
+    }
+
+    fn finals(&mut self) -> Result<(Vec<u64>, Vec<u64>)> {
+        let (lb, ub) = self.eng.bounds()?;
+        let wide = |x: &[u32]| self.members.iter().map(|&v| x[v as usize] as u64).collect();
+        Ok((wide(&lb), wide(&ub)))
+    }
+}
+
+/// The engine strategy `opts.algo` amounts to on this engine as a loop the device runs itself
+/// (Workfront, Near-Far, Bucketing), or `None` (serial references, topology-driven BF).
+fn device_spec(g: &Graph, eng: &dyn Engine, opts: &DiameterOptions) -> Result<Option<(LoopSpec, Option<String>)>> {
+    let (algo, o, why) = if opts.algo == Algo::Auto {
+        let c = strategy::auto::choose(g, eng.is_gpu(), &opts.sssp);
+        (c.algo, c.opts, Some(c.why))
+    } else {
+        (opts.algo, opts.sssp, None)
+    };
+    let buckets = match algo {
+        Algo::Workfront => None,
+        Algo::NearFar => Some(BucketSpec { delta: o.delta_for(g)?, count: 1 }),
+        Algo::Bucketing => Some(BucketSpec { delta: o.delta_for(g)?, count: o.buckets }),
+        _ => return Ok(None),
+    };
+    if let Some(b) = &buckets {
+        engine::check_buckets(b)?;
+    }
+    Ok(Some((LoopSpec { balance: o.balance, dedupe: o.dedupe, buckets }, why)))
+}
+
+/// The bounding loop over the component `members` (ascending vertex ids): on the engine when
+/// the graph is symmetric and the algorithm is an engine loop, else on the host.
 fn bound(
     g: &Graph,
     members: &[u32],
     run: &mut Runner,
+    symmetric: bool,
     opts: &DiameterOptions,
-    radius_wanted: bool,
-    center_wanted: bool,
+    rules: u32,
 ) -> Result<Bounded> {
-    let k = members.len();
-    let mut lb = crate::mem::try_vec(k, 0 as Dist)?;
-    let mut ub = crate::mem::try_vec(k, UNBOUNDED)?;
-    let mut computed = crate::mem::try_vec(k, false)?;
-    // Best realised distances so far: the diameter's witness and the radius's.
-    let mut best = (0 as Dist, members[0], members[0]);
-    let mut best_center: Option<(Dist, u32, u32)> = None;
-    let mut eccentricities = 0u32;
-    // Start from a vertex of highest degree (paper, after Takes and Kosters).
-    let mut next = pick(members, g, |_| 0, &computed, |_| true);
-    let mut take_upper = true;
-    while let Some(i) = next {
-        let u = members[i];
-        let f = run.forward(u)?;
-        let b = run.backward(u)?;
-        let back = b.as_deref().unwrap_or(&f);
-        eccentricities += 1;
-        // ECC: the largest distance to a member (all members are reachable from `u`).
-        let (mut ecc, mut far) = (0, u);
-        for &v in members {
-            let d = f[v as usize];
-            debug_assert!(d != UNREACHED, "component member {v} unreachable from {u}");
-            if d > ecc {
-                (ecc, far) = (d, v);
+    let n = g.num_vertices();
+    // Start from a vertex of highest degree (the paper, after Takes and Kosters); ties: the
+    // smallest id.
+    let first = members.iter().copied().fold(members[0], |b, v| if g.degree(v) > g.degree(b) { v } else { b });
+    if symmetric {
+        if let Some(eng) = run.fwd_eng.as_deref_mut() {
+            if let Some((spec, why)) = device_spec(g, eng, opts)? {
+                let mut member = crate::mem::try_vec(n, 0u32)?;
+                for &v in members {
+                    member[v as usize] = 1;
+                }
+                eng.bounds_init(&member)?;
+                let mut book = DeviceBook { eng, spec, members, traversals: 0 };
+                match drive(&mut book, members, first, rules) {
+                    Err(Error::Verification(m)) if m == OVERFLOWED => {}
+                    r => {
+                        let r = r.map(|b| Bounded { on_device: true, ..b });
+                        run.traversals += book.traversals;
+                        run.chosen = why.map(|w| format!("{w}; bounds on the device"));
+                        return r;
+                    }
+                }
+                run.traversals += book.traversals;
             }
         }
-        computed[i] = true;
-        if ecc > best.0 {
-            best = (ecc, u, far);
-        }
-        if best_center.is_none_or(|c| ecc < c.0) {
-            best_center = Some((ecc, u, far));
-        }
-        // UPDATE BOUNDS (the paper's kernel, with the directed terms; see the module docs).
-        for (j, &v) in members.iter().enumerate() {
-            let (fv, bv) = (f[v as usize], back[v as usize]);
-            let low = bv.max(ecc - fv);
-            if low > lb[j] {
-                lb[j] = low;
-            }
-            if bv > best.0 {
-                best = (bv, v, u);
-            }
-            ub[j] = ub[j].min(bv + ecc);
-        }
-        lb[i] = ecc;
-        ub[i] = ecc;
-        // Global bounds.
-        let d_lo = lb.iter().copied().max().unwrap_or(0);
-        let d_hi = ub.iter().copied().max().unwrap_or(0);
-        let r_lo = lb.iter().copied().min().unwrap_or(0);
-        let r_hi = ub.iter().copied().min().unwrap_or(0);
-        debug_assert_eq!(d_lo, best.0);
-        let diam_known = d_lo == d_hi;
-        let rad_known = r_lo == r_hi;
-        // UPDATE CANDIDATES: which vertices can still change an answer that was asked for.
-        let candidate = |j: usize| {
-            let (l, h) = (lb[j], ub[j]);
-            if l == h {
-                return false;
-            }
-            let diam = !diam_known && !(h <= d_lo && 2 * l >= d_hi);
-            let rad = radius_wanted && !rad_known && l < r_hi;
-            let cen = center_wanted && rad_known && l <= r_hi && r_hi < h;
-            let per = opts.periphery && diam_known && l < d_lo && d_lo <= h;
-            diam || rad || cen || per
-        };
-        next = if take_upper {
-            pick(members, g, |j| ub[j] as i128, &computed, candidate)
-        } else {
-            pick(members, g, |j| -(lb[j] as i128), &computed, candidate)
-        };
-        take_upper = !take_upper;
     }
+    let k = members.len();
+    let mut book = HostBook { members, run, lb: crate::mem::try_vec(k, 0u64)?, ub: crate::mem::try_vec(k, u64::MAX)? };
+    drive(&mut book, members, first, rules)
+}
+
+/// Algorithm 1's loop: compute an eccentricity, update the bounds, pick the next candidate,
+/// alternately the largest upper bound and the smallest lower bound, until none is left.
+fn drive(book: &mut dyn Book, members: &[u32], first: u32, rules: u32) -> Result<Bounded> {
+    // Best realised distances: the diameter's witness, and the smallest eccentricity's.
+    let mut best = (0u64, first, first);
+    let mut center: Option<(u64, u32, u32)> = None;
+    let mut eccentricities = 0u32;
+    let mut next = Some(first);
+    let mut take_upper = true;
+    while let Some(u) = next {
+        let s = book.step(u, rules)?;
+        eccentricities += 1;
+        if s.ecc > best.0 {
+            best = (s.ecc, u, s.far);
+        }
+        if let Some((b, v)) = s.back {
+            if b > best.0 {
+                best = (b, v, u);
+            }
+        }
+        if center.is_none_or(|c| s.ecc < c.0) {
+            center = Some((s.ecc, u, s.far));
+        }
+        next = if take_upper { s.upper } else { s.lower };
+        take_upper = !take_upper;
+        // Each step makes its source exact, and exact vertices are never candidates.
+        if eccentricities as usize > members.len() {
+            return Err(Error::Verification("bounding picked a vertex twice: internal fault".into()));
+        }
+    }
+    let (lb, ub) = book.finals()?;
     let d_lo = lb.iter().copied().max().unwrap_or(0);
     let d_hi = ub.iter().copied().max().unwrap_or(0);
     if d_lo != d_hi || d_lo != best.0 {
@@ -416,55 +581,33 @@ fn bound(
             best.0
         )));
     }
+    let c = center.expect("at least one eccentricity was computed");
     let mut out = Bounded {
-        diameter: best.0,
+        diameter: best.0 as Dist,
         diameter_pair: (best.1, best.2),
         radius: None,
         radius_pair: None,
         center: None,
         periphery: None,
         eccentricities,
+        on_device: false,
     };
-    if radius_wanted {
+    if rules & (RULE_RADIUS | RULE_CENTER) != 0 {
         let r_lo = lb.iter().copied().min().unwrap_or(0);
-        let c = best_center.expect("at least one eccentricity was computed");
         if r_lo != c.0 {
             return Err(Error::Verification(format!("radius bounds did not meet ({r_lo} < {}): internal fault", c.0)));
         }
-        out.radius = Some(c.0);
+        out.radius = Some(c.0 as Dist);
         out.radius_pair = Some((c.1, c.2));
-        if center_wanted {
-            // Every vertex is decided: `ub == R` (center) or `lb > R` (not).
-            out.center = Some((0..k).filter(|&j| ub[j] == c.0).map(|j| members[j]).collect());
-        }
     }
-    if opts.periphery {
-        out.periphery = Some((0..k).filter(|&j| lb[j] == best.0).map(|j| members[j]).collect());
+    if rules & RULE_CENTER != 0 {
+        // Every vertex is decided: `ub == R` (center) or `lb > R` (not).
+        out.center = Some((0..members.len()).filter(|&j| ub[j] == c.0).map(|j| members[j]).collect());
+    }
+    if rules & RULE_PERIPHERY != 0 {
+        out.periphery = Some((0..members.len()).filter(|&j| lb[j] == best.0).map(|j| members[j]).collect());
     }
     Ok(out)
-}
-
-/// The member index maximising `key` among uncomputed candidates; ties: higher degree, then
-/// smaller id (members are ascending).
-fn pick(
-    members: &[u32],
-    g: &Graph,
-    key: impl Fn(usize) -> i128,
-    computed: &[bool],
-    candidate: impl Fn(usize) -> bool,
-) -> Option<usize> {
-    let mut best: Option<(i128, usize, usize)> = None;
-    for j in 0..members.len() {
-        if computed[j] || !candidate(j) {
-            continue;
-        }
-        let k = key(j);
-        let deg = g.degree(members[j]);
-        if best.is_none_or(|(bk, bd, _)| k > bk || (k == bk && deg > bd)) {
-            best = Some((k, deg, j));
-        }
-    }
-    best.map(|b| b.2)
 }
 
 /// Whether `g` is symmetric as a metric: for every arc `u -> v` of weight `w`, the cheapest arc

@@ -7,6 +7,10 @@ use core::arch::nvptx::trap;
 
 use crate::types::*;
 use crate::warp::global_tid;
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_RHI, B_RLO, B_UPPER};
+use crate::warp::{lane_id, warp_fold};
 use crate::{advance, dedupe, grid};
 
 #[panic_handler]
@@ -75,4 +79,47 @@ pub unsafe extern "ptx-kernel" fn sssp_scan_block_sums(a: ScanArgs, nblocks: u32
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_scan_write(a: ScanArgs) {
     grid::scan_write(&a)
+}
+
+/// Fold a per-thread partial over the warp and apply it to a result cell with one atomic per
+/// warp (every lane calls it: the bounding passes have no early exits).
+#[inline(always)]
+unsafe fn fold_into(cell: *mut u64, x: u64, max: bool) {
+    let v = if max { warp_fold(x, u64::max) } else { warp_fold(x, u64::min) };
+    if lane_id() == 0 {
+        let c = AtomicU64::from_ptr(cell);
+        if max {
+            c.fetch_max(v, Relaxed);
+        } else {
+            c.fetch_min(v, Relaxed);
+        }
+    }
+}
+
+/// Eccentricity bounding pass 1 (the paper's ECCENTRICITY as a max reduction): see
+/// [`bounds`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_bounds_ecc(a: BoundsArgs) {
+    let (t, n) = global_tid();
+    fold_into(a.out.add(B_ECC), bounds::ecc_partial(&a, t, n), true)
+}
+
+/// Pass 2: UPDATE BOUNDS KERNEL (Algorithm 2) and the global bounds.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_bounds_update(a: BoundsArgs) {
+    let (t, n) = global_tid();
+    let p = bounds::update_partial(&a, t, n);
+    fold_into(a.out.add(B_DLO), p[0], true);
+    fold_into(a.out.add(B_DHI), p[1], true);
+    fold_into(a.out.add(B_RLO), p[2], false);
+    fold_into(a.out.add(B_RHI), p[3], false);
+}
+
+/// Pass 3: UPDATE CANDIDATES KERNEL (Algorithm 2) and the alternating selection's two picks.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_bounds_pick(a: BoundsArgs) {
+    let (t, n) = global_tid();
+    let (up, low) = bounds::pick_partial(&a, t, n);
+    fold_into(a.out.add(B_UPPER), up, true);
+    fold_into(a.out.add(B_LOWER), low, false);
 }

@@ -15,9 +15,10 @@ use cudarc::driver::{
     LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
+use sssp_kernels::bounds::{BoundsArgs, B_CELLS, B_RESET};
 use sssp_kernels::{
     AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, MultisplitArgs, PileArgs, Queue, ScanArgs,
-    ScanOf, BLOCK, MAX_BINS,
+    ScanOf, BLOCK, INF, MAX_BINS,
 };
 
 use super::{
@@ -76,6 +77,10 @@ struct Kernels {
     scan_reduce: CudaFunction,
     scan_block_sums: CudaFunction,
     scan_write: CudaFunction,
+    /// Eccentricity bounding passes (`sssp_kernels::bounds`).
+    bounds_ecc: CudaFunction,
+    bounds_update: CudaFunction,
+    bounds_pick: CudaFunction,
     /// Blocks of the grid-stride kernels.
     grid: u32,
     /// Blocks of the persistent loop kernel: exactly as many as can be resident at once (its
@@ -126,6 +131,9 @@ impl Kernels {
             scan_reduce: f("sssp_scan_reduce")?,
             scan_block_sums: f("sssp_scan_block_sums")?,
             scan_write: f("sssp_scan_write")?,
+            bounds_ecc: f("sssp_bounds_ecc")?,
+            bounds_update: f("sssp_bounds_update")?,
+            bounds_pick: f("sssp_bounds_pick")?,
             advance,
             grid: sms * per_sm,
             loop_grid: sms * loop_per_sm.min(loop_blocks_per_sm()),
@@ -202,6 +210,24 @@ impl Kernels {
         self.done(s, "dedupe_mark")
     }
 
+    /// The three bounding passes, in order on the stream (each reads what the previous one
+    /// folded into `a.out`).
+    ///
+    /// # Safety
+    /// `a.dist`, `a.lb`, `a.ub`, `a.member` have `a.n` entries, `a.out` has `B_CELLS`, reset to
+    /// `B_RESET`.
+    unsafe fn bounds(&self, s: &CudaStream, a: BoundsArgs) -> Result<()> {
+        for (f, name) in [
+            (&self.bounds_ecc, "bounds_ecc"),
+            (&self.bounds_update, "bounds_update"),
+            (&self.bounds_pick, "bounds_pick"),
+        ] {
+            s.launch_builder(f).arg(&a).launch(Self::cfg(self.grid))?;
+            self.done(s, name)?;
+        }
+        Ok(())
+    }
+
     /// The three-phase device-wide scan.
     ///
     /// # Safety
@@ -239,6 +265,16 @@ pub struct CudaEngine {
     pinned: Option<PinnedHostSlice<u32>>,
     /// Device addresses of the buffers above (they never move).
     lay: Layout,
+    /// Eccentricity bounding: lower bounds, upper bounds, component mask, result cells.
+    bounds: Option<BoundsBufs>,
+}
+
+/// The buffers of the bounding passes (allocated by the first `bounds_init`).
+struct BoundsBufs {
+    lb: CudaSlice<u32>,
+    ub: CudaSlice<u32>,
+    member: CudaSlice<u32>,
+    out: CudaSlice<u64>,
 }
 
 /// Device buffers only kernels touch (through the engine's [`Layout`]); owned here so they live
@@ -357,6 +393,7 @@ impl CudaEngine {
             pending_scratch: false,
             pinned: None,
             lay,
+            bounds: None,
         };
         engine.stream.synchronize()?;
         Ok(engine)
@@ -547,5 +584,62 @@ impl Engine for CudaEngine {
     fn synchronize(&mut self) -> Result<()> {
         self.stream.synchronize()?;
         Ok(())
+    }
+
+    fn bounds_init(&mut self, member: &[u32]) -> Result<()> {
+        let n = self.n as usize;
+        if member.len() != n {
+            return Err(Error::InvalidArgument(format!("bounds_init: {} flags for {n} vertices", member.len())));
+        }
+        if self.bounds.is_none() {
+            let needed = 12 * n.max(1) as u64 + 64;
+            if needed > self.spare {
+                return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare });
+            }
+            self.spare -= needed;
+            let nz = n.max(1);
+            self.bounds = Some(BoundsBufs {
+                lb: self.stream.alloc_zeros(nz)?,
+                ub: self.stream.alloc_zeros(nz)?,
+                member: self.stream.alloc_zeros(nz)?,
+                out: self.stream.alloc_zeros(B_CELLS)?,
+            });
+        }
+        let b = self.bounds.as_mut().expect("allocated above");
+        self.stream.memset_zeros(&mut b.lb)?;
+        self.stream.memcpy_htod(&pad(&vec![INF; n]), &mut b.ub)?;
+        self.stream.memcpy_htod(&pad(member), &mut b.member)?;
+        Ok(())
+    }
+
+    fn bounds_step(&mut self, source: u32, rules: u32) -> Result<[u64; B_CELLS]> {
+        let b = self.bounds.as_mut().ok_or_else(|| Error::InvalidArgument("bounds_step before bounds_init".into()))?;
+        self.stream.memcpy_htod(&B_RESET[..], &mut b.out)?;
+        let a = BoundsArgs {
+            dist: self.lay.dist,
+            lb: device_addr(&b.lb, &self.stream) as *mut u32,
+            ub: device_addr(&b.ub, &self.stream) as *mut u32,
+            member: device_addr(&b.member, &self.stream) as *const u32,
+            out: device_addr(&b.out, &self.stream) as *mut u64,
+            n: self.n,
+            source,
+            rules,
+            _pad: 0,
+        };
+        // SAFETY: lb, ub, member and dist have max(n, 1) entries, out B_CELLS reset just above.
+        unsafe { self.k.bounds(&self.stream, a)? };
+        let out = self.stream.clone_dtoh(&b.out)?;
+        let mut cells = [0u64; B_CELLS];
+        cells.copy_from_slice(&out);
+        Ok(cells)
+    }
+
+    fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {
+        let b = self.bounds.as_ref().ok_or_else(|| Error::InvalidArgument("bounds before bounds_init".into()))?;
+        let n = self.n as usize;
+        let (mut lb, mut ub) = (self.stream.clone_dtoh(&b.lb)?, self.stream.clone_dtoh(&b.ub)?);
+        lb.truncate(n);
+        ub.truncate(n);
+        Ok((lb, ub))
     }
 }
