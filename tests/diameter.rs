@@ -6,7 +6,7 @@
 //! The device comes from `SSSP_TEST_DEVICE` (`cpu` by default; `gpu` on the GPU machine, where
 //! a missing GPU is a failure), as in `strategies.rs`.
 
-use sssp::diameter::{diameter, strongly_connected, DiameterOptions, Extremes, Scope};
+use sssp::diameter::{diameter, strongly_connected, BfsMode, DiameterOptions, Extremes, Scope};
 use sssp::engine::DeviceKind;
 use sssp::generate::{generate, GenSpec};
 use sssp::rng::Rng;
@@ -97,6 +97,11 @@ fn check_path(g: &Graph, p: &[u32], u: u32, v: u32, len: Dist, what: &str) {
     assert_eq!(total, len, "{what}: path length");
 }
 
+/// All weights 1 (or no arcs): where the level BFS applies.
+fn unit(g: &Graph) -> bool {
+    g.num_arcs() == 0 || g.weight_range() == Some((1, 1))
+}
+
 fn random_graph(rng: &mut Rng, directed: bool, weighted: bool) -> Graph {
     let n = 1 + rng.below(12) as u32;
     let m = rng.below(3 * n as u64 + 1);
@@ -129,10 +134,14 @@ fn random_graphs_match_brute_force() {
             if weighted { "weighted" } else { "unit" },
             algo.name()
         );
-        let x = diameter(&g, device(), &all(algo)).unwrap_or_else(|e| panic!("{what}: {e}"));
+        // Unit weights: also the paper's level kernels (on the engine's bounds).
+        let bfs = [BfsMode::Queue, BfsMode::Thread, BfsMode::Warp, BfsMode::Hybrid][(k / 5) % 4];
+        let what = format!("{what} {bfs:?}");
+        let x = diameter(&g, device(), &DiameterOptions { bfs, ..all(algo) }).unwrap_or_else(|e| panic!("{what}: {e}"));
         check(&g, &x, &b, &what);
         // Undirected graphs with an engine loop keep their bounds on the engine.
-        let engine_loop = matches!(algo, Algo::Workfront | Algo::NearFar | Algo::Bucketing);
+        let engine_loop = matches!(algo, Algo::Workfront | Algo::NearFar | Algo::Bucketing)
+            || (algo == Algo::Auto && bfs != BfsMode::Queue && unit(&g));
         assert_eq!(x.bounds_on_device, engine_loop && !x.directed, "{what}: where the bounds lived");
         if !directed {
             assert!(!x.directed || g.num_arcs() == 0 || !sssp::diameter::is_symmetric(&g).unwrap(), "{what}");
@@ -286,10 +295,21 @@ fn device_and_host_bounds_agree() {
             let g = generate(&GenSpec::parse(spec).unwrap(), 2, weights).unwrap();
             let host = diameter(&g, device(), &all(Algo::Dijkstra)).unwrap();
             assert!(!host.bounds_on_device);
-            for algo in [Algo::Workfront, Algo::NearFar, Algo::Bucketing] {
-                let dev = diameter(&g, device(), &all(algo)).unwrap();
-                let what = format!("{spec} {weights:?} {}", algo.name());
-                assert_eq!(dev.bounds_on_device, !dev.directed, "{what}");
+            let modes = [
+                (Algo::Workfront, BfsMode::Queue),
+                (Algo::NearFar, BfsMode::Queue),
+                (Algo::Bucketing, BfsMode::Queue),
+                (Algo::Auto, BfsMode::Thread),
+                (Algo::Auto, BfsMode::Warp),
+                (Algo::Auto, BfsMode::Hybrid),
+            ];
+            for (algo, bfs) in modes {
+                let dev = diameter(&g, device(), &DiameterOptions { bfs, ..all(algo) }).unwrap();
+                let what = format!("{spec} {weights:?} {} {bfs:?}", algo.name());
+                // (Auto on weighted graphs may pick serial Dijkstra: bounds on the host.)
+                if algo != Algo::Auto || unit(&g) {
+                    assert_eq!(dev.bounds_on_device, !dev.directed, "{what}");
+                }
                 assert_eq!(
                     (dev.diameter, dev.diameter_pair, dev.radius, dev.radius_pair, dev.eccentricities),
                     (host.diameter, host.diameter_pair, host.radius, host.radius_pair, host.eccentricities),

@@ -50,6 +50,12 @@ pub struct DiameterArgs {
     /// Device for engine algorithms: auto (GPU if usable, else CPU), gpu, cpu.
     #[arg(long, default_value = "auto")]
     device: String,
+    /// Unit-weight eccentricities on an engine: queue (the frontier strategy --algo picks; a
+    /// unit-weight Workfront is a BFS), or the paper's level-synchronous kernels: thread
+    /// (thread-centric), warp (warp-centric), hybrid (per level by the active vertices and their
+    /// adjacency length). Ignored for weighted graphs.
+    #[arg(long, default_value = "queue")]
+    bfs: String,
     /// Bucket width of near-far and bucketing (default: Davidson's heuristic).
     #[arg(long)]
     delta: Option<u32>,
@@ -81,6 +87,7 @@ pub fn diameter(a: DiameterArgs) -> Result<()> {
             delta: a.delta,
             ..Options::default()
         },
+        bfs: sssp::diameter::BfsMode::parse(&a.bfs)?,
         scope: if a.whole { Scope::Whole } else { Scope::LargestComponent },
         radius: a.radius,
         center: a.center,

@@ -82,6 +82,36 @@ pub enum Scope {
     Whole,
 }
 
+/// How unit-weight eccentricities run on an engine (`--bfs`). Weighted graphs always use the
+/// SSSP strategy (`algo`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BfsMode {
+    /// The frontier (queue) strategy `algo` picks: a unit-weight Workfront run is a BFS.
+    #[default]
+    Queue,
+    /// The paper's thread-centric level kernel (Algorithm 3; one vertex per thread).
+    Thread,
+    /// The paper's warp-centric level kernel (Algorithm 4; one vertex per warp).
+    Warp,
+    /// The paper's hybrid: per level, thread- or warp-centric by the active vertices and their
+    /// adjacency length (`sssp_kernels::bfs::use_warp`).
+    Hybrid,
+}
+
+impl BfsMode {
+    /// `queue`, `thread`, `warp`, `hybrid`.
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "queue" => Ok(BfsMode::Queue),
+            "thread" => Ok(BfsMode::Thread),
+            "warp" => Ok(BfsMode::Warp),
+            "hybrid" => Ok(BfsMode::Hybrid),
+            _ => Err(Error::InvalidArgument(format!("bfs `{s}`: expected queue, thread, warp or hybrid"))),
+        }
+    }
+}
+
 /// What to compute, and how.
 #[derive(Clone, Copy, Debug)]
 pub struct DiameterOptions {
@@ -90,6 +120,9 @@ pub struct DiameterOptions {
     pub algo: Algo,
     /// Options of the SSSP strategy.
     pub sssp: strategy::Options,
+    /// How unit-weight eccentricities run on an engine (ignored for weighted graphs, and for
+    /// directed graphs, whose bounds are kept on the host).
+    pub bfs: BfsMode,
     /// Largest component (default) or whole graph.
     pub scope: Scope,
     /// Also compute the radius (and a center vertex with its farthest vertex).
@@ -111,6 +144,7 @@ impl Default for DiameterOptions {
         DiameterOptions {
             algo: Algo::Auto,
             sssp: strategy::Options::default(),
+            bfs: BfsMode::default(),
             scope: Scope::LargestComponent,
             radius: false,
             center: false,
@@ -431,8 +465,11 @@ impl Book for HostBook<'_, '_> {
 /// Device bookkeeping: each SSSP runs as the engine's loop (no download) and the bounding
 /// passes run on the engine ([`Engine::bounds_step`]). Undirected graphs only (`b = f`).
 struct DeviceBook<'a> {
+    g: &'a Graph,
     eng: &'a mut dyn Engine,
     spec: LoopSpec,
+    /// Level kernels instead of the loop (unit weights only).
+    bfs: BfsMode,
     members: &'a [u32],
     traversals: u32,
 }
@@ -442,6 +479,24 @@ impl DeviceBook<'_> {
     /// 32 bits, so the caller redoes the work on the host (which reports a real overflow).
     fn sssp(&mut self, src: u32) -> Result<bool> {
         self.eng.init(src)?;
+        if self.bfs != BfsMode::Queue {
+            // Level by level until a level labels nothing (at most n levels).
+            let n = self.g.num_vertices() as u64;
+            let (mut active, mut arcs) = (1u64, self.g.degree(src) as u64);
+            for level in 0..=n.min(u32::MAX as u64 - 1) as u32 {
+                let warp = match self.bfs {
+                    BfsMode::Thread => false,
+                    BfsMode::Warp => true,
+                    _ => sssp_kernels::bfs::use_warp(active, arcs, n),
+                };
+                (active, arcs) = self.eng.bfs_level(level, warp)?;
+                if active == 0 {
+                    self.traversals += 1;
+                    return Ok(true);
+                }
+            }
+            return Err(strategy::not_converged(self.eng, self.g.num_vertices() as u32));
+        }
         // As `strategy::device_loop`: a guard against a broken engine, not a property of the input.
         let n = self.eng.num_vertices() as u64 + 1;
         let bound = if self.spec.buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32;
@@ -517,19 +572,34 @@ fn bound(
     let first = members.iter().copied().fold(members[0], |b, v| if g.degree(v) > g.degree(b) { v } else { b });
     if symmetric {
         if let Some(eng) = run.fwd_eng.as_deref_mut() {
-            if let Some((spec, why)) = device_spec(g, eng, opts)? {
+            let unit = g.num_arcs() == 0 || g.weight_range() == Some((1, 1));
+            let bfs = if unit { opts.bfs } else { BfsMode::Queue };
+            let spec = match device_spec(g, eng, opts)? {
+                Some((spec, why)) => Some((spec, why)),
+                // The level kernels need no strategy: any engine algorithm will do.
+                None if bfs != BfsMode::Queue => Some((
+                    LoopSpec { balance: opts.sssp.balance, dedupe: opts.sssp.dedupe, buckets: None },
+                    Some(format!("{}", opts.algo.name())),
+                )),
+                None => None,
+            };
+            if let Some((spec, why)) = spec {
                 let mut member = crate::mem::try_vec(n, 0u32)?;
                 for &v in members {
                     member[v as usize] = 1;
                 }
                 eng.bounds_init(&member)?;
-                let mut book = DeviceBook { eng, spec, members, traversals: 0 };
+                let mut book = DeviceBook { g, eng, spec, bfs, members, traversals: 0 };
                 match drive(&mut book, members, first, rules) {
                     Err(Error::Verification(m)) if m == OVERFLOWED => {}
                     r => {
                         let r = r.map(|b| Bounded { on_device: true, ..b });
                         run.traversals += book.traversals;
-                        run.chosen = why.map(|w| format!("{w}; bounds on the device"));
+                        let why = why.unwrap_or_else(|| opts.algo.name().to_string());
+                        run.chosen = Some(match bfs {
+                            BfsMode::Queue => format!("{why}; bounds on the device"),
+                            b => format!("unit weights: {b:?} level BFS (not {why}); bounds on the device"),
+                        });
                         return r;
                     }
                 }

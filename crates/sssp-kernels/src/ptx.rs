@@ -9,8 +9,9 @@ use crate::types::*;
 use crate::warp::global_tid;
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
 use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_RHI, B_RLO, B_UPPER};
-use crate::warp::{lane_id, warp_fold};
+use crate::warp::{lane_id, warp_add_u64, warp_fold};
 use crate::{advance, dedupe, grid};
 
 #[panic_handler]
@@ -122,4 +123,22 @@ pub unsafe extern "ptx-kernel" fn sssp_bounds_pick(a: BoundsArgs) {
     let (up, low) = bounds::pick_partial(&a, t, n);
     fold_into(a.out.add(B_UPPER), up, true);
     fold_into(a.out.add(B_LOWER), low, false);
+}
+
+/// One BFS level, thread-centric (the paper's Algorithm 3): see [`bfs`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_bfs_thread(a: BfsArgs) {
+    let (t, n) = global_tid();
+    let (found, arcs) = bfs::level_thread(&a, t, n);
+    warp_add_u64(a.cells.add(BFS_FOUND), found);
+    warp_add_u64(a.cells.add(BFS_ARCS), arcs);
+}
+
+/// One BFS level, warp-centric (the paper's Algorithm 4): see [`bfs`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_bfs_warp(a: BfsArgs) {
+    let (t, n) = global_tid();
+    let (found, arcs) = bfs::level_warp(&a, t, n);
+    warp_add_u64(a.cells.add(BFS_FOUND), found);
+    warp_add_u64(a.cells.add(BFS_ARCS), arcs);
 }

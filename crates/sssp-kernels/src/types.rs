@@ -361,6 +361,7 @@ const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
 const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ExtractArgs>() == 24);
 const _: () = assert!(core::mem::size_of::<crate::bounds::BoundsArgs>() == 5 * 8 + 16);
+const _: () = assert!(core::mem::size_of::<crate::bfs::BfsArgs>() == 32 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ScanArgs>() == 16 + 8 + 8 + 8 + 8 + 16 + 8);
 
 // Parameter blocks carry raw addresses; the host hands them to worker threads (CPU backend)
@@ -390,6 +391,7 @@ mod cuda_glue {
     unsafe impl cudarc::driver::DeviceRepr for super::InitArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::ExtractArgs {}
     unsafe impl cudarc::driver::DeviceRepr for crate::bounds::BoundsArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for crate::bfs::BfsArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::PileArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::MultisplitArgs {}
 }

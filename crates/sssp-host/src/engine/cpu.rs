@@ -11,6 +11,7 @@ use std::cell::UnsafeCell;
 
 use rayon::prelude::*;
 use sssp_kernels::advance as k;
+use sssp_kernels::bfs::{self, BfsArgs};
 use sssp_kernels::bounds::{self, BoundsArgs, B_CELLS, B_DLO, B_ECC, B_LOWER, B_RESET, B_RHI, B_UPPER};
 use sssp_kernels::split::{self, Next};
 use sssp_kernels::{dedupe, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, CELL_STATE, MAX_VWARP};
@@ -408,6 +409,25 @@ impl Engine for CpuEngine {
         out[B_UPPER] = up;
         out[B_LOWER] = low;
         Ok(out)
+    }
+
+    fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)> {
+        let mut cells = [0u64; 2];
+        let a = BfsArgs { csr: self.lay.csr, dist: self.dist.ptr(), cells: cells.as_mut_ptr(), level, _pad: 0 };
+        let t = CPU_THREADS;
+        // SAFETY: dist has n entries and the CSR is the engine's; labels go through an atomic
+        // min. The counts are folded here (the GPU folds them per warp into `cells`).
+        let (found, arcs) = (0..t)
+            .into_par_iter()
+            .map(|i| unsafe {
+                if warp {
+                    bfs::level_warp(&a, i, t)
+                } else {
+                    bfs::level_thread(&a, i, t)
+                }
+            })
+            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
+        Ok((found, arcs))
     }
 
     fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {

@@ -15,6 +15,7 @@ use cudarc::driver::{
     LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
+use sssp_kernels::bfs::BfsArgs;
 use sssp_kernels::bounds::{BoundsArgs, B_CELLS, B_RESET};
 use sssp_kernels::{
     AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, MultisplitArgs, PileArgs, Queue, ScanArgs,
@@ -81,6 +82,9 @@ struct Kernels {
     bounds_ecc: CudaFunction,
     bounds_update: CudaFunction,
     bounds_pick: CudaFunction,
+    /// BFS levels (`sssp_kernels::bfs`).
+    bfs_thread: CudaFunction,
+    bfs_warp: CudaFunction,
     /// Blocks of the grid-stride kernels.
     grid: u32,
     /// Blocks of the persistent loop kernel: exactly as many as can be resident at once (its
@@ -134,6 +138,8 @@ impl Kernels {
             bounds_ecc: f("sssp_bounds_ecc")?,
             bounds_update: f("sssp_bounds_update")?,
             bounds_pick: f("sssp_bounds_pick")?,
+            bfs_thread: f("sssp_bfs_thread")?,
+            bfs_warp: f("sssp_bfs_warp")?,
             advance,
             grid: sms * per_sm,
             loop_grid: sms * loop_per_sm.min(loop_blocks_per_sm()),
@@ -228,6 +234,16 @@ impl Kernels {
         Ok(())
     }
 
+    /// One BFS level, thread- or warp-centric.
+    ///
+    /// # Safety
+    /// `a.csr` is the resident graph, `a.dist` has `n` entries, `a.cells` two, zeroed.
+    unsafe fn bfs_level(&self, s: &CudaStream, a: BfsArgs, warp: bool) -> Result<()> {
+        let f = if warp { &self.bfs_warp } else { &self.bfs_thread };
+        s.launch_builder(f).arg(&a).launch(Self::cfg(self.grid))?;
+        self.done(s, if warp { "bfs_warp" } else { "bfs_thread" })
+    }
+
     /// The three-phase device-wide scan.
     ///
     /// # Safety
@@ -267,6 +283,8 @@ pub struct CudaEngine {
     lay: Layout,
     /// Eccentricity bounding: lower bounds, upper bounds, component mask, result cells.
     bounds: Option<BoundsBufs>,
+    /// The two count cells of a BFS level (first use).
+    bfs_cells: Option<CudaSlice<u64>>,
 }
 
 /// The buffers of the bounding passes (allocated by the first `bounds_init`).
@@ -394,6 +412,7 @@ impl CudaEngine {
             pinned: None,
             lay,
             bounds: None,
+            bfs_cells: None,
         };
         engine.stream.synchronize()?;
         Ok(engine)
@@ -632,6 +651,25 @@ impl Engine for CudaEngine {
         let mut cells = [0u64; B_CELLS];
         cells.copy_from_slice(&out);
         Ok(cells)
+    }
+
+    fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)> {
+        if self.bfs_cells.is_none() {
+            self.bfs_cells = Some(self.stream.alloc_zeros::<u64>(2)?);
+        }
+        let cells = self.bfs_cells.as_mut().expect("allocated above");
+        self.stream.memset_zeros(cells)?;
+        let a = BfsArgs {
+            csr: self.lay.csr,
+            dist: self.lay.dist,
+            cells: device_addr(cells, &self.stream) as *mut u64,
+            level,
+            _pad: 0,
+        };
+        // SAFETY: the resident CSR, dist with n entries, two zeroed cells.
+        unsafe { self.k.bfs_level(&self.stream, a, warp)? };
+        let c = self.stream.clone_dtoh(cells)?;
+        Ok((c[0], c[1]))
     }
 
     fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {

@@ -140,6 +140,14 @@ pub trait Engine {
 
     /// The bounds (lower, upper; `INF`: none), `n` each. Synchronises.
     fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)>;
+
+    /// One level of the level-synchronous BFS of `gpu-exact-diameter-bounding` §IV-C-D
+    /// (`sssp_kernels::bfs`), on the distances [`Engine::init`] started: label the unvisited
+    /// neighbours of the vertices at `level` with `level + 1`, thread-centric or warp-centric
+    /// (`warp`). Returns (vertices labelled, their out-arcs) for the hybrid's next choice; 0
+    /// labelled ends the BFS. A new operator because the frontier operators keep a queue and
+    /// these kernels scan the distance array instead. Synchronises.
+    fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)>;
 }
 
 /// How an engine names the algorithms it serves in a negative-weight error, when no caller named
