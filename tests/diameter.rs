@@ -97,6 +97,14 @@ fn check_path(g: &Graph, p: &[u32], u: u32, v: u32, len: Dist, what: &str) {
     assert_eq!(total, len, "{what}: path length");
 }
 
+/// Whether `auto` picks an engine loop on this device (else serial Dijkstra: bounds on the
+/// host).
+fn auto_loop(g: &Graph) -> bool {
+    let gpu = device() == DeviceKind::Gpu;
+    let algo = sssp::strategy::auto::choose(g, gpu, &sssp::strategy::Options::default()).algo;
+    matches!(algo, Algo::Workfront | Algo::NearFar | Algo::Bucketing)
+}
+
 /// All weights 1 (or no arcs): where the level BFS applies.
 fn unit(g: &Graph) -> bool {
     g.num_arcs() == 0 || g.weight_range() == Some((1, 1))
@@ -141,7 +149,7 @@ fn random_graphs_match_brute_force() {
         check(&g, &x, &b, &what);
         // Undirected graphs with an engine loop keep their bounds on the engine.
         let engine_loop = matches!(algo, Algo::Workfront | Algo::NearFar | Algo::Bucketing)
-            || (algo == Algo::Auto && bfs != BfsMode::Queue && unit(&g));
+            || (algo == Algo::Auto && (auto_loop(&g) || (bfs != BfsMode::Queue && unit(&g))));
         assert_eq!(x.bounds_on_device, engine_loop && !x.directed, "{what}: where the bounds lived");
         if !directed {
             assert!(!x.directed || g.num_arcs() == 0 || !sssp::diameter::is_symmetric(&g).unwrap(), "{what}");
@@ -306,8 +314,7 @@ fn device_and_host_bounds_agree() {
             for (algo, bfs) in modes {
                 let dev = diameter(&g, device(), &DiameterOptions { bfs, ..all(algo) }).unwrap();
                 let what = format!("{spec} {weights:?} {} {bfs:?}", algo.name());
-                // (Auto on weighted graphs may pick serial Dijkstra: bounds on the host.)
-                if algo != Algo::Auto || unit(&g) {
+                if algo != Algo::Auto || unit(&g) || auto_loop(&g) {
                     assert_eq!(dev.bounds_on_device, !dev.directed, "{what}");
                 }
                 assert_eq!(

@@ -150,11 +150,12 @@ fn report(x: &Extremes, json: bool) {
         outln!("path ({} arcs): {}", p.len() - 1, p.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
     }
     outln!(
-        "{} eccentricities ({} SSSP runs) on {}, bounds on the {}, in {:.3} s",
+        "{} eccentricities ({} SSSP runs) on {}, bounds on the {}: {:.3} s (+ {:.3} s to prepare)",
         x.eccentricities,
         x.traversals,
         x.device,
         if x.bounds_on_device { "device" } else { "host" },
-        x.compute.as_secs_f64()
+        x.compute.as_secs_f64(),
+        x.prepare.as_secs_f64()
     );
 }

@@ -51,10 +51,19 @@
 //! highest degree, as in the paper. The loop ends when no candidate is left; then `D_L = D_U`
 //! (a vertex with `ub > D_L` would still be a candidate) and `R_L = R_U` likewise.
 //!
-//! The bookkeeping runs on the host over the downloaded distances of each SSSP (O(n) per
-//! eccentricity, small next to the SSSP); eccentricities run on the chosen engine with the
-//! project's strategies (`algo`, default `auto`). See docs/diameter.md for what is not yet on
-//! the device.
+//! # Where it runs
+//!
+//! On undirected graphs with an engine strategy (Workfront, Near-Far, Bucketing, or `auto`'s
+//! choice of one), everything stays on the engine, as in the paper's Algorithm 1: each SSSP runs
+//! as the engine's own loop without downloading distances, and the ECCENTRICITY reduction, UPDATE
+//! BOUNDS and UPDATE CANDIDATES passes (`sssp_kernels::bounds`) run there too; the host reads 64
+//! bytes per eccentricity ([`Engine::bounds_step`]). Unit-weight graphs can use the paper's
+//! level-synchronous BFS kernels instead ([`BfsMode`]). Directed graphs (whose bounds need the
+//! backward distances of a second engine on the reverse graph) and the serial references keep
+//! the bounds on the host over downloaded distances, with the same rules
+//! (`sssp_kernels::bounds::update_bounds`, `candidate`) and the same picks, so both give the same
+//! answers with the same number of eccentricities (tested). Eccentricities run one after the
+//! other: batching several (the point 5) is not done.
 
 use std::time::{Duration, Instant};
 
@@ -190,7 +199,11 @@ pub struct Extremes {
     pub bounds_on_device: bool,
     /// `auto`'s choice for the first SSSP, if `auto` chose.
     pub chosen: Option<String>,
-    /// Wall time of the whole computation (components, symmetry check and bounding).
+    /// Wall time of the preparation: symmetry check, components, and opening the engines
+    /// (the upload, and on a GPU the CUDA context).
+    #[serde(serialize_with = "ser_secs")]
+    pub prepare: Duration,
+    /// Wall time of the bounding itself (every eccentricity and bounds pass, and the path).
     #[serde(serialize_with = "ser_secs")]
     pub compute: Duration,
 }
@@ -252,12 +265,15 @@ pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result
         device: "CPU (serial)".into(),
         bounds_on_device: false,
         chosen: None,
+        prepare: Duration::ZERO,
         compute: Duration::ZERO,
     };
     let whole_infinite = opts.scope == Scope::Whole && comps.count > 1;
     let need_bounds = !whole_infinite || radius_wanted || opts.periphery;
 
     let mut runner = Runner::open(g, device, opts, symmetric || !need_bounds)?;
+    x.prepare = started.elapsed();
+    let started = Instant::now();
     if need_bounds {
         let rules = RULE_DIAMETER
             | if radius_wanted { RULE_RADIUS } else { 0 }
