@@ -452,7 +452,9 @@ impl Book for HostBook<'_, '_> {
             g = [g[0].max(l), g[1].max(h), g[2].min(l), g[3].min(h)];
         }
         // UPDATE CANDIDATES and the two picks (ties: smallest id; members ascend).
-        let (mut upper, mut lower): (Option<(u64, u32)>, Option<(u64, u32)>) = (None, None);
+        // (bound, vertex) of the best pick so far on each side.
+        let mut upper: Option<(u64, u32)> = None;
+        let mut lower: Option<(u64, u32)> = None;
         for (j, &v) in self.members.iter().enumerate() {
             let (l, h) = (self.lb[j], self.ub[j]);
             if candidate(l, h, &g, rules) {
