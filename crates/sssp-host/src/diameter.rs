@@ -597,7 +597,7 @@ fn bound(
                 // The level kernels need no strategy: any engine algorithm will do.
                 None if bfs != BfsMode::Queue => Some((
                     LoopSpec { balance: opts.sssp.balance, dedupe: opts.sssp.dedupe, buckets: None },
-                    Some(format!("{}", opts.algo.name())),
+                    Some(opts.algo.name().to_string()),
                 )),
                 None => None,
             };
