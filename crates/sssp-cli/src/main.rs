@@ -6,6 +6,7 @@
 mod out;
 mod bench;
 mod common;
+mod diameter;
 mod info;
 mod plot;
 mod sources;
@@ -46,6 +47,10 @@ enum Cmd {
     /// Print a shortest path from one source (one --source, or one seeded random pick) to a
     /// target. Exit code 1 if the target is not reachable.
     Path(PathArgs),
+    /// Exact diameter of the largest (strongly) connected component by eccentricity bounding;
+    /// with --radius, --center, --periphery the others from the same bounds.
+    #[command(after_help = diameter::DEFINITIONS)]
+    Diameter(diameter::DiameterArgs),
     /// Describe a graph: sizes, degrees, weights, components, approximate diameter.
     Info(InfoArgs),
     /// Convert a graph to another format (by OUT's extension or --to: bin, gr, mtx, el, wel).
@@ -144,6 +149,7 @@ fn main() -> ExitCode {
         Cmd::Run(a) => run(a),
         Cmd::Bench(a) => bench::bench(a),
         Cmd::Path(a) => path(a),
+        Cmd::Diameter(a) => diameter::diameter(a),
         Cmd::Info(a) => info::info(&a.graph, a.json),
         Cmd::Convert(a) => convert(a),
         Cmd::Gen(a) => gen(a),

@@ -6,7 +6,9 @@
 //!   reference-free certificate checker; [`tree`]: predecessor trees and paths from any distance
 //!   vector.
 //! - [`engine`]: the two backends (CUDA through `cudarc`, CPU through rayon) running the same
-//!   kernels from `sssp-kernels`; [`strategy`]: the parallel algorithms built from them.
+//!   kernels from `sssp-kernels`; [`strategy`]: the parallel algorithms built from them;
+//!   [`diameter`](mod@diameter): exact diameter, radius, center and periphery by eccentricity
+//!   bounding on top of them.
 //! - [`error`]: the one error type, [`Error`]; [`mem`]: fallible allocation; [`rng`]: the seeded
 //!   generator behind every random choice.
 //!
@@ -38,6 +40,7 @@
 
 #![warn(missing_docs)]
 
+pub mod diameter;
 pub mod engine;
 pub mod error;
 pub mod generate;

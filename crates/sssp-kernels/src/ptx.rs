@@ -7,6 +7,11 @@ use core::arch::nvptx::trap;
 
 use crate::types::*;
 use crate::warp::global_tid;
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
+use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_RHI, B_RLO, B_UPPER};
+use crate::warp::{lane_id, warp_add_u64, warp_fold};
 use crate::{advance, dedupe, grid, grid_settle, settle, tree};
 
 #[panic_handler]
@@ -101,4 +106,65 @@ pub unsafe extern "ptx-kernel" fn sssp_settle_prepare(a: SettleArgs, phase: u32)
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_settle_loop(a: SettleArgs) {
     grid_settle::settle_loop(&a)
+}
+
+/// Fold a per-thread partial over the warp and apply it to a result cell with one atomic per
+/// warp (every lane calls it: the bounding passes have no early exits).
+#[inline(always)]
+unsafe fn fold_into(cell: *mut u64, x: u64, max: bool) {
+    let v = if max { warp_fold(x, u64::max) } else { warp_fold(x, u64::min) };
+    if lane_id() == 0 {
+        let c = AtomicU64::from_ptr(cell);
+        if max {
+            c.fetch_max(v, Relaxed);
+        } else {
+            c.fetch_min(v, Relaxed);
+        }
+    }
+}
+
+/// Eccentricity bounding pass 1 (the paper's ECCENTRICITY as a max reduction): see
+/// [`bounds`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_bounds_ecc(a: BoundsArgs) {
+    let (t, n) = global_tid();
+    fold_into(a.out.add(B_ECC), bounds::ecc_partial(&a, t, n), true)
+}
+
+/// Pass 2: UPDATE BOUNDS KERNEL (Algorithm 2) and the global bounds.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_bounds_update(a: BoundsArgs) {
+    let (t, n) = global_tid();
+    let p = bounds::update_partial(&a, t, n);
+    fold_into(a.out.add(B_DLO), p[0], true);
+    fold_into(a.out.add(B_DHI), p[1], true);
+    fold_into(a.out.add(B_RLO), p[2], false);
+    fold_into(a.out.add(B_RHI), p[3], false);
+}
+
+/// Pass 3: UPDATE CANDIDATES KERNEL (Algorithm 2) and the alternating selection's two picks.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_bounds_pick(a: BoundsArgs) {
+    let (t, n) = global_tid();
+    let (up, low) = bounds::pick_partial(&a, t, n);
+    fold_into(a.out.add(B_UPPER), up, true);
+    fold_into(a.out.add(B_LOWER), low, false);
+}
+
+/// One BFS level, thread-centric (the paper's Algorithm 3): see [`bfs`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_bfs_thread(a: BfsArgs) {
+    let (t, n) = global_tid();
+    let (found, arcs) = bfs::level_thread(&a, t, n);
+    warp_add_u64(a.cells.add(BFS_FOUND), found);
+    warp_add_u64(a.cells.add(BFS_ARCS), arcs);
+}
+
+/// One BFS level, warp-centric (the paper's Algorithm 4): see [`bfs`].
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_bfs_warp(a: BfsArgs) {
+    let (t, n) = global_tid();
+    let (found, arcs) = bfs::level_warp(&a, t, n);
+    warp_add_u64(a.cells.add(BFS_FOUND), found);
+    warp_add_u64(a.cells.add(BFS_ARCS), arcs);
 }

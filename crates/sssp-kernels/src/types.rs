@@ -387,6 +387,8 @@ const _: () = assert!(core::mem::size_of::<MultisplitArgs>() == 48 + 16);
 const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
 const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ExtractArgs>() == 24);
+const _: () = assert!(core::mem::size_of::<crate::bounds::BoundsArgs>() == 5 * 8 + 16);
+const _: () = assert!(core::mem::size_of::<crate::bfs::BfsArgs>() == 32 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ScanArgs>() == 16 + 8 + 8 + 8 + 8 + 16 + 8);
 
 // Parameter blocks carry raw addresses; the host hands them to worker threads (CPU backend)
@@ -417,6 +419,8 @@ mod cuda_glue {
     unsafe impl cudarc::driver::DeviceRepr for super::ScanArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::InitArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::ExtractArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for crate::bounds::BoundsArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for crate::bfs::BfsArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::PileArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::MultisplitArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::TreeArgs {}

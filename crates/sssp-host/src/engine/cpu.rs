@@ -11,6 +11,8 @@ use std::cell::UnsafeCell;
 
 use rayon::prelude::*;
 use sssp_kernels::advance as k;
+use sssp_kernels::bfs::{self, BfsArgs};
+use sssp_kernels::bounds::{self, BoundsArgs, B_CELLS, B_DLO, B_ECC, B_LOWER, B_RESET, B_RHI, B_UPPER};
 use sssp_kernels::split::{self, Next};
 use sssp_kernels::{
     dedupe, settle, Balance, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, CELL_STATE, MAX_VWARP,
@@ -18,7 +20,7 @@ use sssp_kernels::{
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
 use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS, ENGINE_ALGOS};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::mem::{try_to_vec, try_vec};
 
@@ -68,6 +70,8 @@ pub struct CpuEngine {
     lay: Layout,
     /// The settle loop's buffers, allocated on its first run (see [`CpuEngine::ensure_settle`]).
     settle: Option<CpuSettle>,
+    /// Eccentricity bounding: lower and upper bounds and the component mask (first use).
+    bounds: Option<[Vec<u32>; 3]>,
     fr: Frontiers,
     pending_scratch: bool,
     /// Time taken to copy the graph in.
@@ -127,6 +131,7 @@ impl CpuEngine {
             fr: Frontiers::default(),
             pending_scratch: false,
             upload,
+            bounds: None,
         })
     }
 
@@ -486,5 +491,78 @@ impl Engine for CpuEngine {
 
     fn synchronize(&mut self) -> Result<()> {
         Ok(())
+    }
+
+    fn bounds_init(&mut self, member: &[u32]) -> Result<()> {
+        let n = self.n as usize;
+        if member.len() != n {
+            return Err(Error::InvalidArgument(format!("bounds_init: {} flags for {n} vertices", member.len())));
+        }
+        self.bounds = Some([crate::mem::try_vec(n, 0)?, crate::mem::try_vec(n, sssp_kernels::INF)?, member.to_vec()]);
+        Ok(())
+    }
+
+    fn bounds_step(&mut self, source: u32, rules: u32) -> Result<[u64; B_CELLS]> {
+        let [lb, ub, member] =
+            self.bounds.as_mut().ok_or_else(|| Error::InvalidArgument("bounds_step before bounds_init".into()))?;
+        let mut out = B_RESET;
+        let mut a = BoundsArgs {
+            dist: self.dist.ptr(),
+            lb: lb.as_mut_ptr(),
+            ub: ub.as_mut_ptr(),
+            member: member.as_ptr(),
+            out: out.as_mut_ptr(),
+            n: self.n,
+            source,
+            rules,
+            _pad: 0,
+        };
+        // The same bodies as the GPU's three kernels; the per-thread partials are folded here
+        // instead of by warp shuffles and atomics. SAFETY (all three): the buffers have n
+        // entries, each vertex's bounds are written by the one thread that owns it, and `out`
+        // is only read by the passes (and written here between them).
+        let t = CPU_THREADS;
+        let ecc = (0..t).into_par_iter().map(|i| unsafe { bounds::ecc_partial(&a, i, t) }).max().unwrap_or(0);
+        out[B_ECC] = ecc;
+        a.out = out.as_mut_ptr();
+        let fold = |x: [u64; 4], y: [u64; 4]| [x[0].max(y[0]), x[1].max(y[1]), x[2].min(y[2]), x[3].min(y[3])];
+        let g = (0..t)
+            .into_par_iter()
+            .map(|i| unsafe { bounds::update_partial(&a, i, t) })
+            .reduce(|| [0, 0, u64::MAX, u64::MAX], fold);
+        out[B_DLO..=B_RHI].copy_from_slice(&g);
+        a.out = out.as_mut_ptr();
+        let (up, low) = (0..t)
+            .into_par_iter()
+            .map(|i| unsafe { bounds::pick_partial(&a, i, t) })
+            .reduce(|| (0, u64::MAX), |x, y| (x.0.max(y.0), x.1.min(y.1)));
+        out[B_UPPER] = up;
+        out[B_LOWER] = low;
+        Ok(out)
+    }
+
+    fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)> {
+        let mut cells = [0u64; 2];
+        let a = BfsArgs { csr: self.lay.csr, dist: self.dist.ptr(), cells: cells.as_mut_ptr(), level, _pad: 0 };
+        let t = CPU_THREADS;
+        // SAFETY: dist has n entries and the CSR is the engine's; labels go through an atomic
+        // min. The counts are folded here (the GPU folds them per warp into `cells`).
+        let (found, arcs) = (0..t)
+            .into_par_iter()
+            .map(|i| unsafe {
+                if warp {
+                    bfs::level_warp(&a, i, t)
+                } else {
+                    bfs::level_thread(&a, i, t)
+                }
+            })
+            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
+        Ok((found, arcs))
+    }
+
+    fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {
+        let [lb, ub, _] =
+            self.bounds.as_ref().ok_or_else(|| Error::InvalidArgument("bounds before bounds_init".into()))?;
+        Ok((lb.clone(), ub.clone()))
     }
 }

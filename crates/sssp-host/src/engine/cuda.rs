@@ -18,9 +18,11 @@ use cudarc::driver::{
     LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
+use sssp_kernels::bfs::BfsArgs;
+use sssp_kernels::bounds::{BoundsArgs, B_CELLS, B_RESET};
 use sssp_kernels::{
     AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, MultisplitArgs, PileArgs, Queue, ScanArgs,
-    ScanOf, SettleArgs, TreeArgs, BLOCK, MAX_BINS, SETTLE_CELL_DONE,
+    ScanOf, SettleArgs, TreeArgs, BLOCK, INF, MAX_BINS, SETTLE_CELL_DONE,
 };
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
@@ -86,6 +88,13 @@ struct Kernels {
     settle_loop: CudaFunction,
     /// Blocks of the settle loop (resident at once, like the pile loop's).
     settle_grid: u32,
+    /// Eccentricity bounding passes (`sssp_kernels::bounds`).
+    bounds_ecc: CudaFunction,
+    bounds_update: CudaFunction,
+    bounds_pick: CudaFunction,
+    /// BFS levels (`sssp_kernels::bfs`).
+    bfs_thread: CudaFunction,
+    bfs_warp: CudaFunction,
     /// Blocks of the grid-stride kernels.
     grid: u32,
     /// Blocks of the persistent loop kernel: exactly as many as can be resident at once (its
@@ -146,6 +155,11 @@ impl Kernels {
             scan_reduce: f("sssp_scan_reduce")?,
             scan_block_sums: f("sssp_scan_block_sums")?,
             scan_write: f("sssp_scan_write")?,
+            bounds_ecc: f("sssp_bounds_ecc")?,
+            bounds_update: f("sssp_bounds_update")?,
+            bounds_pick: f("sssp_bounds_pick")?,
+            bfs_thread: f("sssp_bfs_thread")?,
+            bfs_warp: f("sssp_bfs_warp")?,
             advance,
             grid: sms * per_sm,
             loop_grid: sms * loop_per_sm.min(loop_blocks_per_sm()),
@@ -249,6 +263,34 @@ impl Kernels {
         self.done(s, "dedupe_mark")
     }
 
+    /// The three bounding passes, in order on the stream (each reads what the previous one
+    /// folded into `a.out`).
+    ///
+    /// # Safety
+    /// `a.dist`, `a.lb`, `a.ub`, `a.member` have `a.n` entries, `a.out` has `B_CELLS`, reset to
+    /// `B_RESET`.
+    unsafe fn bounds(&self, s: &CudaStream, a: BoundsArgs) -> Result<()> {
+        for (f, name) in [
+            (&self.bounds_ecc, "bounds_ecc"),
+            (&self.bounds_update, "bounds_update"),
+            (&self.bounds_pick, "bounds_pick"),
+        ] {
+            s.launch_builder(f).arg(&a).launch(Self::cfg(self.grid))?;
+            self.done(s, name)?;
+        }
+        Ok(())
+    }
+
+    /// One BFS level, thread- or warp-centric.
+    ///
+    /// # Safety
+    /// `a.csr` is the resident graph, `a.dist` has `n` entries, `a.cells` two, zeroed.
+    unsafe fn bfs_level(&self, s: &CudaStream, a: BfsArgs, warp: bool) -> Result<()> {
+        let f = if warp { &self.bfs_warp } else { &self.bfs_thread };
+        s.launch_builder(f).arg(&a).launch(Self::cfg(self.grid))?;
+        self.done(s, if warp { "bfs_warp" } else { "bfs_thread" })
+    }
+
     /// The three-phase device-wide scan.
     ///
     /// # Safety
@@ -292,6 +334,18 @@ pub struct CudaEngine {
     settle: Option<CudaSettle>,
     /// Device addresses of the buffers above (they never move).
     lay: Layout,
+    /// Eccentricity bounding: lower bounds, upper bounds, component mask, result cells.
+    bounds: Option<BoundsBufs>,
+    /// The two count cells of a BFS level (first use).
+    bfs_cells: Option<CudaSlice<u64>>,
+}
+
+/// The buffers of the bounding passes (allocated by the first `bounds_init`).
+struct BoundsBufs {
+    lb: CudaSlice<u32>,
+    ub: CudaSlice<u32>,
+    member: CudaSlice<u32>,
+    out: CudaSlice<u64>,
 }
 
 /// The settle loop's device buffers (see `engine::settle`).
@@ -431,6 +485,8 @@ impl CudaEngine {
             upload,
             settle: None,
             lay,
+            bounds: None,
+            bfs_cells: None,
         };
         engine.stream.synchronize()?;
         Ok(engine)
@@ -705,6 +761,82 @@ impl Engine for CudaEngine {
     fn synchronize(&mut self) -> Result<()> {
         self.stream.synchronize()?;
         Ok(())
+    }
+
+    fn bounds_init(&mut self, member: &[u32]) -> Result<()> {
+        let n = self.n as usize;
+        if member.len() != n {
+            return Err(Error::InvalidArgument(format!("bounds_init: {} flags for {n} vertices", member.len())));
+        }
+        if self.bounds.is_none() {
+            let needed = 12 * n.max(1) as u64 + 64;
+            if needed > self.spare {
+                return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare });
+            }
+            self.spare -= needed;
+            let nz = n.max(1);
+            self.bounds = Some(BoundsBufs {
+                lb: self.stream.alloc_zeros(nz)?,
+                ub: self.stream.alloc_zeros(nz)?,
+                member: self.stream.alloc_zeros(nz)?,
+                out: self.stream.alloc_zeros(B_CELLS)?,
+            });
+        }
+        let b = self.bounds.as_mut().expect("allocated above");
+        self.stream.memset_zeros(&mut b.lb)?;
+        self.stream.memcpy_htod(&pad(&vec![INF; n]), &mut b.ub)?;
+        self.stream.memcpy_htod(&pad(member), &mut b.member)?;
+        Ok(())
+    }
+
+    fn bounds_step(&mut self, source: u32, rules: u32) -> Result<[u64; B_CELLS]> {
+        let b = self.bounds.as_mut().ok_or_else(|| Error::InvalidArgument("bounds_step before bounds_init".into()))?;
+        self.stream.memcpy_htod(&B_RESET[..], &mut b.out)?;
+        let a = BoundsArgs {
+            dist: self.lay.dist,
+            lb: device_addr(&b.lb, &self.stream) as *mut u32,
+            ub: device_addr(&b.ub, &self.stream) as *mut u32,
+            member: device_addr(&b.member, &self.stream) as *const u32,
+            out: device_addr(&b.out, &self.stream) as *mut u64,
+            n: self.n,
+            source,
+            rules,
+            _pad: 0,
+        };
+        // SAFETY: lb, ub, member and dist have max(n, 1) entries, out B_CELLS reset just above.
+        unsafe { self.k.bounds(&self.stream, a)? };
+        let out = self.stream.clone_dtoh(&b.out)?;
+        let mut cells = [0u64; B_CELLS];
+        cells.copy_from_slice(&out);
+        Ok(cells)
+    }
+
+    fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)> {
+        if self.bfs_cells.is_none() {
+            self.bfs_cells = Some(self.stream.alloc_zeros::<u64>(2)?);
+        }
+        let cells = self.bfs_cells.as_mut().expect("allocated above");
+        self.stream.memset_zeros(cells)?;
+        let a = BfsArgs {
+            csr: self.lay.csr,
+            dist: self.lay.dist,
+            cells: device_addr(cells, &self.stream) as *mut u64,
+            level,
+            _pad: 0,
+        };
+        // SAFETY: the resident CSR, dist with n entries, two zeroed cells.
+        unsafe { self.k.bfs_level(&self.stream, a, warp)? };
+        let c = self.stream.clone_dtoh(cells)?;
+        Ok((c[0], c[1]))
+    }
+
+    fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {
+        let b = self.bounds.as_ref().ok_or_else(|| Error::InvalidArgument("bounds before bounds_init".into()))?;
+        let n = self.n as usize;
+        let (mut lb, mut ub) = (self.stream.clone_dtoh(&b.lb)?, self.stream.clone_dtoh(&b.ub)?);
+        lb.truncate(n);
+        ub.truncate(n);
+        Ok((lb, ub))
     }
 }
 

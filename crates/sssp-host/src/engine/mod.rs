@@ -148,6 +148,31 @@ pub trait Engine {
 
     /// Wait for all queued work.
     fn synchronize(&mut self) -> Result<()>;
+
+    /// Eccentricity bounding (`gpu-exact-diameter-bounding`, Algorithms 1-2; what
+    /// [`crate::diameter`] runs on undirected graphs): allocate on first use, and reset, the
+    /// per-vertex eccentricity bounds (lower 0, upper none) and the component mask
+    /// (`member[v] != 0`, `n` entries). A new operator because no existing one keeps per-vertex
+    /// state across runs. Queued.
+    fn bounds_init(&mut self, member: &[u32]) -> Result<()>;
+
+    /// After a run from `source` that reached every member: the paper's ECCENTRICITY (a max
+    /// reduction over the members' distances), UPDATE BOUNDS and UPDATE CANDIDATES passes, and
+    /// the candidate picks, on the device (`sssp_kernels::bounds`). Returns the result cells
+    /// (`B_ECC`, the global bounds, `B_UPPER`, `B_LOWER`). Synchronises, reading 64 bytes: the
+    /// distances stay on the device.
+    fn bounds_step(&mut self, source: u32, rules: u32) -> Result<[u64; sssp_kernels::bounds::B_CELLS]>;
+
+    /// The bounds (lower, upper; `INF`: none), `n` each. Synchronises.
+    fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)>;
+
+    /// One level of the level-synchronous BFS of `gpu-exact-diameter-bounding` §IV-C-D
+    /// (`sssp_kernels::bfs`), on the distances [`Engine::init`] started: label the unvisited
+    /// neighbours of the vertices at `level` with `level + 1`, thread-centric or warp-centric
+    /// (`warp`). Returns (vertices labelled, their out-arcs) for the hybrid's next choice; 0
+    /// labelled ends the BFS. A new operator because the frontier operators keep a queue and
+    /// these kernels scan the distance array instead. Synchronises.
+    fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)>;
 }
 
 /// How an engine names the algorithms it serves in a negative-weight error, when no caller named

@@ -1,0 +1,865 @@
+//! Exact diameter, radius, center and periphery by eccentricity bounding (Takes and Kosters'
+//! BoundingDiameters, as run on a GPU in `gpu-exact-diameter-bounding`, Algorithms 1-2).
+//!
+//! # Definitions
+//!
+//! - The *eccentricity* `ecc(v)` is the largest shortest-path distance from `v` to a vertex of
+//!   its component (below). The *diameter* is the largest eccentricity, the *radius* the
+//!   smallest; the *center* is the set of vertices whose eccentricity is the radius, the
+//!   *periphery* the set whose eccentricity is the diameter.
+//! - **Undirected graphs** (symmetric ones: the cheapest arc `u -> v` weighs what the cheapest
+//!   `v -> u` weighs; detected by [`is_symmetric`]): the component is a connected component. By default the largest one (most vertices; ties: the one holding
+//!   the smallest vertex id) is analysed, as the paper does.
+//! - **Directed graphs**: the *directed* eccentricity `ecc(v) = max_w d(v, w)` (longest shortest
+//!   path *out of* `v`) over the vertices `w` of the largest *strongly* connected component. A
+//!   shortest path between two vertices of one strongly connected component never leaves it, so
+//!   SSSP on the whole graph gives the component's distances exactly.
+//! - [`Scope::Whole`]: the diameter of the whole graph, which is infinite ([`UNREACHED`]) when
+//!   the graph is not (strongly) connected; the witness is then a pair with no path. Radius,
+//!   center and periphery are always those of the largest component.
+//! - Self loops never shorten anything; of parallel arcs the cheapest counts; zero-weight arcs
+//!   are ordinary arcs of length 0 (the bounds below hold for any non-negative weights). A
+//!   one-vertex component has diameter and radius 0, its vertex is center and periphery.
+//!   Negative weights are an error ([`Error::NegativeWeight`]): with them "shortest" is not a
+//!   metric and no bound holds. Unit weights make every eccentricity a BFS.
+//!
+//! # Bounding (the paper's Algorithms 1-2)
+//!
+//! Each vertex `v` of the component keeps bounds `lb[v] <= ecc(v) <= ub[v]`. Computing the
+//! eccentricity of a vertex `u` (one SSSP; "I" counts these) with forward distances
+//! `f(v) = d(u, v)` and backward distances `b(v) = d(v, u)` gives, by the triangle inequality,
+//!
+//! - `ecc(v) >= b(v)` (`v` reaches `u`),
+//! - `ecc(v) >= ecc(u) - f(v)` (from `d(u, w) <= d(u, v) + d(v, w)`),
+//! - `ecc(v) <= b(v) + ecc(u)` (go to `u`, then anywhere).
+//!
+//! On undirected graphs `b = f` and these are exactly the paper's `UPDATE BOUNDS KERNEL`. On
+//! directed graphs they are Takes and Kosters' directed bounds and need a second SSSP on the
+//! reverse graph per eccentricity (`traversals` counts both): exact, never a guess. The
+//! global bounds are `D_L = max lb`, `D_U = max ub` for the diameter and `R_L = min lb`,
+//! `R_U = min ub` for the radius; every one of them is realised by a computed distance (the
+//! largest lower bound is `ecc(u)` or `b(v)` of some computed `u`; the smallest upper bound is
+//! `ecc(u)` of a computed `u`), which is where the witnesses come from.
+//!
+//! A vertex stays a candidate (the paper's `UPDATE CANDIDATES KERNEL`) while its bounds differ
+//! and it can still matter: for the diameter unless `ub <= D_L and 2 lb >= D_U` (the paper's
+//! rule); for the radius while `lb < R_U`; for the center (once the radius `R` is known) while
+//! `lb <= R < ub`; for the periphery (once the diameter `D` is known) while `lb < D <= ub`.
+//! Radius, center and periphery are only pursued when asked for, so each costs only the extra
+//! eccentricities it needs. Candidates are chosen alternately with the largest upper bound and
+//! the smallest lower bound (ties: higher degree, then smaller id), starting from a vertex of
+//! highest degree, as in the paper. The loop ends when no candidate is left; then `D_L = D_U`
+//! (a vertex with `ub > D_L` would still be a candidate) and `R_L = R_U` likewise.
+//!
+//! # Where it runs
+//!
+//! On undirected graphs with an engine strategy (Workfront, Near-Far, Bucketing, or `auto`'s
+//! choice of one), everything stays on the engine, as in the paper's Algorithm 1: each SSSP runs
+//! as the engine's own loop without downloading distances, and the ECCENTRICITY reduction, UPDATE
+//! BOUNDS and UPDATE CANDIDATES passes (`sssp_kernels::bounds`) run there too; the host reads 64
+//! bytes per eccentricity ([`Engine::bounds_step`]). Unit-weight graphs can use the paper's
+//! level-synchronous BFS kernels instead ([`BfsMode`]). Directed graphs (whose bounds need the
+//! backward distances of a second engine on the reverse graph) and the serial references keep
+//! the bounds on the host over downloaded distances, with the same rules
+//! (`sssp_kernels::bounds::update_bounds`, `candidate`) and the same picks, so both give the same
+//! answers with the same number of eccentricities (tested). Eccentricities run one after the
+//! other: batching several (the issue's point 5) is not done.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use sssp_kernels::bounds::{
+    candidate, far_vertex, update_bounds, Globals, B_ECC, B_LOWER, B_UPPER, RULE_CENTER, RULE_DIAMETER, RULE_PERIPHERY,
+    RULE_RADIUS,
+};
+
+use crate::engine::{self, BucketSpec, DeviceKind, Engine, LoopSpec};
+use crate::error::{Error, Result};
+use crate::graph::{Graph, Weights};
+use crate::strategy::{self, Algo};
+use crate::{Dist, UNREACHED};
+use sssp_kernels::{NO_CUTOFF, NO_TARGET};
+
+/// Which part of the graph the diameter is taken over.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// The largest (strongly) connected component (the paper's convention).
+    #[default]
+    LargestComponent,
+    /// The whole graph: infinite when it is not (strongly) connected.
+    Whole,
+}
+
+/// How unit-weight eccentricities run on an engine (`--bfs`). Weighted graphs always use the
+/// SSSP strategy (`algo`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BfsMode {
+    /// The frontier (queue) strategy `algo` picks: a unit-weight Workfront run is a BFS.
+    #[default]
+    Queue,
+    /// The paper's thread-centric level kernel (Algorithm 3; one vertex per thread).
+    Thread,
+    /// The paper's warp-centric level kernel (Algorithm 4; one vertex per warp).
+    Warp,
+    /// The paper's hybrid: per level, thread- or warp-centric by the active vertices and their
+    /// adjacency length (`sssp_kernels::bfs::use_warp`).
+    Hybrid,
+}
+
+impl BfsMode {
+    /// `queue`, `thread`, `warp`, `hybrid`.
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "queue" => Ok(BfsMode::Queue),
+            "thread" => Ok(BfsMode::Thread),
+            "warp" => Ok(BfsMode::Warp),
+            "hybrid" => Ok(BfsMode::Hybrid),
+            _ => Err(Error::InvalidArgument(format!("bfs `{s}`: expected queue, thread, warp or hybrid"))),
+        }
+    }
+}
+
+/// What to compute, and how.
+#[derive(Clone, Copy, Debug)]
+pub struct DiameterOptions {
+    /// The SSSP algorithm for each eccentricity (`Auto` by default). Serial ones ignore the
+    /// device.
+    pub algo: Algo,
+    /// Options of the SSSP strategy.
+    pub sssp: strategy::Options,
+    /// How unit-weight eccentricities run on an engine (ignored for weighted graphs, and for
+    /// directed graphs, whose bounds are kept on the host).
+    pub bfs: BfsMode,
+    /// Largest component (default) or whole graph.
+    pub scope: Scope,
+    /// Also compute the radius (and a center vertex with its farthest vertex).
+    pub radius: bool,
+    /// Also list the center (implies the radius).
+    pub center: bool,
+    /// Also list the periphery.
+    pub periphery: bool,
+    /// Return a shortest path between the diameter's witness pair (one more SSSP).
+    pub path: bool,
+    /// `Some(true)`: the caller knows the graph is symmetric (e.g. it was loaded with
+    /// `--symmetrize`), so the check is skipped; `Some(false)`: treat it as directed; `None`:
+    /// detect with [`is_symmetric`].
+    pub symmetric: Option<bool>,
+}
+
+impl Default for DiameterOptions {
+    fn default() -> Self {
+        DiameterOptions {
+            algo: Algo::Auto,
+            sssp: strategy::Options::default(),
+            bfs: BfsMode::default(),
+            scope: Scope::LargestComponent,
+            radius: false,
+            center: false,
+            periphery: false,
+            path: false,
+            symmetric: None,
+        }
+    }
+}
+
+/// The answer of [`diameter`].
+#[derive(Clone, Debug, Serialize)]
+pub struct Extremes {
+    /// Whether the graph was treated as directed (not symmetric).
+    pub directed: bool,
+    /// Number of (strongly) connected components of the whole graph.
+    pub components: usize,
+    /// Vertices of the component analysed (the largest).
+    pub component_size: usize,
+    /// The diameter; [`UNREACHED`] when infinite ([`Scope::Whole`] on a disconnected graph).
+    pub diameter: Dist,
+    /// Witness `(u, v)`: `d(u, v)` is the diameter (or there is no path from `u` to `v`).
+    pub diameter_pair: (u32, u32),
+    /// A shortest path from `u` to `v` of the witness, when asked for and finite.
+    pub path: Option<Vec<u32>>,
+    /// The radius of the component, when asked for.
+    pub radius: Option<Dist>,
+    /// Witness `(c, v)`: `c` is a center vertex and `d(c, v)` its eccentricity, the radius.
+    pub radius_pair: Option<(u32, u32)>,
+    /// The center, ascending, when asked for.
+    pub center: Option<Vec<u32>>,
+    /// The periphery, ascending, when asked for.
+    pub periphery: Option<Vec<u32>>,
+    /// Eccentricities computed (the paper's "I").
+    pub eccentricities: u32,
+    /// SSSP runs: one per eccentricity (two on directed graphs: forward and backward), plus one
+    /// for the path when asked.
+    pub traversals: u32,
+    /// Where the SSSPs ran.
+    pub device: String,
+    /// Whether the bounds lived on the engine ([`Engine::bounds_step`]: undirected graphs with
+    /// an engine loop strategy) rather than on the host over downloaded distances.
+    pub bounds_on_device: bool,
+    /// `auto`'s choice for the first SSSP, if `auto` chose.
+    pub chosen: Option<String>,
+    /// Wall time of the preparation: symmetry check, components, and opening the engines
+    /// (the upload, and on a GPU the CUDA context).
+    #[serde(serialize_with = "ser_secs")]
+    pub prepare: Duration,
+    /// Wall time of the bounding itself (every eccentricity and bounds pass, and the path).
+    #[serde(serialize_with = "ser_secs")]
+    pub compute: Duration,
+}
+
+fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// Exact diameter (and on request radius, center, periphery) of `g`; see the module docs for
+/// the definitions. The SSSPs run with `opts.algo` on an engine opened on `device` (two on
+/// directed graphs: one on the reverse graph).
+///
+/// Errors: a graph without vertices ([`Error::InvalidArgument`]), a negative weight
+/// ([`Error::NegativeWeight`]), and whatever the engine or strategy reports.
+///
+/// ```
+/// use sssp::diameter::{diameter, DiameterOptions};
+/// use sssp::engine::DeviceKind;
+/// // A path 0 - 1 - 2 - 3 with unit weights (both directions).
+/// let g = sssp::Graph::from_arcs(4, &[(0, 1, 1), (1, 0, 1), (1, 2, 1), (2, 1, 1), (2, 3, 1), (3, 2, 1)])?;
+/// let opts = DiameterOptions { center: true, ..DiameterOptions::default() };
+/// let x = diameter(&g, DeviceKind::Cpu, &opts)?;
+/// assert_eq!((x.diameter, x.radius), (3, Some(2)));
+/// assert_eq!(x.center, Some(vec![1, 2]));
+/// # Ok::<(), sssp::Error>(())
+/// ```
+pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result<Extremes> {
+    let started = Instant::now();
+    let n = g.num_vertices();
+    if n == 0 {
+        return Err(Error::InvalidArgument("the graph has no vertices: its diameter is undefined".into()));
+    }
+    if let Weights::Signed(_) = g.weights() {
+        // Always an error: a signed graph holds a negative weight (see `Weights`).
+        g.unsigned_weights("diameter")?;
+    }
+    let symmetric = match opts.symmetric {
+        Some(s) => s,
+        None => is_symmetric(g)?,
+    };
+    let comps = strongly_connected(g)?;
+    let members = comps.largest_members();
+    let center_wanted = opts.center;
+    let radius_wanted = opts.radius || opts.center;
+
+    let mut x = Extremes {
+        directed: !symmetric,
+        components: comps.count,
+        component_size: members.len(),
+        diameter: 0,
+        diameter_pair: (members[0], members[0]),
+        path: None,
+        radius: None,
+        radius_pair: None,
+        center: None,
+        periphery: None,
+        eccentricities: 0,
+        traversals: 0,
+        device: "CPU (serial)".into(),
+        bounds_on_device: false,
+        chosen: None,
+        prepare: Duration::ZERO,
+        compute: Duration::ZERO,
+    };
+    let whole_infinite = opts.scope == Scope::Whole && comps.count > 1;
+    let need_bounds = !whole_infinite || radius_wanted || opts.periphery;
+
+    let mut runner = Runner::open(g, device, opts, symmetric || !need_bounds)?;
+    x.prepare = started.elapsed();
+    let started = Instant::now();
+    if need_bounds {
+        let rules = RULE_DIAMETER
+            | if radius_wanted { RULE_RADIUS } else { 0 }
+            | if center_wanted { RULE_CENTER } else { 0 }
+            | if opts.periphery { RULE_PERIPHERY } else { 0 };
+        let b = bound(g, &members, &mut runner, symmetric, opts, rules)?;
+        x.diameter = b.diameter;
+        x.diameter_pair = b.diameter_pair;
+        x.radius = b.radius;
+        x.radius_pair = b.radius_pair;
+        x.center = b.center;
+        x.periphery = b.periphery;
+        x.eccentricities = b.eccentricities;
+        x.bounds_on_device = b.on_device;
+        if !opts.radius && !opts.center {
+            x.radius = None;
+            x.radius_pair = None;
+        }
+    }
+    if whole_infinite {
+        x.diameter = UNREACHED;
+        x.diameter_pair = unreachable_pair(g, members[0]);
+    } else if opts.path {
+        let (u, v) = x.diameter_pair;
+        let d = runner.forward(u)?;
+        x.path = crate::tree::path(g, u, &d, v)?;
+    }
+    x.traversals = runner.traversals;
+    x.device = runner.device();
+    x.chosen = runner.chosen.take();
+    x.compute = started.elapsed();
+    Ok(x)
+}
+
+/// A pair `(u, v)` with no path from `u` to `v`, `u` in the largest component of a graph that is
+/// not strongly connected.
+fn unreachable_pair(g: &Graph, u: u32) -> (u32, u32) {
+    let fwd = g.reachable(u);
+    if let Some(v) = fwd.iter().position(|&r| !r) {
+        return (u, v as u32);
+    }
+    // `u` reaches everything, so something does not reach `u`.
+    let back = g.reverse().reachable(u);
+    let v = back.iter().position(|&r| !r).unwrap_or(u as usize) as u32;
+    (v, u)
+}
+
+/// Runs the SSSPs: forward on `g`, backward on its reverse (directed graphs only).
+struct Runner<'g> {
+    g: &'g Graph,
+    rev: Option<Graph>,
+    fwd_eng: Option<Box<dyn Engine>>,
+    rev_eng: Option<Box<dyn Engine>>,
+    opts: DiameterOptions,
+    traversals: u32,
+    chosen: Option<String>,
+}
+
+impl<'g> Runner<'g> {
+    fn open(g: &'g Graph, device: DeviceKind, opts: &DiameterOptions, symmetric: bool) -> Result<Self> {
+        let engine_needed = opts.algo.uses_engine();
+        let fwd_eng = if engine_needed { Some(engine::open(g, device)?) } else { None };
+        let rev = if symmetric { None } else { Some(g.reverse()) };
+        let rev_eng = match (&rev, engine_needed) {
+            (Some(r), true) => Some(engine::open(r, device)?),
+            _ => None,
+        };
+        Ok(Runner { g, rev, fwd_eng, rev_eng, opts: *opts, traversals: 0, chosen: None })
+    }
+
+    fn device(&self) -> String {
+        self.fwd_eng.as_ref().map(|e| e.device()).unwrap_or_else(|| "CPU (serial)".into())
+    }
+
+    fn solve(&mut self, backward: bool, src: u32) -> Result<Vec<Dist>> {
+        let (g, eng) = if backward {
+            (self.rev.as_ref().unwrap_or(self.g), self.rev_eng.as_deref_mut())
+        } else {
+            (self.g, self.fwd_eng.as_deref_mut())
+        };
+        let sol = strategy::solve(g, self.opts.algo, eng, src, &self.opts.sssp)?;
+        self.traversals += 1;
+        if self.chosen.is_none() {
+            self.chosen = sol.stats.chosen;
+        }
+        Ok(sol.dist)
+    }
+
+    fn forward(&mut self, src: u32) -> Result<Vec<Dist>> {
+        self.solve(false, src)
+    }
+
+    /// Backward distances `d(v, src)`, or `None` on a symmetric graph (they equal the forward).
+    fn backward(&mut self, src: u32) -> Result<Option<Vec<Dist>>> {
+        if self.rev.is_none() {
+            return Ok(None);
+        }
+        self.solve(true, src).map(Some)
+    }
+}
+
+/// What the bounding found.
+struct Bounded {
+    diameter: Dist,
+    diameter_pair: (u32, u32),
+    radius: Option<Dist>,
+    radius_pair: Option<(u32, u32)>,
+    center: Option<Vec<u32>>,
+    periphery: Option<Vec<u32>>,
+    eccentricities: u32,
+    on_device: bool,
+}
+
+/// One eccentricity's worth of bookkeeping, as [`drive`] sees it.
+struct StepOut {
+    /// The source's eccentricity and its farthest member (ties: smallest id).
+    ecc: u64,
+    far: u32,
+    /// Directed graphs: the largest backward distance `d(v, source)` to a member, and `v`.
+    back: Option<(u64, u32)>,
+    /// The candidate with the largest upper bound, and the one with the smallest lower bound.
+    upper: Option<u32>,
+    lower: Option<u32>,
+}
+
+/// Where the bounds live: on the host (any graph, any SSSP algorithm) or on an engine
+/// (undirected graphs with an engine strategy; the distances never leave the device).
+trait Book {
+    /// Compute the eccentricity of `src` (its SSSP runs here), update every bound and pick the
+    /// next candidates by `rules`.
+    fn step(&mut self, src: u32, rules: u32) -> Result<StepOut>;
+    /// The final bounds of the members, in member order.
+    fn finals(&mut self) -> Result<(Vec<u64>, Vec<u64>)>;
+}
+
+/// Host bookkeeping over downloaded distances, with backward distances on directed graphs.
+struct HostBook<'a, 'g> {
+    members: &'a [u32],
+    run: &'a mut Runner<'g>,
+    lb: Vec<u64>,
+    ub: Vec<u64>,
+}
+
+impl Book for HostBook<'_, '_> {
+    fn step(&mut self, src: u32, rules: u32) -> Result<StepOut> {
+        let f = self.run.forward(src)?;
+        let b = self.run.backward(src)?;
+        let directed = b.is_some();
+        let back = b.as_deref().unwrap_or(&f);
+        // ECC: the largest distance to a member (all members are reachable from `src`).
+        let (mut ecc, mut far) = (0u64, src);
+        let (mut bmax, mut bfar) = (0u64, src);
+        for &v in self.members {
+            let (fv, bv) = (f[v as usize], back[v as usize]);
+            if fv == UNREACHED || bv == UNREACHED {
+                return Err(Error::Verification(format!(
+                    "component member {v} not reached from {src}: internal fault"
+                )));
+            }
+            if fv as u64 > ecc {
+                (ecc, far) = (fv as u64, v);
+            }
+            if bv as u64 > bmax {
+                (bmax, bfar) = (bv as u64, v);
+            }
+        }
+        // UPDATE BOUNDS (the shared rule of the device kernels), then the global bounds.
+        let mut g: Globals = [0, 0, u64::MAX, u64::MAX];
+        for (j, &v) in self.members.iter().enumerate() {
+            let (l, h) = if v == src {
+                (ecc, ecc)
+            } else {
+                update_bounds(self.lb[j], self.ub[j], f[v as usize] as u64, back[v as usize] as u64, ecc)
+            };
+            (self.lb[j], self.ub[j]) = (l, h);
+            g = [g[0].max(l), g[1].max(h), g[2].min(l), g[3].min(h)];
+        }
+        // UPDATE CANDIDATES and the two picks (ties: smallest id; members ascend).
+        // (bound, vertex) of the best pick so far on each side.
+        let mut upper: Option<(u64, u32)> = None;
+        let mut lower: Option<(u64, u32)> = None;
+        for (j, &v) in self.members.iter().enumerate() {
+            let (l, h) = (self.lb[j], self.ub[j]);
+            if candidate(l, h, &g, rules) {
+                if upper.is_none_or(|(k, _)| h > k) {
+                    upper = Some((h, v));
+                }
+                if lower.is_none_or(|(k, _)| l < k) {
+                    lower = Some((l, v));
+                }
+            }
+        }
+        Ok(StepOut {
+            ecc,
+            far,
+            back: directed.then_some((bmax, bfar)),
+            upper: upper.map(|x| x.1),
+            lower: lower.map(|x| x.1),
+        })
+    }
+
+    fn finals(&mut self) -> Result<(Vec<u64>, Vec<u64>)> {
+        Ok((std::mem::take(&mut self.lb), std::mem::take(&mut self.ub)))
+    }
+}
+
+/// Device bookkeeping: each SSSP runs as the engine's loop (no download) and the bounding
+/// passes run on the engine ([`Engine::bounds_step`]). Undirected graphs only (`b = f`).
+struct DeviceBook<'a> {
+    g: &'a Graph,
+    eng: &'a mut dyn Engine,
+    spec: LoopSpec,
+    /// Level kernels instead of the loop (unit weights only).
+    bfs: BfsMode,
+    members: &'a [u32],
+    traversals: u32,
+}
+
+impl DeviceBook<'_> {
+    /// The SSSP from `src`, distances left on the device. `Ok(false)`: a candidate overflowed
+    /// 32 bits, so the caller redoes the work on the host (which reports a real overflow).
+    fn sssp(&mut self, src: u32) -> Result<bool> {
+        self.eng.init(src)?;
+        if self.bfs != BfsMode::Queue {
+            // Level by level until a level labels nothing (at most n levels).
+            let n = self.g.num_vertices() as u64;
+            let (mut active, mut arcs) = (1u64, self.g.degree(src) as u64);
+            for level in 0..=n.min(u32::MAX as u64 - 1) as u32 {
+                let warp = match self.bfs {
+                    BfsMode::Thread => false,
+                    BfsMode::Warp => true,
+                    _ => sssp_kernels::bfs::use_warp(active, arcs, n),
+                };
+                (active, arcs) = self.eng.bfs_level(level, warp)?;
+                if active == 0 {
+                    self.traversals += 1;
+                    return Ok(true);
+                }
+            }
+            return Err(strategy::not_converged(self.eng, self.g.num_vertices() as u32));
+        }
+        // As `strategy::device_loop`: a guard against a broken engine, not a property of the input.
+        let n = self.eng.num_vertices() as u64 + 1;
+        let bound = if self.spec.buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32;
+        let st = self.eng.run_loop(&self.spec, bound)?;
+        self.traversals += 1;
+        if st.state.done == 0 {
+            return Err(strategy::not_converged(self.eng, st.state.iters));
+        }
+        Ok(self.eng.counters()?.overflow == 0)
+    }
+}
+
+/// A 32-bit overflow on the device: [`bound`] falls back to the host (64-bit distances).
+const OVERFLOWED: &str = "device distances overflowed 32 bits";
+
+impl Book for DeviceBook<'_> {
+    fn step(&mut self, src: u32, rules: u32) -> Result<StepOut> {
+        if !self.sssp(src)? {
+            return Err(Error::Verification(OVERFLOWED.into()));
+        }
+        let c = self.eng.bounds_step(src, rules)?;
+        let e = c[B_ECC];
+        Ok(StepOut {
+            ecc: e >> 32,
+            far: far_vertex(e),
+            back: None,
+            upper: (c[B_UPPER] != 0).then(|| far_vertex(c[B_UPPER])),
+            lower: (c[B_LOWER] != u64::MAX).then_some(c[B_LOWER] as u32),
+        })
+    }
+
+    fn finals(&mut self) -> Result<(Vec<u64>, Vec<u64>)> {
+        let (lb, ub) = self.eng.bounds()?;
+        let wide = |x: &[u32]| self.members.iter().map(|&v| x[v as usize] as u64).collect();
+        Ok((wide(&lb), wide(&ub)))
+    }
+}
+
+/// The engine strategy `opts.algo` amounts to on this engine as a loop the device runs itself
+/// (Workfront, Near-Far, Bucketing), or `None` (serial references, topology-driven BF).
+fn device_spec(g: &Graph, eng: &dyn Engine, opts: &DiameterOptions) -> Result<Option<(LoopSpec, Option<String>)>> {
+    let (algo, o, why) = if opts.algo == Algo::Auto {
+        let c = strategy::auto::choose(g, eng.is_gpu(), &opts.sssp);
+        (c.algo, c.opts, Some(c.why))
+    } else {
+        (opts.algo, opts.sssp, None)
+    };
+    let buckets = match algo {
+        Algo::Workfront => None,
+        Algo::NearFar => Some(BucketSpec { delta: o.delta_for(g)?, count: 1, wide_at: o.wide_at }),
+        Algo::Bucketing => Some(BucketSpec { delta: o.delta_for(g)?, count: o.buckets, wide_at: o.wide_at }),
+        _ => return Ok(None),
+    };
+    if let Some(b) = &buckets {
+        engine::check_buckets(b)?;
+    }
+    Ok(Some((LoopSpec { balance: o.balance, dedupe: o.dedupe, buckets, cutoff: NO_CUTOFF, target: NO_TARGET }, why)))
+}
+
+/// The bounding loop over the component `members` (ascending vertex ids): on the engine when
+/// the graph is symmetric and the algorithm is an engine loop, else on the host.
+fn bound(
+    g: &Graph,
+    members: &[u32],
+    run: &mut Runner,
+    symmetric: bool,
+    opts: &DiameterOptions,
+    rules: u32,
+) -> Result<Bounded> {
+    let n = g.num_vertices();
+    // Start from a vertex of highest degree (the paper, after Takes and Kosters); ties: the
+    // smallest id.
+    let first = members.iter().copied().fold(members[0], |b, v| if g.degree(v) > g.degree(b) { v } else { b });
+    if symmetric {
+        if let Some(eng) = run.fwd_eng.as_deref_mut() {
+            let unit = g.num_arcs() == 0 || g.weight_range() == Some((1, 1));
+            let bfs = if unit { opts.bfs } else { BfsMode::Queue };
+            let spec = match device_spec(g, eng, opts)? {
+                Some((spec, why)) => Some((spec, why)),
+                // The level kernels need no strategy: any engine algorithm will do.
+                None if bfs != BfsMode::Queue => Some((
+                    LoopSpec {
+                        balance: opts.sssp.balance,
+                        dedupe: opts.sssp.dedupe,
+                        buckets: None,
+                        cutoff: NO_CUTOFF,
+                        target: NO_TARGET,
+                    },
+                    Some(opts.algo.name().to_string()),
+                )),
+                None => None,
+            };
+            if let Some((spec, why)) = spec {
+                let mut member = crate::mem::try_vec(n, 0u32)?;
+                for &v in members {
+                    member[v as usize] = 1;
+                }
+                eng.bounds_init(&member)?;
+                let mut book = DeviceBook { g, eng, spec, bfs, members, traversals: 0 };
+                match drive(&mut book, members, first, rules) {
+                    Err(Error::Verification(m)) if m == OVERFLOWED => {}
+                    r => {
+                        let r = r.map(|b| Bounded { on_device: true, ..b });
+                        run.traversals += book.traversals;
+                        let why = why.unwrap_or_else(|| opts.algo.name().to_string());
+                        run.chosen = Some(match bfs {
+                            BfsMode::Queue => format!("{why}; bounds on the device"),
+                            b => format!("unit weights: {b:?} level BFS (not {why}); bounds on the device"),
+                        });
+                        return r;
+                    }
+                }
+                run.traversals += book.traversals;
+            }
+        }
+    }
+    let k = members.len();
+    let mut book = HostBook { members, run, lb: crate::mem::try_vec(k, 0u64)?, ub: crate::mem::try_vec(k, u64::MAX)? };
+    drive(&mut book, members, first, rules)
+}
+
+/// Algorithm 1's loop: compute an eccentricity, update the bounds, pick the next candidate,
+/// alternately the largest upper bound and the smallest lower bound, until none is left.
+fn drive(book: &mut dyn Book, members: &[u32], first: u32, rules: u32) -> Result<Bounded> {
+    // Best realised distances: the diameter's witness, and the smallest eccentricity's.
+    let mut best = (0u64, first, first);
+    let mut center: Option<(u64, u32, u32)> = None;
+    let mut eccentricities = 0u32;
+    let mut next = Some(first);
+    let mut take_upper = true;
+    while let Some(u) = next {
+        let s = book.step(u, rules)?;
+        eccentricities += 1;
+        if s.ecc > best.0 {
+            best = (s.ecc, u, s.far);
+        }
+        if let Some((b, v)) = s.back {
+            if b > best.0 {
+                best = (b, v, u);
+            }
+        }
+        if center.is_none_or(|c| s.ecc < c.0) {
+            center = Some((s.ecc, u, s.far));
+        }
+        next = if take_upper { s.upper } else { s.lower };
+        take_upper = !take_upper;
+        // Each step makes its source exact, and exact vertices are never candidates.
+        if eccentricities as usize > members.len() {
+            return Err(Error::Verification("bounding picked a vertex twice: internal fault".into()));
+        }
+    }
+    let (lb, ub) = book.finals()?;
+    let d_lo = lb.iter().copied().max().unwrap_or(0);
+    let d_hi = ub.iter().copied().max().unwrap_or(0);
+    if d_lo != d_hi || d_lo != best.0 {
+        return Err(Error::Verification(format!(
+            "diameter bounds did not meet ({d_lo} < {d_hi}, witness {}): internal fault",
+            best.0
+        )));
+    }
+    let c = center.expect("at least one eccentricity was computed");
+    let mut out = Bounded {
+        diameter: best.0 as Dist,
+        diameter_pair: (best.1, best.2),
+        radius: None,
+        radius_pair: None,
+        center: None,
+        periphery: None,
+        eccentricities,
+        on_device: false,
+    };
+    if rules & (RULE_RADIUS | RULE_CENTER) != 0 {
+        let r_lo = lb.iter().copied().min().unwrap_or(0);
+        if r_lo != c.0 {
+            return Err(Error::Verification(format!("radius bounds did not meet ({r_lo} < {}): internal fault", c.0)));
+        }
+        out.radius = Some(c.0 as Dist);
+        out.radius_pair = Some((c.1, c.2));
+    }
+    if rules & RULE_CENTER != 0 {
+        // Every vertex is decided: `ub == R` (center) or `lb > R` (not).
+        out.center = Some((0..members.len()).filter(|&j| ub[j] == c.0).map(|j| members[j]).collect());
+    }
+    if rules & RULE_PERIPHERY != 0 {
+        out.periphery = Some((0..members.len()).filter(|&j| lb[j] == best.0).map(|j| members[j]).collect());
+    }
+    Ok(out)
+}
+
+/// Whether `g` is symmetric as a metric: for every arc `u -> v` of weight `w`, the cheapest arc
+/// `v -> u` weighs at most `w` (so the cheapest copies agree both ways and `d(u, v) = d(v, u)`).
+/// Self loops are ignored. O(m log d) time, 12 bytes per arc of scratch.
+pub fn is_symmetric(g: &Graph) -> Result<bool> {
+    use rayon::prelude::*;
+    let n = g.num_vertices();
+    let m = g.num_arcs();
+    // Each adjacency sorted by (head, weight), so the cheapest arc to a head comes first.
+    let mut sorted = crate::mem::try_vec(m, (0u32, 0i64))?;
+    let offs = g.offsets();
+    let mut pieces: Vec<&mut [(u32, i64)]> = Vec::with_capacity(n);
+    let mut rest = sorted.as_mut_slice();
+    for v in 0..n {
+        let len = (offs[v + 1] - offs[v]) as usize;
+        let (a, b) = rest.split_at_mut(len);
+        pieces.push(a);
+        rest = b;
+    }
+    pieces.into_par_iter().enumerate().for_each(|(v, adj)| {
+        for (slot, arc) in adj.iter_mut().zip(g.neighbors(v as u32)) {
+            *slot = arc;
+        }
+        adj.sort_unstable();
+    });
+    let cheapest = |v: u32, head: u32| -> Option<i64> {
+        let adj = &sorted[offs[v as usize] as usize..offs[v as usize + 1] as usize];
+        let i = adj.partition_point(|&(h, _)| h < head);
+        adj.get(i).filter(|a| a.0 == head).map(|a| a.1)
+    };
+    Ok((0..n as u32)
+        .into_par_iter()
+        .all(|u| g.neighbors(u).all(|(v, w)| v == u || cheapest(v, u).is_some_and(|back| back <= w))))
+}
+
+/// Strongly connected components (on a symmetric graph: the connected components).
+#[derive(Clone, Debug)]
+pub struct Components {
+    /// Component id of each vertex.
+    pub id: Vec<u32>,
+    /// Number of components.
+    pub count: usize,
+    /// Vertices per component.
+    pub sizes: Vec<u32>,
+}
+
+impl Components {
+    /// The largest component (ties: the one holding the smallest vertex id): its vertices,
+    /// ascending.
+    pub fn largest_members(&self) -> Vec<u32> {
+        let mut best: Option<u32> = None;
+        // Scanning vertices in order meets each component first at its smallest vertex, so a
+        // strict `>` keeps the earliest among equals.
+        for &c in &self.id {
+            if best.is_none_or(|b| self.sizes[c as usize] > self.sizes[b as usize]) {
+                best = Some(c);
+            }
+        }
+        let Some(b) = best else { return Vec::new() };
+        (0..self.id.len() as u32).filter(|&v| self.id[v as usize] == b).collect()
+    }
+}
+
+/// Tarjan's strongly connected components, iterative (an explicit stack: graphs have millions
+/// of vertices, far past what recursion survives). O(n + m).
+pub fn strongly_connected(g: &Graph) -> Result<Components> {
+    const NONE: u32 = u32::MAX;
+    let n = g.num_vertices();
+    let offs = g.offsets();
+    let targets = g.targets();
+    let mut index = crate::mem::try_vec(n, NONE)?;
+    let mut low = crate::mem::try_vec(n, 0u32)?;
+    let mut on_stack = crate::mem::try_vec(n, false)?;
+    let mut id = crate::mem::try_vec(n, NONE)?;
+    let mut stack: Vec<u32> = Vec::new();
+    // (vertex, next arc to look at)
+    let mut calls: Vec<(u32, u64)> = Vec::new();
+    let mut counter = 0u32;
+    let mut sizes: Vec<u32> = Vec::new();
+    for s in 0..n as u32 {
+        if index[s as usize] != NONE {
+            continue;
+        }
+        index[s as usize] = counter;
+        low[s as usize] = counter;
+        counter += 1;
+        stack.push(s);
+        on_stack[s as usize] = true;
+        calls.push((s, offs[s as usize]));
+        while let Some(top) = calls.last_mut() {
+            let v = top.0;
+            if top.1 < offs[v as usize + 1] {
+                let w = targets[top.1 as usize];
+                top.1 += 1;
+                if index[w as usize] == NONE {
+                    index[w as usize] = counter;
+                    low[w as usize] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w as usize] = true;
+                    calls.push((w, offs[w as usize]));
+                } else if on_stack[w as usize] {
+                    low[v as usize] = low[v as usize].min(index[w as usize]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(p, _)) = calls.last() {
+                low[p as usize] = low[p as usize].min(low[v as usize]);
+            }
+            if low[v as usize] == index[v as usize] {
+                let c = sizes.len() as u32;
+                let mut size = 0;
+                loop {
+                    let w = stack.pop().expect("v is on the stack");
+                    on_stack[w as usize] = false;
+                    id[w as usize] = c;
+                    size += 1;
+                    if w == v {
+                        break;
+                    }
+                }
+                sizes.push(size);
+            }
+        }
+    }
+    Ok(Components { id, count: sizes.len(), sizes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn undirected(n: u32, edges: &[(u32, u32, i64)]) -> Graph {
+        let arcs: Vec<_> = edges.iter().flat_map(|&(u, v, w)| [(u, v, w), (v, u, w)]).collect();
+        Graph::from_arcs(n, &arcs).unwrap()
+    }
+
+    #[test]
+    fn scc_of_a_long_path_needs_no_recursion() {
+        let n = 200_000u32;
+        let arcs: Vec<_> = (0..n - 1).map(|v| (v, v + 1, 1)).collect();
+        let c = strongly_connected(&Graph::from_arcs(n, &arcs).unwrap()).unwrap();
+        assert_eq!(c.count, n as usize);
+        let mut cyc = arcs.clone();
+        cyc.push((n - 1, 0, 1));
+        let c = strongly_connected(&Graph::from_arcs(n, &cyc).unwrap()).unwrap();
+        assert_eq!(c.count, 1);
+    }
+
+    #[test]
+    fn symmetry_uses_the_cheapest_copy() {
+        assert!(is_symmetric(&undirected(3, &[(0, 1, 2), (1, 2, 0)])).unwrap());
+        assert!(!is_symmetric(&Graph::from_arcs(2, &[(0, 1, 1)]).unwrap()).unwrap());
+        // 0 -> 1 costs 1 (cheapest of 1 and 5), 1 -> 0 costs 1.
+        assert!(is_symmetric(&Graph::from_arcs(2, &[(0, 1, 5), (0, 1, 1), (1, 0, 1), (0, 0, 3)]).unwrap()).unwrap());
+        assert!(!is_symmetric(&Graph::from_arcs(2, &[(0, 1, 1), (1, 0, 2)]).unwrap()).unwrap());
+    }
+}
