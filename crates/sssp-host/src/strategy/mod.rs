@@ -509,11 +509,15 @@ pub fn solve(
             _ => on_host(&sol.dist)?,
         };
         // A bounded query keeps only the vertices within its bound (their tree arcs come from
-        // vertices within it too: a tight arc's tail is no farther than its head).
-        for (p, &d) in parents.iter_mut().zip(&sol.dist) {
-            if d == UNREACHED {
-                *p = crate::graph::NO_VERTEX;
-            }
+        // vertices within it too: a tight arc's tail is no farther than its head). In parallel:
+        // a serial pass over kron 22's 4M entries took 26 ms on the lent H100 machine's host,
+        // 9x the tree itself.
+        if opts.query_bound(&sol.dist).is_some() {
+            parents.par_iter_mut().zip(&sol.dist).for_each(|(p, &d)| {
+                if d == UNREACHED {
+                    *p = crate::graph::NO_VERTEX;
+                }
+            });
         }
         sol.stats.tree = t.elapsed();
         sol.parents = Some(parents);
