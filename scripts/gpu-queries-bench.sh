@@ -23,7 +23,12 @@ $S run $NY --device gpu --algo near-far --balance vwarp -s 0 2>&1 | tail -n 1
 echo "== trees on the engine: extra time over the distances"
 $S bench $NY --device gpu --trials 5 --algos near-far --balance vwarp --dedupe stamp --tree
 $S bench gen:road:4000000 --device gpu --trials 5 --algos near-far --balance vwarp --dedupe stamp --tree
-$S bench gen:kron:24 --device gpu --trials 3 --algos workfront,near-far --balance partition --dedupe stamp --tree
+$S bench gen:kron:24 --device gpu --trials 3 --algos workfront,near-far,crauser --balance partition --dedupe stamp --tree
 
 echo "== kron 24: settling algorithms (issue #8), partition balance"
 $S bench gen:kron:24 --device gpu --trials 3 --algos crauser,crauser-economic,martin --balance partition --criteria out,in,both
+
+echo "== batched sources (run --batch K): sources per second, K per pass against one at a time"
+$S bench $NY --device gpu --trials 64 --algos near-far,bucketing --balance vwarp --dedupe stamp --batches 1,8,32,64
+$S bench gen:road:4000000 --device gpu --trials 64 --algos near-far --balance vwarp --dedupe stamp --batches 1,8,32
+$S bench gen:kron:22 --device gpu --trials 64 --algos workfront,near-far --balance partition --dedupe stamp --batches 1,8,32

@@ -164,16 +164,17 @@ fn queries_save_work() {
 }
 
 /// With positive weights the engine's own tree pass covers every reached vertex (no host
-/// fallback), after every frontier strategy and mode; with zero weights the result is still a
-/// valid tree (possibly the host's).
+/// fallback), after every frontier strategy and mode and every settling algorithm; with zero
+/// weights the result is still a valid tree (possibly the host's).
 #[test]
 fn engine_trees_cover_every_vertex_with_positive_weights() {
     for spec in ["road:3000", "kron:9", "grid3d:8x9x7"] {
         let g = generate(&GenSpec::parse(spec).unwrap(), 11, WeightSpec::AsGiven).unwrap();
         let mut eng = engine::open(&g, device()).unwrap();
         let src = sssp::reference::pick_sources(&g, 1, 11)[0];
-        for (algo, opts) in
-            configs().into_iter().filter(|(a, _)| matches!(a, Algo::Workfront | Algo::NearFar | Algo::Bucketing))
+        for (algo, opts) in configs()
+            .into_iter()
+            .filter(|(a, _)| matches!(a, Algo::Workfront | Algo::NearFar | Algo::Bucketing) || a.settles())
         {
             let sol = solve(&g, algo, Some(eng.as_mut()), src, &opts).unwrap();
             let parents = eng.tree_parents().unwrap();

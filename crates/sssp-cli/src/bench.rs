@@ -82,6 +82,13 @@ pub struct BenchArgs {
     /// `tree ms` column is its extra time.
     #[arg(long)]
     tree: bool,
+    /// Batched sources: for each K (comma-separated powers of two up to 64) solve all the
+    /// trials' sources K per pass on an engine with K lanes (`run --batch`), and print a
+    /// throughput table instead: wall time of the whole stream (init to distances in host
+    /// memory, every row de-interleaved), sources per second, and the speed-up over K = 1 (one
+    /// source at a time on the same device). Frontier algorithms only; every row verified.
+    #[arg(long, value_delimiter = ',', value_name = "K")]
+    batches: Vec<u32>,
     /// Print rows as JSON lines.
     #[arg(long)]
     json: bool,
@@ -165,6 +172,120 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
     Ok(out)
 }
 
+impl Config {
+    /// The solve options of this row (no query, no tree).
+    fn options(&self, a: &BenchArgs) -> Options {
+        Options {
+            balance: self.balance,
+            dedupe: self.dedupe,
+            check_every: a.check_every,
+            trace: false,
+            device_loop: !a.host_loop,
+            delta: self.delta,
+            buckets: self.buckets,
+            wide_at: self.wide_at,
+            cutoff: None,
+            tree: false,
+            target: None,
+            criterion: self.criterion,
+            variant: self.variant,
+        }
+    }
+}
+
+/// `--batches`: sources per second, K sources per pass, against one at a time (K = 1).
+fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) -> Result<()> {
+    if a.tree || !a.target_at.is_empty() {
+        return Err(Error::InvalidArgument("--batches measures distance queries: no --tree or --target-at".into()));
+    }
+    if let Some(c) = configs.iter().find(|c| !is_frontier(c.algo)) {
+        return Err(Error::InvalidArgument(format!(
+            "--batches runs workfront, near-far and bucketing; `{}` solves one source at a time",
+            c.algo.name()
+        )));
+    }
+    let kind = DeviceKind::parse(&a.device)?;
+    if !a.json {
+        outln!(
+            "graph {}: {} vertices, {} arcs; {} sources",
+            a.graph.graph,
+            g.num_vertices(),
+            g.num_arcs(),
+            sources.len()
+        );
+        outln!(
+            "{:<10} {:<9} {:<6} {:>8} {:>3} {:>4} {:>10} {:>11} {:>9} {:>8} {:>7}",
+            "algo",
+            "balance",
+            "dedupe",
+            "delta",
+            "A",
+            "K",
+            "total ms",
+            "ms/source",
+            "sources/s",
+            "vs K=1",
+            "iters"
+        );
+    }
+    for c in configs {
+        let opts = c.options(a);
+        let mut base = None;
+        for &k in &a.batches {
+            let t = std::time::Instant::now();
+            let mut eng = sssp::engine::open_lanes(g, kind, k)?;
+            let open_s = t.elapsed().as_secs_f64();
+            // Untimed warm-up: one pass (module load, first-touch allocations).
+            let warm = &sources[..sources.len().min(k as usize)];
+            sssp::strategy::solve_each(g, c.algo, Some(eng.as_mut()), warm, &opts, |_, _| Ok(()))?;
+            let mut rows = Vec::with_capacity(sources.len());
+            let mut iters = vec![];
+            let t = std::time::Instant::now();
+            sssp::strategy::solve_each(g, c.algo, Some(eng.as_mut()), sources, &opts, |s, sol| {
+                iters.push(sol.stats.iterations as f64);
+                rows.push((s, sol.dist));
+                Ok(())
+            })?;
+            let total = t.elapsed().as_secs_f64();
+            // Every row is checked after the clock stops: a wrong row fails the run (exit 3).
+            for (s, d) in &rows {
+                sssp::verify::check(g, *s, d)?;
+                if a.reference {
+                    sssp::verify::compare(d, &sssp::reference::dijkstra(g, *s)?)?;
+                }
+            }
+            let rate = sources.len() as f64 / total;
+            let speedup = rate / *base.get_or_insert(rate);
+            let iters = median(&mut iters);
+            let delta = opts.delta.or(c.algo.uses_delta().then(|| sssp::strategy::heuristic_delta(g)));
+            let nb = (c.algo == Algo::Bucketing).then_some(c.buckets);
+            if a.json {
+                let v = serde_json::json!({
+                    "graph": a.graph.graph, "algo": c.algo, "balance": balance_name(c.balance),
+                    "dedupe": dedupe_name(c.dedupe), "delta": delta, "buckets": nb, "lanes": k,
+                    "sources": sources.len(), "total_ms": total * 1e3, "ms_per_source": total * 1e3 / sources.len() as f64,
+                    "sources_per_second": rate, "speedup": speedup, "iterations": iters,
+                    "device": eng.device(), "open_seconds": open_s, "verified": true,
+                });
+                outln!("{v}");
+            } else {
+                let dash = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
+                outln!(
+                    "{:<10} {:<9} {:<6} {:>8} {:>3} {k:>4} {:>10.3} {:>11.4} {rate:>9.1} {speedup:>7.2}x {iters:>7.0}",
+                    c.algo.name(),
+                    balance_name(c.balance),
+                    dedupe_name(c.dedupe),
+                    dash(delta),
+                    dash(nb),
+                    total * 1e3,
+                    total * 1e3 / sources.len() as f64,
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Frontier strategies (they take a dedupe mode).
 fn is_frontier(algo: Algo) -> bool {
     matches!(algo, Algo::Workfront | Algo::NearFar | Algo::Bucketing)
@@ -236,6 +357,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         eprintln!("targets (per source, per --target-at fraction): {t:?}");
         t
     };
+    if !a.batches.is_empty() {
+        return bench_batches(&a, &g, &configs, &sources);
+    }
     let mut needed = false;
     for c in &configs {
         needed |= common::engine_needed(&g, c.algo)?;
@@ -277,19 +401,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     }
     for c in &configs {
         let opts = Options {
-            balance: c.balance,
-            dedupe: c.dedupe,
-            check_every: a.check_every,
-            trace: false,
-            device_loop: !a.host_loop,
-            delta: c.delta,
-            buckets: c.buckets,
-            wide_at: c.wide_at,
-            cutoff: None,
             tree: a.tree,
             target: c.target_at.map(|f| targets[0][fraction_index(&a.target_at, f)]),
-            criterion: c.criterion,
-            variant: c.variant,
+            ..c.options(&a)
         };
         // One untimed warm-up (module JIT, first-touch allocations).
         if c.algo.uses_engine() {

@@ -138,8 +138,10 @@ pub struct SolveArgs {
     /// default thread/vwarp balance with stamp dedupe run as one persistent launch).
     #[arg(long)]
     pub host_loop: bool,
-    /// Source vertex (repeatable). Default: `--trials` seeded random non-isolated vertices.
-    #[arg(long, short = 's')]
+    /// Source vertex (repeatable, or comma-separated: `--sources 3,17,42`). Default: `--trials`
+    /// seeded random non-isolated vertices. Each source is a separate solve, on one upload of
+    /// the graph (see --batch), unless --multi-source makes them one.
+    #[arg(long, short = 's', value_delimiter = ',', visible_alias = "sources")]
     pub source: Vec<u32>,
     /// Sources from a file, one vertex id per line (`#` comments), after any --source.
     #[arg(long)]
@@ -291,12 +293,30 @@ pub fn verify(g: &Graph, src: u32, dist: &[Dist], full: bool, opts: &Options) ->
     Ok("certificate+reference")
 }
 
-/// One line (or JSON object) per trial.
+/// Verify a nearest-source result: the certificate with every source a root; against
+/// multi-source Dijkstra too when `full`.
+pub fn verify_nearest(g: &Graph, sources: &[u32], dist: &[Dist], full: bool, opts: &Options) -> Result<&'static str> {
+    let bound = opts.query_bound(dist);
+    sssp::verify::check_nearest_within(g, sources, dist, bound)?;
+    if !full {
+        return Ok("certificate");
+    }
+    let mut want = sssp::reference::dijkstra_nearest(g, sources)?;
+    if let Some(b) = bound {
+        want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
+    }
+    sssp::verify::compare(dist, &want)?;
+    Ok("certificate+reference")
+}
+
+/// One line (or JSON object) per trial on `device` (the engine's name, if one was opened): the
+/// run from `from` (one source, or the set of a
+/// nearest-source run).
 pub fn report(
     g: &Graph,
     algo: Algo,
-    eng: Option<&dyn Engine>,
-    src: u32,
+    device: Option<&str>,
+    from: &[u32],
     sol: &Solution,
     verified: Option<&str>,
     json: bool,
@@ -307,15 +327,20 @@ pub fn report(
     let gteps = if secs > 0.0 { g.num_arcs() as f64 / secs / 1e9 } else { 0.0 };
     // What really ran: `auto` names its choice, and a serial choice ran on the host.
     let ran = s.chosen_algo.unwrap_or(algo);
-    let device =
-        if ran.uses_engine() { eng.map(|e| e.device()) } else { None }.unwrap_or_else(|| "CPU (serial)".into());
+    let device = if ran.uses_engine() { device } else { None }.map_or_else(|| "CPU (serial)".into(), str::to_string);
     let label = match s.chosen_algo {
         Some(a) => format!("auto ({})", a.name()),
         None => algo.name().to_string(),
     };
+    let batch = s.batch.map(|k| format!(", batch of {k} (times are the pass's)")).unwrap_or_default();
     if json {
+        let source = match from {
+            [one] => serde_json::json!(one),
+            _ => serde_json::Value::Null,
+        };
+        let sources = (from.len() > 1).then_some(from);
         let v = serde_json::json!({
-            "algo": algo, "device": device, "source": src, "reached": reached,
+            "algo": algo, "device": device, "source": source, "sources": sources, "batch": s.batch, "reached": reached,
             "seconds": secs, "gteps": gteps, "download_seconds": s.download.as_secs_f64(),
             "iterations": s.iterations, "arcs_relaxed": s.arcs_relaxed,
             "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
@@ -333,8 +358,15 @@ pub fn report(
             Some(x) => format!("{buckets}, {x:.1} vertices settled per step"),
             None => buckets,
         };
+        let from = match from {
+            [one] => format!("source {one}"),
+            many if many.len() <= 8 => {
+                format!("nearest of sources {}", many.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+            }
+            many => format!("nearest of {} sources", many.len()),
+        };
         outln!(
-            "{} on {}: source {src}, reached {reached}, {:.3} ms ({}), {} iterations, {} arcs relaxed{buckets}{}",
+            "{} on {}: {from}, reached {reached}, {:.3} ms ({}), {} iterations, {} arcs relaxed{buckets}{batch}{}",
             label,
             device,
             secs * 1e3,
@@ -362,6 +394,16 @@ fn create(path: &Path) -> Result<BufWriter<std::fs::File>> {
     Ok(BufWriter::new(std::fs::File::create(path).map_err(|e| Error::io(path, e))?))
 }
 
+/// A result file, or standard output for `-`.
+pub fn create_output(path: &Path) -> Result<BufWriter<Box<dyn Write>>> {
+    let w: Box<dyn Write> = if path == Path::new("-") {
+        Box::new(std::io::stdout())
+    } else {
+        Box::new(std::fs::File::create(path).map_err(|e| Error::io(path, e))?)
+    };
+    Ok(BufWriter::new(w))
+}
+
 pub fn write_trace(path: &PathBuf, trace: &[sssp::strategy::IterTrace]) -> Result<()> {
     let mut w = create(path)?;
     let io = |e| Error::io(path, e);
@@ -373,19 +415,45 @@ pub fn write_trace(path: &PathBuf, trace: &[sssp::strategy::IterTrace]) -> Resul
     w.flush().map_err(io)
 }
 
-pub fn write_result(g: &Graph, src: u32, sol: &Solution, path: &Path, kind: &str) -> Result<()> {
-    let mut w = create(path)?;
+/// A distance as result files write it (`inf` for unreached).
+pub fn fmt_dist(d: Dist) -> String {
+    if d == UNREACHED {
+        "inf".to_string()
+    } else {
+        d.to_string()
+    }
+}
+
+/// A vertex as result files write it (`-` for none).
+fn fmt_vertex(v: u32) -> String {
+    if v == sssp::graph::NO_VERTEX {
+        "-".to_string()
+    } else {
+        v.to_string()
+    }
+}
+
+/// Write the result of a run from `roots` (one source, or a nearest-source set) as `kind`:
+/// `distances`, `tree` or `nearest` (see `sssp run --help`).
+pub fn write_result(g: &Graph, roots: &[u32], sol: &Solution, path: &Path, kind: &str) -> Result<()> {
+    let mut w = create_output(path)?;
     let io = |e| Error::io(path, e);
-    let fmt = |d: Dist| if d == UNREACHED { "inf".to_string() } else { d.to_string() };
+    let fmt = fmt_dist;
     let dist = &sol.dist;
-    if kind == "tree" {
+    if kind == "tree" || kind == "nearest" {
         let pred = match &sol.parents {
             Some(p) => std::borrow::Cow::Borrowed(p),
-            None => std::borrow::Cow::Owned(sssp::tree::predecessors(g, src, dist)?),
+            None => std::borrow::Cow::Owned(sssp::tree::predecessors_nearest(g, roots, dist, None)?),
         };
-        for (v, (&p, &d)) in pred.iter().zip(dist).enumerate() {
-            let p = if p == sssp::graph::NO_VERTEX { "-".to_string() } else { p.to_string() };
-            writeln!(w, "{v} {p} {}", fmt(d)).map_err(io)?;
+        if kind == "tree" {
+            for (v, (&p, &d)) in pred.iter().zip(dist).enumerate() {
+                writeln!(w, "{v} {} {}", fmt_vertex(p), fmt(d)).map_err(io)?;
+            }
+        } else {
+            let near = sssp::tree::nearest_roots(&pred, roots);
+            for (v, (&s, &d)) in near.iter().zip(dist).enumerate() {
+                writeln!(w, "{v} {} {}", fmt_vertex(s), fmt(d)).map_err(io)?;
+            }
         }
     } else {
         for (v, &d) in dist.iter().enumerate() {

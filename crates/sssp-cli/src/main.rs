@@ -71,13 +71,34 @@ struct RunArgs {
     /// against serial Dijkstra (or Bellman-Ford for negative weights). Fails with exit code 3.
     #[arg(long)]
     verify: bool,
-    /// Write the result of the first source to this file (see --output-kind).
+    /// Write results to this file (`-`: standard output); see --output-kind.
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
-    /// `distances`: lines `VERTEX DIST` (DIST `inf` if unreached); `tree`: lines
-    /// `VERTEX PARENT DIST` (PARENT `-` for the source and unreached vertices).
-    #[arg(long, default_value = "distances", value_parser = ["distances", "tree"])]
+    /// `distances`: lines `VERTEX DIST` (DIST `inf` if unreached) of the first source (or of
+    /// the --multi-source run); `tree`: lines `VERTEX PARENT DIST` (PARENT `-` for the source
+    /// and unreached vertices); `nearest` (with --multi-source): lines `VERTEX SOURCE DIST`,
+    /// SOURCE the nearest source (`-` if unreached); `matrix`: one line per source, streamed
+    /// as each run ends: `SOURCE D1 D2 ...`, the distances to the --targets (every vertex, in
+    /// id order, without them), after a `# source` header line naming the columns.
+    #[arg(long, default_value = "distances", value_parser = ["distances", "tree", "nearest", "matrix"])]
     output_kind: String,
+    /// One run from all the sources at once (--source, --sources-file or the random picks):
+    /// each vertex gets its distance to the nearest of them (and, with `--output-kind nearest`,
+    /// which one). dijkstra, workfront, near-far, bucketing and auto take it.
+    #[arg(long)]
+    multi_source: bool,
+    /// Solve K sources per pass (a power of two up to 64): K distance arrays relaxed together
+    /// on one copy of the graph, by workfront, near-far or bucketing. On road graphs many
+    /// sources' iterations fit in one's time (see docs/benchmarks.md for the measured
+    /// crossover); distance and cutoff queries only (no trees).
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    batch: u32,
+    /// Target columns of `--output-kind matrix` (repeatable, or comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "T")]
+    targets: Vec<u32>,
+    /// Target columns from a file, one vertex id per line (`#` comments), after any --targets.
+    #[arg(long, value_name = "FILE")]
+    targets_file: Option<PathBuf>,
     /// Print statistics as JSON (one object per trial) instead of text.
     #[arg(long)]
     json: bool,
@@ -186,33 +207,138 @@ fn run(a: RunArgs) -> Result<()> {
             algo.name()
         )));
     }
+    let kind = a.output_kind.as_str();
+    let targets = sources::explicit(&a.targets, a.targets_file.as_deref())?;
+    if !targets.is_empty() && kind != "matrix" {
+        return Err(Error::InvalidArgument(
+            "--targets and --targets-file name the columns of `--output-kind matrix`".into(),
+        ));
+    }
+    if a.multi_source && kind == "matrix" {
+        return Err(Error::InvalidArgument(
+            "--multi-source makes one run; `--output-kind matrix` has a row per source".into(),
+        ));
+    }
+    if kind == "nearest" && !a.multi_source {
+        return Err(Error::InvalidArgument(
+            "`--output-kind nearest` names the nearest of the --multi-source sources".into(),
+        ));
+    }
+    if a.batch > 1 && (a.multi_source || kind == "tree") {
+        return Err(Error::InvalidArgument(
+            "--batch runs independent distance queries; --multi-source and trees run with --batch 1".into(),
+        ));
+    }
     let g = a.graph.load_nonempty()?;
+    for &t in &targets {
+        sssp::reference::check_source(&g, t)?;
+    }
     let opts = a.solve.options(a.trace.is_some())?;
-    let mut eng = a.solve.open_engine(&g, algo)?;
     let sources = a.solve.sources(&g)?;
-    for (trial, &src) in sources.iter().enumerate() {
-        let traced = trial == 0 && a.trace.is_some();
-        // The tree is built (on the engine after frontier runs) only where it is written.
-        let tree = trial == 0 && a.output.is_some() && a.output_kind == "tree";
-        let o = sssp::strategy::Options { trace: traced, tree, ..opts };
-        let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &o)?;
-        let verified = if a.verify { Some(common::verify(&g, src, &sol.dist, trial == 0, &opts)?) } else { None };
-        if trial == 0 {
-            if let Some(why) = &sol.stats.chosen {
-                eprintln!("{why}");
-            }
+    let mut eng = if a.batch > 1 && common::engine_needed(&g, algo)? {
+        let t = std::time::Instant::now();
+        let e = sssp::engine::open_lanes(&g, sssp::engine::DeviceKind::parse(&a.solve.device)?, a.batch)?;
+        eprintln!("device: {} ({} lanes, set-up and upload {:.3} s)", e.device(), a.batch, t.elapsed().as_secs_f64());
+        Some(e)
+    } else {
+        a.solve.open_engine(&g, algo)?
+    };
+    let device = eng.as_deref().map(|e| e.device());
+    // Trees are built (on the engine after frontier and settling runs) only where written.
+    let tree = a.output.is_some() && matches!(kind, "tree" | "nearest");
+    if a.multi_source {
+        let o = sssp::strategy::Options { trace: a.trace.is_some(), tree, ..opts };
+        let sol = sssp::strategy::solve_nearest(&g, algo, eng.as_deref_mut(), &sources, &o)?;
+        let verified =
+            if a.verify { Some(common::verify_nearest(&g, &sources, &sol.dist, true, &opts)?) } else { None };
+        if let Some(why) = &sol.stats.chosen {
+            eprintln!("{why}");
         }
-        common::report(&g, algo, eng.as_deref(), src, &sol, verified, a.json);
-        if trial == 0 {
-            if let Some(p) = &a.trace {
-                common::write_trace(p, &sol.stats.trace)?;
-            }
-            if let Some(p) = &a.output {
-                common::write_result(&g, src, &sol, p, &a.output_kind)?;
-            }
+        common::report(&g, algo, device.as_deref(), &sources, &sol, verified, a.json);
+        if let Some(p) = &a.trace {
+            common::write_trace(p, &sol.stats.trace)?;
         }
+        if let Some(p) = &a.output {
+            common::write_result(&g, &sources, &sol, p, kind)?;
+        }
+        return Ok(());
+    }
+    let mut matrix = match (&a.output, kind) {
+        (Some(p), "matrix") => {
+            Some((p.clone(), matrix_header(common::create_output(p)?, p, &targets, g.num_vertices())?))
+        }
+        _ => None,
+    };
+    let mut trial = 0;
+    sssp::strategy::solve_each(
+        &g,
+        algo,
+        eng.as_deref_mut(),
+        &sources,
+        &sssp::strategy::Options { tree: tree && sources.len() == 1, ..opts },
+        |src, sol| {
+            let first = trial == 0;
+            trial += 1;
+            let verified = if a.verify { Some(common::verify(&g, src, &sol.dist, first, &opts)?) } else { None };
+            if first {
+                if let Some(why) = &sol.stats.chosen {
+                    eprintln!("{why}");
+                }
+            }
+            common::report(&g, algo, device.as_deref(), &[src], &sol, verified, a.json);
+            if let Some((p, w)) = &mut matrix {
+                matrix_row(w, p, src, &sol.dist, &targets)?;
+            }
+            if first {
+                if let Some(p) = &a.trace {
+                    common::write_trace(p, &sol.stats.trace)?;
+                }
+                if let (Some(p), false) = (&a.output, kind == "matrix") {
+                    common::write_result(&g, &[src], &sol, p, kind)?;
+                }
+            }
+            Ok(())
+        },
+    )?;
+    if let Some((p, mut w)) = matrix {
+        std::io::Write::flush(&mut w).map_err(|e| Error::io(&p, e))?;
     }
     Ok(())
+}
+
+/// Start a distance matrix: the `# source` header naming the columns.
+fn matrix_header<W: std::io::Write>(mut w: W, path: &std::path::Path, targets: &[u32], n: usize) -> Result<W> {
+    let io = |e| Error::io(path, e);
+    if targets.is_empty() {
+        writeln!(w, "# source, then the distance to every vertex 0..{n} in id order (inf: unreached)").map_err(io)?;
+    } else {
+        let cols: Vec<String> = targets.iter().map(u32::to_string).collect();
+        writeln!(w, "# source {}", cols.join(" ")).map_err(io)?;
+    }
+    Ok(w)
+}
+
+/// One row of a distance matrix: the source, then its distance to every target column.
+fn matrix_row<W: std::io::Write>(
+    w: &mut W,
+    path: &std::path::Path,
+    src: u32,
+    dist: &[sssp::Dist],
+    targets: &[u32],
+) -> Result<()> {
+    let io = |e| Error::io(path, e);
+    let mut line = src.to_string();
+    let mut push = |d| {
+        line.push(' ');
+        line.push_str(&common::fmt_dist(d));
+    };
+    if targets.is_empty() {
+        dist.iter().for_each(|&d| push(d));
+    } else {
+        targets.iter().for_each(|&t| push(dist[t as usize]));
+    }
+    line.push('\n');
+    w.write_all(line.as_bytes()).map_err(io)
 }
 
 fn path(a: PathArgs) -> Result<()> {

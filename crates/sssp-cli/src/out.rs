@@ -35,6 +35,9 @@ pub fn line(args: std::fmt::Arguments) {
 /// only after a long solve wastes the solve. Opens without truncating, and removes the file
 /// again if this check created it, so nothing changes on disk.
 pub fn check_writable(path: &Path) -> Result<()> {
+    if path == Path::new("-") {
+        return Ok(()); // standard output
+    }
     let existed = path.exists();
     std::fs::OpenOptions::new().append(true).create(true).open(path).map_err(|e| Error::io(path, e))?;
     if !existed {

@@ -495,3 +495,128 @@ fn plot_malformed_trace_names_file_and_line_exit_4() {
     let o = sssp(&["plot", s(&tmp("plot-missing.csv")), "-o", s(&svg)]);
     assert_eq!(o.status.code(), Some(4), "{:?}", text(&o));
 }
+
+/// Parse a distance column (`inf` for unreached).
+fn dist(x: &str) -> i64 {
+    if x == "inf" {
+        i64::MAX
+    } else {
+        x.parse().unwrap()
+    }
+}
+
+#[test]
+fn many_sources_stream_a_matrix_batched_or_not() {
+    let g = tmp("road-many.gr");
+    assert!(sssp(&["gen", "road:1500", "-o", s(&g)]).status.success());
+    let src = tmp("many-sources.txt");
+    std::fs::write(&src, "# three sources\n7\n100\n1499\n").unwrap();
+    let mut matrices = vec![];
+    for batch in ["1", "2", "4"] {
+        let o = sssp(&[
+            "run",
+            s(&g),
+            "--device",
+            "cpu",
+            "-a",
+            "near-far",
+            "--sources-file",
+            s(&src),
+            "--sources",
+            "3",
+            "--batch",
+            batch,
+            "--verify",
+            "-o",
+            "-",
+            "--output-kind",
+            "matrix",
+            "--targets",
+            "0,9",
+            "--targets",
+            "1499",
+        ]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "batch {batch}: {err}");
+        // A report line per source, then the matrix (standard output carries both).
+        assert_eq!(out.matches("verified (certificate").count(), 4, "{out}");
+        let m: Vec<&str> = out.lines().filter(|l| !l.contains(" on ")).collect();
+        assert_eq!(m[0], "# source 0 9 1499");
+        let rows: Vec<Vec<&str>> = m[1..].iter().map(|l| l.split(' ').collect()).collect();
+        assert_eq!(rows.iter().map(|r| r[0]).collect::<Vec<_>>(), ["3", "7", "100", "1499"]);
+        assert_eq!(rows[3][3], "0", "the source's own column");
+        matrices.push(m.join("\n"));
+    }
+    assert_eq!(matrices[0], matrices[1]);
+    assert_eq!(matrices[0], matrices[2]);
+    // The matrix agrees with single-source distance files.
+    let one = tmp("many-one.txt");
+    assert!(sssp(&["run", s(&g), "--device", "cpu", "-s", "100", "-o", s(&one)]).status.success());
+    let d100: Vec<String> =
+        std::fs::read_to_string(&one).unwrap().lines().map(|l| l.split(' ').nth(1).unwrap().into()).collect();
+    let row = matrices[0].lines().find(|l| l.starts_with("100 ")).unwrap().to_string();
+    assert_eq!(row, format!("100 {} {} {}", d100[0], d100[9], d100[1499]));
+    // Without targets: every vertex is a column.
+    let o = sssp(&["run", s(&g), "--device", "cpu", "-s", "5,6", "--batch", "2", "-o", "-", "--output-kind", "matrix"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("5 ") || l.starts_with("6 ")).collect();
+    assert_eq!(rows.iter().map(|r| r.split(' ').count()).collect::<Vec<_>>(), [1501, 1501]);
+}
+
+#[test]
+fn multi_source_names_the_nearest_source() {
+    let g = tmp("grid-multi.gr");
+    assert!(sssp(&["gen", "grid2d:20x20", "-o", s(&g)]).status.success());
+    let near = tmp("nearest.txt");
+    for algo in ["auto", "dijkstra", "workfront", "near-far", "bucketing"] {
+        let o = sssp(&[
+            "run",
+            s(&g),
+            "--device",
+            "cpu",
+            "-a",
+            algo,
+            "--sources",
+            "0,399,210",
+            "--multi-source",
+            "--verify",
+            "-o",
+            s(&near),
+            "--output-kind",
+            "nearest",
+        ]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{algo}: {err}");
+        assert!(out.contains("nearest of sources 0,399,210") && out.contains("certificate+reference"), "{out}");
+        let lines = std::fs::read_to_string(&near).unwrap();
+        let per: Vec<(u32, u32, i64)> = lines
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split(' ').collect();
+                (f[0].parse().unwrap(), f[1].parse().unwrap(), dist(f[2]))
+            })
+            .collect();
+        assert_eq!(per.len(), 400);
+        for &(v, src, d) in &per {
+            assert!([0, 399, 210].contains(&src), "{algo}: vertex {v} names {src}");
+            if [0, 399, 210].contains(&v) {
+                assert_eq!((src, d), (v, 0), "{algo}: a source is its own nearest");
+            }
+        }
+    }
+    // What a multi-source run refuses.
+    for (args, what) in [
+        (vec!["--multi-source", "--output-kind", "matrix", "-o", "-"], "matrix"),
+        (vec!["--output-kind", "nearest", "-o", "-"], "nearest without --multi-source"),
+        (vec!["--multi-source", "--batch", "2"], "batch"),
+        (vec!["--multi-source", "-a", "crauser"], "crauser"),
+        (vec!["--targets", "3"], "targets without a matrix"),
+        (vec!["--batch", "3"], "lanes not a power of two"),
+    ] {
+        let mut a = vec!["run", s(&g), "--device", "cpu", "--sources", "0,5"];
+        a.extend(args);
+        let o = sssp(&a);
+        assert_eq!(o.status.code(), Some(2), "{what}: {:?}", text(&o));
+    }
+}

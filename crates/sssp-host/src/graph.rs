@@ -129,9 +129,18 @@ pub struct Graph {
     offsets: Buf<u64>,
     targets: Buf<u32>,
     weights: Weights,
+    /// Davidson's heuristic delta (`strategy::heuristic_delta`), computed on first use and
+    /// kept: it is a pass over every weight (134 ms serially on kron 22 before it was kept),
+    /// and every Near-Far or Bucketing solve without `--delta` asks for it.
+    delta: std::sync::OnceLock<u32>,
 }
 
 impl Graph {
+    /// `f(self)`, computed once per graph and kept (the heuristic delta).
+    pub(crate) fn cached_delta(&self, f: impl FnOnce(&Graph) -> u32) -> u32 {
+        *self.delta.get_or_init(|| f(self))
+    }
+
     /// Assemble a graph from CSR arrays, checking that they are consistent.
     pub fn from_csr(offsets: Buf<u64>, targets: Buf<u32>, weights: Weights) -> Result<Self> {
         let bad = |m: &str| Err(Error::InvalidArgument(format!("inconsistent CSR: {m}")));
@@ -154,7 +163,7 @@ impl Graph {
         if let Some(&t) = targets.par_iter().find_any(|&&t| t as u64 >= n) {
             return Err(Error::VertexOutOfRange { vertex: t as u64, num_vertices: n });
         }
-        Ok(Graph { offsets, targets, weights })
+        Ok(Graph { offsets, targets, weights, delta: std::sync::OnceLock::new() })
     }
 
     /// Number of vertices `n`; ids are `0..n`.

@@ -100,7 +100,23 @@ pub struct Bound {
 /// vertices it settled are exact: the answer to a cutoff query). Errors as [`dijkstra`]
 /// (and [`Error::VertexOutOfRange`] for a target `>= n`).
 pub fn dijkstra_bounded(g: &Graph, src: u32, bound: Bound) -> Result<(Vec<Dist>, DijkstraStats)> {
-    check_source(g, src)?;
+    dijkstra_from(g, &[src], bound)
+}
+
+/// Distances from the nearest of `sources` (all at 0; at least one, repeats allowed): the
+/// reference for [`crate::strategy::many::solve_nearest`]. Errors as [`dijkstra`].
+pub fn dijkstra_nearest(g: &Graph, sources: &[u32]) -> Result<Vec<Dist>> {
+    dijkstra_from(g, sources, Bound::default()).map(|(d, _)| d)
+}
+
+/// [`dijkstra_bounded`] from a set of sources.
+pub fn dijkstra_from(g: &Graph, sources: &[u32], bound: Bound) -> Result<(Vec<Dist>, DijkstraStats)> {
+    if sources.is_empty() {
+        return Err(Error::InvalidArgument("a run needs at least one source".into()));
+    }
+    for &src in sources {
+        check_source(g, src)?;
+    }
     if let Some(t) = bound.target {
         check_source(g, t)?;
     }
@@ -111,8 +127,12 @@ pub fn dijkstra_bounded(g: &Graph, src: u32, bound: Bound) -> Result<(Vec<Dist>,
     let mut dist = vec![u64::MAX; g.num_vertices()];
     let mut heap = BinaryHeap::new();
     let mut stats = DijkstraStats::default();
-    dist[src as usize] = 0;
-    heap.push(Reverse((0u64, src)));
+    for &src in sources {
+        if dist[src as usize] != 0 {
+            dist[src as usize] = 0;
+            heap.push(Reverse((0u64, src)));
+        }
+    }
     while let Some(Reverse((d, u))) = heap.pop() {
         if d > dist[u as usize] {
             continue; // stale: u was settled with a smaller distance

@@ -48,6 +48,47 @@ pub fn predecessors_within(g: &Graph, src: u32, dist: &[Dist], bound: Option<Dis
     verify::certify_within(g, src, dist, bound, verify::Beyond::Unreached)
 }
 
+/// [`predecessors`] for nearest-source distances ([`crate::strategy::many::solve_nearest`]): a
+/// forest with one tree per source (every source a root), certified with
+/// [`verify::check_nearest`]; `bound` as for [`predecessors_within`].
+pub fn predecessors_nearest(g: &Graph, sources: &[u32], dist: &[Dist], bound: Option<Dist>) -> Result<Vec<u32>> {
+    verify::certify_from(g, sources, dist, bound, verify::Beyond::Unreached)
+}
+
+/// The root of every vertex's tree in a forest of parents: for nearest-source distances, the
+/// id of a nearest source ([`NO_VERTEX`] for unreached vertices, whose parent is none and who
+/// are no root). `roots` are the forest's roots (the sources). Parallel pointer jumping:
+/// O(n log depth), which `parents` must leave acyclic (a checked or engine-built tree is).
+pub fn nearest_roots(parents: &[u32], roots: &[u32]) -> Vec<u32> {
+    use rayon::prelude::*;
+    let n = parents.len();
+    let mut is_root = vec![false; n];
+    for &r in roots {
+        if (r as usize) < n {
+            is_root[r as usize] = true;
+        }
+    }
+    // up[v]: an ancestor of v (itself for roots); NO_VERTEX once the chain is known to end at
+    // no root.
+    let mut up: Vec<u32> = (0..n).into_par_iter().map(|v| if is_root[v] { v as u32 } else { parents[v] }).collect();
+    loop {
+        let next: Vec<u32> = up
+            .par_iter()
+            .map(|&a| if a == NO_VERTEX || a as usize >= n { NO_VERTEX } else { up[a as usize] })
+            .collect();
+        if next == up {
+            break;
+        }
+        up = next;
+    }
+    up.par_iter_mut().for_each(|a| {
+        if *a != NO_VERTEX && !is_root[*a as usize] {
+            *a = NO_VERTEX;
+        }
+    });
+    up
+}
+
 /// The vertices of a shortest path from `src` to `target`, both included (`[src]` when they are
 /// equal), or `None` if `dist` has `target` unreached.
 ///

@@ -98,7 +98,36 @@ pub(crate) fn certify_within(
     bound: Option<Dist>,
     beyond: Beyond,
 ) -> Result<Vec<u32>> {
-    check_source(g, src)?;
+    certify_from(g, &[src], dist, bound, beyond)
+}
+
+/// Check nearest-source distances (one run from a set of sources, every source at 0:
+/// [`crate::strategy::many::solve_nearest`]): `dist[v]` must be the distance from the nearest of
+/// `sources` to `v`. The certificate of [`check`] with every source a root. Same errors and
+/// cost; a source given twice is fine.
+pub fn check_nearest(g: &Graph, sources: &[u32], dist: &[Dist]) -> Result<()> {
+    certify_from(g, sources, dist, None, Beyond::Unreached).map(drop)
+}
+
+/// [`check_nearest`] for the answer to a bounded query (see [`check_within`]).
+pub fn check_nearest_within(g: &Graph, sources: &[u32], dist: &[Dist], bound: Option<Dist>) -> Result<()> {
+    certify_from(g, sources, dist, bound, Beyond::Unreached).map(drop)
+}
+
+/// [`certify_within`] from a set of sources (every one a root at distance 0).
+pub(crate) fn certify_from(
+    g: &Graph,
+    sources: &[u32],
+    dist: &[Dist],
+    bound: Option<Dist>,
+    beyond: Beyond,
+) -> Result<Vec<u32>> {
+    for &src in sources {
+        check_source(g, src)?;
+    }
+    if sources.is_empty() {
+        return Err(Error::InvalidArgument("a certificate needs at least one source".into()));
+    }
     let n = g.num_vertices();
     if dist.len() != n {
         return Err(Error::Verification(format!(
@@ -107,8 +136,10 @@ pub(crate) fn certify_within(
         )));
     }
     let mut report = Report::default();
-    if dist[src as usize] != 0 {
-        report.add(|| format!("source {src}: dist {} but must be 0", show(dist[src as usize])));
+    for &src in sources {
+        if dist[src as usize] != 0 {
+            report.add(|| format!("source {src}: dist {} but must be 0", show(dist[src as usize])));
+        }
     }
     let limit = bound.map_or(i128::MAX, |b| b as i128);
     report.merge(scan(n, |u, rep| triangle_violations(g, dist, u, limit, rep)));
@@ -120,11 +151,12 @@ pub(crate) fn certify_within(
             }
         }));
     }
-    let parents = tight_tree(g, src, dist);
+    let parents = tight_tree(g, sources, dist);
+    let root = is_root(n, sources);
     report.merge(scan(n, |v, rep| {
         let d = dist[v as usize];
-        if d != UNREACHED && v != src && parents[v as usize] == NO_VERTEX {
-            rep.add(|| format!("vertex {v}: dist {d} but no path of tight arcs leads to it from the source {src}"));
+        if d != UNREACHED && !root[v as usize] && parents[v as usize] == NO_VERTEX {
+            rep.add(|| format!("vertex {v}: dist {d} but no path of tight arcs leads to it from the source"));
         }
     }));
     report.into_result("violation", "violations").map(|()| parents)
@@ -136,7 +168,17 @@ pub(crate) fn certify_within(
 /// which zero-weight arcs would otherwise allow). `dist` must already be certified.
 /// Errors: [`Error::Verification`] listing up to ten faults. Complexity: O(n + m).
 pub fn check_tree(g: &Graph, src: u32, dist: &[Dist], parents: &[u32]) -> Result<()> {
+    check_tree_nearest(g, &[src], dist, parents)
+}
+
+/// [`check_tree`] for a forest of nearest-source distances: every source is a root (no parent)
+/// and every chain ends at one of them.
+pub fn check_tree_nearest(g: &Graph, sources: &[u32], dist: &[Dist], parents: &[u32]) -> Result<()> {
     let n = g.num_vertices();
+    for &s in sources {
+        check_source(g, s)?;
+    }
+    let root = is_root(n, sources);
     if parents.len() != n || dist.len() != n {
         return Err(Error::Verification(format!(
             "{} parents and {} distances for {n} vertices",
@@ -146,7 +188,7 @@ pub fn check_tree(g: &Graph, src: u32, dist: &[Dist], parents: &[u32]) -> Result
     }
     let mut report = scan(n, |v, rep| {
         let (p, d) = (parents[v as usize], dist[v as usize]);
-        if v == src || d == UNREACHED {
+        if root[v as usize] || d == UNREACHED {
             if p != NO_VERTEX {
                 rep.add(|| format!("vertex {v}: parent {p} but it is the source or unreached"));
             }
@@ -162,7 +204,9 @@ pub fn check_tree(g: &Graph, src: u32, dist: &[Dist], parents: &[u32]) -> Result
         const ON_WALK: u8 = 1;
         const ROOTED: u8 = 2;
         let mut state = vec![UNKNOWN; n];
-        state[src as usize] = ROOTED;
+        for &s in sources {
+            state[s as usize] = ROOTED;
+        }
         let mut walk = Vec::new();
         for start in 0..n as u32 {
             if dist[start as usize] == UNREACHED {
@@ -243,12 +287,17 @@ fn triangle_violations(g: &Graph, dist: &[Dist], u: u32, limit: i128, rep: &mut 
 /// the traversal does not reach). Level-synchronous: a vertex's level is claimed by
 /// compare-and-swap; every frontier vertex with a tight arc to a vertex claimed at this level
 /// offers itself as parent and the smallest id wins, so the result is thread-count independent.
-fn tight_tree(g: &Graph, src: u32, dist: &[Dist]) -> Vec<u32> {
+fn tight_tree(g: &Graph, sources: &[u32], dist: &[Dist]) -> Vec<u32> {
     let n = g.num_vertices();
     let level: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(u32::MAX)).collect();
     let parent: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(NO_VERTEX)).collect();
-    level[src as usize].store(0, Relaxed);
-    let mut frontier = vec![src];
+    let mut frontier = Vec::with_capacity(sources.len());
+    for &s in sources {
+        // A source given twice is one root.
+        if level[s as usize].swap(0, Relaxed) != 0 {
+            frontier.push(s);
+        }
+    }
     let mut depth = 0u32;
     while !frontier.is_empty() {
         depth += 1;
@@ -290,8 +339,17 @@ fn tight_tree(g: &Graph, src: u32, dist: &[Dist]) -> Vec<u32> {
             parts.concat()
         };
     }
-    // The source keeps NO_VERTEX: its level is 0, so no later level can claim it.
+    // The sources keep NO_VERTEX: their level is 0, so no later level can claim them.
     parent.into_iter().map(AtomicU32::into_inner).collect()
+}
+
+/// `n` flags: whether each vertex is one of `sources`.
+fn is_root(n: usize, sources: &[u32]) -> Vec<bool> {
+    let mut root = vec![false; n];
+    for &s in sources {
+        root[s as usize] = true;
+    }
+    root
 }
 
 /// Violations found so far: the total and the first few messages.

@@ -33,10 +33,29 @@ pub unsafe fn init(a: &InitArgs, tid: u32, nthreads: u32) {
     }
     if tid == 0 {
         if !a.frontier.items.is_null() {
-            *a.frontier.items = a.source;
-            *a.frontier.len = 1;
+            if a.source < a.n {
+                *a.frontier.items = a.source;
+                *a.frontier.len = 1;
+            } else {
+                *a.frontier.len = 0;
+            }
         }
         *a.counters = Counters::default();
+    }
+}
+
+/// After an [`init`] without a source: put every seed at distance 0 and on the frontier.
+#[inline(always)]
+pub unsafe fn seed(a: &SeedArgs, tid: u32, nthreads: u32) {
+    let mut i = tid;
+    while i < a.count {
+        let v = *a.sources.add(i as usize);
+        *a.dist.add(v as usize) = pack(0, 0);
+        *a.frontier.items.add(i as usize) = v;
+        i += nthreads;
+    }
+    if tid == 0 {
+        *a.frontier.len = a.count;
     }
 }
 
@@ -93,11 +112,11 @@ struct Emit {
 
 const NOTHING: Emit = Emit { v: 0, near: false, far: false };
 
-/// Relax one arc `e` out of a vertex at distance `du`. Pushes to a bucket slot happen here (a
+/// Relax one arc `e` out of vertex `u` at distance `du`. Pushes to a bucket slot happen here (a
 /// per-lane destination); near and far pushes are returned for [`emit`].
 #[inline(always)]
-unsafe fn relax_arc(a: &AdvanceArgs, du: u32, e: u64) -> Emit {
-    let v = *a.csr.targets.add(e as usize);
+unsafe fn relax_arc(a: &AdvanceArgs, u: u32, du: u32, e: u64) -> Emit {
+    let v = a.csr.head(u, e);
     let w = *a.csr.weights.add(e as usize);
     if beyond_cutoff(du, w, a.cutoff) {
         return NOTHING;
@@ -147,8 +166,7 @@ unsafe fn live_dist(a: &AdvanceArgs, u: u32) -> u32 {
 /// The arc range of vertex `u` and the distance to expand it with (`INF`: skip it).
 #[inline(always)]
 unsafe fn vertex(a: &AdvanceArgs, u: u32) -> (u64, u64, u32) {
-    let start = *a.csr.offsets.add(u as usize);
-    let end = *a.csr.offsets.add(u as usize + 1);
+    let (start, end) = a.csr.arcs(u);
     (start, end, live_dist(a, u))
 }
 
@@ -208,7 +226,8 @@ unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthread
     // a physical warp take the same number of trips.
     let slots = len.div_ceil(nwarps) * nwarps;
     while i < slots {
-        let (start, end, du) = if i < len { vertex(a, input_item(a, i)) } else { (0, 0, INF) };
+        let u = if i < len { input_item(a, i) } else { 0 };
+        let (start, end, du) = if i < len { vertex(a, u) } else { (0, 0, INF) };
         let live = du != INF;
         let trips = if live { (end - start).div_ceil(width as u64) } else { 0 };
         let trips = warp_max_u64(trips);
@@ -216,7 +235,7 @@ unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthread
         for _ in 0..trips {
             let x = if live && e < end {
                 arcs += 1;
-                relax_arc(a, du, e)
+                relax_arc(a, u, du, e)
             } else {
                 NOTHING
             };
@@ -240,8 +259,8 @@ unsafe fn advance_partition(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) 
                 let du = live_dist(a, u);
                 if du != INF {
                     arcs += 1;
-                    let e = *a.csr.offsets.add(u as usize) + (r - *prefix.add(s as usize));
-                    relax_arc(a, du, e)
+                    let e = a.csr.arcs(u).0 + (r - *prefix.add(s as usize));
+                    relax_arc(a, u, du, e)
                 } else {
                     NOTHING
                 }

@@ -150,7 +150,7 @@ mod tests {
                     targets: targets.as_ptr(),
                     weights: weights.as_ptr(),
                     n: 5,
-                    _pad: 0,
+                    lane_bits: 0,
                 };
                 let mut level = 0;
                 let mut seen = vec![];

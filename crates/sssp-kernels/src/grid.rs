@@ -36,15 +36,16 @@ pub unsafe fn block_range(len: u32) -> (u32, u32) {
 #[inline(always)]
 unsafe fn scan_value(a: &ScanArgs, i: u32) -> u64 {
     if a.of == ScanOf::Degree as u32 {
-        degree(a.offsets, *a.input.items.add(i as usize))
+        degree(a.offsets, a.lane_bits, *a.input.items.add(i as usize))
     } else {
         dedupe::is_winner(a.input.items, a.table, i) as u64
     }
 }
 
 #[inline(always)]
-unsafe fn degree(offsets: *const u64, v: u32) -> u64 {
-    *offsets.add(v as usize + 1) - *offsets.add(v as usize)
+unsafe fn degree(offsets: *const u64, lane_bits: u32, v: u32) -> u64 {
+    let r = (v >> lane_bits) as usize;
+    *offsets.add(r + 1) - *offsets.add(r)
 }
 
 /// Sum of `value(i)` over this block's slots (all threads get it).
@@ -381,7 +382,7 @@ pub unsafe fn pile_loop(p: &PileArgs) {
                 len,
                 p.block_vals,
                 &bar,
-                |i| degree(a.csr.offsets, *items.add(i as usize)),
+                |i| degree(a.csr.offsets, a.csr.lane_bits, *items.add(i as usize)),
                 |i, at, _| *prefix.add(i as usize) = at,
                 |total| *prefix.add(len as usize) = total,
             );

@@ -26,6 +26,13 @@ pub unsafe extern "ptx-kernel" fn sssp_init(a: InitArgs) {
     advance::init(&a, t, n)
 }
 
+/// Several sources at 0 after an init without one (`advance::seed`).
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_seed(a: SeedArgs) {
+    let (t, n) = global_tid();
+    advance::seed(&a, t, n)
+}
+
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_advance(a: AdvanceArgs) {
     let (t, n) = global_tid();

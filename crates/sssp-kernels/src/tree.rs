@@ -15,6 +15,10 @@
 //! vertex has such an arc except one lowered through a zero-weight arc from a vertex lowered in
 //! the same iteration; the host sees such orphans and builds that tree itself (the `sssp`
 //! library's `tree` module), as it does after a topology-driven sweep, whose stamps say less.
+//! A settling run (Crauser, Martín: `settle`) stamps each vertex `SETTLED | step` when it is
+//! proved final, and its final distance came from a vertex settled in an earlier step: the same
+//! rule picks those arcs (a vertex only lowered, never settled, keeps a relax stamp below every
+//! settled one and is at worst an orphan).
 
 use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 

@@ -69,18 +69,49 @@ pub enum Dedupe {
 }
 
 /// A CSR graph view.
+///
+/// With `lane_bits > 0` the frontier operators run `2^lane_bits` independent solves at once over
+/// one copy of the graph (batched sources): the run's vertex id `x` stands for graph vertex
+/// `x >> lane_bits` in lane `x & (lanes - 1)`, so an arc `u -> v` of the graph is the arc
+/// `x -> (v << lane_bits) | lane` of each lane. Ids of one vertex sit side by side, so the
+/// lanes' distances of a vertex share a cache line and its arcs are read once per cache
+/// residency, not once per lane. The distance array, queues and buckets simply have `n` ids;
+/// nothing else in the frontier loop knows about lanes. Only the frontier operators (init,
+/// advance, the pile loop, the scans, extract) take lanes; the others need `lane_bits == 0`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct Csr {
-    /// `n + 1` arc offsets.
+    /// `(n >> lane_bits) + 1` arc offsets (one per graph vertex, plus the end).
     pub offsets: *const u64,
     /// `m` arc heads.
     pub targets: *const u32,
     /// `m` non-negative arc weights.
     pub weights: *const u32,
-    /// Number of vertices.
+    /// Number of vertex ids: the graph's vertices times the lanes.
     pub n: u32,
-    pub _pad: u32,
+    /// Log2 of the lanes (0: one solve).
+    pub lane_bits: u32,
+}
+
+impl Csr {
+    /// The graph vertex (CSR row) of run vertex `x`.
+    #[inline(always)]
+    pub fn row(&self, x: u32) -> usize {
+        (x >> self.lane_bits) as usize
+    }
+
+    /// The arc range `[start, end)` of run vertex `x`.
+    #[inline(always)]
+    pub unsafe fn arcs(&self, x: u32) -> (u64, u64) {
+        let r = self.row(x);
+        (*self.offsets.add(r), *self.offsets.add(r + 1))
+    }
+
+    /// The head of arc `e` out of run vertex `x`, in `x`'s lane.
+    #[inline(always)]
+    pub unsafe fn head(&self, x: u32, e: u64) -> u32 {
+        (*self.targets.add(e as usize) << self.lane_bits) | (x & ((1 << self.lane_bits) - 1))
+    }
 }
 
 /// A vertex queue whose length lives in device memory, so kernels can be queued without the
@@ -297,7 +328,8 @@ pub const CELL_STATE: usize = 40;
 /// Number of `u32` cells an engine allocates.
 pub const NUM_CELLS: usize = 64;
 
-/// Parameters of the init kernel: set every distance to unreached and the frontier to `[source]`.
+/// Parameters of the init kernel: set every distance to unreached and the frontier to `[source]`
+/// (`source >= n`: no source and an empty frontier, for [`SeedArgs`] to fill).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct InitArgs {
@@ -306,6 +338,20 @@ pub struct InitArgs {
     pub counters: *mut Counters,
     pub n: u32,
     pub source: u32,
+}
+
+/// Parameters of the seed kernel, run after an init without a source: `count` distinct
+/// vertices at distance 0 (stamp 0), and the frontier set to them. Several sources of one
+/// solve (nearest-source distances), or one source per lane of a batch ([`Csr::lane_bits`]).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SeedArgs {
+    pub dist: *mut u64,
+    pub frontier: Queue,
+    /// `count` distinct vertex ids `< n`.
+    pub sources: *const u32,
+    pub count: u32,
+    pub _pad: u32,
 }
 
 /// Parameters of the extract kernel: the distance halves of the packed words, for download.
@@ -368,7 +414,8 @@ pub struct ScanArgs {
     pub output: Queue,
     /// A [`ScanOf`] value.
     pub of: u32,
-    pub _pad: u32,
+    /// [`Csr::lane_bits`] of the run whose frontier is scanned.
+    pub lane_bits: u32,
 }
 
 // The host fills these blocks and the GPU reads them byte for byte: pin their sizes.
@@ -390,6 +437,7 @@ const _: () = assert!(core::mem::size_of::<ExtractArgs>() == 24);
 const _: () = assert!(core::mem::size_of::<crate::bounds::BoundsArgs>() == 5 * 8 + 16);
 const _: () = assert!(core::mem::size_of::<crate::bfs::BfsArgs>() == 32 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ScanArgs>() == 16 + 8 + 8 + 8 + 8 + 16 + 8);
+const _: () = assert!(core::mem::size_of::<SeedArgs>() == 8 + 16 + 8 + 8);
 
 // Parameter blocks carry raw addresses; the host hands them to worker threads (CPU backend)
 // or copies them into a launch (GPU). The pointed-to memory is managed by the engine.
@@ -400,6 +448,8 @@ unsafe impl Sync for DedupeArgs {}
 unsafe impl Send for ScanArgs {}
 unsafe impl Send for InitArgs {}
 unsafe impl Sync for InitArgs {}
+unsafe impl Send for SeedArgs {}
+unsafe impl Sync for SeedArgs {}
 unsafe impl Send for ExtractArgs {}
 unsafe impl Sync for ExtractArgs {}
 unsafe impl Sync for ScanArgs {}
@@ -418,6 +468,7 @@ mod cuda_glue {
     unsafe impl cudarc::driver::DeviceRepr for super::DedupeArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::ScanArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::InitArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for super::SeedArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::ExtractArgs {}
     unsafe impl cudarc::driver::DeviceRepr for crate::bounds::BoundsArgs {}
     unsafe impl cudarc::driver::DeviceRepr for crate::bfs::BfsArgs {}

@@ -81,12 +81,20 @@ pub struct CpuEngine {
 impl CpuEngine {
     /// Copy `g` into the engine. Needs non-negative weights.
     pub fn new(g: &Graph) -> Result<Self> {
+        Self::with_lanes(g, 1)
+    }
+
+    /// [`CpuEngine::new`] for `lanes` solves side by side (see [`Engine::lanes`]): the graph
+    /// once, the run's buffers `lanes` times.
+    pub fn with_lanes(g: &Graph, lanes: u32) -> Result<Self> {
+        let lane_bits = super::lane_bits(g, lanes)?;
         let started = std::time::Instant::now();
         let weights = try_to_vec(g.unsigned_weights(ENGINE_ALGOS)?)?;
         let (offsets, targets) = (try_to_vec(g.offsets())?, try_to_vec(g.targets())?);
         let upload = started.elapsed();
-        let n = g.num_vertices();
-        let m = g.num_arcs();
+        // Vertex ids and arcs of the runs: every lane has its own copy of each.
+        let n = g.num_vertices() << lane_bits;
+        let m = g.num_arcs() << lane_bits;
         let dist = Shared::new(try_vec(n, 0)?);
         let queues = [Shared::new(try_vec(n.max(1), 0)?), Shared::new(try_vec(n.max(1), 0)?)];
         // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
@@ -101,7 +109,7 @@ impl CpuEngine {
                 targets: targets.as_ptr(),
                 weights: weights.as_ptr(),
                 n: n as u32,
-                _pad: 0,
+                lane_bits,
             },
             dist: dist.ptr(),
             queues: [queues[0].ptr(), queues[1].ptr()],
@@ -164,8 +172,13 @@ impl CpuEngine {
         let s = self.settle.as_mut().expect("allocated above");
         if pull && s.rev.is_none() {
             let (offsets, tails, ws) = st::reverse_csr(g, weights)?;
-            s.lay.rev =
-                Csr { offsets: offsets.as_ptr(), targets: tails.as_ptr(), weights: ws.as_ptr(), n: self.n, _pad: 0 };
+            s.lay.rev = Csr {
+                offsets: offsets.as_ptr(),
+                targets: tails.as_ptr(),
+                weights: ws.as_ptr(),
+                n: self.n,
+                lane_bits: 0,
+            };
             s.rev = Some((offsets, tails, ws));
         }
         Ok(())
@@ -196,8 +209,9 @@ impl CpuEngine {
         // the queue's first `len` items were written by earlier steps.
         let len = unsafe { *input.len } as usize;
         let items = unsafe { std::slice::from_raw_parts(input.items, len) };
-        let offsets = &self.offsets;
-        let degrees: Vec<u64> = items.par_iter().map(|&v| offsets[v as usize + 1] - offsets[v as usize]).collect();
+        let (offsets, bits) = (&self.offsets, self.lay.csr.lane_bits);
+        let degrees: Vec<u64> =
+            items.par_iter().map(|&v| offsets[(v >> bits) as usize + 1] - offsets[(v >> bits) as usize]).collect();
         let prefix = self.prefix.get_mut();
         let mut run = 0u64;
         for (i, d) in degrees.iter().enumerate() {
@@ -306,6 +320,10 @@ impl Engine for CpuEngine {
         self.n
     }
 
+    fn lanes(&self) -> u32 {
+        1 << self.lay.csr.lane_bits
+    }
+
     fn upload_time(&self) -> std::time::Duration {
         self.upload
     }
@@ -325,8 +343,21 @@ impl Engine for CpuEngine {
         Ok(())
     }
 
+    fn init_many(&mut self, sources: &[u32]) -> Result<()> {
+        super::check_seeds(sources, self.n)?;
+        self.init(u32::MAX)?;
+        let a = self.lay.seed_args(&self.fr, sources.as_ptr(), sources.len() as u32);
+        // SAFETY: distinct ids below n (checked), so the queue (n items) holds them and no two
+        // threads write one distance; `sources` outlives the launch.
+        Self::launch(Self::grid_for(sources.len() as u32), |t, nt| unsafe { k::seed(&a, t, nt) });
+        Ok(())
+    }
+
     fn advance(&mut self, step: Advance) -> Result<()> {
         let all = step.input == Input::AllVertices;
+        if all {
+            super::one_lane(self.lanes(), "a topology-driven sweep")?;
+        }
         if !all && step.balance == sssp_kernels::Balance::Partition {
             self.scan_degrees(self.lay.current(&self.fr));
         }
@@ -397,6 +428,7 @@ impl Engine for CpuEngine {
     fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()> {
         // The GPU runs these phases in one persistent launch (`grid_settle::settle_loop`), with
         // grid barriers where this loop returns from a launch.
+        super::one_lane(self.lanes(), "a settling run")?;
         self.ensure_settle(g, spec.pull)?;
         let lay = self.settle.as_ref().expect("ensure_settle allocated it").lay;
         let a = lay.args(&self.lay, spec, source);
@@ -472,6 +504,7 @@ impl Engine for CpuEngine {
     }
 
     fn tree_parents(&mut self) -> Result<Vec<u32>> {
+        super::one_lane(self.lanes(), "the tree pass")?;
         let mut out = try_vec(self.n as usize, 0u32)?;
         let a = sssp_kernels::TreeArgs { csr: self.lay.csr, dist: self.dist.ptr(), parent1: out.as_mut_ptr() };
         // SAFETY: the layout's graph and distances; out has n zeroed entries, written only
@@ -494,6 +527,7 @@ impl Engine for CpuEngine {
     }
 
     fn bounds_init(&mut self, member: &[u32]) -> Result<()> {
+        super::one_lane(self.lanes(), "eccentricity bounding")?;
         let n = self.n as usize;
         if member.len() != n {
             return Err(Error::InvalidArgument(format!("bounds_init: {} flags for {n} vertices", member.len())));
@@ -542,6 +576,7 @@ impl Engine for CpuEngine {
     }
 
     fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)> {
+        super::one_lane(self.lanes(), "a BFS level")?;
         let mut cells = [0u64; 2];
         let a = BfsArgs { csr: self.lay.csr, dist: self.dist.ptr(), cells: cells.as_mut_ptr(), level, _pad: 0 };
         let t = CPU_THREADS;

@@ -22,7 +22,7 @@ use sssp_kernels::bfs::BfsArgs;
 use sssp_kernels::bounds::{BoundsArgs, B_CELLS, B_RESET};
 use sssp_kernels::{
     AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, MultisplitArgs, PileArgs, Queue, ScanArgs,
-    ScanOf, SettleArgs, TreeArgs, BLOCK, INF, MAX_BINS, SETTLE_CELL_DONE,
+    ScanOf, SeedArgs, SettleArgs, TreeArgs, BLOCK, INF, MAX_BINS, SETTLE_CELL_DONE,
 };
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
@@ -74,6 +74,7 @@ fn loop_blocks_per_sm() -> u32 {
 struct Kernels {
     _module: Arc<CudaModule>,
     init: CudaFunction,
+    seed: CudaFunction,
     extract: CudaFunction,
     tree_arcs: CudaFunction,
     advance: CudaFunction,
@@ -149,6 +150,7 @@ impl Kernels {
             settle_grid: sms * settle_per_sm.min(loop_blocks_per_sm()),
             settle_loop,
             init: f("sssp_init")?,
+            seed: f("sssp_seed")?,
             extract: f("sssp_extract")?,
             tree_arcs: f("sssp_tree_arcs")?,
             dedupe_mark: f("sssp_dedupe_mark")?,
@@ -192,6 +194,14 @@ impl Kernels {
     unsafe fn init(&self, s: &CudaStream, a: InitArgs) -> Result<()> {
         s.launch_builder(&self.init).arg(&a).launch(Self::cfg(self.grid))?;
         self.done(s, "init")
+    }
+
+    /// # Safety
+    /// `a.sources` holds `a.count` distinct ids below the distance array's length, and the
+    /// frontier has room for them.
+    unsafe fn seed(&self, s: &CudaStream, a: SeedArgs) -> Result<()> {
+        s.launch_builder(&self.seed).arg(&a).launch(Self::cfg(self.grid))?;
+        self.done(s, "seed")
     }
 
     /// # Safety
@@ -394,11 +404,18 @@ impl CudaEngine {
             })?),
             Err(_) => None,
         };
-        Self::with_memory_limit(g, limit)
+        Self::with_lanes(g, limit, 1)
     }
 
     /// [`CudaEngine::new`] with an explicit cap on the bytes it may use.
     pub fn with_memory_limit(g: &Graph, limit: Option<u64>) -> Result<Self> {
+        Self::with_lanes(g, limit, 1)
+    }
+
+    /// [`CudaEngine::with_memory_limit`] for `lanes` solves side by side (see
+    /// [`Engine::lanes`]): the graph once, the run's buffers `lanes` times (fit-checked).
+    pub fn with_lanes(g: &Graph, limit: Option<u64>, lanes: u32) -> Result<Self> {
+        let lane_bits = super::lane_bits(g, lanes)?;
         let weights = g.unsigned_weights(super::ENGINE_ALGOS)?;
         let ctx = open_context()?;
         // One stream, and ordering between launches is the stream's: per-buffer event tracking
@@ -406,8 +423,10 @@ impl CudaEngine {
         // SAFETY: this engine uses a single stream for every operation.
         unsafe { ctx.disable_event_tracking() };
         let name = format!("{} (CUDA)", ctx.name()?);
-        let (n, m) = (g.num_vertices() as u64, g.num_arcs() as u64);
-        let needed = graph_bytes(n, m) + working_bytes(n, m, SCAN_BLOCKS as u64);
+        // The graph's sizes, and those of the runs (every lane has its own ids and arcs).
+        let (gn, gm) = (g.num_vertices() as u64, g.num_arcs() as u64);
+        let (n, m) = (gn << lane_bits, gm << lane_bits);
+        let needed = graph_bytes(gn, gm) + working_bytes(n, m, SCAN_BLOCKS as u64);
         let (free, _total) = ctx.mem_get_info()?;
         let available = limit.map_or(free as u64, |l| l.min(free as u64));
         if needed + MARGIN > available {
@@ -440,7 +459,7 @@ impl CudaEngine {
                 targets: device_addr(&targets, &stream) as *const u32,
                 weights: device_addr(&weights, &stream) as *const u32,
                 n: n as u32,
-                _pad: 0,
+                lane_bits,
             },
             dist: device_addr(&dist, &stream) as *mut u64,
             queues: [at(device_addr(&queues[0], &stream)), at(device_addr(&queues[1], &stream))],
@@ -570,7 +589,7 @@ impl CudaEngine {
                 targets: device_addr(&rev.1, s) as *const u32,
                 weights: device_addr(&rev.2, s) as *const u32,
                 n: self.n,
-                _pad: 0,
+                lane_bits: 0,
             };
             self.spare -= needed;
             cs.rev = Some(rev);
@@ -587,7 +606,7 @@ impl CudaEngine {
             prefix: self.lay.prefix,
             output,
             of: of as u32,
-            _pad: 0,
+            lane_bits: self.lay.csr.lane_bits,
         }
     }
 }
@@ -620,6 +639,10 @@ impl Engine for CudaEngine {
         self.n
     }
 
+    fn lanes(&self) -> u32 {
+        1 << self.lay.csr.lane_bits
+    }
+
     fn is_gpu(&self) -> bool {
         true
     }
@@ -633,8 +656,24 @@ impl Engine for CudaEngine {
         unsafe { self.k.init(&self.stream, a) }
     }
 
+    fn init_many(&mut self, sources: &[u32]) -> Result<()> {
+        super::check_seeds(sources, self.n)?;
+        self.init(u32::MAX)?;
+        let d = self.staging.upload(&self.stream, sources)?;
+        let a = self.lay.seed_args(&self.fr, device_addr(&d, &self.stream) as *const u32, sources.len() as u32);
+        // SAFETY: distinct ids below n (checked), so the frontier (n items) holds them; the
+        // staged copy lives until the stream has run the launch (synchronised below, before
+        // `d` is freed).
+        unsafe { self.k.seed(&self.stream, a)? };
+        self.stream.synchronize()?;
+        Ok(())
+    }
+
     fn advance(&mut self, step: Advance) -> Result<()> {
         let all = step.input == Input::AllVertices;
+        if all {
+            super::one_lane(self.lanes(), "a topology-driven sweep")?;
+        }
         if !all && step.balance == Balance::Partition {
             let sa = self.scan_args(self.lay.current(&self.fr), ScanOf::Degree, NO_QUEUE);
             // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
@@ -676,6 +715,7 @@ impl Engine for CudaEngine {
     }
 
     fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()> {
+        super::one_lane(self.lanes(), "a settling run")?;
         self.ensure_settle(g, spec.pull)?;
         let cs = self.settle.as_mut().expect("ensure_settle allocated it");
         // The cells start at rest: lengths, the barrier and the done flag zero.
@@ -738,6 +778,7 @@ impl Engine for CudaEngine {
     }
 
     fn tree_parents(&mut self) -> Result<Vec<u32>> {
+        super::one_lane(self.lanes(), "the tree pass")?;
         // Into the lookup table (free once a run is over), zeroed: parent + 1, 0 for none.
         self.stream.memset_zeros(&mut self.table)?;
         let a = TreeArgs { csr: self.lay.csr, dist: self.lay.dist, parent1: self.lay.table };
@@ -764,6 +805,7 @@ impl Engine for CudaEngine {
     }
 
     fn bounds_init(&mut self, member: &[u32]) -> Result<()> {
+        super::one_lane(self.lanes(), "eccentricity bounding")?;
         let n = self.n as usize;
         if member.len() != n {
             return Err(Error::InvalidArgument(format!("bounds_init: {} flags for {n} vertices", member.len())));
@@ -812,6 +854,7 @@ impl Engine for CudaEngine {
     }
 
     fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)> {
+        super::one_lane(self.lanes(), "a BFS level")?;
         if self.bfs_cells.is_none() {
             self.bfs_cells = Some(self.stream.alloc_zeros::<u64>(2)?);
         }

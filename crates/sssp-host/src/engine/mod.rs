@@ -25,7 +25,7 @@ mod staging;
 pub use settle::SettleSpec;
 pub use sssp_kernels::{Balance, Counters, Dedupe, PileState, Rule};
 
-use sssp_kernels::{AdvanceArgs, Buckets, Csr, DedupeArgs, InitArgs, PileArgs, Queue, NO_BUCKETS};
+use sssp_kernels::{AdvanceArgs, Buckets, Csr, DedupeArgs, InitArgs, PileArgs, Queue, SeedArgs, NO_BUCKETS};
 
 use crate::error::{Error, Result};
 use crate::graph::Graph;
@@ -82,8 +82,14 @@ pub trait Engine {
     /// Human-readable device name, e.g. "NVIDIA H100 80GB HBM3 (CUDA)" or "CPU (rayon, 2 threads)".
     fn device(&self) -> String;
 
-    /// Number of vertices of the resident graph.
+    /// Number of vertex ids of a run: the resident graph's vertices times [`Engine::lanes`].
     fn num_vertices(&self) -> u32;
+
+    /// Solves one run carries side by side (batched sources, `sssp_kernels::Csr::lane_bits`):
+    /// vertex `v` of lane `j` has id `v * lanes + j`. 1 for an engine opened with [`open`].
+    /// Engines with more lanes run the frontier strategies only (Workfront, Near-Far,
+    /// Bucketing); the other operators refuse.
+    fn lanes(&self) -> u32;
 
     /// How long copying the graph into the engine took when it opened (device set-up, such as
     /// creating a CUDA context and loading the kernels, not included).
@@ -95,6 +101,12 @@ pub trait Engine {
     /// Reset for a run from `source`: all distances unreached, the source at 0, the frontier
     /// `[source]`, counters zero. Queued; no synchronisation.
     fn init(&mut self, source: u32) -> Result<()>;
+
+    /// Reset for a run from several vertex ids at once (distinct, `< num_vertices()`): all
+    /// distances unreached, every one of them at 0, the frontier holding them, counters zero.
+    /// Nearest-source distances (several sources in one lane), or one source per lane of a
+    /// batch. Queued.
+    fn init_many(&mut self, sources: &[u32]) -> Result<()>;
 
     /// Relax the out-arcs of the input vertices (see [`Advance`]). Queued.
     fn advance(&mut self, step: Advance) -> Result<()>;
@@ -139,11 +151,12 @@ pub trait Engine {
     /// The distances (`sssp_kernels::INF` for unreached). Synchronises.
     fn distances(&mut self) -> Result<Vec<u32>>;
 
-    /// After a frontier run (Workfront, Near-Far, Bucketing): a shortest-path tree of its
-    /// distances, as parents (`crate::tree::NO_VERTEX` for the source and unreached vertices),
-    /// built on the engine in one pass over the arcs: each reached vertex gets a tight in-arc
-    /// from a vertex its run lowered earlier, so the tree has no cycle even through zero-weight
-    /// cycles (`sssp_kernels::tree`). Not valid after a topology-driven run. Synchronises.
+    /// After a frontier run (Workfront, Near-Far, Bucketing) or a settling run (Crauser,
+    /// Martín): a shortest-path tree of its distances, as parents (`crate::tree::NO_VERTEX` for
+    /// the source and unreached vertices), built on the engine in one pass over the arcs: each
+    /// reached vertex gets a tight in-arc from a vertex its run lowered (or settled) earlier, so
+    /// the tree has no cycle even through zero-weight cycles (`sssp_kernels::tree`). A vertex
+    /// with no such arc is left without a parent (the caller checks). Synchronises.
     fn tree_parents(&mut self) -> Result<Vec<u32>>;
 
     /// Wait for all queued work.
@@ -182,6 +195,71 @@ pub const ENGINE_ALGOS: &str = "workfront, near-far, bucketing, topo-bf, crauser
 /// Open an engine for `g` on the requested device.
 pub fn open(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
     open_explained(g, kind).map(|(e, _)| e)
+}
+
+/// Most lanes of a batched engine ([`open_lanes`]).
+pub const MAX_LANES: u32 = 64;
+
+/// Open an engine for `g` that runs `lanes` solves side by side (a power of two,
+/// `1..=MAX_LANES`): one copy of the graph, `lanes` times the distance array and queues (see
+/// [`Engine::lanes`]). On `Auto` without a usable GPU, the CPU engine.
+pub fn open_lanes(g: &Graph, kind: DeviceKind, lanes: u32) -> Result<Box<dyn Engine>> {
+    lane_bits(g, lanes)?;
+    Ok(match kind {
+        DeviceKind::Cpu => Box::new(cpu::CpuEngine::with_lanes(g, lanes)?),
+        DeviceKind::Gpu => Box::new(cuda::CudaEngine::with_lanes(g, None, lanes)?),
+        DeviceKind::Auto => match cuda::CudaEngine::with_lanes(g, None, lanes) {
+            Ok(e) => Box::new(e),
+            Err(Error::NoGpu(_)) => Box::new(cpu::CpuEngine::with_lanes(g, lanes)?),
+            Err(e) => return Err(e),
+        },
+    })
+}
+
+/// `log2(lanes)` after checking `lanes` (a power of two up to [`MAX_LANES`]) and that the ids
+/// `n * lanes` fit below `u32::MAX` (which marks "no vertex").
+pub(crate) fn lane_bits(g: &Graph, lanes: u32) -> Result<u32> {
+    if !lanes.is_power_of_two() || lanes > MAX_LANES {
+        return Err(Error::InvalidArgument(format!("{lanes} lanes: expected a power of two from 1 to {MAX_LANES}")));
+    }
+    let ids = g.num_vertices() as u64 * lanes as u64;
+    if ids >= u32::MAX as u64 {
+        return Err(Error::TooLarge {
+            what: format!(
+                "{} vertices x {lanes} lanes = {ids} vertex ids (at most {})",
+                g.num_vertices(),
+                u32::MAX - 1
+            ),
+        });
+    }
+    Ok(lanes.trailing_zeros())
+}
+
+/// The error of an operator that a batched engine (more than one lane) does not run.
+pub(crate) fn one_lane(lanes: u32, what: &str) -> Result<()> {
+    if lanes == 1 {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument(format!(
+            "{what} runs on one solve at a time; this engine carries {lanes} (batched sources run Workfront, Near-Far and Bucketing)"
+        )))
+    }
+}
+
+/// The seeds of [`Engine::init_many`] checked: distinct ids below `ids`, at least one.
+pub(crate) fn check_seeds(sources: &[u32], ids: u32) -> Result<()> {
+    if sources.is_empty() {
+        return Err(Error::InvalidArgument("a run needs at least one source".into()));
+    }
+    if let Some(&v) = sources.iter().find(|&&v| v >= ids) {
+        return Err(Error::VertexOutOfRange { vertex: v as u64, num_vertices: ids as u64 });
+    }
+    let mut seen = sources.to_vec();
+    seen.sort_unstable();
+    if let Some(w) = seen.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::InvalidArgument(format!("source {} given twice", w[0])));
+    }
+    Ok(())
 }
 
 /// [`open`], also returning why `Auto` fell back to the CPU (`None` when it did not).
@@ -373,6 +451,11 @@ impl Layout {
 
     pub fn init_args(&self, fr: &Frontiers, source: u32) -> InitArgs {
         InitArgs { dist: self.dist, frontier: self.current(fr), counters: self.counters, n: self.csr.n, source }
+    }
+
+    /// The seed step after an init with no source (`sources`: an address the kernel can read).
+    pub fn seed_args(&self, fr: &Frontiers, sources: *const u32, count: u32) -> SeedArgs {
+        SeedArgs { dist: self.dist, frontier: self.current(fr), sources, count, _pad: 0 }
     }
 
     /// The advance for `step` in the given roles; the degree prefix is used by frontier

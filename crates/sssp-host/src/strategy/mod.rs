@@ -16,9 +16,12 @@
 pub mod auto;
 pub mod bucketing;
 pub mod crauser;
+pub mod many;
 pub mod near_far;
 pub mod topo_bf;
 pub mod workfront;
+
+pub use many::{solve_each, solve_nearest};
 
 use std::time::{Duration, Instant};
 
@@ -65,8 +68,8 @@ pub struct Options {
     /// cutoff query at the target's distance.
     pub target: Option<u32>,
     /// Also return a shortest-path tree ([`Solution::parents`]): built on the engine after a
-    /// frontier run (one pass over the arcs), on the host (from the certified distances)
-    /// otherwise.
+    /// frontier or settling run (one pass over the arcs), on the host (from the certified
+    /// distances) after the serial references and topology-driven Bellman-Ford.
     pub tree: bool,
     /// Crauser's settle criterion (`crauser` only).
     pub criterion: crauser::Criterion,
@@ -107,15 +110,20 @@ pub const DELTA_C: u64 = 32;
 /// `d` the mean out-degree and `c` the warp width (32), after Meyer and Sanders' `Θ(1/d)`: wide
 /// enough that a bucket holds a warp's worth of parallel work per vertex, narrow enough to save
 /// most of Workfront's redundant relaxations. At least 1. Computed from the graph alone, in one
-/// pass over the weights: `c * sum(w) * n / m^2`.
+/// pass over the weights: `c * sum(w) * n / m^2`. Computed once per graph (in parallel) and
+/// kept with it.
 pub fn heuristic_delta(g: &Graph) -> u32 {
+    g.cached_delta(compute_delta)
+}
+
+fn compute_delta(g: &Graph) -> u32 {
     let (n, m) = (g.num_vertices() as u128, g.num_arcs() as u128);
     if m == 0 {
         return 1;
     }
     let sum: u128 = match g.weights() {
-        crate::graph::Weights::Unsigned(w) => w.iter().map(|&x| x as u128).sum(),
-        crate::graph::Weights::Signed(w) => w.iter().map(|&x| x.max(0) as u128).sum(),
+        crate::graph::Weights::Unsigned(w) => w.par_iter().map(|&x| x as u128).sum(),
+        crate::graph::Weights::Signed(w) => w.par_iter().map(|&x| x.max(0) as u128).sum(),
     };
     let d = DELTA_C as u128 * sum * n / (m * m);
     d.clamp(1, u32::MAX as u128 - 1) as u32
@@ -196,6 +204,9 @@ pub struct Stats {
     /// Time to build the tree, when [`Options::tree`] was set.
     #[serde(serialize_with = "ser_secs")]
     pub tree: Duration,
+    /// Batched sources ([`many::solve_each`] on an engine with lanes): how many sources this
+    /// run's pass solved together; the times and counters above are the whole pass's.
+    pub batch: Option<u32>,
 }
 
 fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -273,6 +284,30 @@ pub(crate) fn device_loop(
     buckets: Option<BucketSpec>,
 ) -> Result<Solution> {
     crate::reference::check_source(g, source)?;
+    device_loop_from(g, eng, &[source], opts, buckets)
+}
+
+/// [`device_loop`] from a set of vertex ids of the engine's runs (several sources of one
+/// nearest-source solve, or one per lane of a batch): every seed at 0. The result has one
+/// distance per id.
+pub(crate) fn device_loop_from(
+    g: &Graph,
+    eng: &mut dyn Engine,
+    seeds: &[u32],
+    opts: &Options,
+    buckets: Option<BucketSpec>,
+) -> Result<Solution> {
+    let (stats, started) = run_device_loop(eng, seeds, opts, buckets)?;
+    finish(g, eng, stats, started)
+}
+
+/// [`device_loop_from`] up to the finished run on the device: its stats and start time.
+pub(crate) fn run_device_loop(
+    eng: &mut dyn Engine,
+    seeds: &[u32],
+    opts: &Options,
+    buckets: Option<BucketSpec>,
+) -> Result<(Stats, Instant)> {
     if let Some(b) = &buckets {
         check_buckets(b)?;
     }
@@ -285,7 +320,10 @@ pub(crate) fn device_loop(
     };
     let mut stats = Stats { delta: buckets.map(|b| b.delta), buckets: buckets.map(|b| b.count), ..Stats::default() };
     let started = Instant::now();
-    eng.init(source)?;
+    match seeds {
+        [one] if eng.lanes() == 1 => eng.init(*one)?,
+        _ => eng.init_many(seeds)?,
+    }
     // A guard against a broken engine, not a property of the input: Workfront ends within n + 1
     // iterations; a bucketed run within n + 1 per bucket that held a vertex (at most n).
     let n = eng.num_vertices() as u64 + 1;
@@ -323,7 +361,7 @@ pub(crate) fn device_loop(
         return Err(not_converged(eng, status.state.iters));
     }
     stats.far_splits = status.state.splits;
-    finish(g, eng, stats, started)
+    Ok((stats, started))
 }
 
 /// The error for a frontier that outlived the Workfront bound: an engine fault, never a
@@ -339,12 +377,7 @@ pub(crate) fn not_converged(eng: &dyn Engine, iterations: u32) -> Error {
 /// Read distances and counters back, convert to [`Dist`], and turn a dropped overflowing
 /// candidate into a typed error when it hid a reachable vertex.
 pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started: Instant) -> Result<Solution> {
-    eng.synchronize()?;
-    stats.compute = started.elapsed();
-    let c = eng.counters()?;
-    stats.arcs_relaxed = c.arcs;
-    stats.vertices_processed = c.vertices;
-    stats.iterations = c.busy as u32;
+    let c = finish_stats(eng, &mut stats, started)?;
     let t = Instant::now();
     let raw = eng.distances()?;
     // In parallel: the first touch of the result (8 bytes per vertex) dominates the download
@@ -354,23 +387,88 @@ pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started:
     dist.par_extend(raw.par_iter().map(|&d| if d == INF { UNREACHED } else { d as Dist }));
     stats.download = t.elapsed();
     if c.overflow != 0 {
-        check_overflow(g, &raw)?;
+        check_overflow(g, &raw, eng.lanes())?;
     }
     Ok(Solution { dist, stats, parents: None })
+}
+
+/// Wait for the run, and fill the stats from the engine's counters (returned).
+fn finish_stats(eng: &mut dyn Engine, stats: &mut Stats, started: Instant) -> Result<Counters> {
+    eng.synchronize()?;
+    stats.compute = started.elapsed();
+    let c = eng.counters()?;
+    stats.arcs_relaxed = c.arcs;
+    stats.vertices_processed = c.vertices;
+    stats.iterations = c.busy as u32;
+    Ok(c)
+}
+
+/// [`finish`] for a batched run: the distances of the first `count` lanes, each its own vector,
+/// de-interleaved straight from the downloaded words (no `n * lanes` intermediate of
+/// [`Dist`]s: on road 4M with 8 lanes that intermediate doubled the host's time).
+pub(crate) fn finish_lanes(
+    g: &Graph,
+    eng: &mut dyn Engine,
+    mut stats: Stats,
+    started: Instant,
+    count: usize,
+) -> Result<(Stats, Vec<Vec<Dist>>)> {
+    let c = finish_stats(eng, &mut stats, started)?;
+    let t = Instant::now();
+    let raw = eng.distances()?;
+    let (n, k) = (g.num_vertices(), eng.lanes() as usize);
+    let mut rows: Vec<Vec<Dist>> = Vec::with_capacity(count);
+    for _ in 0..count {
+        let mut dist = Vec::new();
+        crate::mem::reserve(&mut dist, n)?;
+        rows.push(dist);
+    }
+    // One pass over the interleaved words, each block of vertices scattered into every row
+    // (a pass per lane would read all `n * lanes` words `lanes` times).
+    struct Out(Vec<*mut Dist>);
+    // SAFETY: every task below writes a disjoint range of vertices of each row.
+    unsafe impl Sync for Out {}
+    impl Out {
+        fn row(&self, j: usize) -> *mut Dist {
+            self.0[j]
+        }
+    }
+    let out = Out(rows.iter_mut().map(|r| r.as_mut_ptr()).collect());
+    const BLOCK: usize = 1 << 12;
+    raw[..n * k].par_chunks(BLOCK * k).enumerate().for_each(|(b, block)| {
+        for (i, lanes) in block.chunks_exact(k).enumerate() {
+            for (j, &d) in lanes[..count].iter().enumerate() {
+                // SAFETY: row j has capacity n > b * BLOCK + i, and only this task writes there.
+                unsafe { *out.row(j).add(b * BLOCK + i) = if d == INF { UNREACHED } else { d as Dist } };
+            }
+        }
+    });
+    for r in &mut rows {
+        // SAFETY: the pass above wrote all n entries of every row.
+        unsafe { r.set_len(n) };
+    }
+    stats.download = t.elapsed();
+    if c.overflow != 0 {
+        check_overflow(g, &raw, eng.lanes())?;
+    }
+    Ok((stats, rows))
 }
 
 /// Candidates that would reach `INF` are dropped on the device. That never loses a finite
 /// shortest distance (every prefix of a path shorter than `INF` is shorter too), so the result is
 /// exact unless some vertex's true distance is itself `>= INF`: then it sits at `INF` while an
 /// in-neighbour is reached. Find such a vertex and report it.
-fn check_overflow(g: &Graph, dist: &[u32]) -> Result<()> {
+fn check_overflow(g: &Graph, dist: &[u32], lanes: u32) -> Result<()> {
+    let k = lanes as usize;
     for u in 0..g.num_vertices() as u32 {
-        if dist[u as usize] == INF {
-            continue;
-        }
-        for (v, _) in g.neighbors(u) {
-            if dist[v as usize] == INF {
-                return Err(Error::DistanceOverflow { vertex: v, bits: 32 });
+        for j in 0..k {
+            if dist[u as usize * k + j] == INF {
+                continue;
+            }
+            for (v, _) in g.neighbors(u) {
+                if dist[v as usize * k + j] == INF {
+                    return Err(Error::DistanceOverflow { vertex: v, bits: 32 });
+                }
             }
         }
     }
@@ -487,48 +585,66 @@ pub fn solve(
     let mut sol = solve_unclipped(g, algo, eng.as_mut().map(|e| &mut **e), source, opts)?;
     clip(&mut sol.dist, opts);
     if opts.tree {
-        let t = Instant::now();
         let ran = sol.stats.chosen_algo.unwrap_or(algo);
-        let on_host = |dist: &[Dist]| crate::tree::predecessors_within(g, source, dist, opts.query_bound(dist));
-        let mut parents = match eng {
-            Some(e) if matches!(ran, Algo::Workfront | Algo::NearFar | Algo::Bucketing) => {
-                let p = e.tree_parents()?;
-                // Orphans (a zero-weight arc taken within one iteration; `sssp_kernels::tree`):
-                // the host's tree instead.
-                let orphan = p
-                    .par_iter()
-                    .zip(&sol.dist)
-                    .enumerate()
-                    .any(|(v, (&p, &d))| p == crate::graph::NO_VERTEX && d != UNREACHED && v != source as usize);
-                if orphan {
-                    on_host(&sol.dist)?
-                } else {
-                    p
-                }
-            }
-            _ => on_host(&sol.dist)?,
-        };
-        // A bounded query keeps only the vertices within its bound (their tree arcs come from
-        // vertices within it too: a tight arc's tail is no farther than its head). In parallel:
-        // a serial pass over kron 22's 4M entries took 26 ms on the lent H100 machine's host,
-        // 9x the tree itself.
-        if opts.query_bound(&sol.dist).is_some() {
-            parents.par_iter_mut().zip(&sol.dist).for_each(|(p, &d)| {
-                if d == UNREACHED {
-                    *p = crate::graph::NO_VERTEX;
-                }
-            });
-        }
-        sol.stats.tree = t.elapsed();
-        sol.parents = Some(parents);
+        attach_tree(g, ran, eng, &[source], &mut sol, opts)?;
     }
     Ok(sol)
+}
+
+/// Build [`Solution::parents`] for a finished run from `roots` (its sources): on the engine
+/// after a frontier or settling run (`ran`), on the host otherwise or where the engine's pass
+/// left an orphan (a zero-weight arc taken within one iteration or step: `sssp_kernels::tree`);
+/// clipped to the query's bound.
+pub(crate) fn attach_tree(
+    g: &Graph,
+    ran: Algo,
+    eng: Option<&mut (dyn Engine + 'static)>,
+    roots: &[u32],
+    sol: &mut Solution,
+    opts: &Options,
+) -> Result<()> {
+    let t = Instant::now();
+    let bound = opts.query_bound(&sol.dist);
+    let on_host = |dist: &[Dist]| crate::tree::predecessors_nearest(g, roots, dist, bound);
+    let mut parents = match eng {
+        // Settling runs qualify too: a vertex settled in step s got its distance from one
+        // settled in an earlier step, whose stamp (SETTLED | step) is smaller.
+        Some(e) if matches!(ran, Algo::Workfront | Algo::NearFar | Algo::Bucketing) || ran.settles() => {
+            let p = e.tree_parents()?;
+            // Roots as a sorted list (one source: no n-sized mask on kron 24's 16M vertices).
+            let mut sorted = roots.to_vec();
+            sorted.sort_unstable();
+            let orphan = p.par_iter().zip(&sol.dist).enumerate().any(|(v, (&p, &d))| {
+                p == crate::graph::NO_VERTEX && d != UNREACHED && sorted.binary_search(&(v as u32)).is_err()
+            });
+            if orphan {
+                on_host(&sol.dist)?
+            } else {
+                p
+            }
+        }
+        _ => on_host(&sol.dist)?,
+    };
+    // A bounded query keeps only the vertices within its bound (their tree arcs come from
+    // vertices within it too: a tight arc's tail is no farther than its head). In parallel:
+    // a serial pass over kron 22's 4M entries took 26 ms on the lent H100 machine's host,
+    // 9x the tree itself.
+    if bound.is_some() {
+        parents.par_iter_mut().zip(&sol.dist).for_each(|(p, &d)| {
+            if d == UNREACHED {
+                *p = crate::graph::NO_VERTEX;
+            }
+        });
+    }
+    sol.stats.tree = t.elapsed();
+    sol.parents = Some(parents);
+    Ok(())
 }
 
 /// The query's contract on any strategy's result: nothing farther than the cutoff, or than
 /// the target when it was reached (see [`Options::target`]). A strategy that ran to the end
 /// has exact distances everywhere, so clipping them gives the same answer as an early stop.
-fn clip(dist: &mut [Dist], opts: &Options) {
+pub(crate) fn clip(dist: &mut [Dist], opts: &Options) {
     let Some(bound) = opts.query_bound(dist) else { return };
     dist.par_iter_mut().for_each(|d| {
         if *d > bound {
