@@ -245,3 +245,30 @@ proptest! {
         check_query(&g, eng.as_mut(), 0, cutoff, target.map(|t| t % n));
     }
 }
+
+/// The builder setters set what the fields say, and `Solution::path` walks the returned tree to
+/// a shortest path (every arc tight, weights summing to the distance) from every algorithm.
+#[test]
+fn builder_options_and_solution_paths() {
+    let o = Options::default().with_cutoff(70).with_target(3).with_tree().with_delta(9).with_buckets(4);
+    assert_eq!((o.cutoff, o.target, o.tree, o.delta, o.buckets), (Some(70), Some(3), true, Some(9), 4));
+    let o = Options::default().with_balance(Balance::Partition).with_dedupe(Dedupe::Lookup).with_wide_at(5);
+    assert_eq!((o.balance, o.dedupe, o.wide_at), (Balance::Partition, Dedupe::Lookup, 5));
+    let g = generate(&GenSpec::parse("road:1500").unwrap(), 3, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    let src = sssp::reference::pick_sources(&g, 1, 3)[0];
+    for (algo, base) in configs() {
+        let sol = solve(&g, algo, Some(eng.as_mut()), src, &base.with_tree()).unwrap();
+        for t in [src, 0, 777, 1499] {
+            match sol.path(t) {
+                None => assert_eq!(sol.distance(t), None, "{}: {t}", algo.name()),
+                Some(p) => {
+                    let len: i64 = p.windows(2).map(|e| arc_weight(&g, e[0], e[1], &sol.dist)).sum();
+                    assert_eq!((p[0], *p.last().unwrap(), Some(len)), (src, t, sol.distance(t)), "{}", algo.name());
+                }
+            }
+        }
+        let plain = solve(&g, algo, Some(eng.as_mut()), src, &base).unwrap();
+        assert_eq!(plain.path(777), None, "no tree, no path");
+    }
+}

@@ -78,7 +78,54 @@ pub struct Options {
     pub variant: crauser::Variant,
 }
 
+/// Builder-style setters: `Options::default().with_cutoff(5000).with_tree()`; each returns the
+/// changed options (the fields are public too, for struct-update syntax).
 impl Options {
+    /// Set [`Options::balance`].
+    pub fn with_balance(self, balance: Balance) -> Self {
+        Options { balance, ..self }
+    }
+    /// Set [`Options::dedupe`].
+    pub fn with_dedupe(self, dedupe: Dedupe) -> Self {
+        Options { dedupe, ..self }
+    }
+    /// Set the bucket width ([`Options::delta`]) instead of the heuristic.
+    pub fn with_delta(self, delta: u32) -> Self {
+        Options { delta: Some(delta), ..self }
+    }
+    /// Set Bucketing's buckets per window ([`Options::buckets`]).
+    pub fn with_buckets(self, buckets: u32) -> Self {
+        Options { buckets, ..self }
+    }
+    /// Set the hybrid's switch point ([`Options::wide_at`]).
+    pub fn with_wide_at(self, wide_at: u32) -> Self {
+        Options { wide_at, ..self }
+    }
+    /// Report nothing farther than `cutoff` ([`Options::cutoff`]).
+    pub fn with_cutoff(self, cutoff: u64) -> Self {
+        Options { cutoff: Some(cutoff), ..self }
+    }
+    /// Stop once `target`'s distance is final ([`Options::target`]).
+    pub fn with_target(self, target: u32) -> Self {
+        Options { target: Some(target), ..self }
+    }
+    /// Also return the shortest-path tree ([`Options::tree`], [`Solution::parents`]).
+    pub fn with_tree(self) -> Self {
+        Options { tree: true, ..self }
+    }
+    /// Record per-iteration statistics ([`Options::trace`]).
+    pub fn with_trace(self) -> Self {
+        Options { trace: true, ..self }
+    }
+    /// Crauser's settle criterion ([`Options::criterion`]).
+    pub fn with_criterion(self, criterion: crauser::Criterion) -> Self {
+        Options { criterion, ..self }
+    }
+    /// Push or pull relaxation of the settling algorithms ([`Options::variant`]).
+    pub fn with_variant(self, variant: crauser::Variant) -> Self {
+        Options { variant, ..self }
+    }
+
     /// The distance up to which a result answers the query (`None`: everywhere): the cutoff,
     /// or the target's distance in `dist` when it was reached, whichever is smaller. What
     /// [`crate::verify::check_within`] takes to certify a bounded result.
@@ -223,6 +270,31 @@ pub struct Solution {
     /// With [`Options::tree`]: each vertex's parent on a shortest path from the source
     /// ([`crate::graph::NO_VERTEX`] for the source and for unreached vertices).
     pub parents: Option<Vec<u32>>,
+}
+
+impl Solution {
+    /// The distance to `v` (`None`: unreached, or beyond the query's bound).
+    pub fn distance(&self, v: u32) -> Option<Dist> {
+        self.dist.get(v as usize).copied().filter(|&d| d != UNREACHED)
+    }
+
+    /// The vertices of a shortest path from the run's source (the nearest source, for
+    /// [`many::solve_nearest`]) to `target`, both included, read off the tree: `None` when
+    /// `target` is unreached or out of range, or when the run was not asked for a tree
+    /// ([`Options::tree`]; [`crate::tree::path`] builds one from the distances instead).
+    pub fn path(&self, target: u32) -> Option<Vec<u32>> {
+        let parents = self.parents.as_ref()?;
+        self.distance(target)?;
+        let mut path = vec![target];
+        let mut v = target;
+        // A tree has no cycle; the length bound keeps a corrupted one from looping.
+        while parents[v as usize] != crate::graph::NO_VERTEX && path.len() <= parents.len() {
+            v = parents[v as usize];
+            path.push(v);
+        }
+        path.reverse();
+        Some(path)
+    }
 }
 
 /// Drive a frontier loop: call `step(iter)` (which queues one iteration's operators), and read
