@@ -13,13 +13,7 @@ use sssp::rng::Rng;
 use sssp::strategy::Algo;
 use sssp::{Dist, Error, Graph, WeightSpec, UNREACHED};
 
-fn device() -> DeviceKind {
-    match std::env::var("SSSP_TEST_DEVICE").as_deref() {
-        Ok("gpu") => DeviceKind::Gpu,
-        Ok("cpu") | Err(_) => DeviceKind::Cpu,
-        Ok(other) => panic!("SSSP_TEST_DEVICE={other}: expected cpu or gpu"),
-    }
-}
+use sssp_tests::device;
 
 fn all(algo: Algo) -> DiameterOptions {
     DiameterOptions { algo, radius: true, center: true, periphery: true, path: true, ..DiameterOptions::default() }

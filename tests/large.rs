@@ -4,17 +4,12 @@
 
 use std::path::Path;
 
-use sssp::engine::{self, Balance, Dedupe, DeviceKind};
+use sssp::engine::{self, Balance, Dedupe};
 use sssp::generate::{generate, GenSpec};
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{Graph, WeightSpec};
 
-fn device() -> DeviceKind {
-    match std::env::var("SSSP_TEST_DEVICE").as_deref() {
-        Ok("gpu") => DeviceKind::Gpu,
-        _ => DeviceKind::Cpu,
-    }
-}
+use sssp_tests::device;
 
 fn check(g: &Graph, what: &str, with_topo_bf: bool) {
     let mut eng = engine::open(g, device()).unwrap();

@@ -12,13 +12,7 @@ use sssp::graph::NO_VERTEX;
 use sssp::strategy::{solve, solve_each, solve_nearest, Algo, Options};
 use sssp::{Dist, Error, Graph, WeightSpec, UNREACHED};
 
-fn device() -> DeviceKind {
-    match std::env::var("SSSP_TEST_DEVICE").as_deref() {
-        Ok("gpu") => DeviceKind::Gpu,
-        Ok("cpu") | Err(_) => DeviceKind::Cpu,
-        Ok(other) => panic!("SSSP_TEST_DEVICE={other}: expected cpu or gpu"),
-    }
-}
+use sssp_tests::device;
 
 /// The algorithms that take a set of sources or a batch, in the modes that change the loop.
 fn configs() -> Vec<(Algo, Options)> {

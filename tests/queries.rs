@@ -5,19 +5,13 @@
 //! too).
 
 use proptest::prelude::*;
-use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
+use sssp::engine::{self, Balance, Dedupe, Engine};
 use sssp::generate::{generate, GenSpec};
 use sssp::strategy::crauser::Variant;
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{Dist, Error, Graph, WeightSpec, UNREACHED};
 
-fn device() -> DeviceKind {
-    match std::env::var("SSSP_TEST_DEVICE").as_deref() {
-        Ok("gpu") => DeviceKind::Gpu,
-        Ok("cpu") | Err(_) => DeviceKind::Cpu,
-        Ok(other) => panic!("SSSP_TEST_DEVICE={other}: expected cpu or gpu"),
-    }
-}
+use sssp_tests::device;
 
 /// Every algorithm that takes a query, in the modes that change how the query is honoured
 /// (device loop or not, buckets or not).

@@ -6,19 +6,13 @@
 //! GPU suite: `scripts/gpu-suite.sh` builds it here and runs it there.
 
 use proptest::prelude::*;
-use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
+use sssp::engine::{self, Balance, Dedupe, Engine};
 use sssp::generate::{generate, GenSpec};
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{EdgeList, Error, Graph, WeightSpec};
 
-fn device() -> DeviceKind {
-    match std::env::var("SSSP_TEST_DEVICE").as_deref() {
-        Ok("gpu") => DeviceKind::Gpu,
-        Ok("cpu") | Err(_) => DeviceKind::Cpu,
-        Ok(other) => panic!("SSSP_TEST_DEVICE={other}: expected cpu or gpu"),
-    }
-}
+use sssp_tests::device;
 
 /// A delta larger than any distance these tests produce (one bucket: Workfront with a far pile
 /// that stays empty).
