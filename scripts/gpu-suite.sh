@@ -43,7 +43,7 @@ run)
   export SSSP_TEST_DEVICE=gpu
   fail=0
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-  for t in strategies queries many diameter large; do
+  for t in strategies queries many real diameter large; do
     echo "== $t (GPU)"
     args=(--test-threads 1)
     [ "$t" = large ] && args+=(--ignored)
@@ -53,6 +53,8 @@ run)
   for tool in memcheck racecheck; do
     if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights grid2d road multisplit 2>&1 | tail -n 6; then fail=1; fi
   done
+  # The f32 paths of the kernels (real weights).
+  if ! compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/real --test-threads 1 kron road rounded_path sums_past 2>&1 | tail -n 6; then fail=1; fi
   exit $fail
   ;;
 *)

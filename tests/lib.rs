@@ -11,3 +11,82 @@ pub fn device() -> DeviceKind {
         Ok(other) => panic!("SSSP_TEST_DEVICE={other}: expected cpu or gpu"),
     }
 }
+
+use sssp::engine::{Balance, Dedupe};
+use sssp::strategy::crauser::{Criterion, Variant};
+use sssp::strategy::{Algo, Options};
+use sssp::Metric;
+
+/// Bucket widths that stress the bucketed strategies on `metric`'s graphs: the heuristic
+/// (`None`), the narrowest width, one larger than any distance the tests produce (one bucket:
+/// Workfront with a far pile that stays empty), and an odd one in between. Real widths are
+/// `f32` bit patterns (the narrowest is the smallest subnormal: bucket numbers saturate).
+fn deltas(metric: Metric) -> [Option<u32>; 4] {
+    match metric {
+        Metric::Integer => [None, Some(1), Some(u32::MAX - 1), Some(7)],
+        Metric::Real => [None, Some(1), Some(f32::MAX.to_bits()), Some(0.37f32.to_bits())],
+    }
+}
+
+/// Every (algorithm, balance, dedupe) combination an engine runs, and for the bucketed
+/// strategies the heuristic delta and both extremes, the Workfront <-> Near-Far hybrid, on the
+/// device loop and one launch per iteration; `SSSP_TEST_ALGOS=a,b` keeps only those algorithms
+/// (to run one family's configs on the GPU machine).
+pub fn configs(metric: Metric) -> Vec<(Algo, Options)> {
+    let mut v = all_configs(metric);
+    if let Ok(keep) = std::env::var("SSSP_TEST_ALGOS") {
+        let keep: Vec<Algo> = keep.split(',').map(|a| Algo::parse(a).expect("SSSP_TEST_ALGOS")).collect();
+        v.retain(|(a, _)| keep.contains(a));
+        assert!(!v.is_empty(), "SSSP_TEST_ALGOS keeps no configuration");
+    }
+    v
+}
+
+fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
+    let [heuristic, narrow, huge, odd] = deltas(metric);
+    // `auto` picks from the device and the graph; whatever it picks must be exact.
+    let mut v = vec![(Algo::Auto, Options::default())];
+    for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition] {
+        v.push((Algo::TopoBf, Options { balance, ..Options::default() }));
+        for dedupe in [Dedupe::Stamp, Dedupe::Lookup] {
+            let base = Options { balance, dedupe, ..Options::default() };
+            for check_every in [1, 5] {
+                v.push((Algo::Workfront, Options { check_every, device_loop: false, ..base }));
+            }
+            v.push((Algo::Workfront, base));
+            for (delta, buckets, device_loop) in
+                [(heuristic, 10, true), (narrow, 3, true), (huge, 30, true), (odd, 2, false)]
+            {
+                let o = Options { delta, buckets, device_loop, ..base };
+                v.push((Algo::Bucketing, o));
+                v.push((Algo::NearFar, o));
+            }
+            // The hybrid: every iteration unordered (the push rules of both at once), and a
+            // switch that flips back and forth as the input grows and shrinks.
+            v.push((Algo::NearFar, Options { delta: odd, wide_at: 1, ..base }));
+            v.push((
+                Algo::Bucketing,
+                Options { wide_at: 16, buckets: 4, device_loop: balance != Balance::Thread, ..base },
+            ));
+        }
+    }
+    // Parallel Dijkstra: every criterion and both relaxation variants (successor first: the
+    // predecessor run is checked against it by the strategies suite).
+    // Push steps in both balance modes (dynamic virtual warps, partitioning).
+    let settle_modes = [
+        (Variant::Successor, Balance::VirtualWarp),
+        (Variant::Successor, Balance::Partition),
+        (Variant::Predecessor, Balance::VirtualWarp),
+    ];
+    for criterion in Criterion::ALL {
+        for (variant, balance) in settle_modes {
+            v.push((Algo::Crauser, Options { criterion, variant, balance, ..Options::default() }));
+        }
+    }
+    for algo in [Algo::CrauserEconomic, Algo::Martin] {
+        for (variant, balance) in settle_modes {
+            v.push((algo, Options { variant, balance, ..Options::default() }));
+        }
+    }
+    v
+}

@@ -6,78 +6,17 @@
 //! GPU suite: `scripts/gpu-suite.sh` builds it here and runs it there.
 
 use proptest::prelude::*;
-use sssp::engine::{self, Balance, Dedupe, Engine};
+use sssp::engine::{self, Engine};
 use sssp::generate::{generate, GenSpec};
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{solve, Algo, Options};
-use sssp::{EdgeList, Error, Graph, WeightSpec};
+use sssp::{EdgeList, Error, Graph, Metric, WeightSpec};
 
 use sssp_tests::device;
 
-/// A delta larger than any distance these tests produce (one bucket: Workfront with a far pile
-/// that stays empty).
-const HUGE_DELTA: u32 = u32::MAX - 1;
-
-/// Every (algorithm, balance, dedupe) combination an engine runs, and for the bucketed
-/// strategies the heuristic delta and both extremes, the Workfront <-> Near-Far hybrid, on the
-/// device loop and one launch per iteration; `SSSP_TEST_ALGOS=a,b` keeps only those algorithms
-/// (to run one family's configs on the GPU machine).
+/// Every engine configuration, integer deltas (see `sssp_tests::configs`).
 fn configs() -> Vec<(Algo, Options)> {
-    let mut v = all_configs();
-    if let Ok(keep) = std::env::var("SSSP_TEST_ALGOS") {
-        let keep: Vec<Algo> = keep.split(',').map(|a| Algo::parse(a).expect("SSSP_TEST_ALGOS")).collect();
-        v.retain(|(a, _)| keep.contains(a));
-        assert!(!v.is_empty(), "SSSP_TEST_ALGOS keeps no configuration");
-    }
-    v
-}
-
-fn all_configs() -> Vec<(Algo, Options)> {
-    // `auto` picks from the device and the graph; whatever it picks must be exact.
-    let mut v = vec![(Algo::Auto, Options::default())];
-    for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition] {
-        v.push((Algo::TopoBf, Options { balance, ..Options::default() }));
-        for dedupe in [Dedupe::Stamp, Dedupe::Lookup] {
-            let base = Options { balance, dedupe, ..Options::default() };
-            for check_every in [1, 5] {
-                v.push((Algo::Workfront, Options { check_every, device_loop: false, ..base }));
-            }
-            v.push((Algo::Workfront, base));
-            for (delta, buckets, device_loop) in
-                [(None, 10, true), (Some(1), 3, true), (Some(HUGE_DELTA), 30, true), (Some(7), 2, false)]
-            {
-                let o = Options { delta, buckets, device_loop, ..base };
-                v.push((Algo::Bucketing, o));
-                v.push((Algo::NearFar, o));
-            }
-            // The hybrid: every iteration unordered (the push rules of both at once), and a
-            // switch that flips back and forth as the input grows and shrinks.
-            v.push((Algo::NearFar, Options { delta: Some(3), wide_at: 1, ..base }));
-            v.push((
-                Algo::Bucketing,
-                Options { wide_at: 16, buckets: 4, device_loop: balance != Balance::Thread, ..base },
-            ));
-        }
-    }
-    // Parallel Dijkstra: every criterion and both relaxation variants (successor first: the
-    // predecessor run is checked against it in `check_all`).
-    // Push steps in both balance modes (dynamic virtual warps, partitioning).
-    let settle_modes = [
-        (Variant::Successor, Balance::VirtualWarp),
-        (Variant::Successor, Balance::Partition),
-        (Variant::Predecessor, Balance::VirtualWarp),
-    ];
-    for criterion in Criterion::ALL {
-        for (variant, balance) in settle_modes {
-            v.push((Algo::Crauser, Options { criterion, variant, balance, ..Options::default() }));
-        }
-    }
-    for algo in [Algo::CrauserEconomic, Algo::Martin] {
-        for (variant, balance) in settle_modes {
-            v.push((algo, Options { variant, balance, ..Options::default() }));
-        }
-    }
-    v
+    sssp_tests::configs(Metric::Integer)
 }
 
 /// The work invariants of the settling algorithms (each vertex settled once; see

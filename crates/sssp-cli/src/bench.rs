@@ -27,9 +27,10 @@ pub struct BenchArgs {
     #[arg(long, default_value = "workfront,near-far,bucketing", value_delimiter = ',')]
     algos: Vec<String>,
     /// Bucket widths to sweep for near-far and bucketing, comma-separated (default: the
-    /// heuristic only). Each delta is one row: the work/time curve against delta.
+    /// heuristic only). Each delta is one row: the work/time curve against delta. Decimals on
+    /// real-weighted graphs.
     #[arg(long, value_delimiter = ',')]
-    deltas: Vec<u32>,
+    deltas: Vec<String>,
     /// Buckets per window for bucketing, comma-separated.
     #[arg(long, default_value = "10", value_delimiter = ',')]
     buckets: Vec<u32>,
@@ -107,7 +108,7 @@ struct Config {
     variant: Variant,
 }
 
-fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
+fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
     let mut out = vec![];
     for name in &a.algos {
         let algo = Algo::parse(name)?;
@@ -123,7 +124,7 @@ fn configs(a: &BenchArgs) -> Result<Vec<Config>> {
             vec![Dedupe::Stamp]
         };
         let deltas: Vec<Option<u32>> = if algo.uses_delta() && !a.deltas.is_empty() {
-            a.deltas.iter().map(|&d| Some(d)).collect()
+            a.deltas.iter().map(|d| common::delta_arg(g, d).map(Some)).collect::<Result<_>>()?
         } else {
             vec![None]
         };
@@ -262,7 +263,7 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
             if a.json {
                 let v = serde_json::json!({
                     "graph": a.graph.graph, "algo": c.algo, "balance": balance_name(c.balance),
-                    "dedupe": dedupe_name(c.dedupe), "delta": delta, "buckets": nb, "lanes": k,
+                    "dedupe": dedupe_name(c.dedupe), "delta": delta.map(|d| common::dist_json(g.metric(), d as sssp::Dist)), "buckets": nb, "lanes": k,
                     "sources": sources.len(), "total_ms": total * 1e3, "ms_per_source": total * 1e3 / sources.len() as f64,
                     "sources_per_second": rate, "speedup": speedup, "iterations": iters,
                     "device": eng.device(), "open_seconds": open_s, "verified": true,
@@ -275,7 +276,7 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
                     c.algo.name(),
                     balance_name(c.balance),
                     dedupe_name(c.dedupe),
-                    dash(delta),
+                    show_delta(g, delta),
                     dash(nb),
                     total * 1e3,
                     total * 1e3 / sources.len() as f64,
@@ -284,6 +285,11 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
         }
     }
     Ok(())
+}
+
+/// A delta column: `-` for none, a decimal on real-weighted graphs.
+fn show_delta(g: &Graph, delta: Option<u32>) -> String {
+    delta.map_or("-".to_string(), |d| sssp::RealDistances::show(g.metric(), d as sssp::Dist))
 }
 
 /// Frontier strategies (they take a dedupe mode).
@@ -315,7 +321,11 @@ fn query_targets(g: &Graph, sources: &[u32], fractions: &[f64]) -> Result<Vec<Ve
             Ok(fractions
                 .iter()
                 .map(|&f| {
-                    let want = (ecc as f64 * f).ceil() as i64;
+                    let want = match g.metric() {
+                        sssp::Metric::Integer => (ecc as f64 * f).ceil() as i64,
+                        // Real distances are f32 bit patterns: scale the number, not the bits.
+                        sssp::Metric::Real => ((f32::from_bits(ecc as u32) as f64 * f) as f32).to_bits() as i64,
+                    };
                     let best = (0..d.len()).filter(|&v| d[v] != UNREACHED && d[v] >= want).min_by_key(|&v| d[v]);
                     best.unwrap_or(s as usize) as u32
                 })
@@ -338,7 +348,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         return Err(Error::InvalidArgument(format!("--target-at {f}: expected a fraction in (0, 1]")));
     }
     let g = a.graph.load_nonempty()?;
-    let configs = configs(&a)?;
+    let configs = configs(&a, &g)?;
     let sources = if explicit.is_empty() {
         let s = sssp::reference::pick_sources(&g, a.trials, a.seed);
         eprintln!("sources: {:?} (seed {})", s, a.seed);
@@ -469,7 +479,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         if a.json {
             let v = serde_json::json!({
                 "graph": a.graph.graph, "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,
-                "delta": delta, "buckets": nb, "wide_at": nb.map(|_| c.wide_at), "target_at": c.target_at, "far_splits": splits, "chosen": chosen,
+                "delta": delta.map(|d| common::dist_json(g.metric(), d as sssp::Dist)), "buckets": nb, "wide_at": nb.map(|_| c.wide_at), "target_at": c.target_at, "far_splits": splits, "chosen": chosen,
                 "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
                 "criterion": (c.algo == Algo::Crauser).then(|| c.criterion.name()),
                 "variant": c.algo.settles().then(|| c.variant.name()), "settled_per_step": per_step,
@@ -483,7 +493,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 c.algo.name(),
                 bal,
                 ded,
-                dash(delta),
+                show_delta(&g, delta),
                 dash(nb),
                 dash(nb.map(|_| c.wide_at)),
                 c.target_at.map_or("-".to_string(), |f| format!("{f}e")),

@@ -9,7 +9,7 @@ use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
 use sssp::io::{Format, LoadOptions, RealPolicy};
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{Algo, Options, Solution};
-use sssp::{Dist, Error, Graph, Result, WeightSpec, UNREACHED};
+use sssp::{Dist, Error, Graph, Metric, RealDistances, Result, WeightSpec, UNREACHED};
 
 /// How to read a graph.
 #[derive(Args, Clone)]
@@ -20,15 +20,17 @@ pub struct GraphArgs {
     #[arg(long)]
     pub format: Option<String>,
     /// Weights: `given` (inputs without weights get random:1-255, GAP's convention), `unit`,
-    /// or `random[:LO-HI[:SEED]]` (uniform integers, a pure function of the seed and the edge).
+    /// `random[:LO-HI[:SEED]]` (uniform integers, a pure function of the seed and the edge), or
+    /// `real[:LO-HI[:SEED]]` (uniform f32 reals, default 0-1: real distances, see docs/gpu.md).
     #[arg(long, default_value = "given")]
     pub weights: String,
     /// Add the reverse of every arc (undirected inputs are always stored as two arcs).
     #[arg(long)]
     pub symmetrize: bool,
-    /// Matrix Market `real` values: `reject` (default: an error), `round` (to the nearest
-    /// integer, halves away from zero), or `scale:K` (multiply by K, then round the same way).
-    #[arg(long, default_value = "reject")]
+    /// Matrix Market `real` values: `native` (default: f32 weights and real distances),
+    /// `reject` (an error), `round` (to the nearest integer, halves away from zero), or
+    /// `scale:K` (multiply by K, then round the same way).
+    #[arg(long, default_value = "native")]
     pub mtx_real: String,
     /// Seed for `gen:` graphs.
     #[arg(long, default_value_t = 1)]
@@ -96,16 +98,16 @@ pub struct SolveArgs {
     #[arg(long, short = 'a', default_value = "auto")]
     pub algo: String,
     /// Bucket width of near-far and bucketing (default: Davidson's heuristic, 32 x mean weight
-    /// / mean out-degree, printed with the result).
+    /// / mean out-degree, printed with the result). A decimal on real-weighted graphs.
     #[arg(long)]
-    pub delta: Option<u32>,
+    pub delta: Option<String>,
     /// Buckets per window of bucketing (1-30; near-far is 1).
     #[arg(long, default_value_t = sssp::strategy::bucketing::DEFAULT_BUCKETS)]
     pub buckets: u32,
     /// Distance cutoff: vertices farther than D are reported unreached, and the engines never
-    /// relax towards them (work shrinks with D).
+    /// relax towards them (work shrinks with D). A decimal on real-weighted graphs.
     #[arg(long, value_name = "D")]
-    pub cutoff: Option<u64>,
+    pub cutoff: Option<String>,
     /// Workfront <-> Near-Far hybrid for near-far and bucketing: an iteration whose input holds
     /// at least N vertices runs as a Workfront Sweep iteration (every improved vertex is expanded
     /// next, whatever its bucket); 0 = never. See docs/gpu.md for the measured switch points.
@@ -191,7 +193,8 @@ impl SolveArgs {
         Algo::parse(&self.algo)
     }
 
-    pub fn options(&self, trace: bool) -> Result<Options> {
+    /// The solve options on `g` (its metric reads `--delta` and `--cutoff`).
+    pub fn options(&self, g: &Graph, trace: bool) -> Result<Options> {
         if self.check_every == 0 {
             return Err(Error::InvalidArgument("--check-every must be at least 1".into()));
         }
@@ -201,10 +204,10 @@ impl SolveArgs {
             check_every: self.check_every,
             trace,
             device_loop: !self.host_loop,
-            delta: self.delta,
+            delta: self.delta.as_deref().map(|d| delta_arg(g, d)).transpose()?,
             buckets: self.buckets,
             wide_at: self.wide_at,
-            cutoff: self.cutoff,
+            cutoff: self.cutoff.as_deref().map(|c| distance_arg(g, c, "--cutoff").map(|c| c as u64)).transpose()?,
             target: None,
             tree: false,
             criterion: Criterion::parse(&self.criterion)?,
@@ -241,6 +244,37 @@ impl SolveArgs {
     }
 }
 
+/// A distance given on the command line, in `g`'s metric: an integer on integer-weighted graphs
+/// (exact to 2^63, which a float would not be), a decimal (rounded to the nearest f32) on
+/// real-weighted ones.
+pub fn distance_arg(g: &Graph, s: &str, what: &str) -> Result<Dist> {
+    match g.metric() {
+        Metric::Integer => {
+            s.parse::<u64>().ok().filter(|&x| x < UNREACHED as u64).map(|x| x as Dist).ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "{what} `{s}`: expected a non-negative integer (the graph has integer weights)"
+                ))
+            })
+        }
+        Metric::Real => {
+            let x: f64 = s.parse().map_err(|_| {
+                Error::InvalidArgument(format!("{what} `{s}`: expected a number (the graph has real weights)"))
+            })?;
+            Metric::Real.encode(x, what)
+        }
+    }
+}
+
+/// `--delta` on `g`: a distance above 0 that the kernels can hold.
+pub fn delta_arg(g: &Graph, s: &str) -> Result<u32> {
+    let d = distance_arg(g, s, "--delta")?;
+    // u32::MAX is the kernels' unreached distance: no bucket width reaches it.
+    if d == 0 || d >= u32::MAX as Dist {
+        return Err(Error::InvalidArgument(format!("--delta `{s}`: expected a width above 0 and below 2^32 - 1")));
+    }
+    Ok(d as u32)
+}
+
 /// Whether `algo` needs an engine on `g`. An engine algorithm on negative weights is an error
 /// naming it (the engines only know they refuse); `auto` then picks Bellman-Ford and needs none.
 pub fn engine_needed(g: &Graph, algo: Algo) -> Result<bool> {
@@ -248,7 +282,7 @@ pub fn engine_needed(g: &Graph, algo: Algo) -> Result<bool> {
         return Ok(false);
     }
     if algo == Algo::Auto {
-        return Ok(matches!(g.weights(), sssp::Weights::Unsigned(_)));
+        return Ok(!matches!(g.weights(), sssp::Weights::Signed(_)));
     }
     g.unsigned_weights(algo.name())?;
     Ok(true)
@@ -283,13 +317,13 @@ pub fn verify(g: &Graph, src: u32, dist: &[Dist], full: bool, opts: &Options) ->
         return Ok("certificate");
     }
     let mut want = match g.weights() {
-        sssp::Weights::Unsigned(_) => sssp::reference::dijkstra(g, src)?,
+        sssp::Weights::Unsigned(_) | sssp::Weights::Real(_) => sssp::reference::dijkstra(g, src)?,
         sssp::Weights::Signed(_) => sssp::reference::bellman_ford(g, src)?,
     };
     if let Some(b) = bound {
         want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
     }
-    sssp::verify::compare(dist, &want)?;
+    sssp::verify::compare_in(g.metric(), dist, &want)?;
     Ok("certificate+reference")
 }
 
@@ -305,7 +339,7 @@ pub fn verify_nearest(g: &Graph, sources: &[u32], dist: &[Dist], full: bool, opt
     if let Some(b) = bound {
         want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
     }
-    sssp::verify::compare(dist, &want)?;
+    sssp::verify::compare_in(g.metric(), dist, &want)?;
     Ok("certificate+reference")
 }
 
@@ -344,12 +378,12 @@ pub fn report(
             "seconds": secs, "gteps": gteps, "download_seconds": s.download.as_secs_f64(),
             "iterations": s.iterations, "arcs_relaxed": s.arcs_relaxed,
             "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
-            "delta": s.delta, "buckets": s.buckets, "far_splits": s.far_splits, "chosen": s.chosen,
+            "delta": s.delta.map(|d| dist_json(g.metric(), d as Dist)), "buckets": s.buckets, "far_splits": s.far_splits, "chosen": s.chosen,
             "settled_per_step": s.settled_per_step, "verified": verified,
         });
         outln!("{v}");
     } else {
-        let buckets = match (s.delta, s.buckets) {
+        let buckets = match (s.delta.map(|d| g.metric().show(d as Dist)), s.buckets) {
             (Some(d), Some(1)) => format!(", delta {d}, {} far-pile splits", s.far_splits),
             (Some(d), Some(a)) => format!(", delta {d} x {a} buckets, {} far-pile splits", s.far_splits),
             _ => String::new(),
@@ -415,12 +449,17 @@ pub fn write_trace(path: &PathBuf, trace: &[sssp::strategy::IterTrace]) -> Resul
     w.flush().map_err(io)
 }
 
-/// A distance as result files write it (`inf` for unreached).
-pub fn fmt_dist(d: Dist) -> String {
-    if d == UNREACHED {
-        "inf".to_string()
-    } else {
-        d.to_string()
+/// A distance as result files write it: `inf` for unreached, real distances as the shortest
+/// decimal that reads back as the same f32.
+pub fn fmt_dist(m: Metric, d: Dist) -> String {
+    m.show(d)
+}
+
+/// A distance (a delta, a weight) for JSON: an integer, or the f32 value on real graphs.
+pub fn dist_json(m: Metric, d: Dist) -> serde_json::Value {
+    match m {
+        Metric::Real => serde_json::json!(f32::from_bits(d as u32) as f64),
+        Metric::Integer => serde_json::json!(d),
     }
 }
 
@@ -438,7 +477,8 @@ fn fmt_vertex(v: u32) -> String {
 pub fn write_result(g: &Graph, roots: &[u32], sol: &Solution, path: &Path, kind: &str) -> Result<()> {
     let mut w = create_output(path)?;
     let io = |e| Error::io(path, e);
-    let fmt = fmt_dist;
+    let m = g.metric();
+    let fmt = |d| fmt_dist(m, d);
     let dist = &sol.dist;
     if kind == "tree" || kind == "nearest" {
         let pred = match &sol.parents {

@@ -1,6 +1,6 @@
 //! `sssp info`: what a graph is, at a glance.
 
-use sssp::{Graph, Result, UNREACHED};
+use sssp::{Graph, RealDistances, Result, UNREACHED};
 
 use crate::common::GraphArgs;
 
@@ -79,7 +79,9 @@ pub fn info(args: &GraphArgs, json: bool) -> Result<()> {
         let v = serde_json::json!({
             "vertices": n, "arcs": m, "avg_out_degree": m as f64 / n.max(1) as f64, "max_out_degree": max_deg,
             "zero_out_degree": isolated, "self_loops": self_loops, "weak_components": components,
-            "weight_min": weights.map(|w| w.0), "weight_max": weights.map(|w| w.1),
+            "weight_min": weights.map(|w| crate::common::dist_json(g.metric(), w.0)),
+            "weight_max": weights.map(|w| crate::common::dist_json(g.metric(), w.1)),
+            "real_weights": g.metric() == sssp::Metric::Real,
             "hop_diameter_lower_bound": diam,
         });
         outln!("{v}");
@@ -92,7 +94,12 @@ pub fn info(args: &GraphArgs, json: bool) -> Result<()> {
         );
         outln!("self loops          {self_loops}");
         match weights {
-            Some((lo, hi)) => outln!("weights             {lo} ..= {hi}"),
+            Some((lo, hi)) => outln!(
+                "weights             {} ..= {}{}",
+                g.metric().show(lo),
+                g.metric().show(hi),
+                if g.metric() == sssp::Metric::Real { " (real, f32)" } else { "" }
+            ),
             None => outln!("weights             (no arcs)"),
         }
         outln!("weak components     {components}");

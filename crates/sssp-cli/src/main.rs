@@ -233,7 +233,7 @@ fn run(a: RunArgs) -> Result<()> {
     for &t in &targets {
         sssp::reference::check_source(&g, t)?;
     }
-    let opts = a.solve.options(a.trace.is_some())?;
+    let opts = a.solve.options(&g, a.trace.is_some())?;
     let sources = a.solve.sources(&g)?;
     let mut eng = if a.batch > 1 && common::engine_needed(&g, algo)? {
         let t = std::time::Instant::now();
@@ -287,7 +287,7 @@ fn run(a: RunArgs) -> Result<()> {
             }
             common::report(&g, algo, device.as_deref(), &[src], &sol, verified, a.json);
             if let Some((p, w)) = &mut matrix {
-                matrix_row(w, p, src, &sol.dist, &targets)?;
+                matrix_row(w, p, g.metric(), src, &sol.dist, &targets)?;
             }
             if first {
                 if let Some(p) = &a.trace {
@@ -322,6 +322,7 @@ fn matrix_header<W: std::io::Write>(mut w: W, path: &std::path::Path, targets: &
 fn matrix_row<W: std::io::Write>(
     w: &mut W,
     path: &std::path::Path,
+    metric: sssp::Metric,
     src: u32,
     dist: &[sssp::Dist],
     targets: &[u32],
@@ -330,7 +331,7 @@ fn matrix_row<W: std::io::Write>(
     let mut line = src.to_string();
     let mut push = |d| {
         line.push(' ');
-        line.push_str(&common::fmt_dist(d));
+        line.push_str(&common::fmt_dist(metric, d));
     };
     if targets.is_empty() {
         dist.iter().for_each(|&d| push(d));
@@ -350,7 +351,7 @@ fn path(a: PathArgs) -> Result<()> {
     let g = a.graph.load_nonempty()?;
     let algo = a.solve.algo()?;
     // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
-    let opts = sssp::strategy::Options { target: Some(a.target), ..a.solve.options(false)? };
+    let opts = sssp::strategy::Options { target: Some(a.target), ..a.solve.options(&g, false)? };
     let mut eng = a.solve.open_engine(&g, algo)?;
     let src = a.solve.sources(&g)?[0];
     sssp::reference::check_source(&g, a.target)?;
@@ -360,7 +361,7 @@ fn path(a: PathArgs) -> Result<()> {
         // scripts can tell it from a path.
         None => return Err(Error::Unreachable { from: src, to: a.target }),
         Some(p) => {
-            outln!("distance {}", sol.dist[a.target as usize]);
+            outln!("distance {}", common::fmt_dist(g.metric(), sol.dist[a.target as usize]));
             outln!("{} arcs: {}", p.len() - 1, p.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
         }
     }

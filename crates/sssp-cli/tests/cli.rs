@@ -620,3 +620,63 @@ fn multi_source_names_the_nearest_source() {
         assert_eq!(o.status.code(), Some(2), "{what}: {:?}", text(&o));
     }
 }
+
+#[test]
+fn real_weights_end_to_end() {
+    let mtx = tmp("r.mtx");
+    let wel = tmp("r.wel");
+    let o = sssp(&["gen", "grid2d:20x20", "--weights", "real:0.5-2", "-o", s(&mtx)]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert!(std::fs::read_to_string(&mtx).unwrap().starts_with("%%MatrixMarket matrix coordinate real general"));
+    assert!(sssp(&["convert", s(&mtx), s(&wel)]).status.success());
+    // Every engine algorithm verified against the f32 reference; mtx and wel give the same bits.
+    let mut outs = vec![];
+    for f in [&mtx, &wel] {
+        for algo in ["dijkstra", "near-far", "bucketing", "workfront", "crauser"] {
+            let out = tmp(&format!("r-{algo}.txt"));
+            let o = sssp(&["run", s(f), "-a", algo, "-s", "7", "--device", "cpu", "--verify", "-o", s(&out)]);
+            assert!(o.status.success(), "{algo}: {:?}", text(&o));
+            assert!(text(&o).0.contains("certificate+reference"), "{:?}", text(&o));
+            outs.push(std::fs::read_to_string(out).unwrap());
+        }
+    }
+    assert!(outs.iter().all(|x| *x == outs[0]));
+    // Distances print as decimals that read back as the same f32.
+    let d: Vec<f32> = outs[0].lines().map(|l| l.split(' ').nth(1).unwrap().parse().unwrap()).collect();
+    assert_eq!(d[7], 0.0);
+    assert!(d.iter().all(|x| x.is_finite() && *x >= 0.0) && d.iter().any(|x| x.fract() != 0.0));
+    // Decimal cutoff and delta; an integer graph refuses a decimal cutoff.
+    let o = sssp(&[
+        "run",
+        s(&mtx),
+        "-a",
+        "near-far",
+        "--delta",
+        "0.75",
+        "--cutoff",
+        "3.5",
+        "-s",
+        "7",
+        "--device",
+        "cpu",
+        "--verify",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success() && out.contains("delta 0.75"), "{out} {err}");
+    let o = sssp(&["run", "gen:path:10", "--cutoff", "2.5", "--device", "cpu"]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    // Refused with a reason: diameter, DIMACS output; a negative real weight names its line.
+    let o = sssp(&["diameter", s(&mtx)]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    assert!(text(&o).1.contains("triangle"), "{:?}", text(&o));
+    let o = sssp(&["convert", s(&mtx), s(&tmp("r.gr"))]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    let bad = tmp("bad.wel");
+    std::fs::write(&bad, "0 1 0.5\n1 2 -0.5\n").unwrap();
+    let o = sssp(&["run", s(&bad), "--device", "cpu"]);
+    assert_eq!(o.status.code(), Some(4), "{:?}", text(&o));
+    assert!(text(&o).1.contains("bad.wel:2: real weight -0.5 is negative"), "{:?}", text(&o));
+    // --mtx-real round still makes integers.
+    let o = sssp(&["info", s(&mtx), "--mtx-real", "round"]);
+    assert!(o.status.success() && !text(&o).0.contains("real"), "{:?}", text(&o));
+}

@@ -241,6 +241,15 @@ pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result
         // Always an error: a signed graph holds a negative weight (see `Weights`).
         g.unsigned_weights("diameter")?;
     }
+    if let Weights::Real(_) = g.weights() {
+        // Eccentricity bounding leans on the triangle inequality d(u,w) <= d(u,v) + d(v,w),
+        // which rounded f32 sums break by an ulp: the bounds could exclude the true extreme.
+        return Err(Error::InvalidArgument(
+            "diameter takes integer weights: with real (f32) weights rounding breaks the triangle inequality \
+             its eccentricity bounds rely on (scale the weights to integers)"
+                .into(),
+        ));
+    }
     let symmetric = match opts.symmetric {
         Some(s) => s,
         None => is_symmetric(g)?,

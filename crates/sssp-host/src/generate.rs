@@ -365,6 +365,7 @@ pub fn generate_edges(spec: &GenSpec, seed: u64) -> Result<EdgeList> {
         dst: shape.dst,
         weights: Some(weights),
         undirected: shape.undirected,
+        real: false,
     })
 }
 
@@ -838,7 +839,17 @@ fn ceil_sqrt(n: u64) -> u64 {
 enum ArcWeight {
     Natural,
     Unit,
-    Random { lo: u32, hi: u32, seed: u64 },
+    Random {
+        lo: u32,
+        hi: u32,
+        seed: u64,
+    },
+    /// `f32` bit patterns ([`WeightSpec::RandomReal`]): the graph gets [`Weights::Real`].
+    Real {
+        lo: f32,
+        hi: f32,
+        seed: u64,
+    },
 }
 
 impl ArcWeight {
@@ -849,6 +860,12 @@ impl ArcWeight {
             WeightSpec::Random { lo, hi, seed } if lo <= hi => ArcWeight::Random { lo, hi, seed },
             WeightSpec::Random { lo, hi, .. } => {
                 return Err(Error::InvalidArgument(format!("random weights {lo}-{hi}: empty range")))
+            }
+            WeightSpec::RandomReal { lo, hi, seed } if lo.is_finite() && hi.is_finite() && 0.0 <= lo && lo <= hi => {
+                ArcWeight::Real { lo, hi, seed }
+            }
+            WeightSpec::RandomReal { lo, hi, .. } => {
+                return Err(Error::InvalidArgument(format!("real weights {lo}-{hi}: need finite 0 <= LO <= HI")))
             }
         })
     }
@@ -861,6 +878,7 @@ impl ArcWeight {
                 WeightSpec::random_weight(*lo, *hi, *seed, i as u64)
             }
             (ArcWeight::Natural, Natural::Given(w)) => w[i],
+            (ArcWeight::Real { lo, hi, seed }, _) => WeightSpec::random_real_weight(*lo, *hi, *seed, i as u64),
         }
     }
 }
@@ -880,7 +898,11 @@ impl Shape {
         let (src, dst) = (&self.src, &self.dst);
         keys.par_iter_mut().with_min_len(1 << 12).for_each(|k| *k = arc_ends(*k as u64, src, dst).1);
         drop(self);
-        Graph::from_csr(Buf::Owned(offsets), Buf::Owned(keys), Weights::Unsigned(Buf::Owned(weights)))
+        let weights = match weight {
+            ArcWeight::Real { .. } => Weights::Real(Buf::Owned(weights)),
+            _ => Weights::Unsigned(Buf::Owned(weights)),
+        };
+        Graph::from_csr(Buf::Owned(offsets), Buf::Owned(keys), weights)
     }
 }
 

@@ -87,24 +87,125 @@ impl<T> From<Vec<T>> for Buf<T> {
     }
 }
 
-/// Arc weights: unsigned when all are non-negative, signed otherwise.
+/// Arc weights: unsigned when all are non-negative integers, signed when some is negative, real
+/// (`f32`) when the input carried real numbers.
 ///
 /// The split is decided once, when the graph is built: a graph is [`Weights::Signed`] exactly when
 /// some weight is negative, so the GPU strategies can take the `u32` array without a check per arc.
+///
+/// Real weights are kept as the bit patterns of non-negative finite `f32`s (`-0.0` stored as
+/// `+0.0`), which order like the numbers: the engines upload them as they are and add them in
+/// `f32` ([`Metric`]). Every distance of a real-weighted graph, in a [`crate::strategy::Solution`], a
+/// cutoff or a delta, is such a bit pattern too (see [`Metric::encode`] and [`Metric::decode`]).
 #[derive(Clone, Debug)]
 pub enum Weights {
-    /// Every weight is `>= 0`: what Dijkstra and the engine strategies accept.
+    /// Every weight is an integer `>= 0`: what Dijkstra and the engine strategies accept.
     Unsigned(Buf<u32>),
     /// At least one weight is `< 0`: only Bellman-Ford accepts these.
     Signed(Buf<i32>),
+    /// Real weights: `f32` bit patterns, each finite and `>= +0.0`.
+    Real(Buf<u32>),
+}
+
+pub use sssp_kernels::Metric;
+
+/// Distances of a real-weighted graph are `f32` bit patterns held in a [`crate::Dist`].
+pub trait RealDistances {
+    /// The bit pattern of a non-negative finite distance, or an error naming `what` (a cutoff,
+    /// a delta...).
+    fn encode(self, x: f64, what: &str) -> Result<crate::Dist>;
+    /// The number a distance stands for ([`crate::UNREACHED`] and integers alike, as `f64`).
+    fn decode(self, d: crate::Dist) -> f64;
+    /// A distance for people: the integer, the shortest decimal that reads back as the same
+    /// `f32`, or `inf` for [`crate::UNREACHED`].
+    fn show(self, d: crate::Dist) -> String;
+    /// `d + w` in this metric, comparable with other distances as `i128` (for reals: the bit
+    /// pattern of the rounded `f32` sum, `None` when it is not finite); `w` as
+    /// [`Weights::get`] gives it. `d` must be finite.
+    fn plus(self, d: crate::Dist, w: i64) -> Option<i128>;
+}
+
+impl RealDistances for Metric {
+    fn encode(self, x: f64, what: &str) -> Result<crate::Dist> {
+        let bad = |m: &str| Err(Error::InvalidArgument(format!("{what} {x}: {m}")));
+        if !(x.is_finite() && x >= 0.0) {
+            return bad("must be a finite number >= 0");
+        }
+        match self {
+            Metric::Integer if x.fract() != 0.0 || x >= i64::MAX as f64 => {
+                bad("the graph has integer weights, so this must be an integer")
+            }
+            Metric::Integer => Ok(x as crate::Dist),
+            // `as f32` rounds to nearest (past f32::MAX: to infinity); `+ 0.0` turns -0.0
+            // into +0.0.
+            Metric::Real => match (x as f32) + 0.0 {
+                f if f.is_finite() => Ok(f.to_bits() as crate::Dist),
+                _ => bad("is past the largest f32, and the graph has real (f32) weights"),
+            },
+        }
+    }
+
+    fn show(self, d: crate::Dist) -> String {
+        match self {
+            _ if d == crate::UNREACHED => "inf".into(),
+            Metric::Real => f32::from_bits(d as u32).to_string(),
+            Metric::Integer => d.to_string(),
+        }
+    }
+
+    fn plus(self, d: crate::Dist, w: i64) -> Option<i128> {
+        match self {
+            Metric::Integer => Some(d as i128 + w as i128),
+            Metric::Real => sssp_kernels::relax::candidate(Metric::Real, d as u32, w as u32).map(|c| c as i128),
+        }
+    }
+
+    fn decode(self, d: crate::Dist) -> f64 {
+        match self {
+            Metric::Real if d != crate::UNREACHED => f32::from_bits(d as u32) as f64,
+            _ => d as f64,
+        }
+    }
+}
+
+/// `f32` weight `x` as stored: its bit pattern, or why it cannot be a weight.
+pub fn real_weight(x: f32) -> std::result::Result<u32, String> {
+    if x.is_nan() {
+        Err("NaN is not a weight".into())
+    } else if x.is_infinite() {
+        Err(format!("{x} is not a weight (weights must be finite)"))
+    } else if x < 0.0 {
+        Err(format!(
+            "real weight {x} is negative: real weights must be >= 0 (negative integer weights run on \
+             Bellman-Ford)"
+        ))
+    } else {
+        Ok((x + 0.0).to_bits())
+    }
 }
 
 impl Weights {
     /// Number of weights, one per arc.
     pub fn len(&self) -> usize {
         match self {
-            Weights::Unsigned(w) => w.len(),
+            Weights::Unsigned(w) | Weights::Real(w) => w.len(),
             Weights::Signed(w) => w.len(),
+        }
+    }
+
+    /// How distances add up: [`Metric::Real`] for real weights.
+    pub fn metric(&self) -> Metric {
+        match self {
+            Weights::Real(_) => Metric::Real,
+            _ => Metric::Integer,
+        }
+    }
+
+    /// Weight of arc `e` as a number (exact for every `u32`, `i32` and `f32` weight).
+    pub fn value(&self, e: usize) -> f64 {
+        match self {
+            Weights::Real(w) => f32::from_bits(w[e]) as f64,
+            _ => self.get(e) as f64,
         }
     }
 
@@ -113,11 +214,12 @@ impl Weights {
         self.len() == 0
     }
 
-    /// Weight of arc `e` widened to `i64`.
+    /// Weight of arc `e` widened to `i64`: for [`Weights::Real`] its bit pattern (what an
+    /// [`EdgeList`] with `real` holds; [`value`](Self::value) gives the number).
     #[inline]
     pub fn get(&self, e: usize) -> i64 {
         match self {
-            Weights::Unsigned(w) => w[e] as i64,
+            Weights::Unsigned(w) | Weights::Real(w) => w[e] as i64,
             Weights::Signed(w) => w[e] as i64,
         }
     }
@@ -191,10 +293,17 @@ impl Graph {
         &self.weights
     }
 
-    /// The weights if all are non-negative, else a typed error naming the first negative arc.
+    /// How distances add up on this graph (real weights: [`Metric::Real`]).
+    pub fn metric(&self) -> Metric {
+        self.weights.metric()
+    }
+
+    /// The weights as the engines take them (`u32` integers, or `f32` bit patterns with
+    /// [`Metric::Real`], see [`metric`](Self::metric)) if all are non-negative, else a typed
+    /// error naming the first negative arc.
     pub fn unsigned_weights(&self, algo: &str) -> Result<&[u32]> {
         match &self.weights {
-            Weights::Unsigned(w) => Ok(w),
+            Weights::Unsigned(w) | Weights::Real(w) => Ok(w),
             Weights::Signed(w) => match w.iter().position(|&x| x < 0) {
                 // A signed graph always has a negative weight (see `Weights`), but stay total.
                 None => Err(Error::InvalidArgument("signed weights without a negative one".into())),
@@ -218,7 +327,7 @@ impl Graph {
         self.offsets[v as usize] as usize..self.offsets[v as usize + 1] as usize
     }
 
-    /// Out-neighbours of `v` with weights (widened to `i64`).
+    /// Out-neighbours of `v` with weights (widened to `i64`; bit patterns for real weights).
     pub fn neighbors(&self, v: u32) -> impl Iterator<Item = (u32, i64)> + '_ {
         self.arc_range(v).map(move |e| (self.targets[e], self.weights.get(e)))
     }
@@ -228,13 +337,16 @@ impl Graph {
         (self.offsets.partition_point(|&o| o <= e as u64) - 1) as u32
     }
 
-    /// Smallest and largest weight, or `None` for a graph with no arcs.
+    /// Smallest and largest weight, or `None` for a graph with no arcs (bit patterns for real
+    /// weights: they order like the numbers; [`Metric::decode`] reads them).
     pub fn weight_range(&self) -> Option<(i64, i64)> {
         if self.num_arcs() == 0 {
             return None;
         }
         let (lo, hi) = match &self.weights {
-            Weights::Unsigned(w) => (*w.par_iter().min().unwrap() as i64, *w.par_iter().max().unwrap() as i64),
+            Weights::Unsigned(w) | Weights::Real(w) => {
+                (*w.par_iter().min().unwrap() as i64, *w.par_iter().max().unwrap() as i64)
+            }
             Weights::Signed(w) => (*w.par_iter().min().unwrap() as i64, *w.par_iter().max().unwrap() as i64),
         };
         Some((lo, hi))
@@ -275,6 +387,7 @@ impl Graph {
     pub fn reverse(&self) -> Graph {
         let n = self.num_vertices();
         let mut edges = EdgeList::with_capacity(n as u32, self.num_arcs());
+        edges.real = self.metric() == Metric::Real;
         for v in 0..n as u32 {
             for e in self.arc_range(v) {
                 edges.push(self.targets[e], v, self.weights.get(e));
@@ -285,7 +398,7 @@ impl Graph {
 }
 
 /// How to give weights to an input that has none (or to override given ones).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum WeightSpec {
     /// Keep the weights in the file; inputs without weights get [`WeightSpec::DEFAULT_RANDOM`].
     AsGiven,
@@ -301,23 +414,58 @@ pub enum WeightSpec {
         /// Seed of the weight stream: the same seed gives the same weights.
         seed: u64,
     },
+    /// Uniform real (`f32`) weights in `[lo, hi)` (`lo` when they are equal), a pure function of
+    /// `(seed, input edge index)` like [`WeightSpec::Random`]: the graph gets [`Weights::Real`].
+    RandomReal {
+        /// Smallest weight (finite, `>= 0`).
+        lo: f32,
+        /// Upper end (`>= lo`, finite).
+        hi: f32,
+        /// Seed of the weight stream.
+        seed: u64,
+    },
 }
 
 impl WeightSpec {
     /// GAP's convention for unweighted inputs: uniform integers in [1, 255], fixed seed.
     pub const DEFAULT_RANDOM: WeightSpec = WeightSpec::Random { lo: 1, hi: 255, seed: 27491095 };
 
-    /// Parse `unit`, `given`, `random`, `random:LO-HI` or `random:LO-HI:SEED`.
+    /// Uniform reals in [0, 1), seed as [`WeightSpec::DEFAULT_RANDOM`]'s.
+    pub const DEFAULT_REAL: WeightSpec = WeightSpec::RandomReal { lo: 0.0, hi: 1.0, seed: 27491095 };
+
+    /// Parse `unit`, `given`, `random`, `random:LO-HI`, `random:LO-HI:SEED`, or the real forms
+    /// `real`, `real:LO-HI`, `real:LO-HI:SEED` (LO and HI plain decimals, e.g. `real:0.5-2`).
     pub fn parse(s: &str) -> Result<Self> {
         let err = || {
             Error::InvalidArgument(format!(
-                "weights `{s}`: expected unit, given, random, random:LO-HI or random:LO-HI:SEED"
+                "weights `{s}`: expected unit, given, random, random:LO-HI, random:LO-HI:SEED, real, real:LO-HI \
+                 or real:LO-HI:SEED"
             ))
         };
         let mut parts = s.split(':');
         match parts.next() {
             Some("unit") if parts.next().is_none() => Ok(WeightSpec::Unit),
             Some("given") if parts.next().is_none() => Ok(WeightSpec::AsGiven),
+            Some("real") => {
+                let WeightSpec::RandomReal { mut lo, mut hi, mut seed } = Self::DEFAULT_REAL else { unreachable!() };
+                if let Some(range) = parts.next() {
+                    let (a, b) = range.split_once('-').ok_or_else(err)?;
+                    lo = a.parse().map_err(|_| err())?;
+                    hi = b.parse().map_err(|_| err())?;
+                    if !(lo.is_finite() && hi.is_finite() && lo >= 0.0 && lo <= hi) {
+                        return Err(Error::InvalidArgument(format!(
+                            "weights `{s}`: real weights need finite 0 <= LO <= HI"
+                        )));
+                    }
+                }
+                if let Some(sd) = parts.next() {
+                    seed = sd.parse().map_err(|_| err())?;
+                }
+                if parts.next().is_some() {
+                    return Err(err());
+                }
+                Ok(WeightSpec::RandomReal { lo, hi, seed })
+            }
             Some("random") => {
                 let WeightSpec::Random { mut lo, mut hi, mut seed } = Self::DEFAULT_RANDOM else { unreachable!() };
                 if let Some(range) = parts.next() {
@@ -348,6 +496,15 @@ impl WeightSpec {
     pub fn random_weight(lo: u32, hi: u32, seed: u64, index: u64) -> u32 {
         lo + rng::below(rng::hash2(seed, index), hi as u64 - lo as u64 + 1) as u32
     }
+
+    /// The stored weight (`f32` bit pattern) of input edge `index` under
+    /// [`WeightSpec::RandomReal`]`{ lo, hi, seed }`: `lo + u (hi - lo)` with `u` in `[0, 1)`
+    /// from 24 random bits, clamped into `[lo, hi]` against rounding.
+    #[inline]
+    pub fn random_real_weight(lo: f32, hi: f32, seed: u64, index: u64) -> u32 {
+        let u = (rng::hash2(seed, index) >> 40) as f32 * (1.0 / (1u32 << 24) as f32);
+        (lo + u * (hi - lo)).clamp(lo, hi).to_bits()
+    }
 }
 
 /// A list of arcs as read from a file or made by a generator, before CSR construction.
@@ -367,6 +524,8 @@ pub struct EdgeList {
     pub weights: Option<Vec<i64>>,
     /// True when each listed edge stands for two arcs (undirected input, e.g. a symmetric MTX).
     pub undirected: bool,
+    /// True when `weights` hold real weights as `f32` bit patterns ([`Weights::Real`]).
+    pub real: bool,
 }
 
 impl EdgeList {
@@ -378,6 +537,7 @@ impl EdgeList {
             dst: Vec::with_capacity(m),
             weights: Some(Vec::with_capacity(m)),
             undirected: false,
+            real: false,
         }
     }
 
@@ -402,33 +562,63 @@ impl EdgeList {
     /// input's own doubling, which always happens).
     pub fn into_graph(self, spec: WeightSpec, symmetrize: bool) -> Result<Graph> {
         let m_in = self.len();
+        let real = match spec {
+            WeightSpec::AsGiven => self.real && self.weights.is_some(),
+            _ => matches!(spec, WeightSpec::RandomReal { .. }),
+        };
         let weights: Vec<i64> = match (spec, self.weights) {
             (WeightSpec::AsGiven, Some(w)) => w,
             (WeightSpec::Unit, _) => vec![1; m_in],
             (WeightSpec::AsGiven, None) => random_weights(WeightSpec::DEFAULT_RANDOM, m_in),
-            (r @ WeightSpec::Random { .. }, _) => random_weights(r, m_in),
+            (r, _) => random_weights(r, m_in),
         };
         let doubled = self.undirected || symmetrize;
-        build_csr(self.num_vertices, &self.src, &self.dst, &weights, doubled)
+        build_csr(self.num_vertices, &self.src, &self.dst, &weights, doubled, real)
     }
 
     /// Build with the weights exactly as stored (no defaults, no doubling).
     pub fn into_graph_as_given(self) -> Result<Graph> {
+        let real = self.real && self.weights.is_some();
         let w = self.weights.unwrap_or_else(|| vec![1; self.src.len()]);
-        build_csr(self.num_vertices, &self.src, &self.dst, &w, self.undirected)
+        build_csr(self.num_vertices, &self.src, &self.dst, &w, self.undirected, real)
     }
 }
 
 fn random_weights(spec: WeightSpec, m: usize) -> Vec<i64> {
-    let WeightSpec::Random { lo, hi, seed } = spec else { unreachable!() };
-    (0..m as u64).into_par_iter().map(|i| WeightSpec::random_weight(lo, hi, seed, i) as i64).collect()
+    let m = 0..m as u64;
+    match spec {
+        WeightSpec::Random { lo, hi, seed } => {
+            m.into_par_iter().map(|i| WeightSpec::random_weight(lo, hi, seed, i) as i64).collect()
+        }
+        WeightSpec::RandomReal { lo, hi, seed } => {
+            m.into_par_iter().map(|i| WeightSpec::random_real_weight(lo, hi, seed, i) as i64).collect()
+        }
+        _ => unreachable!("only random specs draw weights"),
+    }
 }
 
-/// Build a graph from an edge list with `i64` weights, checking ids and weight ranges.
-fn build_csr(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool) -> Result<Graph> {
+/// Build a graph from an edge list with `i64` weights (with `real`, `f32` bit patterns),
+/// checking ids and weight ranges.
+fn build_csr(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool, real: bool) -> Result<Graph> {
     let nn = n as u64;
     if let Some(&v) = src.par_iter().chain(dst.par_iter()).find_any(|&&v| v as u64 >= nn) {
         return Err(Error::VertexOutOfRange { vertex: v as u64, num_vertices: nn });
+    }
+    if real {
+        // Parsers and generators store checked patterns; an edge list built by hand may not.
+        let bad = |&x: &i64| u32::try_from(x).map_or(true, |b| real_weight(f32::from_bits(b)) != Ok(b));
+        if let Some(i) = w.par_iter().position_any(bad) {
+            return Err(Error::InvalidArgument(format!(
+                "weight bits {:#x} of edge {} -> {} are not a finite real weight >= +0.0",
+                w[i], src[i], dst[i]
+            )));
+        }
+        let arcs = src.len() as u64 * if doubled { 2 } else { 1 };
+        return if arcs <= ArcKey::index(u32::MAX) + 1 {
+            assemble::<u32>(n, src, dst, w, doubled, Kind::Real)
+        } else {
+            assemble::<u64>(n, src, dst, w, doubled, Kind::Real)
+        };
     }
     let signed = w.par_iter().any(|&x| x < 0);
     let (lo, hi) = if signed { (i32::MIN as i64, i32::MAX as i64) } else { (0, u32::MAX as i64) };
@@ -440,22 +630,32 @@ fn build_csr(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool) -> Resu
         )));
     }
     let arcs = src.len() as u64 * if doubled { 2 } else { 1 };
+    let kind = if signed { Kind::Signed } else { Kind::Unsigned };
     if arcs <= ArcKey::index(u32::MAX) + 1 {
-        assemble::<u32>(n, src, dst, w, doubled, signed)
+        assemble::<u32>(n, src, dst, w, doubled, kind)
     } else {
-        assemble::<u64>(n, src, dst, w, doubled, signed)
+        assemble::<u64>(n, src, dst, w, doubled, kind)
     }
 }
 
-fn assemble<K: ArcKey>(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool, signed: bool) -> Result<Graph> {
+/// Which [`Weights`] variant a build makes.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Unsigned,
+    Signed,
+    Real,
+}
+
+fn assemble<K: ArcKey>(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool, kind: Kind) -> Result<Graph> {
     let m = src.len() as u64;
     let (offsets, keys) = csr_order::<K>(n, src, dst, doubled)?;
     let targets: Vec<u32> = keys.par_iter().map(|&k| arc_ends(k.index(), src, dst).1).collect();
     let weight = |k: K| w[arc_edge(k.index(), m)];
-    let weights = if signed {
-        Weights::Signed(Buf::Owned(keys.par_iter().map(|&k| weight(k) as i32).collect()))
-    } else {
-        Weights::Unsigned(Buf::Owned(keys.par_iter().map(|&k| weight(k) as u32).collect()))
+    let unsigned = || Buf::Owned(keys.par_iter().map(|&k| weight(k) as u32).collect());
+    let weights = match kind {
+        Kind::Signed => Weights::Signed(Buf::Owned(keys.par_iter().map(|&k| weight(k) as i32).collect())),
+        Kind::Unsigned => Weights::Unsigned(unsigned()),
+        Kind::Real => Weights::Real(unsigned()),
     };
     Graph::from_csr(Buf::Owned(offsets), Buf::Owned(targets), weights)
 }

@@ -54,10 +54,12 @@ pub mod tree;
 pub mod verify;
 
 pub use error::{Error, Result};
-pub use graph::{EdgeList, Graph, WeightSpec, Weights};
+pub use graph::{EdgeList, Graph, Metric, RealDistances, WeightSpec, Weights};
 
 /// A shortest-path distance as returned by every algorithm: `i64`, with [`UNREACHED`] for
-/// vertices the source cannot reach.
+/// vertices the source cannot reach. On a graph with real weights ([`Metric::Real`]) it holds
+/// the bit pattern of a non-negative `f32`, which orders like the number
+/// ([`RealDistances::decode`], [`Solution::distance_f32`](strategy::Solution::distance_f32)).
 pub type Dist = i64;
 
 /// Distance of a vertex that the source cannot reach.

@@ -26,9 +26,10 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 use crate::error::{Error, Result};
-use crate::graph::{Graph, NO_VERTEX};
+use crate::graph::{Graph, Metric, NO_VERTEX};
 use crate::rng::Rng;
 use crate::{Dist, UNREACHED};
+use sssp_kernels::relax::candidate;
 
 /// Largest finite distance ([`UNREACHED`] is `i64::MAX`).
 const MAX_FINITE: i64 = i64::MAX - 1;
@@ -123,6 +124,11 @@ pub fn dijkstra_from(g: &Graph, sources: &[u32], bound: Bound) -> Result<(Vec<Di
     let mut cutoff = bound.cutoff.unwrap_or(u64::MAX);
     let mut settled = Vec::new();
     let weights = g.unsigned_weights("dijkstra")?;
+    let metric = g.metric();
+    // Real weights: a sum past f32::MAX is dropped, as the engines drop it; it loses nothing
+    // unless it was the only way to a vertex (every prefix of a finite rounded path sum is
+    // finite), which is checked once at the end.
+    let mut dropped = false;
     let (offsets, targets) = (g.offsets(), g.targets());
     let mut dist = vec![u64::MAX; g.num_vertices()];
     let mut heap = BinaryHeap::new();
@@ -153,13 +159,26 @@ pub fn dijkstra_from(g: &Graph, sources: &[u32], bound: Bound) -> Result<(Vec<Di
         stats.arcs_relaxed += arcs.len() as u64;
         for e in arcs {
             let v = targets[e];
-            // d < 2^63 and w < 2^32: no overflow (see the module doc).
-            let nd = d + weights[e] as u64;
+            let nd = match metric {
+                // d < 2^63 and w < 2^32: no overflow (see the module doc).
+                Metric::Integer => d + weights[e] as u64,
+                // Real distances are f32 bit patterns, added in f32 as on the engines.
+                Metric::Real => match candidate(Metric::Real, d as u32, weights[e]) {
+                    Some(c) => c as u64,
+                    None => {
+                        dropped = true;
+                        continue;
+                    }
+                },
+            };
             if nd < dist[v as usize] {
                 dist[v as usize] = nd;
                 heap.push(Reverse((nd, v)));
             }
         }
+    }
+    if dropped && bound == Bound::default() {
+        overflow_hid_vertex(g, &dist)?;
     }
     let early = bound != Bound::default() && !heap.is_empty();
     let mut out: Vec<Dist> = dist.into_iter().map(|d| if d == u64::MAX { UNREACHED } else { d as Dist }).collect();
@@ -176,6 +195,20 @@ pub fn dijkstra_from(g: &Graph, sources: &[u32], bound: Bound) -> Result<(Vec<Di
         }
     }
     Ok((out, stats))
+}
+
+/// After a real-weighted run that dropped an infinite sum: a reached vertex with an unreached
+/// out-neighbour has a distance past `f32::MAX`, [`Error::DistanceOverflow`].
+fn overflow_hid_vertex(g: &Graph, dist: &[u64]) -> Result<()> {
+    for u in 0..g.num_vertices() as u32 {
+        if dist[u as usize] == u64::MAX {
+            continue;
+        }
+        if let Some(v) = g.arc_range(u).map(|e| g.targets()[e]).find(|&v| dist[v as usize] == u64::MAX) {
+            return Err(Error::DistanceOverflow { vertex: v, bits: 32 });
+        }
+    }
+    Ok(())
 }
 
 /// Shortest distances from `src` for any integer weights, [`UNREACHED`] for vertices it cannot
@@ -204,6 +237,14 @@ pub struct BellmanFordStats {
 /// [`bellman_ford`], also returning how much work it did.
 pub fn bellman_ford_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, BellmanFordStats)> {
     check_source(g, src)?;
+    if g.metric() == Metric::Real {
+        // Real weights are never negative (see `Weights::Real`), so nothing needs this.
+        return Err(Error::InvalidArgument(
+            "bellman-ford takes integer weights; real weights are non-negative: use dijkstra or an engine \
+             algorithm"
+                .into(),
+        ));
+    }
     let mut stats = BellmanFordStats::default();
     let n = g.num_vertices();
     let (targets, weights) = (g.targets(), g.weights());

@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::graph::{Graph, NO_VERTEX};
+use crate::graph::{Graph, Metric, RealDistances, NO_VERTEX};
 use crate::reference::check_source;
 use crate::{Dist, UNREACHED};
 
@@ -135,10 +135,11 @@ pub(crate) fn certify_from(
             dist.len()
         )));
     }
+    let m = g.metric();
     let mut report = Report::default();
     for &src in sources {
         if dist[src as usize] != 0 {
-            report.add(|| format!("source {src}: dist {} but must be 0", show(dist[src as usize])));
+            report.add(|| format!("source {src}: dist {} but must be 0", m.show(dist[src as usize])));
         }
     }
     let limit = bound.map_or(i128::MAX, |b| b as i128);
@@ -147,7 +148,7 @@ pub(crate) fn certify_from(
         report.merge(scan(n, |v, rep| {
             let d = dist[v as usize];
             if d != UNREACHED && d > b {
-                rep.add(|| format!("vertex {v}: dist {d} but the query's bound is {b}"));
+                rep.add(|| format!("vertex {v}: dist {} but the query's bound is {}", m.show(d), m.show(b)));
             }
         }));
     }
@@ -156,7 +157,7 @@ pub(crate) fn certify_from(
     report.merge(scan(n, |v, rep| {
         let d = dist[v as usize];
         if d != UNREACHED && !root[v as usize] && parents[v as usize] == NO_VERTEX {
-            rep.add(|| format!("vertex {v}: dist {d} but no path of tight arcs leads to it from the source"));
+            rep.add(|| format!("vertex {v}: dist {} but no path of tight arcs leads to it from the source", m.show(d)));
         }
     }));
     report.into_result("violation", "violations").map(|()| parents)
@@ -179,6 +180,7 @@ pub fn check_tree_nearest(g: &Graph, sources: &[u32], dist: &[Dist], parents: &[
         check_source(g, s)?;
     }
     let root = is_root(n, sources);
+    let m = g.metric();
     if parents.len() != n || dist.len() != n {
         return Err(Error::Verification(format!(
             "{} parents and {} distances for {n} vertices",
@@ -193,8 +195,8 @@ pub fn check_tree_nearest(g: &Graph, sources: &[u32], dist: &[Dist], parents: &[
                 rep.add(|| format!("vertex {v}: parent {p} but it is the source or unreached"));
             }
         } else if p == NO_VERTEX || p as usize >= n {
-            rep.add(|| format!("vertex {v}: dist {d} but no parent"));
-        } else if !g.neighbors(p).any(|(x, w)| x == v && is_tight(dist[p as usize], w, d)) {
+            rep.add(|| format!("vertex {v}: dist {} but no parent", m.show(d)));
+        } else if !g.neighbors(p).any(|(x, w)| x == v && is_tight(m, dist[p as usize], w, d)) {
             rep.add(|| format!("vertex {v}: parent {p} but no tight arc {p} -> {v}"));
         }
     });
@@ -235,32 +237,32 @@ pub fn check_tree_nearest(g: &Graph, sources: &[u32], dist: &[Dist], parents: &[
 /// Errors: [`Error::Verification`] for different lengths, or listing up to ten mismatches GAP's
 /// way, `v: got != want` ([`UNREACHED`] shown as `inf`). Complexity: O(n), parallel.
 pub fn compare(got: &[Dist], want: &[Dist]) -> Result<()> {
+    compare_in(Metric::Integer, got, want)
+}
+
+/// [`compare`], showing distances as `metric` reads them (real ones as decimals).
+pub fn compare_in(metric: Metric, got: &[Dist], want: &[Dist]) -> Result<()> {
     if got.len() != want.len() {
         return Err(Error::Verification(format!("got {} distances, want {}", got.len(), want.len())));
     }
     scan(got.len(), |v, rep| {
         let (a, b) = (got[v as usize], want[v as usize]);
         if a != b {
-            rep.add(|| format!("{v}: {} != {}", show(a), show(b)));
+            rep.add(|| format!("{v}: {} != {}", metric.show(a), metric.show(b)));
         }
     })
     .into_result("mismatch", "mismatches")
 }
 
-/// A distance for messages.
-fn show(d: Dist) -> String {
-    if d == UNREACHED {
-        "inf".into()
-    } else {
-        d.to_string()
-    }
-}
-
-/// Is `u -> v` of weight `w` tight? Both ends must be finite: `UNREACHED` is `i64::MAX`, which a
-/// finite `du + w` can equal numerically.
+/// Is `u -> v` of weight `w` tight (`du + w == dv` in the graph's [`Metric`])? Both ends must
+/// be finite: `UNREACHED` is `i64::MAX`, which a finite `du + w` can equal numerically.
+///
+/// With real weights the sum is the rounded `f32` one, which is what makes the certificate
+/// exact there too: rounding to nearest is monotone and `x + w >= x` for `w >= 0`, so
+/// conditions 2 and 3 pin `dist` to the smallest rounded path sum, bit for bit.
 #[inline]
-fn is_tight(du: Dist, w: i64, dv: Dist) -> bool {
-    du != UNREACHED && dv != UNREACHED && du as i128 + w as i128 == dv as i128
+pub(crate) fn is_tight(m: Metric, du: Dist, w: i64, dv: Dist) -> bool {
+    du != UNREACHED && dv != UNREACHED && m.plus(du, w) == Some(dv as i128)
 }
 
 /// Condition 2 for the out-arcs of `u`, for candidates up to `limit`.
@@ -269,16 +271,17 @@ fn triangle_violations(g: &Graph, dist: &[Dist], u: u32, limit: i128, rep: &mut 
     if du == UNREACHED {
         return;
     }
+    let m = g.metric();
     for (v, w) in g.neighbors(u) {
         let dv = dist[v as usize];
-        let via = du as i128 + w as i128;
-        if via > limit {
-            continue;
-        }
+        // A real sum past f32::MAX is no path at all: the engines drop it, and if it hid the
+        // only way to `v` they fail with a DistanceOverflow rather than answer.
+        let Some(via) = m.plus(du, w).filter(|&via| via <= limit) else { continue };
+        let (w, shown) = (m.show(w), m.show(via as Dist));
         if dv == UNREACHED {
-            rep.add(|| format!("vertex {v}: dist inf but arc {u} -> {v} (w {w}) gives {via}"));
+            rep.add(|| format!("vertex {v}: dist inf but arc {u} -> {v} (w {w}) gives {shown}"));
         } else if via < dv as i128 {
-            rep.add(|| format!("vertex {v}: dist {dv} but arc {u} -> {v} (w {w}) gives {via}"));
+            rep.add(|| format!("vertex {v}: dist {} but arc {u} -> {v} (w {w}) gives {shown}", m.show(dv)));
         }
     }
 }
@@ -291,6 +294,7 @@ fn tight_tree(g: &Graph, sources: &[u32], dist: &[Dist]) -> Vec<u32> {
     let n = g.num_vertices();
     let level: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(u32::MAX)).collect();
     let parent: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(NO_VERTEX)).collect();
+    let m = g.metric();
     let mut frontier = Vec::with_capacity(sources.len());
     for &s in sources {
         // A source given twice is one root.
@@ -304,7 +308,7 @@ fn tight_tree(g: &Graph, sources: &[u32], dist: &[Dist]) -> Vec<u32> {
         let expand = |u: u32, next: &mut Vec<u32>| {
             let du = dist[u as usize];
             for (v, w) in g.neighbors(u) {
-                if !is_tight(du, w, dist[v as usize]) {
+                if !is_tight(m, du, w, dist[v as usize]) {
                     continue;
                 }
                 let claimed = match level[v as usize].compare_exchange(u32::MAX, depth, Relaxed, Relaxed) {
@@ -484,7 +488,7 @@ mod tests {
     fn finite_value_equal_to_unreached_is_not_tight() {
         // dist[1] is "unreached"; a finite 0 + w must not make that arc tight.
         let g = graph(2, &[(0, 1, 5)]);
-        assert!(!is_tight(i64::MAX - 5, 5, UNREACHED));
+        assert!(!is_tight(Metric::Integer, i64::MAX - 5, 5, UNREACHED));
         assert!(check(&g, 0, &[0, INF]).is_err());
     }
 

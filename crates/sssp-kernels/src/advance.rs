@@ -118,12 +118,13 @@ const NOTHING: Emit = Emit { v: 0, near: false, far: false };
 unsafe fn relax_arc(a: &AdvanceArgs, u: u32, du: u32, e: u64) -> Emit {
     let v = a.csr.head(u, e);
     let w = *a.csr.weights.add(e as usize);
-    if beyond_cutoff(du, w, a.cutoff) {
-        return NOTHING;
-    }
-    let Some(c) = candidate(du, w) else {
-        raise(core::ptr::addr_of_mut!((*a.counters).overflow));
-        return NOTHING;
+    let c = match through(a.csr.metric(), du, w, a.cutoff) {
+        Through::Candidate(c) => c,
+        Through::Beyond => return NOTHING,
+        Through::Overflow => {
+            raise(core::ptr::addr_of_mut!((*a.counters).overflow));
+            return NOTHING;
+        }
     };
     let r = relax(a.dist, v, c, a.iter);
     if !r.improved {

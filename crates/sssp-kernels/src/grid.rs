@@ -323,20 +323,20 @@ unsafe fn grid_min(len: u32, block_vals: *mut u64, bar: &GridBarrier, value: imp
 #[inline(always)]
 unsafe fn split_far(p: &PileArgs, st: &mut PileState, bar: &GridBarrier) {
     let bk = &p.adv.buckets;
-    let (delta, nb) = (bk.delta, bk.nbuckets);
+    let nb = bk.nbuckets;
     let old_end = st.window as u64 + nb as u64;
     let (pile, other) = if st.far == 0 { (p.far[0], p.far[1]) } else { (p.far[1], p.far[0]) };
     let len = load_len(cell(p.cells, CELL_FAR + st.far as usize));
     let dist = |i: u32| crate::types::dist_of(crate::relax::load_packed(p.adv.dist, *pile.add(i as usize)));
     let min = grid_min(len, p.block_vals, bar, |i| {
         let d = dist(i);
-        if far_is_live(d, delta, old_end) {
+        if far_is_live(bk, d, old_end) {
             d as u64
         } else {
             u64::MAX
         }
     });
-    let window = if min == u64::MAX { None } else { Some(bucket_of(min as u32, delta)) };
+    let window = if min == u64::MAX { None } else { Some(bucket_of(bk, min as u32)) };
     if let Some(w) = window {
         let other_len = cell(p.cells, CELL_FAR + (st.far ^ 1) as usize);
         multisplit(
@@ -344,7 +344,7 @@ unsafe fn split_far(p: &PileArgs, st: &mut PileState, bar: &GridBarrier) {
             nb + 1,
             p.hist,
             bar,
-            |i| far_bin(dist(i), delta, w, nb, old_end),
+            |i| far_bin(bk, dist(i), w, old_end),
             |i| *pile.add(i as usize),
             |j| {
                 if j < nb {
@@ -382,7 +382,7 @@ pub unsafe fn pile_loop(p: &PileArgs) {
                 len,
                 p.block_vals,
                 &bar,
-                |i| degree(a.csr.offsets, a.csr.lane_bits, *items.add(i as usize)),
+                |i| degree(a.csr.offsets, a.csr.lane_bits as u32, *items.add(i as usize)),
                 |i, at, _| *prefix.add(i as usize) = at,
                 |total| *prefix.add(len as usize) = total,
             );

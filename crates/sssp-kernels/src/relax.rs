@@ -28,22 +28,52 @@ pub unsafe fn load_len(cell: *mut u32) -> u32 {
     AtomicU32::from_ptr(cell).load(Relaxed)
 }
 
-/// The candidate distance through an arc, or `None` when it would not fit below [`INF`].
+/// The candidate distance through an arc, or `None` when it would not fit below [`INF`]
+/// (integers), or is not finite (reals: `f32` bit patterns, rounded to nearest; see [`Metric`]).
 #[inline(always)]
-pub fn candidate(du: u32, w: u32) -> Option<u32> {
-    let c = du as u64 + w as u64;
-    if c >= INF as u64 {
-        None
-    } else {
-        Some(c as u32)
+pub fn candidate(metric: Metric, du: u32, w: u32) -> Option<u32> {
+    match metric {
+        Metric::Integer => {
+            let c = du as u64 + w as u64;
+            if c >= INF as u64 {
+                None
+            } else {
+                Some(c as u32)
+            }
+        }
+        Metric::Real => {
+            let c = f32::from_bits(du) + f32::from_bits(w);
+            // `du` is finite (INF is never expanded), so only a sum past f32::MAX fails here.
+            if c.is_finite() {
+                Some(c.to_bits())
+            } else {
+                None
+            }
+        }
     }
 }
 
-/// A candidate beyond the distance cutoff ([`NO_CUTOFF`]: none): dropped silently, not as an
-/// overflow, since nothing that far was asked for.
+/// Where a relaxation through an arc leads, with the distance cutoff ([`NO_CUTOFF`]: none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Through {
+    /// A candidate distance within the cutoff.
+    Candidate(u32),
+    /// Beyond the cutoff: dropped silently, not an overflow (nothing that far was asked for).
+    Beyond,
+    /// The sum does not fit: a [`Counters::overflow`].
+    Overflow,
+}
+
+/// The candidate through an arc, checked against the cutoff.
 #[inline(always)]
-pub fn beyond_cutoff(du: u32, w: u32, cutoff: u32) -> bool {
-    cutoff != NO_CUTOFF && du as u64 + w as u64 > cutoff as u64
+pub fn through(metric: Metric, du: u32, w: u32, cutoff: u32) -> Through {
+    match candidate(metric, du, w) {
+        Some(c) if cutoff == NO_CUTOFF || c <= cutoff => Through::Candidate(c),
+        Some(_) => Through::Beyond,
+        // Any cutoff lies below INF, so an overflowing sum is beyond it.
+        None if cutoff != NO_CUTOFF => Through::Beyond,
+        None => Through::Overflow,
+    }
 }
 
 /// What one relaxation did.
@@ -137,10 +167,26 @@ mod tests {
 
     #[test]
     fn candidate_never_wraps() {
-        assert_eq!(candidate(5, 7), Some(12));
-        assert_eq!(candidate(INF - 2, 1), Some(INF - 1));
-        assert_eq!(candidate(INF - 2, 2), None);
-        assert_eq!(candidate(u32::MAX - 1, u32::MAX), None);
+        let i = Metric::Integer;
+        assert_eq!(candidate(i, 5, 7), Some(12));
+        assert_eq!(candidate(i, INF - 2, 1), Some(INF - 1));
+        assert_eq!(candidate(i, INF - 2, 2), None);
+        assert_eq!(candidate(i, u32::MAX - 1, u32::MAX), None);
+        assert_eq!(through(i, 5, 7, 11), Through::Beyond);
+        assert_eq!(through(i, 5, 7, 12), Through::Candidate(12));
+        assert_eq!(through(i, INF - 2, 2, 12), Through::Beyond);
+        assert_eq!(through(i, INF - 2, 2, NO_CUTOFF), Through::Overflow);
+    }
+
+    #[test]
+    fn real_candidates_round_to_nearest_and_order_like_their_bits() {
+        let (r, f) = (Metric::Real, |x: f32| x.to_bits());
+        assert_eq!(candidate(r, f(0.1), f(0.2)), Some(f(0.1 + 0.2)));
+        assert_eq!(candidate(r, f(1.0e8), f(1.0)), Some(f(1.0e8))); // absorbed by rounding
+        assert_eq!(candidate(r, f(f32::MAX), f(f32::MAX)), None);
+        assert_eq!(through(r, f(1.5), f(1.0), f(2.5)), Through::Candidate(f(2.5)));
+        assert_eq!(through(r, f(1.5), f(1.25), f(2.5)), Through::Beyond);
+        assert!(f(2.5) < f(2.75) && f(2.75) < INF && f(0.0) == 0);
     }
 
     #[test]

@@ -174,7 +174,7 @@ pub unsafe fn relax_frontier(a: &SettleArgs, step: u32, tid: u32, nthreads: u32)
 #[inline(always)]
 unsafe fn relax_one(a: &SettleArgs, du: u32, e: u64, step: u32) -> Option<u32> {
     let v = *a.csr.targets.add(e as usize);
-    match candidate(du, *a.csr.weights.add(e as usize)) {
+    match candidate(a.csr.metric(), du, *a.csr.weights.add(e as usize)) {
         Some(c) => {
             let r = relax(a.dist, v, c, step);
             (r.improved && r.prev == INF).then_some(v)
@@ -252,7 +252,7 @@ pub unsafe fn pull(a: &SettleArgs, step: u32, tid: u32, nthreads: u32) {
                     let pu = load_packed(a.dist, *a.rev.targets.add(e as usize));
                     if is_settled(pu) && settled_at(pu) == step - 1 {
                         arcs += 1;
-                        match candidate(dist_of(pu), *a.rev.weights.add(e as usize)) {
+                        match candidate(a.csr.metric(), dist_of(pu), *a.rev.weights.add(e as usize)) {
                             Some(c) => best = best.min(c),
                             None => raise(core::ptr::addr_of_mut!((*a.counters).overflow)),
                         }
@@ -274,27 +274,45 @@ pub unsafe fn pull(a: &SettleArgs, step: u32, tid: u32, nthreads: u32) {
 /// that use it) its distance plus its least out-weight (`u64::MAX` otherwise).
 #[inline(always)]
 pub unsafe fn keys(a: &SettleArgs, v: u32) -> (u64, u64) {
-    let d = dist_of(load_packed(a.dist, v)) as u64;
+    let d = dist_of(load_packed(a.dist, v));
     let out = if a.rule == Rule::Out as u32 || a.rule == Rule::Both as u32 {
-        d + *a.min_out.add(v as usize) as u64
+        plus(a.csr.metric(), d as u64, *a.min_out.add(v as usize))
     } else {
         u64::MAX
     };
-    (d, out)
+    (d as u64, out)
+}
+
+/// `x + w` for the criteria: `u64::MAX` when either side is unbounded (`x >= INF`: no
+/// candidate; `w == INF`: no arc), the integer sum (no overflow in 64 bits), or the rounded
+/// `f32` sum's bit pattern on a real-weighted graph. The criteria compare a distance with such a
+/// sum rather than subtracting (`d - min_in <= M` becomes `d <= M + min_in`): with rounding,
+/// `fl(M + min_in)` is exactly the least value a path through an unsettled vertex can take
+/// (monotone rounding), so both forms are exact for integers and only this one for reals.
+#[inline(always)]
+pub fn plus(metric: Metric, x: u64, w: u32) -> u64 {
+    if x >= INF as u64 || w == INF {
+        return u64::MAX;
+    }
+    match metric {
+        Metric::Integer => x + w as u64,
+        // An infinite sum's bits (0x7f80_0000) still order above every finite distance.
+        Metric::Real => (f32::from_bits(x as u32) + f32::from_bits(w)).to_bits() as u64,
+    }
 }
 
 /// Whether a candidate at distance `d` is final, given the minima of the step (`m`: least
 /// candidate distance, `delta`: least distance + out-weight) and its own least in-weight.
 #[inline(always)]
-pub fn settles(rule: u32, d: u32, m: u64, delta: u64, min_in: u32, min_weight: u32) -> bool {
+pub fn settles(metric: Metric, rule: u32, d: u32, m: u64, delta: u64, min_in: u32, min_weight: u32) -> bool {
     let d = d as u64;
     let out = d <= delta;
-    let inn = d <= m + min_in as u64;
+    let inn = d <= plus(metric, m, min_in);
     match rule {
         r if r == Rule::Out as u32 => out,
         r if r == Rule::In as u32 => inn,
         r if r == Rule::Both as u32 => out || inn,
-        r if r == Rule::Economic as u32 => d <= m + min_weight as u64,
+        r if r == Rule::Economic as u32 => d <= plus(metric, m, min_weight),
         _ => d <= m,
     }
 }
@@ -324,7 +342,7 @@ pub unsafe fn settle_pass(a: &SettleArgs, step: u32, m: u64, delta: u64, tid: u3
             let d = dist_of(load_packed(a.dist, v));
             let min_in =
                 if a.rule == Rule::In as u32 || a.rule == Rule::Both as u32 { *a.min_in.add(v as usize) } else { INF };
-            now = settles(a.rule, d, m, delta, min_in, a.min_weight);
+            now = settles(a.csr.metric(), a.rule, d, m, delta, min_in, a.min_weight);
             later = !now;
             if now {
                 *a.dist.add(v as usize) = pack(d, SETTLED | step);
@@ -374,17 +392,30 @@ mod tests {
     fn rules() {
         let (m, delta) = (10, 13);
         let out = Rule::Out as u32;
-        assert!(settles(out, 13, m, delta, INF, 0) && !settles(out, 14, m, delta, INF, 0));
+        assert!(
+            settles(Metric::Integer, out, 13, m, delta, INF, 0) && !settles(Metric::Integer, out, 14, m, delta, INF, 0)
+        );
         let inn = Rule::In as u32;
-        assert!(settles(inn, 12, m, delta, 2, 0) && !settles(inn, 13, m, delta, 2, 0));
+        assert!(
+            settles(Metric::Integer, inn, 12, m, delta, 2, 0) && !settles(Metric::Integer, inn, 13, m, delta, 2, 0)
+        );
         // No in-arcs: INF never overflows the u64 sum.
-        assert!(settles(inn, u32::MAX - 1, m, delta, INF, 0));
+        assert!(settles(Metric::Integer, inn, u32::MAX - 1, m, delta, INF, 0));
         let both = Rule::Both as u32;
-        assert!(settles(both, 13, m, delta, 0, 0) && settles(both, 14, m, delta, 5, 0));
-        assert!(!settles(both, 14, m, delta, 3, 0));
-        assert!(settles(Rule::Economic as u32, 11, m, delta, 0, 1));
-        assert!(!settles(Rule::Economic as u32, 12, m, delta, 0, 1));
-        assert!(settles(Rule::Martin as u32, 10, m, delta, 0, 0));
-        assert!(!settles(Rule::Martin as u32, 11, m, delta, 100, 100));
+        assert!(
+            settles(Metric::Integer, both, 13, m, delta, 0, 0) && settles(Metric::Integer, both, 14, m, delta, 5, 0)
+        );
+        assert!(!settles(Metric::Integer, both, 14, m, delta, 3, 0));
+        assert!(settles(Metric::Integer, Rule::Economic as u32, 11, m, delta, 0, 1));
+        assert!(!settles(Metric::Integer, Rule::Economic as u32, 12, m, delta, 0, 1));
+        assert!(settles(Metric::Integer, Rule::Martin as u32, 10, m, delta, 0, 0));
+        assert!(!settles(Metric::Integer, Rule::Martin as u32, 11, m, delta, 100, 100));
+        // Reals: IN compares with the rounded sum M + min_in, never a difference.
+        let (r, f) = (Metric::Real, |x: f32| x.to_bits());
+        let m = f(1.0) as u64;
+        assert!(settles(r, inn, f(1.0 + 0.1), m, u64::MAX, f(0.1), 0));
+        assert!(!settles(r, inn, f(1.0 + 0.1) + 1, m, u64::MAX, f(0.1), 0));
+        assert_eq!(plus(r, m, f(0.5)), f(1.5) as u64);
+        assert_eq!(plus(r, INF as u64, f(0.5)), u64::MAX);
     }
 }

@@ -28,10 +28,19 @@
 use crate::relax::{load_len, Relaxation};
 use crate::types::*;
 
-/// The bucket of a distance.
+/// The bucket of a distance: `floor(d / delta)`, in real arithmetic on a real-weighted graph
+/// (`b.real`, both `d` and `delta` are `f32` bit patterns). IEEE division by a positive constant
+/// rounds monotonically and the cast truncates (saturating), so buckets still ascend with
+/// distance: the queue rules below only need that. Capped at `u32::MAX - 1`, the last bucket
+/// integer distances can reach (`INF - 1` with delta 1), so the loop's bucket arithmetic sees
+/// the same range either way.
 #[inline(always)]
-pub fn bucket_of(d: u32, delta: u32) -> u32 {
-    d / delta
+pub fn bucket_of(b: &Buckets, d: u32) -> u32 {
+    if b.real != 0 {
+        ((f32::from_bits(d) / f32::from_bits(b.delta)) as u32).min(u32::MAX - 1)
+    } else {
+        d / b.delta
+    }
 }
 
 /// Where a distance belongs in the current iteration.
@@ -53,7 +62,7 @@ pub fn class_of(b: &Buckets, d: u32) -> Class {
     if d == INF {
         return Class::Unreached;
     }
-    let k = bucket_of(d, b.delta);
+    let k = bucket_of(b, d);
     if k <= b.current {
         Class::Near
     } else if (k as u64) < b.window as u64 + b.nbuckets as u64 {
@@ -67,7 +76,7 @@ pub fn class_of(b: &Buckets, d: u32) -> Class {
 /// in an earlier bucket (at that distance); its queue entry is a leftover to skip.
 #[inline(always)]
 pub fn is_stale(b: &Buckets, d: u32) -> bool {
-    b.nbuckets != 0 && d != INF && bucket_of(d, b.delta) < b.current
+    b.nbuckets != 0 && d != INF && bucket_of(b, d) < b.current
 }
 
 /// What one relaxation must push.
@@ -168,7 +177,7 @@ pub unsafe fn target_settled(p: &PileArgs, st: &PileState) -> bool {
         return false;
     }
     let d = dist_of(crate::relax::load_packed(p.adv.dist, p.target));
-    (d as u64) < st.current as u64 * b.delta as u64
+    d != INF && bucket_of(b, d) < st.current
 }
 
 /// After a far-pile split found its smallest live distance in bucket `window` (`None`: the
@@ -195,18 +204,19 @@ pub fn after_split(st: &mut PileState, window: Option<u32>) -> Next {
 /// window just finished; anything below left the far class and was processed from a slot or
 /// the near queue.
 #[inline(always)]
-pub fn far_is_live(d: u32, delta: u32, old_window_end: u64) -> bool {
-    d != INF && bucket_of(d, delta) as u64 >= old_window_end
+pub fn far_is_live(b: &Buckets, d: u32, old_window_end: u64) -> bool {
+    d != INF && bucket_of(b, d) as u64 >= old_window_end
 }
 
 /// The multisplit bin of a far-pile entry at distance `d` for a new window starting at bucket
 /// `window`: `0..nbuckets` the window's slots, `nbuckets` the far pile, `nbuckets + 1` dropped.
 #[inline(always)]
-pub fn far_bin(d: u32, delta: u32, window: u32, nbuckets: u32, old_window_end: u64) -> u32 {
-    if !far_is_live(d, delta, old_window_end) {
+pub fn far_bin(b: &Buckets, d: u32, window: u32, old_window_end: u64) -> u32 {
+    let nbuckets = b.nbuckets;
+    if !far_is_live(b, d, old_window_end) {
         return nbuckets + 1;
     }
-    let k = bucket_of(d, delta);
+    let k = bucket_of(b, d);
     // Live entries lie at or above the new window, which starts at the smallest of them.
     if k.wrapping_sub(window) < nbuckets {
         k - window
@@ -239,7 +249,7 @@ pub unsafe fn pile_step(p: &PileArgs, st: &PileState) -> AdvanceArgs {
     };
     // The hybrid's switch: a wide input needs no ordering (Davidson et al. §VI). Its length is
     // final here (the previous phase ended at a barrier, and nothing pushes into an input).
-    let wide = (p.wide_at != 0 && b.nbuckets != 0 && load_len(input.len) >= p.wide_at) as u32;
+    let wide = (p.wide_at != 0 && b.nbuckets != 0 && load_len(input.len) >= p.wide_at) as u16;
     AdvanceArgs {
         input,
         output,
@@ -322,10 +332,20 @@ mod tests {
     #[test]
     fn far_bins_drop_what_left_the_far_class() {
         // Old window ended at bucket 10; the new window starts at 12 with 3 buckets.
-        assert_eq!(far_bin(95, 10, 12, 3, 10), 4); // bucket 9: processed already
-        assert_eq!(far_bin(125, 10, 12, 3, 10), 0);
-        assert_eq!(far_bin(149, 10, 12, 3, 10), 2);
-        assert_eq!(far_bin(150, 10, 12, 3, 10), 3);
+        let b = buckets(10, 12, 12, 3);
+        assert_eq!(far_bin(&b, 95, 12, 10), 4); // bucket 9: processed already
+        assert_eq!(far_bin(&b, 125, 12, 10), 0);
+        assert_eq!(far_bin(&b, 149, 12, 10), 2);
+        assert_eq!(far_bin(&b, 150, 12, 10), 3);
+        // The same on a real-weighted graph: f32 distances and width, buckets floor(d / 10.0).
+        let f = |x: f32| x.to_bits();
+        let r = Buckets { real: 1, delta: f(10.0), ..b };
+        assert_eq!(far_bin(&r, f(95.5), 12, 10), 4);
+        assert_eq!(far_bin(&r, f(120.0), 12, 10), 0);
+        assert_eq!(far_bin(&r, f(149.99), 12, 10), 2);
+        assert_eq!(far_bin(&r, f(150.0), 12, 10), 3);
+        assert_eq!(bucket_of(&r, f(0.0)), 0);
+        assert_eq!(bucket_of(&r, f(3.0e38)), u32::MAX - 1); // saturates at the integer range, never wraps
     }
 
     #[test]

@@ -28,10 +28,11 @@ use crate::types::*;
 
 /// Whether `u -> v` of weight `w` may be `v`'s tree arc, given both packed words.
 #[inline(always)]
-pub fn is_tree_arc(pu: u64, w: u32, pv: u64) -> bool {
+pub fn is_tree_arc(metric: Metric, pu: u64, w: u32, pv: u64) -> bool {
     let du = dist_of(pu);
     let (su, sv) = (iter_of(pu), iter_of(pv));
-    du != INF && candidate(du, w) == Some(dist_of(pv)) && (su < sv || (su == sv && w > 0))
+    // `w > 0` also for reals: weights are stored with -0.0 turned into +0.0 (bit pattern 0).
+    du != INF && candidate(metric, du, w) == Some(dist_of(pv)) && (su < sv || (su == sv && w > 0))
 }
 
 /// Write `u + 1` into `parent1[v]` for tree arcs `u -> v` (see the module doc); `parent1` starts
@@ -44,7 +45,7 @@ pub unsafe fn tree_arcs(a: &TreeArgs, tid: u32, nthreads: u32) {
         let Some((u, e)) = at else { return };
         let pu = load_packed(a.dist, u);
         let v = *csr.targets.add(e as usize);
-        if is_tree_arc(pu, *csr.weights.add(e as usize), load_packed(a.dist, v)) {
+        if is_tree_arc(csr.metric(), pu, *csr.weights.add(e as usize), load_packed(a.dist, v)) {
             AtomicU32::from_ptr(a.parent1.add(v as usize)).store(u + 1, Relaxed);
         }
     });
@@ -56,14 +57,19 @@ mod tests {
 
     #[test]
     fn tree_arcs_are_tight_and_go_down_in_stamps() {
-        assert!(is_tree_arc(pack(5, 2), 3, pack(8, 3)));
+        let i = Metric::Integer;
+        assert!(is_tree_arc(i, pack(5, 2), 3, pack(8, 3)));
         // Same stamp: only through a positive weight (a zero-weight cycle's arcs all tie).
-        assert!(is_tree_arc(pack(5, 3), 3, pack(8, 3)));
-        assert!(!is_tree_arc(pack(5, 3), 0, pack(5, 3)));
+        assert!(is_tree_arc(i, pack(5, 3), 3, pack(8, 3)));
+        assert!(!is_tree_arc(i, pack(5, 3), 0, pack(5, 3)));
         // The head was lowered before the tail.
-        assert!(!is_tree_arc(pack(5, 4), 3, pack(8, 3)));
+        assert!(!is_tree_arc(i, pack(5, 4), 3, pack(8, 3)));
         // Not tight; unreached tail.
-        assert!(!is_tree_arc(pack(5, 2), 4, pack(8, 3)));
-        assert!(!is_tree_arc(pack(INF, NO_ITER), 0, pack(INF, NO_ITER)));
+        assert!(!is_tree_arc(i, pack(5, 2), 4, pack(8, 3)));
+        assert!(!is_tree_arc(i, pack(INF, NO_ITER), 0, pack(INF, NO_ITER)));
+        // Reals: tight in rounded arithmetic.
+        let f = |x: f32| x.to_bits();
+        assert!(is_tree_arc(Metric::Real, pack(f(0.1), 1), f(0.2), pack(f(0.1 + 0.2), 2)));
+        assert!(!is_tree_arc(Metric::Real, pack(f(0.1), 1), f(0.2), pack(f(0.3) + 1, 2)));
     }
 }

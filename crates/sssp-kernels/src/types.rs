@@ -85,12 +85,14 @@ pub struct Csr {
     pub offsets: *const u64,
     /// `m` arc heads.
     pub targets: *const u32,
-    /// `m` non-negative arc weights.
+    /// `m` non-negative arc weights: integers, or with `real` the bit patterns of `f32`s.
     pub weights: *const u32,
     /// Number of vertex ids: the graph's vertices times the lanes.
     pub n: u32,
     /// Log2 of the lanes (0: one solve).
-    pub lane_bits: u32,
+    pub lane_bits: u16,
+    /// 1: weights and distances are `f32` bit patterns (see [`Metric`] and `relax::candidate`).
+    pub real: u16,
 }
 
 impl Csr {
@@ -112,6 +114,33 @@ impl Csr {
     pub unsafe fn head(&self, x: u32, e: u64) -> u32 {
         (*self.targets.add(e as usize) << self.lane_bits) | (x & ((1 << self.lane_bits) - 1))
     }
+
+    /// How distances add up on this graph.
+    #[inline(always)]
+    pub fn metric(&self) -> Metric {
+        if self.real != 0 {
+            Metric::Real
+        } else {
+            Metric::Integer
+        }
+    }
+}
+
+/// How weights and distances are encoded in their `u32` cells, and so how they add up.
+///
+/// Real (`f32`) weights are stored as bit patterns. Non-negative IEEE-754 numbers order exactly
+/// like their bit patterns read as unsigned integers, and [`INF`] (`u32::MAX`, a NaN pattern)
+/// stays above every finite one, so every comparison, the packed 64-bit atomic min, the bucket
+/// order and every queue rule work unchanged; only the addition differs. Exactness: with round
+/// to nearest, `x -> fl(x + w)` is monotone and never below `x` for `w >= 0`, so every
+/// label-correcting strategy and Dijkstra reach the same fixpoint, the least left-to-right
+/// rounded sum over all paths, bit for bit (docs/gpu.md, "Real weights").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// `u32` weights, sums checked against [`INF`].
+    Integer,
+    /// `f32` weights (finite, `>= +0`), sums rounded to nearest; an infinite sum overflows.
+    Real,
 }
 
 /// A vertex queue whose length lives in device memory, so kernels can be queued without the
@@ -214,7 +243,10 @@ pub struct Buckets {
     pub nbuckets: u32,
     /// 1: this iteration runs as a Workfront Sweep iteration (the hybrid's wide mode, see
     /// `split::pushes`): every improved vertex also goes to the next near queue.
-    pub wide: u32,
+    pub wide: u16,
+    /// 1: distances and `delta` are `f32` bit patterns ([`Metric::Real`]); buckets are then
+    /// `floor(d / delta)` in real arithmetic (`split::bucket_of`).
+    pub real: u16,
 }
 
 /// No bucketing: the advance pushes every improvement to its output (Workfront Sweep).
@@ -228,6 +260,7 @@ pub const NO_BUCKETS: Buckets = Buckets {
     current: 0,
     nbuckets: 0,
     wide: 0,
+    real: 0,
 };
 
 /// Control state of a bucketed solve, kept in device memory (`NUM_CELLS` cells hold it at

@@ -22,6 +22,7 @@ use super::settle::{self as st, SettleLayout, SettleSpec};
 use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS, ENGINE_ALGOS};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
+use crate::graph::Metric;
 use crate::mem::{try_to_vec, try_vec};
 
 /// Threads of one CPU "launch". A multiple of the widest virtual warp; large enough that rayon
@@ -109,7 +110,8 @@ impl CpuEngine {
                 targets: targets.as_ptr(),
                 weights: weights.as_ptr(),
                 n: n as u32,
-                lane_bits,
+                lane_bits: lane_bits as u16,
+                real: (g.metric() == Metric::Real) as u16,
             },
             dist: dist.ptr(),
             queues: [queues[0].ptr(), queues[1].ptr()],
@@ -178,6 +180,7 @@ impl CpuEngine {
                 weights: ws.as_ptr(),
                 n: self.n,
                 lane_bits: 0,
+                real: (g.metric() == Metric::Real) as u16,
             };
             s.rev = Some((offsets, tails, ws));
         }
@@ -262,8 +265,12 @@ impl CpuEngine {
     /// the host multisplit.
     fn split_far(&self, p: &PileArgs, st: &mut PileState) {
         let b = &p.adv.buckets;
-        let (delta, nb) = (b.delta, b.nbuckets);
+        let nb = b.nbuckets;
         let old_end = st.window as u64 + nb as u64;
+        // The bucket rules read only these fields; a copy without the queue pointers can cross
+        // threads.
+        let (delta, real) = (b.delta, b.real);
+        let key = move || sssp_kernels::Buckets { delta, real, nbuckets: nb, ..sssp_kernels::NO_BUCKETS };
         let (pile, other) = (p.far[st.far as usize], p.far[(st.far ^ 1) as usize]);
         // SAFETY: no launch is running: plain reads of the distances, the pile and its cell.
         let (dist, items) = unsafe {
@@ -271,13 +278,13 @@ impl CpuEngine {
             (std::slice::from_raw_parts(p.adv.dist, self.n as usize), std::slice::from_raw_parts(pile, len))
         };
         let d = |v: u32| sssp_kernels::dist_of(dist[v as usize]);
-        let min = items.par_iter().map(|&v| d(v)).filter(|&x| split::far_is_live(x, delta, old_end)).min();
-        let window = min.map(|m| split::bucket_of(m, delta));
+        let min = items.par_iter().map(|&v| d(v)).filter(|&x| split::far_is_live(&key(), x, old_end)).min();
+        let window = min.map(|m| split::bucket_of(&key(), m));
         if let Some(w) = window {
             multisplit_host(
                 items.len(),
                 nb + 1,
-                |i| split::far_bin(d(items[i]), delta, w, nb, old_end),
+                |i| split::far_bin(&key(), d(items[i]), w, old_end),
                 |i| items[i],
                 |j, parts| {
                     let (to, cell) = if j < nb {

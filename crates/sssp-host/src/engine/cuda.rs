@@ -459,7 +459,8 @@ impl CudaEngine {
                 targets: device_addr(&targets, &stream) as *const u32,
                 weights: device_addr(&weights, &stream) as *const u32,
                 n: n as u32,
-                lane_bits,
+                lane_bits: lane_bits as u16,
+                real: (g.metric() == crate::graph::Metric::Real) as u16,
             },
             dist: device_addr(&dist, &stream) as *mut u64,
             queues: [at(device_addr(&queues[0], &stream)), at(device_addr(&queues[1], &stream))],
@@ -590,6 +591,7 @@ impl CudaEngine {
                 weights: device_addr(&rev.2, s) as *const u32,
                 n: self.n,
                 lane_bits: 0,
+                real: (g.metric() == crate::graph::Metric::Real) as u16,
             };
             self.spare -= needed;
             cs.rev = Some(rev);
@@ -606,7 +608,7 @@ impl CudaEngine {
             prefix: self.lay.prefix,
             output,
             of: of as u32,
-            lane_bits: self.lay.csr.lane_bits,
+            lane_bits: self.lay.csr.lane_bits as u32,
         }
     }
 }

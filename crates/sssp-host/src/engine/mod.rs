@@ -501,6 +501,7 @@ impl Layout {
                 current: 0,
                 nbuckets: b.count,
                 wide: 0,
+                real: self.csr.real,
             };
         }
         PileArgs {

@@ -9,7 +9,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `b"SSSPCSR\0"` |
 //! | 8 | 4 | `u32` version = 1 |
-//! | 12 | 4 | `u32` flags: bit 0 = weights are signed (`i32`), other bits 0 |
+//! | 12 | 4 | `u32` flags: bit 0 = weights are signed (`i32`), bit 1 = weights are real (`f32` bit patterns, finite, `>= +0.0`), not both; other bits 0 |
 //! | 16 | 8 | `u64` n (vertices) |
 //! | 24 | 8 | `u64` m (arcs) |
 //! | 32 | 8 | `u64` checksum (below) |
@@ -68,6 +68,8 @@ pub const MAGIC: [u8; 8] = *b"SSSPCSR\0";
 pub const VERSION: u32 = 1;
 /// Flag bit: weights are `i32` (otherwise `u32`).
 pub const FLAG_SIGNED: u32 = 1;
+/// Flags bit 1: the weights are real, stored as `f32` bit patterns ([`Weights::Real`]).
+pub const FLAG_REAL: u32 = 2;
 /// Bytes before the offsets array.
 pub const HEADER_LEN: usize = 40;
 
@@ -92,6 +94,7 @@ fn write_to<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
     let (flags, weight_bytes): (u32, &[u8]) = match g.weights() {
         Weights::Unsigned(w) => (0, as_bytes(&w[..])),
         Weights::Signed(w) => (FLAG_SIGNED, as_bytes(&w[..])),
+        Weights::Real(w) => (FLAG_REAL, as_bytes(&w[..])),
     };
     let offsets = as_bytes(g.offsets());
     let targets = as_bytes(g.targets());
@@ -183,6 +186,16 @@ fn from_map(path: &Path, map: Arc<Mmap>) -> Result<Graph> {
     let targets = unsafe { Buf::<u32>::mapped(map.clone(), layout.targets as usize, m) }.ok_or_else(view_failed)?;
     let weights = if h.flags & FLAG_SIGNED != 0 {
         Weights::Signed(unsafe { Buf::<i32>::mapped(map.clone(), layout.weights as usize, m) }.ok_or_else(view_failed)?)
+    } else if h.flags & FLAG_REAL != 0 {
+        let w = unsafe { Buf::<u32>::mapped(map, layout.weights as usize, m) }.ok_or_else(view_failed)?;
+        // Every engine relies on real weights being finite and non-negative: check, by name.
+        if let Some(e) = w.par_iter().position_any(|&b| crate::graph::real_weight(f32::from_bits(b)) != Ok(b)) {
+            return Err(corrupt(
+                path,
+                format!("arc {e} has weight bits {:#x}, not a finite real weight >= +0.0", w[e]),
+            ));
+        }
+        Weights::Real(w)
     } else {
         Weights::Unsigned(unsafe { Buf::<u32>::mapped(map, layout.weights as usize, m) }.ok_or_else(view_failed)?)
     };
@@ -223,7 +236,7 @@ impl Header {
         if h.version != VERSION {
             return Err(format!("unsupported version {} (this build reads version {VERSION})", h.version));
         }
-        if h.flags & !FLAG_SIGNED != 0 {
+        if h.flags & !(FLAG_SIGNED | FLAG_REAL) != 0 || h.flags == FLAG_SIGNED | FLAG_REAL {
             return Err(format!("unknown flags {:#x}", h.flags));
         }
         Ok(h)

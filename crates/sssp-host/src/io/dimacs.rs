@@ -56,7 +56,7 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, progress: &Progress)
     let dst = par_concat(&parts.iter().map(|p| &p.dst[..]).collect::<Vec<_>>());
     let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
     drop(parts);
-    Ok(EdgeList { num_vertices: h.n as u32, src, dst, weights: Some(w), undirected: false })
+    Ok(EdgeList { num_vertices: h.n as u32, src, dst, weights: Some(w), undirected: false, real: false })
 }
 
 /// Find and check the `p sp N M` line: only comments and blank lines may precede it.

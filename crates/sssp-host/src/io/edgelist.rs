@@ -16,13 +16,17 @@
 //!   disagrees is an error (a half-weighted file is almost certainly a broken file). `.wel`
 //!   requires the weight.
 //! - Each line is one arc `u -> v`; SNAP's undirected graphs need `--symmetrize`.
+//! - Weights are integers, or real numbers: if some weight is not an integer (`0.5`, `1e-3`),
+//!   the file is read again with every weight a real one, rounded to the nearest `f32` (`3`
+//!   becomes 3.0), and the graph gets real weights and real distances. A real weight must be
+//!   finite and `>= 0`.
 
 use std::io::Write;
 use std::path::Path;
 
 use super::text::{
-    count_newlines, explain, header_count, line_at, line_end, par_concat, par_map_chunks, push_i64, push_u64, vertex0,
-    weight, ErrAt, Fields, Scanner,
+    count_newlines, explain, header_count, line_at, line_end, par_concat, par_map_chunks, push_u64, vertex0, weight,
+    ErrAt, Fields, Scanner,
 };
 use super::Progress;
 use crate::error::Result;
@@ -37,6 +41,8 @@ struct Part {
     first: Option<(usize, bool)>,
     max_id: Option<u32>,
     err: Option<ErrAt>,
+    /// A line with a real (non-integer) weight was met: the file must be read in real mode.
+    real_seen: bool,
 }
 
 pub(super) fn parse(
@@ -46,7 +52,13 @@ pub(super) fn parse(
     require_weights: bool,
     progress: &Progress,
 ) -> Result<EdgeList> {
-    let mut parts = par_map_chunks(text, start, progress, |chunk, base| parse_chunk(chunk, base, require_weights));
+    let mut parts =
+        par_map_chunks(text, start, progress, |chunk, base| parse_chunk(chunk, base, require_weights, false));
+    // A line whose weight is a real number makes the whole file real: read it again that way.
+    let real = parts.iter().any(|p| p.real_seen);
+    if real {
+        parts = par_map_chunks(text, start, progress, |chunk, base| parse_chunk(chunk, base, require_weights, true));
+    }
 
     // The first edge line of the file decides whether weights are given; report the first line
     // that disagrees or fails, in file order.
@@ -91,7 +103,7 @@ pub(super) fn parse(
     let dst = par_concat(&parts.iter().map(|p| &p.dst[..]).collect::<Vec<_>>());
     let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
     drop(parts);
-    Ok(EdgeList { num_vertices, src, dst, weights: weighted.then_some(w), undirected: false })
+    Ok(EdgeList { num_vertices, src, dst, weights: weighted.then_some(w), undirected: false, real: real && weighted })
 }
 
 /// Most vertices an edge list without a declared count may imply: generous for real graphs
@@ -149,7 +161,7 @@ fn first_line_with(text: &[u8], start: usize, hit: impl Fn(u32, u32) -> bool) ->
     start
 }
 
-fn parse_chunk(b: &[u8], base: usize, require_weights: bool) -> Part {
+fn parse_chunk(b: &[u8], base: usize, require_weights: bool, real: bool) -> Part {
     // Every edge takes a line, so the newline count bounds the arcs: no reallocation.
     let cap = count_newlines(b) as usize + 1;
     let mut p = Part {
@@ -159,14 +171,40 @@ fn parse_chunk(b: &[u8], base: usize, require_weights: bool) -> Part {
         first: None,
         max_id: None,
         err: None,
+        real_seen: false,
     };
-    if let Err(e) = fill(&mut p, b, base, require_weights, cap) {
+    if let Err(e) = fill(&mut p, b, base, require_weights, cap, real) {
         p.err = Some(e);
     }
     p
 }
 
-fn fill(p: &mut Part, b: &[u8], base: usize, require_weights: bool, cap: usize) -> Result<(), ErrAt> {
+/// `u v` or `u v w` with `w` a real number: the fields read (2 or 3; `None` if malformed), the
+/// weight's stored bits in `vals[2]`, or an error for a real that cannot be a weight.
+fn read_real_line(s: &mut Scanner, vals: &mut [i64; 3], pos: usize) -> Result<Option<usize>, ErrAt> {
+    let (Some(u), Some(v)) = (s.read_int(), s.next_int()) else { return Ok(None) };
+    (vals[0], vals[1]) = (u, v);
+    if s.end_line() {
+        return Ok(Some(2));
+    }
+    let Some(x) = super::mtx::real32(s.read_token()) else { return Ok(None) };
+    if !s.end_line() {
+        return Ok(None);
+    }
+    vals[2] = crate::graph::real_weight(x).map_err(|m| ErrAt::parse(pos, m))? as i64;
+    Ok(Some(3))
+}
+
+/// Whether the line at the scanner is `u v w` with `w` a real number but not an integer.
+fn real_weight_line(line: &[u8]) -> bool {
+    let t: Vec<&[u8]> = line.split(|c| super::text::is_blank(*c) || *c == b'\n').filter(|t| !t.is_empty()).collect();
+    // An all-digit weight that failed is an integer out of range, which stays an error (it
+    // would be a silent change of meaning to read 2^40 as an f32).
+    let integer = |w: &[u8]| w.iter().all(|c| c.is_ascii_digit() || *c == b'-' || *c == b'+');
+    t.len() == 3 && !integer(t[2]) && super::mtx::real32(t[2]).is_some()
+}
+
+fn fill(p: &mut Part, b: &[u8], base: usize, require_weights: bool, cap: usize, real: bool) -> Result<(), ErrAt> {
     let (what, counts): (&str, &[usize]) = if require_weights {
         ("`u v w` with 3 integers", &[3])
     } else {
@@ -192,8 +230,14 @@ fn fill(p: &mut Part, b: &[u8], base: usize, require_weights: bool, cap: usize) 
             _ => {}
         }
         let pos = s.pos();
-        let k = match s.read_ints(&mut vals) {
+        let read = if real { read_real_line(&mut s, &mut vals, pos)? } else { s.read_ints(&mut vals) };
+        let k = match read {
             Some(k) if k >= min_fields => k,
+            _ if !real && real_weight_line(line_at(b, pos - base)) => {
+                // The caller reads the file again in real mode.
+                p.real_seen = true;
+                return Ok(());
+            }
             _ => return Err(ErrAt::parse(pos, explain(line_at(b, pos - base), what, counts, Fields::Ints))),
         };
         if k != fields {
@@ -213,7 +257,7 @@ fn fill(p: &mut Part, b: &[u8], base: usize, require_weights: bool, cap: usize) 
         p.src.push(u);
         p.dst.push(v);
         if k == 3 {
-            p.w.push(weight(vals[2], pos)?);
+            p.w.push(if real { vals[2] } else { weight(vals[2], pos)? });
         }
     }
     if p.first.is_some() {
@@ -248,7 +292,7 @@ pub(super) fn write<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
         buf.push(b' ');
         push_u64(buf, targets[e] as u64);
         buf.push(b' ');
-        push_i64(buf, weights.get(e));
+        super::text::push_weight(buf, weights, e);
         buf.push(b'\n');
     })
 }

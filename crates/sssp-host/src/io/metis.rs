@@ -119,7 +119,7 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
         Some((lo, hi, seed)) => Some(pair_weights(&src, &dst, lo, hi, seed)),
         None => h.edge_weights.then_some(w),
     };
-    let edges = EdgeList { num_vertices: h.n as u32, src, dst, weights, undirected: false };
+    let edges = EdgeList { num_vertices: h.n as u32, src, dst, weights, undirected: false, real: false };
     Ok(Parsed { edges, weights_final: rule.is_some() })
 }
 

@@ -134,11 +134,14 @@ impl std::fmt::Display for Format {
     }
 }
 
-/// How Matrix Market `real` values become integer weights.
+/// How Matrix Market `real` values become weights.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum RealPolicy {
-    /// Refuse `real` files (when their weights would be used), telling the user about `--mtx-real`.
+    /// Keep them as real (`f32`) weights, each value rounded to the nearest `f32` as `strtof`
+    /// does: the graph gets [`crate::Weights::Real`] and real distances.
     #[default]
+    Native,
+    /// Refuse `real` files (when their weights would be used).
     Reject,
     /// Round to the nearest integer (halves away from zero).
     Round,
@@ -148,10 +151,12 @@ pub enum RealPolicy {
 }
 
 impl RealPolicy {
-    /// Parse `reject`, `round` or `scale:K`.
+    /// Parse `native`, `reject`, `round` or `scale:K`.
     pub fn parse(s: &str) -> Result<RealPolicy> {
-        let err = || Error::InvalidArgument(format!("mtx-real `{s}`: expected reject, round or scale:K (K > 0)"));
+        let err =
+            || Error::InvalidArgument(format!("mtx-real `{s}`: expected native, reject, round or scale:K (K > 0)"));
         match s.split_once(':') {
+            None if s == "native" => Ok(RealPolicy::Native),
             None if s == "reject" => Ok(RealPolicy::Reject),
             None if s == "round" => Ok(RealPolicy::Round),
             Some(("scale", k)) => {
@@ -188,7 +193,7 @@ impl Default for LoadOptions {
             format: None,
             weights: WeightSpec::AsGiven,
             symmetrize: false,
-            real: RealPolicy::Reject,
+            real: RealPolicy::Native,
             progress: false,
         }
     }
@@ -253,7 +258,8 @@ fn with_options(g: Graph, opts: &LoadOptions) -> Result<Graph> {
     }
     rows.into_par_iter().for_each(|(v, row)| row.fill(v));
     let weights = Some((0..g.num_arcs()).into_par_iter().map(|e| g.weights().get(e)).collect());
-    let edges = EdgeList { num_vertices: n as u32, src, dst: g.targets().to_vec(), weights, undirected: false };
+    let real = g.metric() == crate::graph::Metric::Real;
+    let edges = EdgeList { num_vertices: n as u32, src, dst: g.targets().to_vec(), weights, undirected: false, real };
     drop(g);
     edges.into_graph(opts.weights, opts.symmetrize)
 }
@@ -290,6 +296,11 @@ pub fn write_text(g: &Graph, path: &Path, format: Format) -> Result<()> {
             ))
         }
         Format::Binary => return binary::write(g, path),
+        Format::Dimacs if g.metric() == crate::graph::Metric::Real => {
+            return Err(Error::InvalidArgument(
+                "DIMACS holds integer weights and this graph has real ones: write mtx, el, wel or bin".into(),
+            ))
+        }
         _ => {}
     }
     let mut sink = Sink::create(path)?;

@@ -14,10 +14,11 @@
 //!   files are refused with a message saying why: none has a faithful integer-weighted graph
 //!   reading. `double` is accepted as a synonym of `real`.
 //! - The matrix must be square (a graph's adjacency matrix is); the entry count must equal nnz.
-//! - `pattern` files carry no weights. `real` values become integers per [`RealPolicy`]; with the
-//!   default `Reject` a `real` file is refused (its weights would be used) with a message about
-//!   `--mtx-real`. When the weights are replaced anyway (`--weights unit/random`), real values are
-//!   only checked to be numbers.
+//! - `pattern` files carry no weights. `real` values are read per [`RealPolicy`]: by default
+//!   (`Native`) as real weights, each rounded to the nearest `f32` (a NaN, an infinity or a
+//!   negative value is an error naming the line); `round` / `scale:K` turn them into integers;
+//!   `reject` refuses the file. When the weights are replaced anyway (`--weights unit/random`),
+//!   real values are only checked to be numbers.
 //! - `symmetric`: every entry stands for both directions, but a diagonal entry is one self loop,
 //!   not two. The parser therefore emits the arcs itself: all entries as given, then the reverse
 //!   of every off-diagonal entry, both in file order (the same layout `EdgeList::into_graph` uses
@@ -34,8 +35,7 @@ use rayon::prelude::*;
 
 use super::text::{
     count_newlines, explain, header_count, header_vertices, line_at, line_end, line_of, par_concat, par_map_chunks,
-    push_i64, push_u64, show, skip_comments, tokens, vertex1, weight, ErrAt, Fields, Part, Scanner, MAX_WEIGHT,
-    MIN_WEIGHT,
+    push_u64, show, skip_comments, tokens, vertex1, weight, ErrAt, Fields, Part, Scanner, MAX_WEIGHT, MIN_WEIGHT,
 };
 use super::{twin_weight_rule, LoadOptions, Parsed, Progress, RealPolicy};
 use crate::error::{Error, Result};
@@ -83,12 +83,13 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
             return Err(Error::parse(
                 path,
                 line_of(text, start),
-                "the matrix has `real` values, which cannot be integer weights as they are; \
-                 pass --mtx-real round (or --mtx-real scale:K to multiply by K, then round), \
-                 or replace the weights with --weights",
+                "the matrix has `real` values, refused by --mtx-real reject; \
+                 pass --mtx-real native (real weights), round (or scale:K to multiply by K, then \
+                 round), or replace the weights with --weights",
             ))
         }
-        (Field::Real, RealPolicy::Reject) => Values::IgnoredReal,
+        // --weights replaces them: checked as numbers, not kept.
+        (Field::Real, _) if opts.weights != WeightSpec::AsGiven => Values::IgnoredReal,
         (Field::Real, policy) => Values::Real(policy),
     };
     if let RealPolicy::Scale(k) = opts.real {
@@ -118,8 +119,9 @@ pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, 
     let dst = par_concat(&parts.iter().map(|p| &p.dst[..]).collect::<Vec<_>>());
     let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
     drop(parts);
+    let real = matches!(values, Values::Real(RealPolicy::Native));
     let mut edges =
-        EdgeList { num_vertices: h.n as u32, src, dst, weights: has_values.then_some(w), undirected: false };
+        EdgeList { num_vertices: h.n as u32, src, dst, weights: has_values.then_some(w), undirected: false, real };
     if !h.symmetric {
         return Ok(edges.into());
     }
@@ -256,6 +258,10 @@ fn fill(p: &mut Part, b: &[u8], base: usize, h: &Header, values: Values) -> Resu
         let w = match values {
             Values::Absent => None,
             Values::Int => Some(s.next_int().ok_or_else(bad)?),
+            Values::Real(RealPolicy::Native) => {
+                let x = real32(s.read_token()).ok_or_else(bad)?;
+                Some(crate::graph::real_weight(x).map_err(|m| ErrAt::parse(pos, m))? as i64)
+            }
             Values::Real(policy) => {
                 let x = real(s.read_token()).ok_or_else(bad)?;
                 Some(real_to_weight(x, policy).map_err(|m| ErrAt::parse(pos, m))?)
@@ -286,10 +292,16 @@ fn real(tok: &[u8]) -> Option<f64> {
     std::str::from_utf8(tok).ok()?.parse::<f64>().ok()
 }
 
+/// A real number token rounded once, straight to the nearest `f32` (going through `f64` could
+/// round twice).
+pub(super) fn real32(tok: &[u8]) -> Option<f32> {
+    std::str::from_utf8(tok).ok()?.parse::<f32>().ok()
+}
+
 /// Convert a real value to an integer weight per the policy.
 fn real_to_weight(x: f64, policy: RealPolicy) -> Result<i64, String> {
     let y = match policy {
-        RealPolicy::Reject => return Err("real values are rejected (see --mtx-real)".into()),
+        RealPolicy::Native | RealPolicy::Reject => return Err("real values are rejected (see --mtx-real)".into()),
         RealPolicy::Round => x,
         RealPolicy::Scale(k) => x * k,
     };
@@ -323,10 +335,11 @@ fn explain_entry(line: &[u8], field: Field) -> String {
     }
 }
 
-/// An `integer general` matrix, 1-based, entries in CSR order.
+/// An `integer general` matrix (`real general` for real weights), 1-based, entries in CSR order.
 pub(super) fn write<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
     let mut head = Vec::new();
-    head.extend_from_slice(b"%%MatrixMarket matrix coordinate integer general\n% written by sssp\n");
+    let field = if g.metric() == crate::graph::Metric::Real { "real" } else { "integer" };
+    head.extend_from_slice(format!("%%MatrixMarket matrix coordinate {field} general\n% written by sssp\n").as_bytes());
     for x in [g.num_vertices() as u64, g.num_vertices() as u64] {
         push_u64(&mut head, x);
         head.push(b' ');
@@ -341,7 +354,7 @@ pub(super) fn write<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
         buf.push(b' ');
         push_u64(buf, targets[e] as u64 + 1);
         buf.push(b' ');
-        push_i64(buf, weights.get(e));
+        super::text::push_weight(buf, weights, e);
         buf.push(b'\n');
     })
 }
@@ -414,7 +427,12 @@ mod tests {
     #[test]
     fn real_values_follow_the_policy() {
         let text = "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 2.5\n2 1 1e-3\n";
-        let (line, msg) = err(text);
+        // Native (the default): f32 weights, as bit patterns.
+        let e = mtx(text).unwrap();
+        assert!(e.real);
+        assert_eq!(e.weights, Some(vec![2.5f32.to_bits() as i64, 1e-3f32.to_bits() as i64]));
+        let reject = LoadOptions { real: RealPolicy::Reject, ..Default::default() };
+        let (line, msg) = super::super::test_util::parse_error(mtx_with(text, &reject));
         assert_eq!(line, 1);
         assert!(msg.contains("--mtx-real"), "{msg}");
         let round = LoadOptions { real: RealPolicy::Round, ..Default::default() };

@@ -478,6 +478,18 @@ pub(crate) fn push_i64(buf: &mut Vec<u8>, v: i64) {
     push_u64(buf, v.unsigned_abs());
 }
 
+/// Append arc `e`'s weight: an integer, or a real weight's shortest decimal that reads back to
+/// the same `f32` (Rust's `Display`).
+pub(crate) fn push_weight(buf: &mut Vec<u8>, weights: &crate::graph::Weights, e: usize) {
+    match weights {
+        crate::graph::Weights::Real(w) => {
+            use std::io::Write;
+            let _ = write!(buf, "{}", f32::from_bits(w[e]));
+        }
+        _ => push_i64(buf, weights.get(e)),
+    }
+}
+
 /// The arcs one parallel chunk of a text parsed, or where it first failed. Shared by the
 /// line-oriented parsers (DIMACS, Matrix Market, METIS); chunks are concatenated in file order.
 pub struct Part {

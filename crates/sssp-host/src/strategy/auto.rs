@@ -20,7 +20,7 @@
 
 use super::{heuristic_delta, Algo, Options};
 use crate::engine::{Balance, Dedupe};
-use crate::graph::{Graph, Weights};
+use crate::graph::{Graph, Metric, RealDistances, Weights};
 
 /// Max degree / mean degree from which a graph counts as skewed.
 pub const SKEW: f64 = 32.0;
@@ -59,6 +59,7 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
         };
     }
     let h = heuristic_delta(g);
+    let hs = g.metric().show(h as crate::Dist);
     let with = |algo, balance, delta: Option<u32>, what: String| Choice {
         algo,
         opts: Options { balance, dedupe: Dedupe::Stamp, delta, ..*base },
@@ -67,14 +68,24 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     match (gpu, skewed) {
         (true, true) => with(Algo::Workfront, Balance::Partition, None, "workfront, partition balance".into()),
         (true, false) if mean < ROAD_MEAN_DEGREE => {
-            let d = (h as u64 * GPU_ROAD_DELTA_FACTOR).min(u32::MAX as u64 - 1) as u32;
-            with(Algo::Bucketing, Balance::VirtualWarp, Some(d), format!("bucketing, vwarp, delta {d} = 8 x heuristic"))
+            let d = match g.metric() {
+                Metric::Integer => (h as u64 * GPU_ROAD_DELTA_FACTOR).min(u32::MAX as u64 - 1) as u32,
+                // Real graphs: delta is an f32 bit pattern, scaled as the number it stands for.
+                Metric::Real => (f32::from_bits(h) * GPU_ROAD_DELTA_FACTOR as f32).min(f32::MAX).to_bits(),
+            };
+            let shown = g.metric().show(d as crate::Dist);
+            with(
+                Algo::Bucketing,
+                Balance::VirtualWarp,
+                Some(d),
+                format!("bucketing, vwarp, delta {shown} = 8 x heuristic"),
+            )
         }
-        (true, false) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {h}")),
-        (false, true) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {h}")),
+        (true, false) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {hs}")),
+        (false, true) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {hs}")),
         // A trace asks for iterations, which serial Dijkstra does not have.
         (false, false) if base.trace => {
-            with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {h} (traced)"))
+            with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {hs} (traced)"))
         }
         (false, false) => with(Algo::Dijkstra, Balance::Thread, None, "serial dijkstra".into()),
     }

@@ -32,6 +32,7 @@ use sssp_kernels::INF;
 use crate::engine::{check_buckets, Balance, BucketSpec, Counters, Dedupe, Engine, LoopSpec};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
+use crate::graph::Metric;
 use crate::{Dist, UNREACHED};
 
 /// Knobs shared by the device strategies.
@@ -146,7 +147,17 @@ impl Options {
     /// The delta to use on `g`: the one asked for, or the heuristic.
     /// (The bucket count is checked with it where it is used, by the strategy that runs.)
     pub fn delta_for(&self, g: &Graph) -> Result<u32> {
-        Ok(self.delta.unwrap_or_else(|| heuristic_delta(g)))
+        match self.delta {
+            // Real graphs: delta is an f32 bit pattern like every real distance; it must be a
+            // finite number > 0 (bits 1 to f32::MAX's).
+            Some(d) if g.metric() == Metric::Real && !(1..=f32::MAX.to_bits()).contains(&d) => {
+                Err(Error::InvalidArgument(format!(
+                    "delta bits {d:#x} are not a finite f32 > 0 (the graph has real weights)"
+                )))
+            }
+            Some(d) => Ok(d),
+            None => Ok(heuristic_delta(g)),
+        }
     }
 }
 
@@ -166,11 +177,18 @@ pub fn heuristic_delta(g: &Graph) -> u32 {
 fn compute_delta(g: &Graph) -> u32 {
     let (n, m) = (g.num_vertices() as u128, g.num_arcs() as u128);
     if m == 0 {
-        return 1;
+        return if g.metric() == Metric::Real { 1f32.to_bits() } else { 1 };
     }
     let sum: u128 = match g.weights() {
         crate::graph::Weights::Unsigned(w) => w.par_iter().map(|&x| x as u128).sum(),
         crate::graph::Weights::Signed(w) => w.par_iter().map(|&x| x.max(0) as u128).sum(),
+        crate::graph::Weights::Real(w) => {
+            // The same formula in real arithmetic; the width is an f32 bit pattern like every
+            // real distance, at least the smallest normal f32 (a zero width has no buckets).
+            let sum: f64 = w.par_iter().map(|&x| f32::from_bits(x) as f64).sum();
+            let d = DELTA_C as f64 * sum * n as f64 / (m as f64 * m as f64);
+            return (d as f32).clamp(f32::MIN_POSITIVE, f32::MAX).to_bits();
+        }
     };
     let d = DELTA_C as u128 * sum * n / (m * m);
     d.clamp(1, u32::MAX as u128 - 1) as u32
@@ -276,6 +294,19 @@ impl Solution {
     /// The distance to `v` (`None`: unreached, or beyond the query's bound).
     pub fn distance(&self, v: u32) -> Option<Dist> {
         self.dist.get(v as usize).copied().filter(|&d| d != UNREACHED)
+    }
+
+    /// The distance to `v` of a run on a real-weighted graph ([`Metric::Real`]), as the `f32`
+    /// it is (`None` as [`distance`](Self::distance)). On an integer graph the bits would be
+    /// read as a float: use [`distance`](Self::distance) there.
+    pub fn distance_f32(&self, v: u32) -> Option<f32> {
+        self.distance(v).map(|d| f32::from_bits(d as u32))
+    }
+
+    /// Every distance of a run on a real-weighted graph as `f32`, `f32::INFINITY` for
+    /// unreached vertices.
+    pub fn distances_f32(&self) -> Vec<f32> {
+        self.dist.iter().map(|&d| if d == UNREACHED { f32::INFINITY } else { f32::from_bits(d as u32) }).collect()
     }
 
     /// The vertices of a shortest path from the run's source (the nearest source, for
