@@ -23,7 +23,7 @@ use sssp::Metric;
 /// `f32` bit patterns (the narrowest is the smallest subnormal: bucket numbers saturate).
 fn deltas(metric: Metric) -> [Option<u32>; 4] {
     match metric {
-        Metric::Integer => [None, Some(1), Some(u32::MAX - 1), Some(7)],
+        Metric::Integer | Metric::Signed => [None, Some(1), Some(u32::MAX - 1), Some(7)],
         Metric::Real => [None, Some(1), Some(f32::MAX.to_bits()), Some(0.37f32.to_bits())],
     }
 }

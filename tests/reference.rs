@@ -153,8 +153,12 @@ proptest! {
         let g = build(n, &all);
         let reaches = g.reachable(src)[on[0] as usize];
         match reference::bellman_ford(&g, src) {
-            Err(Error::NegativeCycle { vertex }) => {
+            Err(Error::NegativeCycle { vertex, cycle, weight }) => {
                 prop_assert!(reaches, "reported a cycle the source cannot reach");
+                // The witness is a real cycle of the graph, of the weight it claims, negative.
+                prop_assert_eq!(cycle[0], vertex);
+                prop_assert!(weight < 0);
+                prop_assert_eq!(reference::cycle_weight(&g, &cycle), Some(weight));
                 // The reported vertex lies on a cycle reachable from the source.
                 prop_assert!(g.reachable(src)[vertex as usize]);
                 prop_assert!(g.neighbors(vertex).any(|(t, _)| g.reachable(t)[vertex as usize]));

@@ -204,14 +204,6 @@ fn overflowing_candidates_that_are_not_shortest_are_fine() {
 }
 
 #[test]
-fn negative_weights_are_refused_by_engines() {
-    let mut e = EdgeList::with_capacity(2, 1);
-    e.push(0, 1, -1);
-    let g = e.into_graph(WeightSpec::AsGiven, false).unwrap();
-    assert!(matches!(engine::open(&g, device()), Err(Error::NegativeWeight { from: 0, to: 1, weight: -1, .. })));
-}
-
-#[test]
 fn out_of_range_source_is_a_typed_error() {
     let g = generate(&GenSpec::parse("path:10").unwrap(), 1, WeightSpec::AsGiven).unwrap();
     let mut eng = engine::open(&g, device()).unwrap();

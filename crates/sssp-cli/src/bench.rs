@@ -252,7 +252,7 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
             for (s, d) in &rows {
                 sssp::verify::check(g, *s, d)?;
                 if a.reference {
-                    sssp::verify::compare(d, &sssp::reference::dijkstra(g, *s)?)?;
+                    sssp::verify::compare(d, &reference(g, *s)?)?;
                 }
             }
             let rate = sources.len() as f64 / total;
@@ -285,6 +285,15 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
         }
     }
     Ok(())
+}
+
+/// The serial answer `--reference` compares with: Bellman-Ford for negative weights, else
+/// Dijkstra (in f32 on real-weighted graphs).
+fn reference(g: &Graph, src: u32) -> Result<Vec<sssp::Dist>> {
+    match g.metric() {
+        sssp::Metric::Signed => sssp::reference::bellman_ford(g, src),
+        _ => sssp::reference::dijkstra(g, src),
+    }
 }
 
 /// A delta column: `-` for none, a decimal on real-weighted graphs.
@@ -322,7 +331,7 @@ fn query_targets(g: &Graph, sources: &[u32], fractions: &[f64]) -> Result<Vec<Ve
                 .iter()
                 .map(|&f| {
                     let want = match g.metric() {
-                        sssp::Metric::Integer => (ecc as f64 * f).ceil() as i64,
+                        sssp::Metric::Integer | sssp::Metric::Signed => (ecc as f64 * f).ceil() as i64,
                         // Real distances are f32 bit patterns: scale the number, not the bits.
                         sssp::Metric::Real => ((f32::from_bits(ecc as u32) as f64 * f) as f32).to_bits() as i64,
                     };
@@ -432,7 +441,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 Some(b) => sssp::verify::check_within(&g, src, &sol.dist, b)?,
             }
             if a.reference {
-                let mut want = sssp::reference::dijkstra(&g, src)?;
+                let mut want = reference(&g, src)?;
                 if let Some(b) = opts.query_bound(&sol.dist) {
                     want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
                 }

@@ -20,8 +20,10 @@ pub struct GraphArgs {
     #[arg(long)]
     pub format: Option<String>,
     /// Weights: `given` (inputs without weights get random:1-255, GAP's convention), `unit`,
-    /// `random[:LO-HI[:SEED]]` (uniform integers, a pure function of the seed and the edge), or
-    /// `real[:LO-HI[:SEED]]` (uniform f32 reals, default 0-1: real distances, see docs/gpu.md).
+    /// `random[:LO-HI[:SEED]]` (uniform integers, a pure function of the seed and the edge),
+    /// `real[:LO-HI[:SEED]]` (uniform f32 reals, default 0-1: real distances, see docs/gpu.md),
+    /// or `shifted:LO-HI:P[:SEED]` (random integers plus p(u) - p(v) for a random vertex
+    /// potential p in 0..=P: negative arcs, no negative cycle).
     #[arg(long, default_value = "given")]
     pub weights: String,
     /// Add the reverse of every arc (undirected inputs are always stored as two arcs).
@@ -249,7 +251,7 @@ impl SolveArgs {
 /// real-weighted ones.
 pub fn distance_arg(g: &Graph, s: &str, what: &str) -> Result<Dist> {
     match g.metric() {
-        Metric::Integer => {
+        Metric::Integer | Metric::Signed => {
             s.parse::<u64>().ok().filter(|&x| x < UNREACHED as u64).map(|x| x as Dist).ok_or_else(|| {
                 Error::InvalidArgument(format!(
                     "{what} `{s}`: expected a non-negative integer (the graph has integer weights)"
@@ -281,10 +283,8 @@ pub fn engine_needed(g: &Graph, algo: Algo) -> Result<bool> {
     if !algo.uses_engine() {
         return Ok(false);
     }
-    if algo == Algo::Auto {
-        return Ok(!matches!(g.weights(), sssp::Weights::Signed(_)));
-    }
-    g.unsigned_weights(algo.name())?;
+    // Which algorithm takes which weights is the library's rule (`auto` picks accordingly).
+    sssp::strategy::check_metric(g, algo, &Options::default())?;
     Ok(true)
 }
 
@@ -459,7 +459,7 @@ pub fn fmt_dist(m: Metric, d: Dist) -> String {
 pub fn dist_json(m: Metric, d: Dist) -> serde_json::Value {
     match m {
         Metric::Real => serde_json::json!(f32::from_bits(d as u32) as f64),
-        Metric::Integer => serde_json::json!(d),
+        Metric::Integer | Metric::Signed => serde_json::json!(d),
     }
 }
 

@@ -25,11 +25,12 @@ Vertex ids on the command line and in every output are the graph's internal 0-ba
 A GRAPH is a file (format from its extension, .gz/.xz decompressed transparently; see --format)
 or a generator spec `gen:SPEC` (see `sssp gen --help`), e.g. gen:kron:20 or gen:grid2d:1000x1000.
 
-Exit codes: 0 success; 1 the run failed (e.g. a negative cycle, a distance overflow) or `path`'s
-target is not reachable;
+Exit codes: 0 success; 1 the run failed (e.g. a distance overflow) or `path`'s target is not
+reachable;
 2 bad usage or arguments; 3 verification failed; 4 a file that cannot be read or written, or
 malformed input (the message names the file, and the line for text formats);
-5 GPU unavailable, or out of device or host memory.";
+5 GPU unavailable, or out of device or host memory;
+6 a negative cycle is reachable from the source (the message lists it and its weight).";
 
 #[derive(Parser)]
 #[command(name = "sssp", version, about = "Exact single-source shortest paths on GPUs (CUDA) and CPUs", after_help = AFTER_HELP)]
@@ -159,7 +160,8 @@ struct GenArgs {
     /// Generator seed (printed, so every graph can be made again).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Weights: given (the generator's own), unit, random[:LO-HI[:SEED]].
+    /// Weights: given (the generator's own), unit, random[:LO-HI[:SEED]], real[:LO-HI[:SEED]]
+    /// (f32), shifted:LO-HI:P[:SEED] (negative arcs, no negative cycle).
     #[arg(long, default_value = "given")]
     weights: String,
 }
@@ -192,6 +194,7 @@ fn exit_code(e: &Error) -> u8 {
         Error::Io { .. } | Error::Parse { .. } | Error::UnknownFormat { .. } => 4,
         Error::NoGpu(_) | Error::OutOfDeviceMemory { .. } | Error::OutOfHostMemory { .. } | Error::Cuda(_) => 5,
         Error::InvalidArgument(_) | Error::VertexOutOfRange { .. } | Error::TooLarge { .. } => 2,
+        Error::NegativeCycle { .. } => 6,
         _ => 1,
     }
 }

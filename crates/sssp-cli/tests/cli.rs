@@ -80,28 +80,42 @@ fn bad_source_and_arguments_exit_2() {
 }
 
 #[test]
-fn negative_weights_need_bellman_ford() {
+fn negative_weights_run_on_workfront_and_bellman_ford() {
     let g = tmp("neg.gr");
     std::fs::write(&g, "p sp 3 3\na 1 2 4\na 2 3 -2\na 1 3 3\n").unwrap();
-    let o = sssp(&["run", s(&g), "--source", "0", "--algo", "workfront", "--device", "cpu"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o).1.contains("negative edge weight -2 on arc 1 -> 2"), "{:?}", text(&o));
-    // The error names the algorithm the user chose and the one that accepts negative weights.
+    // Workfront and topo-bf take negative weights on the engines; all agree with Bellman-Ford.
+    let mut outs = vec![];
+    for algo in ["workfront", "topo-bf", "bellman-ford"] {
+        let out = tmp(&format!("neg-{algo}.txt"));
+        let o = sssp(&["run", s(&g), "--source", "0", "--algo", algo, "--device", "cpu", "--verify", "-o", s(&out)]);
+        assert!(o.status.success(), "{algo}: {:?}", text(&o));
+        outs.push(std::fs::read_to_string(out).unwrap());
+    }
+    assert!(outs.iter().all(|x| x == "0 0\n1 4\n2 2\n"), "{outs:?}");
+    // The error names the algorithm the user chose and the ones that accept negative weights.
     let o = sssp(&["run", s(&g), "--source", "0", "--algo", "near-far", "--device", "cpu"]);
+    assert_eq!(o.status.code(), Some(1));
     let err = text(&o).1;
-    assert!(err.contains("`near-far`") && err.contains("bellman-ford") && !err.contains("GPU"), "{err}");
-    // auto picks Bellman-Ford and says so.
-    let o = sssp(&["run", s(&g), "--source", "0", "--verify"]);
+    assert!(err.contains("negative edge weight -2 on arc 1 -> 2"), "{err}");
+    assert!(err.contains("`near-far`") && err.contains("workfront") && !err.contains("GPU"), "{err}");
+    // auto picks Bellman-Ford on the CPU and says so.
+    let o = sssp(&["run", s(&g), "--source", "0", "--verify", "--device", "cpu"]);
     assert!(o.status.success(), "{:?}", text(&o));
     assert!(text(&o).1.contains("auto: bellman-ford"), "{:?}", text(&o));
-    let out = tmp("neg.txt");
-    let o = sssp(&["run", s(&g), "--source", "0", "--algo", "bellman-ford", "--verify", "-o", s(&out)]);
-    assert!(o.status.success(), "{:?}", text(&o));
-    assert_eq!(std::fs::read_to_string(out).unwrap(), "0 0\n1 4\n2 2\n");
-    std::fs::write(&g, "p sp 2 2\na 1 2 -1\na 2 1 -1\n").unwrap();
-    let o = sssp(&["run", s(&g), "--source", "0", "--algo", "bellman-ford"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o).1.contains("negative cycle"));
+    // Cutoffs and batches are refused with a reason.
+    let o = sssp(&["run", s(&g), "--source", "0", "--algo", "workfront", "--cutoff", "3", "--device", "cpu"]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    // A reachable negative cycle: exit 6 with the cycle and its weight, from every algorithm.
+    std::fs::write(&g, "p sp 4 4\na 1 2 1\na 2 3 -1\na 3 2 -1\na 4 4 -5\n").unwrap();
+    for algo in ["workfront", "topo-bf", "bellman-ford"] {
+        let o = sssp(&["run", s(&g), "--source", "0", "--algo", algo, "--device", "cpu"]);
+        assert_eq!(o.status.code(), Some(6), "{algo}: {:?}", text(&o));
+        assert!(
+            text(&o).1.contains("negative cycle is reachable from the source: 1 -> 2 -> 1 (total weight -2)"),
+            "{:?}",
+            text(&o)
+        );
+    }
 }
 
 #[test]

@@ -57,7 +57,7 @@ pub enum Error {
     },
 
     /// An algorithm that needs non-negative weights was given a negative one.
-    #[error("negative edge weight {weight} on arc {from} -> {to}; algorithm `{algo}` needs non-negative weights (use --algo bellman-ford)")]
+    #[error("negative edge weight {weight} on arc {from} -> {to}; algorithm `{algo}` needs non-negative weights (workfront, topo-bf and bellman-ford take negative ones)")]
     NegativeWeight {
         /// The algorithm that refused, as the user named it.
         algo: String,
@@ -70,10 +70,15 @@ pub enum Error {
     },
 
     /// A negative cycle is reachable from the source, so shortest paths are undefined.
-    #[error("a negative cycle is reachable from the source (it passes through vertex {vertex})")]
+    #[error("a negative cycle is reachable from the source: {} (total weight {weight})", show_cycle(cycle))]
     NegativeCycle {
-        /// A vertex on (or reached through) the cycle: a place to start looking.
+        /// The smallest vertex id on the cycle (`cycle[0]`).
         vertex: u32,
+        /// The cycle's vertices in arc order, starting at `vertex`: arcs `cycle[i] ->
+        /// cycle[i + 1]` and `cycle[last] -> cycle[0]`.
+        cycle: Vec<u32>,
+        /// Its total weight (< 0), taking the lightest of parallel arcs.
+        weight: i64,
     },
 
     /// A shortest distance does not fit the distance type in use.
@@ -149,4 +154,15 @@ impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io { path: path.into(), source }
     }
+}
+
+/// A cycle for a message: `3 -> 5 -> 7 -> 3`, or its first 16 vertices and a count.
+fn show_cycle(c: &[u32]) -> String {
+    const SHOWN: usize = 16;
+    let mut s: Vec<String> = c.iter().take(SHOWN).map(u32::to_string).collect();
+    if c.len() > SHOWN {
+        s.push(format!("... ({} vertices)", c.len()));
+    }
+    s.push(c.first().map_or(String::new(), u32::to_string));
+    s.join(" -> ")
 }

@@ -340,6 +340,9 @@ fn dims<const K: usize>(spec: &str, text: &str) -> Result<[u32; K]> {
 /// # Ok::<(), sssp::Error>(())
 /// ```
 pub fn generate(spec: &GenSpec, seed: u64, weights: WeightSpec) -> Result<Graph> {
+    if let WeightSpec::Shifted { .. } = weights {
+        return weights.shift(generate(spec, seed, weights.unshifted())?);
+    }
     let weight = ArcWeight::resolve(weights)?;
     let shape = build_shape(spec, seed)?;
     shape.into_graph(weight)
@@ -866,7 +869,8 @@ impl ArcWeight {
             }
             WeightSpec::RandomReal { lo, hi, .. } => {
                 return Err(Error::InvalidArgument(format!("real weights {lo}-{hi}: need finite 0 <= LO <= HI")))
-            }
+            } // `generate` applies the shift to the graph it builds with the base weights.
+            WeightSpec::Shifted { .. } => return Self::resolve(spec.unshifted()),
         })
     }
 

@@ -132,10 +132,10 @@ impl RealDistances for Metric {
             return bad("must be a finite number >= 0");
         }
         match self {
-            Metric::Integer if x.fract() != 0.0 || x >= i64::MAX as f64 => {
+            Metric::Integer | Metric::Signed if x.fract() != 0.0 || x >= i64::MAX as f64 => {
                 bad("the graph has integer weights, so this must be an integer")
             }
-            Metric::Integer => Ok(x as crate::Dist),
+            Metric::Integer | Metric::Signed => Ok(x as crate::Dist),
             // `as f32` rounds to nearest (past f32::MAX: to infinity); `+ 0.0` turns -0.0
             // into +0.0.
             Metric::Real => match (x as f32) + 0.0 {
@@ -149,13 +149,14 @@ impl RealDistances for Metric {
         match self {
             _ if d == crate::UNREACHED => "inf".into(),
             Metric::Real => f32::from_bits(d as u32).to_string(),
-            Metric::Integer => d.to_string(),
+            Metric::Integer | Metric::Signed => d.to_string(),
         }
     }
 
     fn plus(self, d: crate::Dist, w: i64) -> Option<i128> {
         match self {
-            Metric::Integer => Some(d as i128 + w as i128),
+            // Host distances and weights of signed graphs are plain i64s.
+            Metric::Integer | Metric::Signed => Some(d as i128 + w as i128),
             Metric::Real => sssp_kernels::relax::candidate(Metric::Real, d as u32, w as u32).map(|c| c as i128),
         }
     }
@@ -197,7 +198,8 @@ impl Weights {
     pub fn metric(&self) -> Metric {
         match self {
             Weights::Real(_) => Metric::Real,
-            _ => Metric::Integer,
+            Weights::Signed(_) => Metric::Signed,
+            Weights::Unsigned(_) => Metric::Integer,
         }
     }
 
@@ -296,6 +298,19 @@ impl Graph {
     /// How distances add up on this graph (real weights: [`Metric::Real`]).
     pub fn metric(&self) -> Metric {
         self.weights.metric()
+    }
+
+    /// Every weight as the engines' `u32` cells hold it: integers, `f32` bit patterns
+    /// ([`Metric::Real`]) or `i32`s ([`Metric::Signed`]); the metric says which. Which
+    /// strategies accept which metric is the strategies' business
+    /// ([`crate::strategy::check_metric`]).
+    pub fn engine_weights(&self) -> &[u32] {
+        match &self.weights {
+            Weights::Unsigned(w) | Weights::Real(w) => w,
+            // SAFETY: i32 and u32 have the same size and alignment, and every bit pattern is
+            // valid for both.
+            Weights::Signed(w) => unsafe { std::slice::from_raw_parts(w.as_ptr() as *const u32, w.len()) },
+        }
     }
 
     /// The weights as the engines take them (`u32` integers, or `f32` bit patterns with
@@ -424,6 +439,21 @@ pub enum WeightSpec {
         /// Seed of the weight stream.
         seed: u64,
     },
+    /// [`WeightSpec::Random`]`{ lo, hi, seed }`, then shifted by a vertex potential: arc
+    /// `u -> v` gets `w + p(u) - p(v)` with `p` uniform in `0..=potential` (a pure function of
+    /// `(seed, vertex)`). Every cycle keeps its weight, so there is no negative cycle, yet
+    /// many arcs are negative; shortest paths stay the same paths, and `d'(s, v) = d(s, v) +
+    /// p(s) - p(v)` checks a negative-weight solver against Dijkstra (H-BF's setting).
+    Shifted {
+        /// Smallest base weight.
+        lo: u32,
+        /// Largest base weight.
+        hi: u32,
+        /// Largest potential.
+        potential: u32,
+        /// Seed of the weights and of the potential.
+        seed: u64,
+    },
 }
 
 impl WeightSpec {
@@ -433,13 +463,14 @@ impl WeightSpec {
     /// Uniform reals in [0, 1), seed as [`WeightSpec::DEFAULT_RANDOM`]'s.
     pub const DEFAULT_REAL: WeightSpec = WeightSpec::RandomReal { lo: 0.0, hi: 1.0, seed: 27491095 };
 
-    /// Parse `unit`, `given`, `random`, `random:LO-HI`, `random:LO-HI:SEED`, or the real forms
-    /// `real`, `real:LO-HI`, `real:LO-HI:SEED` (LO and HI plain decimals, e.g. `real:0.5-2`).
+    /// Parse `unit`, `given`, `random`, `random:LO-HI`, `random:LO-HI:SEED`, the real forms
+    /// `real`, `real:LO-HI`, `real:LO-HI:SEED` (LO and HI plain decimals, e.g. `real:0.5-2`),
+    /// or `shifted:LO-HI:P[:SEED]` ([`WeightSpec::Shifted`]).
     pub fn parse(s: &str) -> Result<Self> {
         let err = || {
             Error::InvalidArgument(format!(
-                "weights `{s}`: expected unit, given, random, random:LO-HI, random:LO-HI:SEED, real, real:LO-HI \
-                 or real:LO-HI:SEED"
+                "weights `{s}`: expected unit, given, random, random:LO-HI, random:LO-HI:SEED, real, real:LO-HI, \
+                 real:LO-HI:SEED or shifted:LO-HI:P[:SEED]"
             ))
         };
         let mut parts = s.split(':');
@@ -466,6 +497,26 @@ impl WeightSpec {
                 }
                 Ok(WeightSpec::RandomReal { lo, hi, seed })
             }
+            Some("shifted") => {
+                let (range, p) = (parts.next().ok_or_else(err)?, parts.next().ok_or_else(err)?);
+                let WeightSpec::Random { lo, hi, seed } = Self::parse(&format!("random:{range}"))? else {
+                    unreachable!()
+                };
+                let potential: u32 = p.parse().map_err(|_| err())?;
+                let seed = match parts.next() {
+                    Some(sd) => sd.parse().map_err(|_| err())?,
+                    None => seed,
+                };
+                if parts.next().is_some() {
+                    return Err(err());
+                }
+                if hi as u64 + potential as u64 > i32::MAX as u64 {
+                    return Err(Error::InvalidArgument(format!(
+                        "weights `{s}`: HI + P must stay below 2^31 (shifted weights are i32s)"
+                    )));
+                }
+                Ok(WeightSpec::Shifted { lo, hi, potential, seed })
+            }
             Some("random") => {
                 let WeightSpec::Random { mut lo, mut hi, mut seed } = Self::DEFAULT_RANDOM else { unreachable!() };
                 if let Some(range) = parts.next() {
@@ -488,6 +539,35 @@ impl WeightSpec {
             }
             _ => Err(err()),
         }
+    }
+
+    /// The potential of vertex `v` under [`WeightSpec::Shifted`]: uniform in `0..=potential`.
+    #[inline]
+    pub fn potential(potential: u32, seed: u64, v: u32) -> i64 {
+        rng::below(rng::hash2(seed ^ 0x5045_4e54_4941_4c53, v as u64), potential as u64 + 1) as i64
+    }
+
+    /// The base weights of a [`WeightSpec::Shifted`] (before the shift), else `self`.
+    pub(crate) fn unshifted(self) -> WeightSpec {
+        match self {
+            WeightSpec::Shifted { lo, hi, seed, .. } => WeightSpec::Random { lo, hi, seed },
+            s => s,
+        }
+    }
+
+    /// Apply the shift of a [`WeightSpec::Shifted`] to `g` (its arcs as built, so both arcs of
+    /// an undirected edge are shifted in their own direction); any other spec returns `g`.
+    pub(crate) fn shift(self, g: Graph) -> Result<Graph> {
+        let WeightSpec::Shifted { potential, seed, .. } = self else { return Ok(g) };
+        let n = g.num_vertices() as u32;
+        let mut e = EdgeList::with_capacity(n, g.num_arcs());
+        for u in 0..n {
+            let pu = Self::potential(potential, seed, u);
+            for (v, w) in g.neighbors(u) {
+                e.push(u, v, w + pu - Self::potential(potential, seed, v));
+            }
+        }
+        e.into_graph_as_given()
     }
 
     /// Weight for input edge `index` under [`WeightSpec::Random`]`{ lo, hi, seed }`: a pure
@@ -561,6 +641,9 @@ impl EdgeList {
     /// Build the CSR graph. `symmetrize` adds the reverse of every arc (on top of an undirected
     /// input's own doubling, which always happens).
     pub fn into_graph(self, spec: WeightSpec, symmetrize: bool) -> Result<Graph> {
+        if let WeightSpec::Shifted { .. } = spec {
+            return spec.shift(self.into_graph(spec.unshifted(), symmetrize)?);
+        }
         let m_in = self.len();
         let real = match spec {
             WeightSpec::AsGiven => self.real && self.weights.is_some(),

@@ -161,7 +161,7 @@ pub fn dijkstra_from(g: &Graph, sources: &[u32], bound: Bound) -> Result<(Vec<Di
             let v = targets[e];
             let nd = match metric {
                 // d < 2^63 and w < 2^32: no overflow (see the module doc).
-                Metric::Integer => d + weights[e] as u64,
+                Metric::Integer | Metric::Signed => d + weights[e] as u64,
                 // Real distances are f32 bit patterns, added in f32 as on the engines.
                 Metric::Real => match candidate(Metric::Real, d as u32, weights[e]) {
                     Some(c) => c as u64,
@@ -270,7 +270,7 @@ pub fn bellman_ford_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, Bellma
                 // hu < n <= u32::MAX, so this cannot overflow.
                 hops[v] = hu + 1;
                 if hops[v] as usize >= n {
-                    return Err(Error::NegativeCycle { vertex: vertex_on_cycle(&pred, v as u32) });
+                    return Err(negative_cycle(g, &pred, v as u32));
                 }
                 if !queued[v] {
                     queued[v] = true;
@@ -291,12 +291,12 @@ pub fn bellman_ford_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, Bellma
     Ok((dist, stats))
 }
 
-/// A vertex on the negative cycle behind a label of `n` arcs at `v`: walk predecessors from `v`
-/// until a vertex repeats (it is on a cycle of the predecessor graph, which is negative), and
-/// return the smallest id on that cycle so the answer does not depend on where the walk
-/// entered. Falls back to `v` if the walk reaches the source (not expected, but stay total).
-/// O(n).
-fn vertex_on_cycle(pred: &[u32], v: u32) -> u32 {
+/// The negative cycle behind a label of `n` arcs at `v`, as [`Error::NegativeCycle`]: walk
+/// predecessors from `v` until a vertex repeats (it is on a cycle of the predecessor graph,
+/// whose recorded arcs sum below zero), list the cycle in arc order from its smallest id (so
+/// the answer does not depend on where the walk entered), and weigh it with the lightest of
+/// any parallel arcs (no heavier than the recorded ones, so still negative). O(n + cycle arcs).
+fn negative_cycle(g: &Graph, pred: &[u32], v: u32) -> Error {
     let mut seen = vec![false; pred.len()];
     let mut x = v;
     while x != NO_VERTEX && !seen[x as usize] {
@@ -304,14 +304,33 @@ fn vertex_on_cycle(pred: &[u32], v: u32) -> u32 {
         x = pred[x as usize];
     }
     if x == NO_VERTEX {
-        return v;
+        // Not expected (a label of n arcs comes from a cycle), but stay total.
+        return Error::NegativeCycle { vertex: v, cycle: vec![v], weight: 0 };
     }
-    let (start, mut best, mut y) = (x, x, pred[x as usize]);
-    while y != start {
-        best = best.min(y);
+    // Walking predecessors lists the cycle backwards.
+    let mut cycle = vec![x];
+    let mut y = pred[x as usize];
+    while y != x {
+        cycle.push(y);
         y = pred[y as usize];
     }
-    best
+    cycle.reverse();
+    let first = (0..cycle.len()).min_by_key(|&i| cycle[i]).unwrap_or(0);
+    cycle.rotate_left(first);
+    let weight = cycle_weight(g, &cycle).unwrap_or(0);
+    Error::NegativeCycle { vertex: cycle[0], cycle, weight }
+}
+
+/// The total weight of `cycle` (arcs `cycle[i] -> cycle[i + 1]`, closing back to
+/// `cycle[0]`) with the lightest of parallel arcs, or `None` if an arc is missing: how a
+/// reported negative cycle is checked to be real.
+pub fn cycle_weight(g: &Graph, cycle: &[u32]) -> Option<i64> {
+    let mut total = 0i64;
+    for (i, &u) in cycle.iter().enumerate() {
+        let v = cycle[(i + 1) % cycle.len()];
+        total += g.neighbors(u).filter(|&(t, _)| t == v).map(|(_, w)| w).min()?;
+    }
+    Some(total)
 }
 
 /// How many random draws [`pick_sources`] makes before falling back to a scan.
@@ -404,12 +423,14 @@ mod tests {
         // 0 -> 1 -> 2 -> 3 -> 1 with the cycle 1, 2, 3 weighing -1; 4 hangs off the cycle.
         let g = graph(5, &[(0, 1, 1), (1, 2, 1), (2, 3, 1), (3, 1, -3), (3, 4, 1)]);
         match bellman_ford(&g, 0) {
-            Err(Error::NegativeCycle { vertex }) => assert_eq!(vertex, 1),
+            Err(Error::NegativeCycle { vertex, cycle, weight }) => {
+                assert_eq!((vertex, cycle, weight), (1, vec![1, 2, 3], -1));
+            }
             other => panic!("expected a negative cycle, got {other:?}"),
         }
         // A negative self loop is a cycle too.
         let g = graph(2, &[(0, 1, 1), (1, 1, -1)]);
-        assert!(matches!(bellman_ford(&g, 0), Err(Error::NegativeCycle { vertex: 1 })));
+        assert!(matches!(bellman_ford(&g, 0), Err(Error::NegativeCycle { vertex: 1, weight: -1, .. })));
     }
 
     #[test]

@@ -27,7 +27,7 @@ use crate::types::*;
 pub unsafe fn init(a: &InitArgs, tid: u32, nthreads: u32) {
     let mut v = tid;
     while v < a.n {
-        let p = if v == a.source { pack(0, 0) } else { pack(INF, NO_ITER) };
+        let p = if v == a.source { pack(a.zero, 0) } else { pack(INF, NO_ITER) };
         *a.dist.add(v as usize) = p;
         v += nthreads;
     }
@@ -50,7 +50,7 @@ pub unsafe fn seed(a: &SeedArgs, tid: u32, nthreads: u32) {
     let mut i = tid;
     while i < a.count {
         let v = *a.sources.add(i as usize);
-        *a.dist.add(v as usize) = pack(0, 0);
+        *a.dist.add(v as usize) = pack(a.zero, 0);
         *a.frontier.items.add(i as usize) = v;
         i += nthreads;
     }

@@ -151,7 +151,7 @@ mod tests {
                     weights: weights.as_ptr(),
                     n: 5,
                     lane_bits: 0,
-                    real: 0,
+                    metric: 0,
                 };
                 let mut level = 0;
                 let mut seen = vec![];

@@ -41,6 +41,15 @@ pub fn candidate(metric: Metric, du: u32, w: u32) -> Option<u32> {
                 Some(c as u32)
             }
         }
+        Metric::Signed => {
+            let c = Metric::decode_signed(du) as i64 + w as i32 as i64;
+            // i32::MAX is INF's: the finite range stops one below it.
+            if c < i32::MIN as i64 || c >= i32::MAX as i64 {
+                None
+            } else {
+                Some(Metric::encode_signed(c as i32))
+            }
+        }
         Metric::Real => {
             let c = f32::from_bits(du) + f32::from_bits(w);
             // `du` is finite (INF is never expanded), so only a sum past f32::MAX fails here.
@@ -176,6 +185,20 @@ mod tests {
         assert_eq!(through(i, 5, 7, 12), Through::Candidate(12));
         assert_eq!(through(i, INF - 2, 2, 12), Through::Beyond);
         assert_eq!(through(i, INF - 2, 2, NO_CUTOFF), Through::Overflow);
+    }
+
+    #[test]
+    fn signed_candidates_keep_order_and_overflow_both_ways() {
+        let (s, e) = (Metric::Signed, Metric::encode_signed);
+        assert_eq!(candidate(s, e(5), -7i32 as u32), Some(e(-2)));
+        assert_eq!(candidate(s, Metric::zero(s), 3), Some(e(3)));
+        assert!(e(-2) < e(0) && e(0) < e(3) && e(i32::MAX - 1) < INF && e(i32::MIN) == 0);
+        assert_eq!(Metric::decode_signed(e(-123)), -123);
+        assert_eq!(candidate(s, e(i32::MIN + 2), -3i32 as u32), None); // below the range
+        assert_eq!(candidate(s, e(i32::MIN + 2), -2i32 as u32), Some(e(i32::MIN)));
+        assert_eq!(candidate(s, e(i32::MAX - 2), 1), Some(e(i32::MAX - 1)));
+        assert_eq!(candidate(s, e(i32::MAX - 2), 2), None); // would be INF's
+        assert_eq!(Metric::from_code(Metric::Signed.code()), Metric::Signed);
     }
 
     #[test]

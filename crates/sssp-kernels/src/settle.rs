@@ -298,6 +298,9 @@ pub fn plus(metric: Metric, x: u64, w: u32) -> u64 {
         Metric::Integer => x + w as u64,
         // An infinite sum's bits (0x7f80_0000) still order above every finite distance.
         Metric::Real => (f32::from_bits(x as u32) + f32::from_bits(w)).to_bits() as u64,
+        // The settling criteria need non-negative weights: the host refuses signed graphs for
+        // them. Kept total: the encoded sum, or unbounded when it leaves the range.
+        Metric::Signed => crate::relax::candidate(metric, x as u32, w).map_or(u64::MAX, |c| c as u64),
     }
 }
 

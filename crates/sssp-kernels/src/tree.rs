@@ -31,8 +31,14 @@ use crate::types::*;
 pub fn is_tree_arc(metric: Metric, pu: u64, w: u32, pv: u64) -> bool {
     let du = dist_of(pu);
     let (su, sv) = (iter_of(pu), iter_of(pv));
-    // `w > 0` also for reals: weights are stored with -0.0 turned into +0.0 (bit pattern 0).
-    du != INF && candidate(metric, du, w) == Some(dist_of(pv)) && (su < sv || (su == sv && w > 0))
+    // Within one stamp only arcs that raise the distance count, so equal-stamp chains climb and
+    // cannot close a cycle. `w > 0` also for reals: -0.0 is stored as +0.0 (bit pattern 0);
+    // signed weights are `i32`s.
+    let positive = match metric {
+        Metric::Signed => (w as i32) > 0,
+        _ => w > 0,
+    };
+    du != INF && candidate(metric, du, w) == Some(dist_of(pv)) && (su < sv || (su == sv && positive))
 }
 
 /// Write `u + 1` into `parent1[v]` for tree arcs `u -> v` (see the module doc); `parent1` starts
@@ -71,5 +77,10 @@ mod tests {
         let f = |x: f32| x.to_bits();
         assert!(is_tree_arc(Metric::Real, pack(f(0.1), 1), f(0.2), pack(f(0.1 + 0.2), 2)));
         assert!(!is_tree_arc(Metric::Real, pack(f(0.1), 1), f(0.2), pack(f(0.3) + 1, 2)));
+        // Signed: a negative arc is tight across stamps, never within one.
+        let (s, e) = (Metric::Signed, Metric::encode_signed);
+        assert!(is_tree_arc(s, pack(e(5), 1), -3i32 as u32, pack(e(2), 2)));
+        assert!(!is_tree_arc(s, pack(e(5), 2), -3i32 as u32, pack(e(2), 2)));
+        assert!(is_tree_arc(s, pack(e(-5), 2), 3, pack(e(-2), 2)));
     }
 }

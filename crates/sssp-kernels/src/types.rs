@@ -85,14 +85,14 @@ pub struct Csr {
     pub offsets: *const u64,
     /// `m` arc heads.
     pub targets: *const u32,
-    /// `m` non-negative arc weights: integers, or with `real` the bit patterns of `f32`s.
+    /// `m` arc weights as `metric` encodes them: `u32`s, `f32` bit patterns, or `i32`s.
     pub weights: *const u32,
     /// Number of vertex ids: the graph's vertices times the lanes.
     pub n: u32,
     /// Log2 of the lanes (0: one solve).
     pub lane_bits: u16,
-    /// 1: weights and distances are `f32` bit patterns (see [`Metric`] and `relax::candidate`).
-    pub real: u16,
+    /// How weights and distances are encoded: [`Metric::code`] (see `relax::candidate`).
+    pub metric: u16,
 }
 
 impl Csr {
@@ -118,11 +118,7 @@ impl Csr {
     /// How distances add up on this graph.
     #[inline(always)]
     pub fn metric(&self) -> Metric {
-        if self.real != 0 {
-            Metric::Real
-        } else {
-            Metric::Integer
-        }
+        Metric::from_code(self.metric)
     }
 }
 
@@ -141,6 +137,54 @@ pub enum Metric {
     Integer,
     /// `f32` weights (finite, `>= +0`), sums rounded to nearest; an infinite sum overflows.
     Real,
+    /// `i32` weights, some negative (H-BF's setting: Workfront and Bellman-Ford only). A
+    /// distance `d` in `i32::MIN..i32::MAX` is kept as `d ^ 0x8000_0000` read as `u32`
+    /// ([`Metric::encode_signed`]), which orders like `d`: one unsigned atomic min still
+    /// relaxes, and [`INF`] stands for `i32::MAX`. A sum outside that range overflows (in
+    /// either direction).
+    Signed,
+}
+
+impl Metric {
+    /// The [`Csr::metric`] code.
+    pub const fn code(self) -> u16 {
+        match self {
+            Metric::Integer => 0,
+            Metric::Real => 1,
+            Metric::Signed => 2,
+        }
+    }
+
+    /// The metric of a [`Csr::metric`] code (unknown codes read as integers).
+    #[inline(always)]
+    pub const fn from_code(c: u16) -> Metric {
+        match c {
+            1 => Metric::Real,
+            2 => Metric::Signed,
+            _ => Metric::Integer,
+        }
+    }
+
+    /// The cell of distance 0 (a source's).
+    #[inline(always)]
+    pub const fn zero(self) -> u32 {
+        match self {
+            Metric::Signed => Self::encode_signed(0),
+            _ => 0,
+        }
+    }
+
+    /// A signed distance as its order-preserving `u32` cell.
+    #[inline(always)]
+    pub const fn encode_signed(d: i32) -> u32 {
+        (d as u32) ^ 0x8000_0000
+    }
+
+    /// The signed distance of a cell written by [`Metric::encode_signed`].
+    #[inline(always)]
+    pub const fn decode_signed(c: u32) -> i32 {
+        (c ^ 0x8000_0000) as i32
+    }
 }
 
 /// A vertex queue whose length lives in device memory, so kernels can be queued without the
@@ -371,6 +415,9 @@ pub struct InitArgs {
     pub counters: *mut Counters,
     pub n: u32,
     pub source: u32,
+    /// The source's distance cell: [`Metric::zero`].
+    pub zero: u32,
+    pub _pad: u32,
 }
 
 /// Parameters of the seed kernel, run after an init without a source: `count` distinct
@@ -384,7 +431,8 @@ pub struct SeedArgs {
     /// `count` distinct vertex ids `< n`.
     pub sources: *const u32,
     pub count: u32,
-    pub _pad: u32,
+    /// The sources' distance cell: [`Metric::zero`].
+    pub zero: u32,
 }
 
 /// Parameters of the extract kernel: the distance halves of the packed words, for download.
@@ -465,7 +513,7 @@ const _: () = assert!(MAX_BUCKETS + 2 <= MAX_BINS);
 const _: () = assert!(core::mem::size_of::<PileArgs>() == 168 + 16 + 16 + 16 + 8 + 8 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<MultisplitArgs>() == 48 + 16);
 const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
-const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ExtractArgs>() == 24);
 const _: () = assert!(core::mem::size_of::<crate::bounds::BoundsArgs>() == 5 * 8 + 16);
 const _: () = assert!(core::mem::size_of::<crate::bfs::BfsArgs>() == 32 + 8 + 8 + 8);

@@ -19,10 +19,9 @@ use sssp_kernels::{
 };
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
-use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS, ENGINE_ALGOS};
+use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
-use crate::graph::Metric;
 use crate::mem::{try_to_vec, try_vec};
 
 /// Threads of one CPU "launch". A multiple of the widest virtual warp; large enough that rayon
@@ -90,7 +89,7 @@ impl CpuEngine {
     pub fn with_lanes(g: &Graph, lanes: u32) -> Result<Self> {
         let lane_bits = super::lane_bits(g, lanes)?;
         let started = std::time::Instant::now();
-        let weights = try_to_vec(g.unsigned_weights(ENGINE_ALGOS)?)?;
+        let weights = try_to_vec(g.engine_weights())?;
         let (offsets, targets) = (try_to_vec(g.offsets())?, try_to_vec(g.targets())?);
         let upload = started.elapsed();
         // Vertex ids and arcs of the runs: every lane has its own copy of each.
@@ -111,7 +110,7 @@ impl CpuEngine {
                 weights: weights.as_ptr(),
                 n: n as u32,
                 lane_bits: lane_bits as u16,
-                real: (g.metric() == Metric::Real) as u16,
+                metric: g.metric().code(),
             },
             dist: dist.ptr(),
             queues: [queues[0].ptr(), queues[1].ptr()],
@@ -148,7 +147,7 @@ impl CpuEngine {
     /// Allocate the settle loop's buffers and run the precomputation (once per engine), and
     /// build the reverse graph when a pull run first needs it.
     fn ensure_settle(&mut self, g: &Graph, pull: bool) -> Result<()> {
-        let weights = g.unsigned_weights(ENGINE_ALGOS)?;
+        let weights = g.engine_weights();
         if self.settle.is_none() {
             let n = (self.n as usize).max(1);
             let alloc = |len: usize| crate::mem::try_vec(len, 0u32).map(Shared::new);
@@ -180,7 +179,7 @@ impl CpuEngine {
                 weights: ws.as_ptr(),
                 n: self.n,
                 lane_bits: 0,
-                real: (g.metric() == Metric::Real) as u16,
+                metric: g.metric().code(),
             };
             s.rev = Some((offsets, tails, ws));
         }

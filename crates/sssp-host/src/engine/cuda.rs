@@ -416,7 +416,7 @@ impl CudaEngine {
     /// [`Engine::lanes`]): the graph once, the run's buffers `lanes` times (fit-checked).
     pub fn with_lanes(g: &Graph, limit: Option<u64>, lanes: u32) -> Result<Self> {
         let lane_bits = super::lane_bits(g, lanes)?;
-        let weights = g.unsigned_weights(super::ENGINE_ALGOS)?;
+        let weights = g.engine_weights();
         let ctx = open_context()?;
         // One stream, and ordering between launches is the stream's: per-buffer event tracking
         // would record events on every launch for nothing.
@@ -460,7 +460,7 @@ impl CudaEngine {
                 weights: device_addr(&weights, &stream) as *const u32,
                 n: n as u32,
                 lane_bits: lane_bits as u16,
-                real: (g.metric() == crate::graph::Metric::Real) as u16,
+                metric: g.metric().code(),
             },
             dist: device_addr(&dist, &stream) as *mut u64,
             queues: [at(device_addr(&queues[0], &stream)), at(device_addr(&queues[1], &stream))],
@@ -541,7 +541,7 @@ impl CudaEngine {
     /// engine), and upload the reverse graph when a pull run first needs it; both within the
     /// memory the fit check left.
     fn ensure_settle(&mut self, g: &Graph, pull: bool) -> Result<()> {
-        let weights = g.unsigned_weights(super::ENGINE_ALGOS)?;
+        let weights = g.engine_weights();
         let (n, m) = (self.n as u64, g.num_arcs() as u64);
         if self.settle.is_none() {
             let needed = st::settle_bytes(n, self.k.settle_grid as u64);
@@ -591,7 +591,7 @@ impl CudaEngine {
                 weights: device_addr(&rev.2, s) as *const u32,
                 n: self.n,
                 lane_bits: 0,
-                real: (g.metric() == crate::graph::Metric::Real) as u16,
+                metric: g.metric().code(),
             };
             self.spare -= needed;
             cs.rev = Some(rev);

@@ -450,12 +450,21 @@ impl Layout {
     }
 
     pub fn init_args(&self, fr: &Frontiers, source: u32) -> InitArgs {
-        InitArgs { dist: self.dist, frontier: self.current(fr), counters: self.counters, n: self.csr.n, source }
+        let zero = self.csr.metric().zero();
+        InitArgs {
+            dist: self.dist,
+            frontier: self.current(fr),
+            counters: self.counters,
+            n: self.csr.n,
+            source,
+            zero,
+            _pad: 0,
+        }
     }
 
     /// The seed step after an init with no source (`sources`: an address the kernel can read).
     pub fn seed_args(&self, fr: &Frontiers, sources: *const u32, count: u32) -> SeedArgs {
-        SeedArgs { dist: self.dist, frontier: self.current(fr), sources, count, _pad: 0 }
+        SeedArgs { dist: self.dist, frontier: self.current(fr), sources, count, zero: self.csr.metric().zero() }
     }
 
     /// The advance for `step` in the given roles; the degree prefix is used by frontier
@@ -501,7 +510,7 @@ impl Layout {
                 current: 0,
                 nbuckets: b.count,
                 wide: 0,
-                real: self.csr.real,
+                real: (self.csr.metric() == sssp_kernels::Metric::Real) as u16,
             };
         }
         PileArgs {

@@ -69,7 +69,7 @@ impl SettleLayout {
 
 /// A null [`Csr`] (the reverse graph before a pull run needs it).
 pub(crate) fn no_csr(n: u32) -> Csr {
-    Csr { offsets: std::ptr::null(), targets: std::ptr::null(), weights: std::ptr::null(), n, lane_bits: 0, real: 0 }
+    Csr { offsets: std::ptr::null(), targets: std::ptr::null(), weights: std::ptr::null(), n, lane_bits: 0, metric: 0 }
 }
 
 /// Bytes of the settle buffers (five vertex arrays and the cells) on a device.

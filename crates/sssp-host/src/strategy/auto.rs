@@ -51,13 +51,6 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     let max = (0..g.num_vertices() as u32).map(|v| g.degree(v)).max().unwrap_or(0);
     let skewed = max >= HUB_DEGREE && max as f64 >= SKEW * mean.max(1.0);
     let shape = format!("{} degrees: max {max}, mean {mean:.1}", if skewed { "skewed" } else { "even" });
-    if matches!(g.weights(), Weights::Signed(_)) {
-        return Choice {
-            algo: Algo::BellmanFord,
-            opts: *base,
-            why: "auto: bellman-ford (negative weights: the only algorithm that accepts them)".into(),
-        };
-    }
     let h = heuristic_delta(g);
     let hs = g.metric().show(h as crate::Dist);
     let with = |algo, balance, delta: Option<u32>, what: String| Choice {
@@ -65,11 +58,32 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
         opts: Options { balance, dedupe: Dedupe::Stamp, delta, ..*base },
         why: format!("auto: {what} ({shape}; {})", if gpu { "GPU" } else { "CPU" }),
     };
+    if matches!(g.weights(), Weights::Signed(_)) {
+        // Negative weights: Workfront on a GPU (label-correcting, the engines' only strategy
+        // that takes them besides topology-driven Bellman-Ford, which does more work), serial
+        // Bellman-Ford on the CPU.
+        return match (gpu, skewed) {
+            (true, true) => with(
+                Algo::Workfront,
+                Balance::Partition,
+                None,
+                "workfront, partition balance (negative weights)".into(),
+            ),
+            (true, false) => {
+                with(Algo::Workfront, Balance::VirtualWarp, None, "workfront, vwarp (negative weights)".into())
+            }
+            (false, _) => Choice {
+                algo: Algo::BellmanFord,
+                opts: *base,
+                why: "auto: bellman-ford (negative weights; CPU)".into(),
+            },
+        };
+    }
     match (gpu, skewed) {
         (true, true) => with(Algo::Workfront, Balance::Partition, None, "workfront, partition balance".into()),
         (true, false) if mean < ROAD_MEAN_DEGREE => {
             let d = match g.metric() {
-                Metric::Integer => (h as u64 * GPU_ROAD_DELTA_FACTOR).min(u32::MAX as u64 - 1) as u32,
+                Metric::Integer | Metric::Signed => (h as u64 * GPU_ROAD_DELTA_FACTOR).min(u32::MAX as u64 - 1) as u32,
                 // Real graphs: delta is an f32 bit pattern, scaled as the number it stands for.
                 Metric::Real => (f32::from_bits(h) * GPU_ROAD_DELTA_FACTOR as f32).min(f32::MAX).to_bits(),
             };

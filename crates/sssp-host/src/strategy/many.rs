@@ -36,6 +36,16 @@ fn frontier_buckets(g: &Graph, algo: Algo, opts: &Options) -> Result<Option<Opti
 }
 
 /// `algo`, or what `auto` picks for `g` on `eng` (with its options).
+/// Negative weights run one source at a time: their negative-cycle check is per source.
+fn refuse_signed(g: &Graph, what: &str) -> Result<()> {
+    if g.metric() == crate::graph::Metric::Signed {
+        return Err(Error::InvalidArgument(format!(
+            "{what} need non-negative weights; with negative ones solve each source on its own"
+        )));
+    }
+    Ok(())
+}
+
 fn resolve(g: &Graph, algo: Algo, eng: Option<&dyn Engine>, opts: &Options) -> (Algo, Options, Option<String>) {
     if algo == Algo::Auto {
         let c = auto::choose(g, eng.is_some_and(|e| e.is_gpu()), opts);
@@ -62,6 +72,7 @@ pub fn solve_nearest(
     if sources.is_empty() {
         return Err(Error::InvalidArgument("a nearest-source run needs at least one source".into()));
     }
+    refuse_signed(g, "nearest-source runs")?;
     for &s in sources {
         check_source(g, s)?;
     }
@@ -121,6 +132,9 @@ pub fn solve_each(
     }
     let mut eng = eng;
     let lanes = eng.as_deref().map_or(1, |e| e.lanes());
+    if lanes > 1 {
+        refuse_signed(g, "batched runs (--batch)")?;
+    }
     let (ran, o, why) = resolve(g, algo, eng.as_deref().map(|e| e as &dyn Engine), opts);
     let buckets = frontier_buckets(g, ran, &o)?;
     let batched = match (lanes, buckets) {

@@ -251,6 +251,9 @@ pub struct Stats {
     pub buckets: Option<u32>,
     /// Bucketed strategies: far-pile splits.
     pub far_splits: u32,
+    /// A signed-weight run dropped a sum outside the engines' range (see `signed_guard`).
+    #[serde(skip)]
+    pub overflowed: bool,
     /// Settling algorithms (`crauser`, `martin`): vertices settled per step, on average (the
     /// source, settled before the first step, not counted).
     pub settled_per_step: Option<f64>,
@@ -487,10 +490,17 @@ pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started:
     // of big graphs otherwise (kron 24: 134 MB).
     let mut dist = Vec::new();
     crate::mem::reserve(&mut dist, raw.len())?;
-    dist.par_extend(raw.par_iter().map(|&d| if d == INF { UNREACHED } else { d as Dist }));
+    let metric = g.metric();
+    dist.par_extend(raw.par_iter().map(|&d| to_dist(metric, d)));
     stats.download = t.elapsed();
     if c.overflow != 0 {
-        check_overflow(g, &raw, eng.lanes())?;
+        if metric == Metric::Signed {
+            // A dropped sum on a signed graph may have left the range downwards, which a
+            // negative cycle does too: `signed_guard` decides, knowing the source.
+            stats.overflowed = true;
+        } else {
+            check_overflow(g, &raw, eng.lanes())?;
+        }
     }
     Ok(Solution { dist, stats, parents: None })
 }
@@ -520,6 +530,7 @@ pub(crate) fn finish_lanes(
     let t = Instant::now();
     let raw = eng.distances()?;
     let (n, k) = (g.num_vertices(), eng.lanes() as usize);
+    let metric = g.metric();
     let mut rows: Vec<Vec<Dist>> = Vec::with_capacity(count);
     for _ in 0..count {
         let mut dist = Vec::new();
@@ -542,7 +553,7 @@ pub(crate) fn finish_lanes(
         for (i, lanes) in block.chunks_exact(k).enumerate() {
             for (j, &d) in lanes[..count].iter().enumerate() {
                 // SAFETY: row j has capacity n > b * BLOCK + i, and only this task writes there.
-                unsafe { *out.row(j).add(b * BLOCK + i) = if d == INF { UNREACHED } else { d as Dist } };
+                unsafe { *out.row(j).add(b * BLOCK + i) = to_dist(metric, d) };
             }
         }
     });
@@ -555,6 +566,63 @@ pub(crate) fn finish_lanes(
         check_overflow(g, &raw, eng.lanes())?;
     }
     Ok((stats, rows))
+}
+
+/// A distance cell as a [`Dist`]: [`UNREACHED`] for `INF`, signed cells decoded.
+#[inline]
+fn to_dist(metric: Metric, d: u32) -> Dist {
+    match metric {
+        _ if d == INF => UNREACHED,
+        Metric::Signed => Metric::decode_signed(d) as Dist,
+        _ => d as Dist,
+    }
+}
+
+/// Which algorithms take `g`'s weights, and which queries: negative weights run on Workfront,
+/// topology-driven Bellman-Ford and serial Bellman-Ford only (the bucketed and settling
+/// strategies and Dijkstra order vertices by distance, which a negative arc breaks), from one
+/// source, without a cutoff or target (a path may climb past a bound and come back below it).
+/// Errors: [`Error::NegativeWeight`] naming the algorithm and the first negative arc,
+/// [`Error::InvalidArgument`] for the query.
+pub fn check_metric(g: &Graph, algo: Algo, opts: &Options) -> Result<()> {
+    if g.metric() != Metric::Signed {
+        return Ok(());
+    }
+    if !matches!(algo, Algo::Workfront | Algo::TopoBf | Algo::BellmanFord | Algo::Auto) {
+        g.unsigned_weights(algo.name())?;
+    }
+    if opts.cutoff.is_some() || opts.target.is_some() {
+        return Err(Error::InvalidArgument(
+            "cutoff and target queries need non-negative weights (with a negative arc a path can \
+             pass the bound and come back below it)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A negative-weight engine run's result, checked: a run that dropped a sum out of range, or
+/// outlived the Workfront bound of `n` iterations, met a negative cycle or a distance past
+/// `i32`. The certificate accepts a result that is exact anyway (an upward overflow on a path
+/// that was not the shortest); otherwise serial Bellman-Ford finds the cycle, with its witness
+/// ([`Error::NegativeCycle`]), or the distance that does not fit ([`Error::DistanceOverflow`]).
+fn signed_guard(g: &Graph, source: u32, run: Result<Solution>) -> Result<Solution> {
+    if g.metric() != Metric::Signed {
+        return run;
+    }
+    let failed = match run {
+        Ok(sol) if !sol.stats.overflowed => return Ok(sol),
+        Ok(sol) if crate::verify::check(g, source, &sol.dist).is_ok() => return Ok(sol),
+        Ok(_) => Error::DistanceOverflow { vertex: source, bits: 32 },
+        Err(e @ (Error::Verification(_) | Error::DistanceOverflow { .. })) => e,
+        Err(e) => return Err(e),
+    };
+    let dist = crate::reference::bellman_ford(g, source)?;
+    // No cycle: a distance beyond the engines' i32 range, or (if none) the engine's own error.
+    match dist.iter().position(|&d| d != UNREACHED && (d < i32::MIN as Dist || d >= i32::MAX as Dist)) {
+        Some(v) => Err(Error::DistanceOverflow { vertex: v as u32, bits: 32 }),
+        None => Err(failed),
+    }
 }
 
 /// Candidates that would reach `INF` are dropped on the device. That never loses a finite
@@ -685,6 +753,7 @@ pub fn solve(
         crate::reference::check_source(g, t)?;
     }
     let mut eng = eng;
+    crate::reference::check_source(g, source)?;
     let mut sol = solve_unclipped(g, algo, eng.as_mut().map(|e| &mut **e), source, opts)?;
     clip(&mut sol.dist, opts);
     if opts.tree {
@@ -763,6 +832,9 @@ fn solve_unclipped(
     source: u32,
     opts: &Options,
 ) -> Result<Solution> {
+    if algo != Algo::Auto {
+        check_metric(g, algo, opts)?;
+    }
     let serial = |f: &dyn Fn() -> Result<(Vec<Dist>, u64)>| -> Result<Solution> {
         let t = Instant::now();
         let (dist, arcs) = f()?;
@@ -786,8 +858,8 @@ fn solve_unclipped(
             let (d, s) = crate::reference::bellman_ford_with_stats(g, source)?;
             Ok((d, s.arcs_relaxed))
         }),
-        (Algo::TopoBf, Some(e)) => topo_bf::topo_bf(g, e, source, opts),
-        (Algo::Workfront, Some(e)) => workfront::workfront(g, e, source, opts),
+        (Algo::TopoBf, Some(e)) => signed_guard(g, source, topo_bf::topo_bf(g, e, source, opts)),
+        (Algo::Workfront, Some(e)) => signed_guard(g, source, workfront::workfront(g, e, source, opts)),
         (Algo::NearFar, Some(e)) => near_far::near_far(g, e, source, opts),
         (Algo::Bucketing, Some(e)) => bucketing::bucketing(g, e, source, opts),
         (Algo::Crauser, Some(e)) => crauser::solve(g, e, source, opts, crauser::Family::Crauser),
