@@ -7,29 +7,9 @@ use std::path::{Path, PathBuf};
 use sssp::io::{self, binary, Format, LoadOptions};
 use sssp::rng::Rng;
 use sssp::{EdgeList, Error, Graph, WeightSpec, Weights};
+use sssp_tests::TempDir;
 
 /// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("sssp-formats-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// A random multigraph with self loops; the last vertex always has an arc, so formats that infer
 /// the vertex count from the largest id (edge lists) agree on it.
 fn random_graph(seed: u64, n: u32, m: usize, signed: bool) -> Graph {

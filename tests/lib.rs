@@ -1,5 +1,7 @@
 //! Integration tests live in tests/*.rs; this library holds what they share.
 
+use std::path::PathBuf;
+
 use sssp::engine::DeviceKind;
 
 /// The device the engine tests run on: `SSSP_TEST_DEVICE=gpu` (what `scripts/gpu-suite.sh run`
@@ -89,4 +91,37 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
         }
     }
     v
+}
+
+/// A scratch folder under the system's temporary one, unique to the test binary and `tag`,
+/// removed (with what the test wrote there) when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        let exe = std::env::current_exe().ok();
+        let suite = exe.as_deref().and_then(|p| p.file_stem()).and_then(|s| s.to_str()).unwrap_or("test");
+        let dir = std::env::temp_dir().join(format!("sssp-{suite}-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// The path of `name` in the folder.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Write `text` to `name` in the folder; its path.
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

@@ -5,8 +5,6 @@
 //!
 //! The device comes from `SSSP_TEST_DEVICE` as in `strategies.rs`: the GPU suite runs these too.
 
-use std::path::PathBuf;
-
 use proptest::prelude::*;
 use sssp::engine::{self, Engine};
 use sssp::generate::{generate, GenSpec};
@@ -14,7 +12,7 @@ use sssp::io::{read_graph, LoadOptions, RealPolicy};
 use sssp::strategy::{solve, solve_each, solve_nearest, Algo, Options};
 use sssp::{Dist, EdgeList, Error, Graph, Metric, RealDistances, WeightSpec, UNREACHED};
 
-use sssp_tests::{configs, device};
+use sssp_tests::{configs, device, TempDir};
 
 /// A graph from `(u, v, w)` arcs with real weights.
 fn real_graph(n: u32, arcs: &[(u32, u32, f32)]) -> Graph {
@@ -247,27 +245,6 @@ fn bad_real_deltas_and_serial_bellman_ford_are_refused() {
     assert_eq!(Metric::Real.show(UNREACHED), "inf");
 }
 
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("sssp-real-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn bits(g: &Graph) -> Vec<i64> {
     (0..g.num_arcs()).map(|e| g.weights().get(e)).collect()
 }
@@ -277,7 +254,7 @@ fn formats_carry_real_weights() {
     let dir = TempDir::new("formats");
     let g = generate(&GenSpec::parse("kron:8").unwrap(), 1, uniform(0.0, 100.0)).unwrap();
     for name in ["g.mtx", "g.el", "g.wel", "g.bin", "g.mtx.gz"] {
-        let p = dir.0.join(name);
+        let p = dir.path(name);
         match name {
             "g.bin" => sssp::io::binary::write(&g, &p).unwrap(),
             _ => sssp::io::write_text(&g, &p, sssp::io::Format::from_path(&p).unwrap()).unwrap(),
@@ -289,7 +266,7 @@ fn formats_carry_real_weights() {
         assert_eq!(bits(&back), bits(&g), "{name}");
     }
     // DIMACS holds integers only: writing a real graph is refused, not rounded.
-    let gr = dir.0.join("g.gr");
+    let gr = dir.path("g.gr");
     assert!(matches!(sssp::io::write_text(&g, &gr, sssp::io::Format::Dimacs), Err(Error::InvalidArgument(_))));
 
     // An edge list with one decimal weight is real throughout; integers among them become f32.
@@ -324,7 +301,7 @@ fn bad_real_weights_are_parse_errors_with_lines() {
     }
     // A binary file whose real weights were damaged into a NaN.
     let g = real_graph(2, &[(0, 1, 0.5)]);
-    let p = dir.0.join("g.bin");
+    let p = dir.path("g.bin");
     sssp::io::binary::write(&g, &p).unwrap();
     let mut raw = std::fs::read(&p).unwrap();
     let at = raw.windows(4).rposition(|w| w == 0.5f32.to_bits().to_le_bytes()).unwrap();

@@ -869,7 +869,8 @@ impl ArcWeight {
             }
             WeightSpec::RandomReal { lo, hi, .. } => {
                 return Err(Error::InvalidArgument(format!("real weights {lo}-{hi}: need finite 0 <= LO <= HI")))
-            } // `generate` applies the shift to the graph it builds with the base weights.
+            }
+            // `generate` applies the shift to the graph it builds with the base weights.
             WeightSpec::Shifted { .. } => return Self::resolve(spec.unshifted()),
         })
     }

@@ -203,21 +203,13 @@ impl Weights {
         }
     }
 
-    /// Weight of arc `e` as a number (exact for every `u32`, `i32` and `f32` weight).
-    pub fn value(&self, e: usize) -> f64 {
-        match self {
-            Weights::Real(w) => f32::from_bits(w[e]) as f64,
-            _ => self.get(e) as f64,
-        }
-    }
-
     /// True for a graph without arcs.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Weight of arc `e` widened to `i64`: for [`Weights::Real`] its bit pattern (what an
-    /// [`EdgeList`] with `real` holds; [`value`](Self::value) gives the number).
+    /// [`EdgeList`] with `real` holds; [`RealDistances::decode`] gives the number).
     #[inline]
     pub fn get(&self, e: usize) -> i64 {
         match self {
@@ -473,43 +465,49 @@ impl WeightSpec {
                  real:LO-HI:SEED or shifted:LO-HI:P[:SEED]"
             ))
         };
+        // `LO-HI`; then an optional last `:SEED` (None: malformed, or more parts after it).
+        fn range<T: std::str::FromStr>(r: &str) -> Option<(T, T)> {
+            let (a, b) = r.split_once('-')?;
+            Some((a.parse().ok()?, b.parse().ok()?))
+        }
+        fn last_seed<'a>(mut parts: impl Iterator<Item = &'a str>, default: u64) -> Option<u64> {
+            let seed = match parts.next() {
+                Some(sd) => sd.parse().ok()?,
+                None => default,
+            };
+            parts.next().is_none().then_some(seed)
+        }
+        let check_order = |kind: &str, lo: u32, hi: u32| {
+            if lo > hi {
+                return Err(Error::InvalidArgument(format!(
+                    "weights `{s}`: LO ({lo}) > HI ({hi}); the range is {kind}:LO-HI with LO <= HI"
+                )));
+            }
+            Ok(())
+        };
         let mut parts = s.split(':');
         match parts.next() {
             Some("unit") if parts.next().is_none() => Ok(WeightSpec::Unit),
             Some("given") if parts.next().is_none() => Ok(WeightSpec::AsGiven),
             Some("real") => {
-                let WeightSpec::RandomReal { mut lo, mut hi, mut seed } = Self::DEFAULT_REAL else { unreachable!() };
-                if let Some(range) = parts.next() {
-                    let (a, b) = range.split_once('-').ok_or_else(err)?;
-                    lo = a.parse().map_err(|_| err())?;
-                    hi = b.parse().map_err(|_| err())?;
+                let WeightSpec::RandomReal { mut lo, mut hi, seed } = Self::DEFAULT_REAL else { unreachable!() };
+                if let Some(r) = parts.next() {
+                    (lo, hi) = range(r).ok_or_else(err)?;
                     if !(lo.is_finite() && hi.is_finite() && lo >= 0.0 && lo <= hi) {
                         return Err(Error::InvalidArgument(format!(
                             "weights `{s}`: real weights need finite 0 <= LO <= HI"
                         )));
                     }
                 }
-                if let Some(sd) = parts.next() {
-                    seed = sd.parse().map_err(|_| err())?;
-                }
-                if parts.next().is_some() {
-                    return Err(err());
-                }
+                let seed = last_seed(parts, seed).ok_or_else(err)?;
                 Ok(WeightSpec::RandomReal { lo, hi, seed })
             }
             Some("shifted") => {
-                let (range, p) = (parts.next().ok_or_else(err)?, parts.next().ok_or_else(err)?);
-                let WeightSpec::Random { lo, hi, seed } = Self::parse(&format!("random:{range}"))? else {
-                    unreachable!()
-                };
-                let potential: u32 = p.parse().map_err(|_| err())?;
-                let seed = match parts.next() {
-                    Some(sd) => sd.parse().map_err(|_| err())?,
-                    None => seed,
-                };
-                if parts.next().is_some() {
-                    return Err(err());
-                }
+                let WeightSpec::Random { seed, .. } = Self::DEFAULT_RANDOM else { unreachable!() };
+                let (lo, hi) = range(parts.next().ok_or_else(err)?).ok_or_else(err)?;
+                check_order("shifted", lo, hi)?;
+                let potential: u32 = parts.next().ok_or_else(err)?.parse().map_err(|_| err())?;
+                let seed = last_seed(parts, seed).ok_or_else(err)?;
                 if hi as u64 + potential as u64 > i32::MAX as u64 {
                     return Err(Error::InvalidArgument(format!(
                         "weights `{s}`: HI + P must stay below 2^31 (shifted weights are i32s)"
@@ -518,23 +516,12 @@ impl WeightSpec {
                 Ok(WeightSpec::Shifted { lo, hi, potential, seed })
             }
             Some("random") => {
-                let WeightSpec::Random { mut lo, mut hi, mut seed } = Self::DEFAULT_RANDOM else { unreachable!() };
-                if let Some(range) = parts.next() {
-                    let (a, b) = range.split_once('-').ok_or_else(err)?;
-                    lo = a.parse().map_err(|_| err())?;
-                    hi = b.parse().map_err(|_| err())?;
-                    if lo > hi {
-                        return Err(Error::InvalidArgument(format!(
-                            "weights `{s}`: LO ({lo}) > HI ({hi}); the range is random:LO-HI with LO <= HI"
-                        )));
-                    }
+                let WeightSpec::Random { mut lo, mut hi, seed } = Self::DEFAULT_RANDOM else { unreachable!() };
+                if let Some(r) = parts.next() {
+                    (lo, hi) = range(r).ok_or_else(err)?;
+                    check_order("random", lo, hi)?;
                 }
-                if let Some(sd) = parts.next() {
-                    seed = sd.parse().map_err(|_| err())?;
-                }
-                if parts.next().is_some() {
-                    return Err(err());
-                }
+                let seed = last_seed(parts, seed).ok_or_else(err)?;
                 Ok(WeightSpec::Random { lo, hi, seed })
             }
             _ => Err(err()),

@@ -178,7 +178,9 @@ pub fn dijkstra_from(g: &Graph, sources: &[u32], bound: Bound) -> Result<(Vec<Di
         }
     }
     if dropped && bound == Bound::default() {
-        overflow_hid_vertex(g, &dist)?;
+        if let Some(v) = overflow_victim(g, 1, |v| dist[v] != u64::MAX) {
+            return Err(Error::DistanceOverflow { vertex: v, bits: 32 });
+        }
     }
     let early = bound != Bound::default() && !heap.is_empty();
     let mut out: Vec<Dist> = dist.into_iter().map(|d| if d == u64::MAX { UNREACHED } else { d as Dist }).collect();
@@ -197,18 +199,23 @@ pub fn dijkstra_from(g: &Graph, sources: &[u32], bound: Bound) -> Result<(Vec<Di
     Ok((out, stats))
 }
 
-/// After a real-weighted run that dropped an infinite sum: a reached vertex with an unreached
-/// out-neighbour has a distance past `f32::MAX`, [`Error::DistanceOverflow`].
-fn overflow_hid_vertex(g: &Graph, dist: &[u64]) -> Result<()> {
+/// The rule behind every dropped-overflow check (the engines' and real-weighted Dijkstra's):
+/// dropping a sum that does not fit never loses a distance that fits (every prefix of such a
+/// path fits too), so a result is exact unless a vertex is unreached while an in-neighbour is
+/// reached; that vertex's distance does not fit. `reached(i)` tells for entry `i = v * lanes +
+/// j` (vertex `v` of run `j`); the first such vertex found, scanning tails then runs.
+pub(crate) fn overflow_victim(g: &Graph, lanes: usize, reached: impl Fn(usize) -> bool) -> Option<u32> {
     for u in 0..g.num_vertices() as u32 {
-        if dist[u as usize] == u64::MAX {
-            continue;
-        }
-        if let Some(v) = g.arc_range(u).map(|e| g.targets()[e]).find(|&v| dist[v as usize] == u64::MAX) {
-            return Err(Error::DistanceOverflow { vertex: v, bits: 32 });
+        for j in 0..lanes {
+            if !reached(u as usize * lanes + j) {
+                continue;
+            }
+            if let Some((v, _)) = g.neighbors(u).find(|&(v, _)| !reached(v as usize * lanes + j)) {
+                return Some(v);
+            }
         }
     }
-    Ok(())
+    None
 }
 
 /// Shortest distances from `src` for any integer weights, [`UNREACHED`] for vertices it cannot

@@ -188,10 +188,6 @@ pub trait Engine {
     fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)>;
 }
 
-/// How an engine names the algorithms it serves in a negative-weight error, when no caller named
-/// the one chosen (the CLI checks first, with the user's `--algo`).
-pub const ENGINE_ALGOS: &str = "workfront, near-far, bucketing, topo-bf, crauser, crauser-economic, martin";
-
 /// Open an engine for `g` on the requested device.
 pub fn open(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
     open_explained(g, kind).map(|(e, _)| e)

@@ -51,8 +51,6 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     let max = (0..g.num_vertices() as u32).map(|v| g.degree(v)).max().unwrap_or(0);
     let skewed = max >= HUB_DEGREE && max as f64 >= SKEW * mean.max(1.0);
     let shape = format!("{} degrees: max {max}, mean {mean:.1}", if skewed { "skewed" } else { "even" });
-    let h = heuristic_delta(g);
-    let hs = g.metric().show(h as crate::Dist);
     let with = |algo, balance, delta: Option<u32>, what: String| Choice {
         algo,
         opts: Options { balance, dedupe: Dedupe::Stamp, delta, ..*base },
@@ -79,6 +77,8 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
             },
         };
     }
+    let h = heuristic_delta(g);
+    let hs = g.metric().show(h as crate::Dist);
     match (gpu, skewed) {
         (true, true) => with(Algo::Workfront, Balance::Partition, None, "workfront, partition balance".into()),
         (true, false) if mean < ROAD_MEAN_DEGREE => {

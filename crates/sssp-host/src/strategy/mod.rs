@@ -625,25 +625,14 @@ fn signed_guard(g: &Graph, source: u32, run: Result<Solution>) -> Result<Solutio
     }
 }
 
-/// Candidates that would reach `INF` are dropped on the device. That never loses a finite
-/// shortest distance (every prefix of a path shorter than `INF` is shorter too), so the result is
-/// exact unless some vertex's true distance is itself `>= INF`: then it sits at `INF` while an
-/// in-neighbour is reached. Find such a vertex and report it.
+/// Candidates that would reach `INF` are dropped on the device; a vertex left at `INF` behind a
+/// reached in-neighbour is one whose distance does not fit
+/// ([`crate::reference::overflow_victim`]).
 fn check_overflow(g: &Graph, dist: &[u32], lanes: u32) -> Result<()> {
-    let k = lanes as usize;
-    for u in 0..g.num_vertices() as u32 {
-        for j in 0..k {
-            if dist[u as usize * k + j] == INF {
-                continue;
-            }
-            for (v, _) in g.neighbors(u) {
-                if dist[v as usize * k + j] == INF {
-                    return Err(Error::DistanceOverflow { vertex: v, bits: 32 });
-                }
-            }
-        }
+    match crate::reference::overflow_victim(g, lanes as usize, |i| dist[i] != INF) {
+        Some(v) => Err(Error::DistanceOverflow { vertex: v, bits: 32 }),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Every algorithm `sssp run --algo` knows.
