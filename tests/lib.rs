@@ -49,9 +49,12 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
     // `auto` picks from the device and the graph; whatever it picks must be exact.
     let mut v = vec![(Algo::Auto, Options::default())];
     for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition] {
-        v.push((Algo::TopoBf, Options { balance, ..Options::default() }));
+        v.push((Algo::TopoBf, Options { balance, hub_degree: 3, ..Options::default() }));
         for dedupe in [Dedupe::Stamp, Dedupe::Lookup] {
-            let base = Options { balance, dedupe, ..Options::default() };
+            // The hub path: nearly every vertex through it with stamps (threshold 3), the
+            // library's threshold with lookup (only the test graphs' real hubs).
+            let hub_degree = if dedupe == Dedupe::Stamp { 3 } else { sssp::HUB_DEGREE };
+            let base = Options { balance, dedupe, hub_degree, ..Options::default() };
             for check_every in [1, 5] {
                 v.push((Algo::Workfront, Options { check_every, device_loop: false, ..base }));
             }
@@ -70,6 +73,23 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
                 Algo::Bucketing,
                 Options { wide_at: 16, buckets: 4, device_loop: balance != Balance::Thread, ..base },
             ));
+        }
+    }
+    // The tiled modes (cooperative blocks, CTA+Warp+Scan): without a hub path, so that the
+    // CTA tier gets the large vertices, and with threshold 64, so that the warp tier (32..63
+    // arcs) and the hub pass both run; every strategy, both loops.
+    for balance in [Balance::Cta, Balance::CtaWarpScan] {
+        v.push((Algo::TopoBf, Options { balance, hub_degree: 0, ..Options::default() }));
+        for (dedupe, hub_degree) in [(Dedupe::Stamp, 64), (Dedupe::Lookup, 0)] {
+            let base = Options { balance, dedupe, hub_degree, ..Options::default() };
+            v.push((Algo::Workfront, base));
+            v.push((Algo::Workfront, Options { check_every: 1, device_loop: false, ..base }));
+            for (delta, buckets, device_loop) in [(heuristic, 10, true), (narrow, 3, true), (odd, 2, false)] {
+                let o = Options { delta, buckets, device_loop, ..base };
+                v.push((Algo::Bucketing, o));
+                v.push((Algo::NearFar, o));
+            }
+            v.push((Algo::NearFar, Options { delta: odd, wide_at: 1, ..base }));
         }
     }
     // Parallel Dijkstra: every criterion and both relaxation variants (successor first: the

@@ -132,6 +132,35 @@ fn negative_cycles_are_found_with_a_witness() {
 }
 
 #[test]
+fn planted_negative_cycles_from_the_generator() {
+    // `negcycle:N:LEN:in`: every base vertex reaches a cycle of weight -1 on N..N+LEN, which
+    // every engine configuration must name; `out`: no base vertex reaches it, so runs from the
+    // base are exact and runs from the cycle fail.
+    for (n, len, seed) in [(300u32, 1u32, 1u64), (500, 9, 2), (200, 150, 3)] {
+        let reached =
+            generate(&GenSpec::parse(&format!("negcycle:{n}:{len}:in")).unwrap(), seed, WeightSpec::AsGiven).unwrap();
+        assert_eq!((reached.num_vertices(), reached.metric()), ((n + len) as usize, Metric::Signed));
+        let mut eng = engine::open(&reached, device()).unwrap();
+        for (algo, opts) in negative_configs() {
+            let what = format!("negcycle:{n}:{len}:in {} {opts:?}", algo.name());
+            let src = seed as u32; // a base vertex
+            let e = solve(&reached, algo, Some(eng.as_mut()), src, &opts).expect_err(&what);
+            let cycle = assert_witness(&reached, src, &e, &what);
+            assert_eq!((cycle.len() as u32, cycle[0]), (len, n), "{what}: the planted cycle");
+        }
+        let apart =
+            generate(&GenSpec::parse(&format!("negcycle:{n}:{len}:out")).unwrap(), seed, WeightSpec::AsGiven).unwrap();
+        let mut eng = engine::open(&apart, device()).unwrap();
+        check_all(&apart, eng.as_mut(), &[0, n / 2], "unreachable planted cycle");
+        let e = solve(&apart, Algo::Workfront, Some(eng.as_mut()), n, &Options::default()).unwrap_err();
+        assert_eq!(assert_witness(&apart, n, &e, "from the cycle").len() as u32, len);
+    }
+    // Its weights are the point: another weighting is refused, not applied.
+    let e = generate(&GenSpec::parse("negcycle:10:3:in").unwrap(), 1, WeightSpec::Unit).unwrap_err();
+    assert!(matches!(e, Error::InvalidArgument(ref m) if m.contains("--weights given")), "{e}");
+}
+
+#[test]
 fn a_long_negative_cycle_hits_the_workfront_bound_not_a_hang() {
     // Weight -1 around 2000 vertices: distances fall by 1 per lap, far from i32::MIN; the run
     // must stop at the Workfront bound (n iterations) and name the cycle.

@@ -6,7 +6,7 @@
 //! GPU suite: `scripts/gpu-suite.sh` builds it here and runs it there.
 
 use proptest::prelude::*;
-use sssp::engine::{self, Engine};
+use sssp::engine::{self, Balance, Engine};
 use sssp::generate::{generate, GenSpec};
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{solve, Algo, Options};
@@ -388,5 +388,39 @@ proptest! {
                 Err(e) => prop_assert!(false, "{} {:?}: {}", algo.name(), opts, e),
             }
         }
+    }
+}
+
+/// The hub path and the tiled modes relax every arc of an expanded vertex exactly once and
+/// count each expanded vertex once (the hub pass does not count its input again): a star's hub
+/// (2999 arcs) and its leaves (one arc back each) from the hub, in every balance mode, with the
+/// hub path off, at the library's threshold, and taking every vertex (threshold 1).
+#[test]
+fn hub_path_and_tiles_relax_each_arc_once() {
+    let g = generate(&GenSpec::parse("star:3000").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+    let want = sssp::reference::dijkstra(&g, 0).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition, Balance::Cta, Balance::CtaWarpScan] {
+        for hub_degree in [0, sssp::HUB_DEGREE, 1] {
+            for algo in [Algo::Workfront, Algo::NearFar] {
+                let o = Options { balance, hub_degree, delta: Some(u32::MAX - 1), ..Options::default() };
+                let sol = solve(&g, algo, Some(eng.as_mut()), 0, &o).unwrap();
+                let what = format!("{algo:?} {balance:?} hub {hub_degree}");
+                assert_eq!(sol.dist, want, "{what}");
+                assert_eq!((sol.stats.vertices_processed, sol.stats.arcs_relaxed), (3000, 5998), "{what}");
+            }
+        }
+    }
+}
+
+/// The settling algorithms have their own arc mappings: a tiled mode is refused, not ignored.
+#[test]
+fn settling_algorithms_refuse_tiled_modes() {
+    let g = generate(&GenSpec::parse("grid2d:8x8").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    for algo in [Algo::Crauser, Algo::Martin] {
+        let o = Options { balance: Balance::Cta, ..Options::default() };
+        let e = solve(&g, algo, Some(eng.as_mut()), 0, &o).unwrap_err();
+        assert!(matches!(e, Error::InvalidArgument(ref m) if m.contains("thread, vwarp or partition")), "{e}");
     }
 }

@@ -118,7 +118,10 @@ fn ptx(args: &[String]) -> i32 {
 /// persistent loop for throughput-bound runs (partition balance: big frontiers on scale-free
 /// graphs), where 4 resident blocks per SM ran kron 22 2.6x faster than the unbounded build's 1
 /// (docs/gpu.md); the plain `sssp_pile_loop` keeps its registers for latency-bound road graphs.
-const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[("sssp_pile_loop_wide", 256, 4)];
+/// `sssp_pile_loop_hubs` (the loop with the hub phase and the tiled advance, for runs that have
+/// hubs or use a tiled mode) is bounded to the 2 blocks per SM the engine runs it with, the
+/// plain loop's grid: unbounded it needs over 128 registers, and a second block would not fit.
+const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[("sssp_pile_loop_wide", 256, 4), ("sssp_pile_loop_hubs", 256, 2)];
 
 /// Add a provenance header (PTX accepts `//` comments): what generated the file, and with which
 /// compiler, so `--check` can tell a source change from a compiler change; and the launch bounds.

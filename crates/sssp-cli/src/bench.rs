@@ -43,9 +43,15 @@ pub struct BenchArgs {
     /// serial Dijkstra run up front); each F is one row. Ordered strategies stop early.
     #[arg(long, value_delimiter = ',', value_name = "F")]
     target_at: Vec<f64>,
-    /// Load-balancing modes, comma-separated (engine algorithms).
+    /// Load-balancing modes, comma-separated (engine algorithms): thread, vwarp, partition,
+    /// cta, cta-warp-scan.
     #[arg(long, default_value = "thread,vwarp,partition", value_delimiter = ',')]
     balance: Vec<String>,
+    /// Hub thresholds to sweep, comma-separated (every mode but partition; 0 = no hub path;
+    /// default: the library's). A row with a threshold other than the default shows it as
+    /// `MODE@N`.
+    #[arg(long, value_delimiter = ',', value_name = "N")]
+    hub_degrees: Vec<u32>,
     /// Criteria of crauser, comma-separated (out, in, both).
     #[arg(long, default_value = "both", value_delimiter = ',')]
     criteria: Vec<String>,
@@ -98,6 +104,7 @@ pub struct BenchArgs {
 struct Config {
     algo: Algo,
     balance: Balance,
+    hub_degree: u32,
     dedupe: Dedupe,
     delta: Option<u32>,
     buckets: u32,
@@ -143,24 +150,38 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
             vec![Variant::Successor]
         };
         for &balance in &balances {
-            for &dedupe in &dedupes {
-                for &delta in &deltas {
-                    for &buckets in &buckets {
-                        for &wide_at in &wide_ats {
-                            for &target_at in &target_ats {
-                                for &criterion in &criteria {
-                                    for &variant in &variants {
-                                        out.push(Config {
-                                            algo,
-                                            balance,
-                                            dedupe,
-                                            delta,
-                                            buckets,
-                                            wide_at,
-                                            target_at,
-                                            criterion,
-                                            variant,
-                                        });
+            // Partition has no hub path and auto picks its own: one threshold for those.
+            let hubs = if balance.has_hub_path()
+                && algo.uses_engine()
+                && algo != Algo::Auto
+                && !algo.settles()
+                && !a.hub_degrees.is_empty()
+            {
+                a.hub_degrees.clone()
+            } else {
+                vec![sssp::HUB_DEGREE]
+            };
+            for &hub_degree in &hubs {
+                for &dedupe in &dedupes {
+                    for &delta in &deltas {
+                        for &buckets in &buckets {
+                            for &wide_at in &wide_ats {
+                                for &target_at in &target_ats {
+                                    for &criterion in &criteria {
+                                        for &variant in &variants {
+                                            out.push(Config {
+                                                algo,
+                                                balance,
+                                                hub_degree,
+                                                dedupe,
+                                                delta,
+                                                buckets,
+                                                wide_at,
+                                                target_at,
+                                                criterion,
+                                                variant,
+                                            });
+                                        }
                                     }
                                 }
                             }
@@ -178,6 +199,7 @@ impl Config {
     fn options(&self, a: &BenchArgs) -> Options {
         Options {
             balance: self.balance,
+            hub_degree: self.hub_degree,
             dedupe: self.dedupe,
             check_every: a.check_every,
             trace: false,
@@ -474,10 +496,15 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             a if a.settles() => format!("-/{}/{}", &c.variant.name()[..4], &balance_name(c.balance)[..2]),
             _ => String::new(),
         };
+        let with_hub = if c.hub_degree == sssp::HUB_DEGREE {
+            balance_name(c.balance).to_string()
+        } else {
+            format!("{}@{}", balance_name(c.balance), c.hub_degree)
+        };
         let (bal, ded) = if c.algo.settles() {
             (mode.as_str(), "-")
         } else if c.algo.uses_engine() && c.algo != Algo::Auto {
-            (balance_name(c.balance), dedupe_name(c.dedupe))
+            (with_hub.as_str(), dedupe_name(c.dedupe))
         } else {
             ("-", "-")
         };

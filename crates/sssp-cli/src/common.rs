@@ -119,9 +119,15 @@ pub struct SolveArgs {
     #[arg(long, default_value = "auto")]
     pub device: String,
     /// Load balancing of the advance: thread, vwarp (dynamic virtual warps), partition
-    /// (load-balanced partitioning).
+    /// (load-balanced partitioning), cta (cooperative blocks) or cta-warp-scan (Merrill's
+    /// CTA+Warp+Scan); Davidson et al. 2014 §IV-B.
     #[arg(long, default_value = "vwarp")]
     pub balance: String,
+    /// Hub threshold: frontier vertices with at least N out-arcs are expanded by a grid-wide
+    /// partitioned pass instead of their thread, virtual warp or block (H-BF's high-degree
+    /// path; 0 = never). Partition balance needs none.
+    #[arg(long, default_value_t = sssp::HUB_DEGREE, value_name = "N")]
+    pub hub_degree: u32,
     /// Frontier duplicate removal: stamp (H-BF 64-bit atomic) or lookup (Davidson's table).
     #[arg(long, default_value = "stamp")]
     pub dedupe: String,
@@ -163,7 +169,11 @@ pub fn parse_balance(s: &str) -> Result<Balance> {
         "thread" => Ok(Balance::Thread),
         "vwarp" => Ok(Balance::VirtualWarp),
         "partition" | "lb" => Ok(Balance::Partition),
-        _ => Err(Error::InvalidArgument(format!("balance `{s}`: expected thread, vwarp or partition"))),
+        "cta" => Ok(Balance::Cta),
+        "cta-warp-scan" | "cws" => Ok(Balance::CtaWarpScan),
+        _ => Err(Error::InvalidArgument(format!(
+            "balance `{s}`: expected thread, vwarp, partition, cta or cta-warp-scan"
+        ))),
     }
 }
 
@@ -172,6 +182,8 @@ pub fn balance_name(b: Balance) -> &'static str {
         Balance::Thread => "thread",
         Balance::VirtualWarp => "vwarp",
         Balance::Partition => "partition",
+        Balance::Cta => "cta",
+        Balance::CtaWarpScan => "cta-warp-scan",
     }
 }
 
@@ -202,6 +214,7 @@ impl SolveArgs {
         }
         Ok(Options {
             balance: parse_balance(&self.balance)?,
+            hub_degree: self.hub_degree,
             dedupe: parse_dedupe(&self.dedupe)?,
             check_every: self.check_every,
             trace,

@@ -59,7 +59,7 @@ pub struct DiameterArgs {
     /// Bucket width of near-far and bucketing (default: Davidson's heuristic).
     #[arg(long)]
     delta: Option<u32>,
-    /// Load balancing of the advance: thread, vwarp, partition.
+    /// Load balancing of the advance: thread, vwarp, partition, cta, cta-warp-scan.
     #[arg(long, default_value = "vwarp")]
     balance: String,
     /// Frontier duplicate removal: stamp or lookup.

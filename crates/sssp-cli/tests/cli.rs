@@ -694,3 +694,44 @@ fn real_weights_end_to_end() {
     let o = sssp(&["info", s(&mtx), "--mtx-real", "round"]);
     assert!(o.status.success() && !text(&o).0.contains("real"), "{:?}", text(&o));
 }
+
+#[test]
+fn traversal_modes_and_hub_thresholds_on_the_command_line() {
+    // bench: one row per mode x threshold, labelled MODE@N away from the default; partition
+    // has no hub path and gets one row.
+    let o = sssp(&[
+        "bench",
+        "gen:kron:10",
+        "--device",
+        "cpu",
+        "--trials",
+        "1",
+        "--algos",
+        "workfront",
+        "--balance",
+        "cta,cta-warp-scan,partition",
+        "--hub-degrees",
+        "0,8",
+        "--dedupe",
+        "stamp",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("workfront")).collect();
+    assert_eq!(rows.len(), 5, "{out}");
+    for label in ["cta@0", "cta@8", "cta-warp-scan@0", "cta-warp-scan@8", "partition "] {
+        assert!(rows.iter().any(|r| r.contains(label)), "{label}: {out}");
+    }
+    // run: a tiled mode with a low threshold, verified.
+    let o =
+        sssp(&["run", "gen:kron:10", "--device", "cpu", "--balance", "cta-warp-scan", "--hub-degree", "4", "--verify"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success() && out.contains("verified"), "{out}{err}");
+    // A mode that does not exist is a usage error naming the ones that do.
+    let o = sssp(&["run", "gen:kron:6", "--device", "cpu", "--balance", "cta-warp"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("expected thread, vwarp, partition, cta or cta-warp-scan"), "{}", text(&o).1);
+    // The settling algorithms refuse the tiled modes instead of ignoring them.
+    let o = sssp(&["run", "gen:grid2d:8x8", "--device", "cpu", "--algo", "crauser", "--balance", "cta"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o).1);
+}

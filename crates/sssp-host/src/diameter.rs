@@ -581,7 +581,17 @@ fn device_spec(g: &Graph, eng: &dyn Engine, opts: &DiameterOptions) -> Result<Op
     if let Some(b) = &buckets {
         engine::check_buckets(b)?;
     }
-    Ok(Some((LoopSpec { balance: o.balance, dedupe: o.dedupe, buckets, cutoff: NO_CUTOFF, target: NO_TARGET }, why)))
+    Ok(Some((
+        LoopSpec {
+            balance: o.balance,
+            dedupe: o.dedupe,
+            buckets,
+            cutoff: NO_CUTOFF,
+            target: NO_TARGET,
+            hub: o.hub_degree,
+        },
+        why,
+    )))
 }
 
 /// The bounding loop over the component `members` (ascending vertex ids): on the engine when
@@ -612,6 +622,7 @@ fn bound(
                         buckets: None,
                         cutoff: NO_CUTOFF,
                         target: NO_TARGET,
+                        hub: opts.sssp.hub_degree,
                     },
                     Some(opts.algo.name().to_string()),
                 )),

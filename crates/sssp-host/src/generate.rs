@@ -134,6 +134,22 @@ pub enum GenSpec {
         /// Number of vertices.
         n: u32,
     },
+    /// A planted negative cycle (H-BF's negative-weight inputs): a strongly connected base
+    /// digraph on vertices `0..n` (the cycle `0 -> 1 -> ... -> n-1 -> 0` plus `2n` random arcs,
+    /// weights `1..=255`) and a cycle on `len` more vertices `n..n+len` whose arcs weigh 1 but
+    /// the last, which weighs `-len`, so the cycle's total is -1 (the least negative a cycle of
+    /// integers can be: the hardest to detect). `reachable`: one arc from base vertex 0 into the
+    /// cycle, so every base vertex reaches it; otherwise one arc from the cycle into vertex 0, so
+    /// no base vertex reaches it (only sources on the cycle do) and runs from the base must
+    /// succeed. Weights are the family's own (`--weights given`).
+    NegativeCycle {
+        /// Vertices of the base graph.
+        n: u32,
+        /// Vertices (and arcs) of the planted cycle.
+        len: u32,
+        /// Whether the base reaches the cycle.
+        reachable: bool,
+    },
 }
 
 impl GenSpec {
@@ -151,7 +167,8 @@ disconnected:PARTS:N   N vertices in PARTS strongly connected components (vertex
 zero:N                 random digraph with zero-weight cycles, about half the weights 0
 selfloops:N            random digraph with self loops on every vertex
 multi:N                random digraph, every arc 2-4 times with different weights
-heavy:N                random digraph with weights in [2^31, 2^32): distances overflow 32 bits";
+heavy:N                random digraph with weights in [2^31, 2^32): distances overflow 32 bits
+negcycle:N:LEN:REACH   strongly connected N-vertex digraph plus a planted cycle of LEN vertices and weight -1 (vertices N..N+LEN), reached from the base (REACH = in) or not (out)";
 
     /// Parse a generator spec such as `kron:22`, `grid2d:1000x1000` or `disconnected:4:1000`
     /// (see [`GenSpec::HELP`]). Sizes are validated: zero sizes, more than `u32::MAX` vertices or
@@ -180,6 +197,19 @@ heavy:N                random digraph with weights in [2^31, 2^32): distances ov
             ("selfloops", [n]) => GenSpec::SelfLoops { n: int(s, "N", n)? },
             ("multi", [n]) => GenSpec::MultiEdges { n: int(s, "N", n)? },
             ("heavy", [n]) => GenSpec::Heavy { n: int(s, "N", n)? },
+            ("negcycle", [n, len, reach]) => GenSpec::NegativeCycle {
+                n: int(s, "N", n)?,
+                len: int(s, "LEN", len)?,
+                reachable: match *reach {
+                    "in" => true,
+                    "out" => false,
+                    _ => {
+                        return Err(Error::InvalidArgument(format!(
+                            "generator `{s}`: REACH must be `in` (the base reaches the cycle) or `out` (it does not)"
+                        )))
+                    }
+                },
+            },
             _ => return Err(bad_form(s)),
         };
         spec.size()?;
@@ -202,6 +232,9 @@ heavy:N                random digraph with weights in [2^31, 2^32): distances ov
             GenSpec::SelfLoops { n } => format!("selfloops:{n}"),
             GenSpec::MultiEdges { n } => format!("multi:{n}"),
             GenSpec::Heavy { n } => format!("heavy:{n}"),
+            GenSpec::NegativeCycle { n, len, reachable } => {
+                format!("negcycle:{n}:{len}:{}", if reachable { "in" } else { "out" })
+            }
         }
     }
 
@@ -215,6 +248,7 @@ heavy:N                random digraph with weights in [2^31, 2^32): distances ov
             GenSpec::Grid2d { w, h } => &[*w, *h],
             GenSpec::Grid3d { x, y, z } => &[*x, *y, *z],
             GenSpec::Disconnected { parts, n } => &[*parts, *n],
+            GenSpec::NegativeCycle { n, len, .. } => &[*n, *len],
             GenSpec::Road { n }
             | GenSpec::Path { n }
             | GenSpec::Star { n }
@@ -258,6 +292,13 @@ heavy:N                random digraph with weights in [2^31, 2^32): distances ov
             GenSpec::SelfLoops { n } => (n as u128, 2 * n as u128 + SELF_RANDOM_DEGREE as u128 * n as u128),
             GenSpec::MultiEdges { n } => (n as u128, MULTI_PAIRS_PER_VERTEX as u128 * 4 * n as u128),
             GenSpec::Heavy { n } => (n as u128, HEAVY_DEGREE as u128 * n as u128),
+            GenSpec::NegativeCycle { n, len, .. } => {
+                // The last cycle arc weighs -len: it must fit an i32.
+                if len > i32::MAX as u32 {
+                    return fail(format!("LEN {len} is too large: the closing arc weighs -LEN, an i32"));
+                }
+                (n as u128 + len as u128, 3 * n as u128 + len as u128 + 1)
+            }
         };
         if n > MAX_VERTICES as u128 {
             return fail(format!("{n} vertices; at most {MAX_VERTICES} (vertex ids are u32)"));
@@ -340,6 +381,15 @@ fn dims<const K: usize>(spec: &str, text: &str) -> Result<[u32; K]> {
 /// # Ok::<(), sssp::Error>(())
 /// ```
 pub fn generate(spec: &GenSpec, seed: u64, weights: WeightSpec) -> Result<Graph> {
+    if let GenSpec::NegativeCycle { .. } = spec {
+        // Its negative arcs are the point: another weighting would remove the cycle.
+        if weights != WeightSpec::AsGiven {
+            return Err(Error::InvalidArgument(format!(
+                "generator `{spec}` has its own weights (the planted cycle); use --weights given"
+            )));
+        }
+        return generate_edges(spec, seed)?.into_graph_as_given();
+    }
     if let WeightSpec::Shifted { .. } = weights {
         return weights.shift(generate(spec, seed, weights.unshifted())?);
     }
@@ -354,6 +404,10 @@ pub fn generate(spec: &GenSpec, seed: u64, weights: WeightSpec) -> Result<Graph>
 ///
 /// Complexity: O(m) time; 16 bytes per edge.
 pub fn generate_edges(spec: &GenSpec, seed: u64) -> Result<EdgeList> {
+    if let GenSpec::NegativeCycle { n, len, reachable } = *spec {
+        spec.size()?;
+        return Ok(negative_cycle(n, len, reachable, seed));
+    }
     let shape = build_shape(spec, seed)?;
     let m = shape.src.len();
     let weights: Vec<i64> = match shape.natural {
@@ -458,7 +512,40 @@ fn build_shape(spec: &GenSpec, seed: u64) -> Result<Shape> {
             let natural = Natural::Random { lo: 1 << 31, hi: u32::MAX, seed: sub(seed, stream::WEIGHTS) };
             uniform(n, n as u64 * HEAVY_DEGREE as u64, seed, natural)
         }
+        // Negative weights: built as an edge list (`generate_edges`), never as a shape.
+        GenSpec::NegativeCycle { .. } => unreachable!("negcycle is generated by generate_edges"),
     })
+}
+
+/// [`GenSpec::NegativeCycle`]'s edge list (see there).
+fn negative_cycle(n: u32, len: u32, reachable: bool, seed: u64) -> EdgeList {
+    let (edge_seed, w_seed) = (sub(seed, stream::EDGES), sub(seed, stream::WEIGHTS));
+    let (n64, len64) = (n as u64, len as u64);
+    let mut src = Vec::with_capacity((3 * n64 + len64 + 1) as usize);
+    let mut dst = Vec::with_capacity(src.capacity());
+    let mut weights = Vec::with_capacity(src.capacity());
+    let mut arc = |u: u64, v: u64, w: i64| {
+        src.push(u as u32);
+        dst.push(v as u32);
+        weights.push(w);
+    };
+    for v in 0..n64 {
+        arc(v, (v + 1) % n64, WeightSpec::random_weight(1, 255, w_seed, v) as i64);
+    }
+    for i in 0..2 * n64 {
+        let (u, v) = (pick(edge_seed, 2 * i, n64), pick(edge_seed, 2 * i + 1, n64));
+        arc(u, v, WeightSpec::random_weight(1, 255, w_seed, n64 + i) as i64);
+    }
+    for k in 0..len64 {
+        let w = if k + 1 == len64 { -(len64 as i64) } else { 1 };
+        arc(n64 + k, n64 + (k + 1) % len64, w);
+    }
+    if reachable {
+        arc(0, n64, 1);
+    } else {
+        arc(n64, 0, 1);
+    }
+    EdgeList { num_vertices: n + len, src, dst, weights: Some(weights), undirected: false, real: false }
 }
 
 /// Fill `src`/`dst` in parallel with `edge(i)` for `i in 0..m`: each edge depends only on its
@@ -950,8 +1037,11 @@ mod tests {
         assert_eq!(GenSpec::parse("kron:22").unwrap(), GenSpec::Kron { scale: 22, edge_factor: 16 });
         assert_eq!(GenSpec::parse("grid3d:256x256x256").unwrap(), GenSpec::Grid3d { x: 256, y: 256, z: 256 });
         assert_eq!(GenSpec::parse("disconnected:4:1000").unwrap(), GenSpec::Disconnected { parts: 4, n: 1000 });
+        let planted = GenSpec::NegativeCycle { n: 10, len: 3, reachable: false };
+        assert_eq!(GenSpec::parse("negcycle:10:3:out").unwrap(), planted);
+        assert_eq!(GenSpec::parse(&planted.name()).unwrap(), planted);
         // Every form in HELP parses once its placeholders are numbers.
-        assert_eq!(GenSpec::HELP.lines().count(), 13);
+        assert_eq!(GenSpec::HELP.lines().count(), 14);
     }
 
     #[test]
@@ -980,6 +1070,11 @@ mod tests {
             "nosuch:3",
             "star:5:5",
             "uniform:4294967295:2",
+            "negcycle:10:3",
+            "negcycle:10:3:maybe",
+            "negcycle:0:3:in",
+            "negcycle:10:0:out",
+            "negcycle:10:4294967295:in",
         ] {
             match GenSpec::parse(s) {
                 Err(Error::InvalidArgument(msg)) => assert!(msg.contains("generator"), "{s}: {msg}"),
@@ -1008,6 +1103,12 @@ mod tests {
         assert_eq!(count("star:5"), (5, 8));
         assert_eq!(count("complete:5"), (5, 20));
         assert_eq!(count("heavy:10"), (10, 40));
+        // Base cycle + 2n random arcs + the planted cycle + the arc joining them.
+        assert_eq!(count("negcycle:10:4:in"), (14, 30 + 4 + 1));
+        let g = generate(&GenSpec::parse("negcycle:10:4:out").unwrap(), 7, WeightSpec::AsGiven).unwrap();
+        let cycle: Vec<u32> = (10..14).collect();
+        assert_eq!(crate::reference::cycle_weight(&g, &cycle), Some(-1));
+        assert!(!g.reachable(0)[10], "out: the base does not reach the cycle");
         for spec in all_small() {
             let (n, bound) = spec.size().unwrap();
             let g = generate(&spec, 3, WeightSpec::AsGiven).unwrap();

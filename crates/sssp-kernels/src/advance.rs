@@ -12,6 +12,18 @@
 //!   partitioning; the bracket is a merge-path diagonal search). Every warp does equal work,
 //!   whatever the degree distribution.
 //!
+//! - `Cta` and `CtaWarpScan` (Davidson §IV-B's cooperative blocks and Merrill's CTA+Warp+Scan)
+//!   work on tiles of [`BLOCK`] input vertices held in a [`Tile`] (shared memory on the GPU):
+//!   [`tile_load`] per thread, a block-wide scan, [`tile_place`] per thread, [`tile_expand`]
+//!   per thread. The GPU runs the phases with block barriers between them
+//!   (`grid::advance_tiles`), the CPU engine one tile at a time with a host scan.
+//!
+//! **Hubs.** In every mode but `Partition`, an input vertex with at least `hub_degree` out-arcs
+//! is not expanded by its thread, virtual warp or block (which would serialise it: one thread
+//! walking a 100,000-arc hub stalls the whole iteration); it is pushed onto the hub queue, and
+//! a second pass over that queue with partition balance ([`hub_pass`]) spreads its arcs evenly
+//! over the grid, the role dynamic parallelism plays in H-BF (§5.3).
+//!
 //! Invariant kept by every mode: when a launch returns, every arc out of every input vertex has
 //! been relaxed with that vertex's distance at some moment during the launch, and every vertex
 //! whose distance dropped is in the output (once per iteration with `Dedupe::Stamp`, once per
@@ -171,16 +183,62 @@ unsafe fn vertex(a: &AdvanceArgs, u: u32) -> (u64, u64, u32) {
     (start, end, live_dist(a, u))
 }
 
-/// The advance kernel body (see the module doc).
+/// What thread 0 of every advance launch does first (zero the cells of the next iteration,
+/// count the input); returns the input length.
 #[inline(always)]
-pub unsafe fn advance(a: &AdvanceArgs, tid: u32, nthreads: u32) {
+pub unsafe fn prologue(a: &AdvanceArgs, tid: u32) -> u32 {
     if tid == 0 && !a.zero_len.is_null() {
         *a.zero_len = 0;
     }
+    if tid == 0 && !a.hub_zero.is_null() {
+        *a.hub_zero = 0;
+    }
     let len = input_len(a);
-    if tid == 0 {
+    if tid == 0 && a.hub_pass == 0 {
         count_advance(a.counters, len as u64);
     }
+    len
+}
+
+/// Whether a live vertex with arcs `[start, end)` goes to the hub queue (see the module doc).
+#[inline(always)]
+fn is_hub(a: &AdvanceArgs, start: u64, end: u64) -> bool {
+    !a.hub.items.is_null() && end - start >= a.hub_degree as u64
+}
+
+/// The hub queue of iteration `iter` and the length cell it zeroes for the next one (the
+/// ring at [`CELL_HUB`]); no queue and no cell when `items` is null (no hub path).
+#[inline(always)]
+pub fn hub_ring(items: *mut u32, cells: *mut u32, iter: u32) -> (Queue, *mut u32) {
+    if items.is_null() {
+        return (Queue { items, len: core::ptr::null_mut() }, core::ptr::null_mut());
+    }
+    let at = |k: u32| cells.wrapping_add(CELL_HUB + (k % 2) as usize);
+    (Queue { items, len: at(iter) }, at(iter + 1))
+}
+
+/// The hub pass of an advance whose hub queue is non-empty: the same iteration (stamp, output,
+/// buckets) over the hub queue with partition balance; `prefix` must hold the exclusive scan
+/// of the hub queue's degrees (`len + 1` entries). Its input was counted by the first pass.
+#[inline(always)]
+pub fn hub_pass(a: &AdvanceArgs, prefix: *const u64) -> AdvanceArgs {
+    AdvanceArgs {
+        input: a.hub,
+        balance: Balance::Partition as u32,
+        scan: prefix,
+        zero_len: core::ptr::null_mut(),
+        hub: Queue { items: core::ptr::null_mut(), len: core::ptr::null_mut() },
+        hub_zero: core::ptr::null_mut(),
+        hub_pass: 1,
+        ..*a
+    }
+}
+
+/// The advance kernel body for the thread, virtual-warp and partition modes (see the module
+/// doc; the tiled modes run through [`tile_load`], [`tile_place`] and [`tile_expand`]).
+#[inline(always)]
+pub unsafe fn advance(a: &AdvanceArgs, tid: u32, nthreads: u32) {
+    let len = prologue(a, tid);
     let partition = a.balance == Balance::Partition as u32;
     let width = if a.balance == Balance::VirtualWarp as u32 { vwarp_width(len, nthreads) } else { 1 };
     // Whole warps with nothing to do leave at once. A grid is sized for the largest frontier,
@@ -229,7 +287,11 @@ unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthread
     while i < slots {
         let u = if i < len { input_item(a, i) } else { 0 };
         let (start, end, du) = if i < len { vertex(a, u) } else { (0, 0, INF) };
-        let live = du != INF;
+        let hub = du != INF && is_hub(a, start, end);
+        // One lane of the virtual warp pushes the hub (the queue has room for each input vertex
+        // once); every lane of the physical warp reaches the push (equal slot trips, see above).
+        push(a.hub, u, hub && lane == 0);
+        let live = du != INF && !hub;
         let trips = if live { (end - start).div_ceil(width as u64) } else { 0 };
         let trips = warp_max_u64(trips);
         let mut e = start + lane as u64;
@@ -270,6 +332,160 @@ unsafe fn advance_partition(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) 
         };
         emit(a, x);
     });
+    arcs
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tiled modes: cooperative blocks and CTA+Warp+Scan (Davidson et al. §IV-B). A tile is BLOCK
+// consecutive input slots; its phases are plain functions of the thread's index `t` in the
+// block, so the CPU engine runs them too (one tile at a time, a host scan in between).
+
+/// One block's tile: what its threads loaded, and where each slot's arcs are walked.
+#[repr(C)]
+pub struct Tile {
+    pub vertex: [u32; BLOCK as usize],
+    /// Expansion distance of each slot's vertex.
+    pub dist: [u32; BLOCK as usize],
+    pub start: [u64; BLOCK as usize],
+    pub end: [u64; BLOCK as usize],
+    /// Exclusive prefix of the scan tier's degrees (other slots count 0), then the total.
+    pub prefix: [u64; BLOCK as usize + 1],
+    /// Slots of the CTA tier (walked by the whole block), then of the warp tier, compacted.
+    pub cta: [u16; BLOCK as usize],
+    pub warp: [u16; BLOCK as usize],
+    /// Number of CTA-tier and warp-tier slots.
+    pub counts: [u32; 2],
+}
+
+/// Bytes of a [`Tile`] (the GPU declares its shared copy with this size).
+pub const TILE_BYTES: usize = 4 * 256 * 2 + 8 * 256 * 2 + 8 * 257 + 2 * 256 * 2 + 8;
+const _: () = assert!(core::mem::size_of::<Tile>() == TILE_BYTES && BLOCK == 256);
+
+/// A [`Tile`] with nothing in it (the CPU engine's starting point; the GPU's shared copy
+/// needs none: [`tile_load`] and [`tile_place`] write every field that is later read).
+pub const EMPTY_TILE: Tile = Tile {
+    vertex: [0; BLOCK as usize],
+    dist: [0; BLOCK as usize],
+    start: [0; BLOCK as usize],
+    end: [0; BLOCK as usize],
+    prefix: [0; BLOCK as usize + 1],
+    cta: [0; BLOCK as usize],
+    warp: [0; BLOCK as usize],
+    counts: [0; 2],
+};
+
+/// The scan value of a tile slot packs three counts, so one block scan places every slot:
+/// the scan tier's degree in the low [`TILE_DEG_BITS`] bits (a tile's sum stays below 2^40
+/// arcs), one CTA-tier slot at bit 40, one warp-tier slot at bit 52.
+const TILE_DEG_BITS: u32 = 40;
+const TILE_CTA_SHIFT: u32 = 40;
+const TILE_WARP_SHIFT: u32 = 52;
+const TILE_DEG_MASK: u64 = (1 << TILE_DEG_BITS) - 1;
+
+/// Phase 1, thread `t` of the tile starting at input slot `base`: load the slot's vertex, send
+/// a hub to the hub queue, pick its tier, and return its scan value. Every thread of the
+/// block calls it (the hub push is warp-aggregated on the GPU).
+#[inline(always)]
+pub unsafe fn tile_load(a: &AdvanceArgs, tile: *mut Tile, base: u32, len: u32, t: u32) -> u64 {
+    let i = base + t;
+    let (u, (start, end, du)) = if i < len {
+        let u = input_item(a, i);
+        (u, vertex(a, u))
+    } else {
+        (0, (0, 0, INF))
+    };
+    let hub = du != INF && is_hub(a, start, end);
+    push(a.hub, u, hub);
+    let deg = end - start;
+    let live = du != INF && !hub && deg > 0;
+    let ts = t as usize;
+    (*tile).vertex[ts] = u;
+    (*tile).dist[ts] = du;
+    (*tile).start[ts] = start;
+    (*tile).end[ts] = end;
+    let merrill = a.balance == Balance::CtaWarpScan as u32;
+    if !live {
+        0
+    } else if merrill && deg >= BLOCK as u64 {
+        1 << TILE_CTA_SHIFT
+    } else if merrill && deg >= 32 {
+        1 << TILE_WARP_SHIFT
+    } else {
+        deg
+    }
+}
+
+/// Phase 2, thread `t`: place its slot from the block scan of the phase-1 values (`x` its
+/// own, `excl` the sum below it, `total` the block's).
+#[inline(always)]
+pub unsafe fn tile_place(tile: *mut Tile, t: u32, x: u64, excl: u64, total: u64) {
+    let ts = t as usize;
+    (*tile).prefix[ts] = excl & TILE_DEG_MASK;
+    if (x >> TILE_CTA_SHIFT) & 0xfff != 0 {
+        (*tile).cta[((excl >> TILE_CTA_SHIFT) & 0xfff) as usize] = t as u16;
+    }
+    if x >> TILE_WARP_SHIFT != 0 {
+        (*tile).warp[(excl >> TILE_WARP_SHIFT) as usize] = t as u16;
+    }
+    if t == 0 {
+        (*tile).prefix[BLOCK as usize] = total & TILE_DEG_MASK;
+        (*tile).counts = [((total >> TILE_CTA_SHIFT) & 0xfff) as u32, (total >> TILE_WARP_SHIFT) as u32];
+    }
+}
+
+/// Walk slot `s`'s arcs with `width` lanes, this thread being `lane` (every lane of the group
+/// takes the same number of trips). Returns the arcs this thread relaxed.
+#[inline(always)]
+unsafe fn tile_stride(a: &AdvanceArgs, tile: *const Tile, s: usize, lane: u32, width: u32) -> u64 {
+    let (u, du, start, end) = ((*tile).vertex[s], (*tile).dist[s], (*tile).start[s], (*tile).end[s]);
+    let mut arcs = 0;
+    let mut e = start + lane as u64;
+    for _ in 0..(end - start).div_ceil(width as u64) {
+        let x = if e < end {
+            arcs += 1;
+            relax_arc(a, u, du, e)
+        } else {
+            NOTHING
+        };
+        emit(a, x);
+        e += width as u64;
+    }
+    arcs
+}
+
+/// Phase 3, thread `t` of a placed tile: the CTA tier (the whole block walks each such slot
+/// in turn), the warp tier (warp `w` walks slots `w, w + WARPS, ...` of the compacted list),
+/// then the scan tier (ranks `t, t + BLOCK, ...` of the tile's concatenated short lists, each
+/// finding its slot by binary search in the tile's prefix). Every thread of the block takes
+/// the same number of trips in the CTA and scan tiers, every lane of a warp in the warp tier,
+/// so the warp-aggregated pushes are always reached by whole warps. Returns arcs relaxed.
+#[inline(always)]
+pub unsafe fn tile_expand(a: &AdvanceArgs, tile: *const Tile, t: u32) -> u64 {
+    let mut arcs = 0;
+    let [ncta, nwarp] = (*tile).counts;
+    for k in 0..ncta as usize {
+        arcs += tile_stride(a, tile, (*tile).cta[k] as usize, t, BLOCK);
+    }
+    let warps = BLOCK / 32;
+    let mut k = t / 32;
+    while k < nwarp {
+        arcs += tile_stride(a, tile, (*tile).warp[k as usize] as usize, t % 32, 32);
+        k += warps;
+    }
+    let prefix = core::ptr::addr_of!((*tile).prefix) as *const u64;
+    let total = *prefix.add(BLOCK as usize);
+    let mut r = t as u64;
+    while r < total.div_ceil(BLOCK as u64) * BLOCK as u64 {
+        let x = if r < total {
+            let s = segment_of(prefix, 0, BLOCK, r) as usize;
+            arcs += 1;
+            relax_arc(a, (*tile).vertex[s], (*tile).dist[s], (*tile).start[s] + r - *prefix.add(s))
+        } else {
+            NOTHING
+        };
+        emit(a, x);
+        r += BLOCK as u64;
+    }
     arcs
 }
 

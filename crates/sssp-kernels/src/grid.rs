@@ -288,6 +288,77 @@ pub unsafe fn multisplit(
 }
 
 // ---------------------------------------------------------------------------------------------
+// The advance in every balance mode. The tiled modes (cooperative blocks, CTA+Warp+Scan) need
+// the block: a shared tile and barriers between the phases that `advance.rs` defines.
+
+/// The tiled advance (Davidson §IV-B): block `b` takes tiles `b, b + G, ...` of [`BLOCK`] input
+/// slots; each tile is loaded, placed by one block scan, and expanded (see `advance::Tile`).
+/// Inlined into its own entry points only (`sssp_advance_tiles`, `sssp_pile_loop_hubs`): in the
+/// plain loops, even as a call never taken, it cost registers and a stack copy of the
+/// parameters per iteration, and made NY 1.6x slower (docs/gpu.md, "Traversal modes and hubs").
+#[inline(always)]
+pub unsafe fn advance_tiles(a: &AdvanceArgs) {
+    let (tid, _) = global_tid();
+    let (b, g, t) = block_pos();
+    let len = advance::prologue(a, tid);
+    let tile = tile_smem();
+    let mut arcs = 0u64;
+    let mut k = b;
+    // Every thread of a block runs the same tiles (k is uniform), so the barriers and the
+    // block scan are reached by all of them.
+    while k < len.div_ceil(BLOCK) {
+        let x = advance::tile_load(a, tile, k * BLOCK, len, t);
+        let (excl, total) = block_scan(x, scan_smem());
+        advance::tile_place(tile, t, x, excl, total);
+        block_barrier();
+        arcs += advance::tile_expand(a, tile, t);
+        // The next tile overwrites the shared tile.
+        block_barrier();
+        k += g;
+    }
+    crate::relax::add_arcs(a.counters, arcs);
+}
+
+/// One advance in any balance mode (the tiled ones need the block, the others are plain
+/// per-thread bodies); `TILES = false` compiles the plain modes only.
+#[inline(always)]
+pub unsafe fn advance_any<const TILES: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
+    if TILES && Balance::is_tiled(a.balance) {
+        advance_tiles(a)
+    } else {
+        advance::advance(a, tid, nthreads)
+    }
+}
+
+/// The hub pass after an advance inside the persistent loop (see `advance::hub_pass`): when
+/// the advance diverted vertices to the hub queue, scan their degrees into `prefix` and expand
+/// them with partition balance over the whole grid. The hub queue's length is stable here
+/// (the advance ended at a barrier; only advances push to it), so every thread takes the same
+/// branch. Ends with a grid barrier when it ran.
+#[inline(always)]
+unsafe fn hub_phase(a: &AdvanceArgs, prefix: *mut u64, block_vals: *mut u64, bar: &GridBarrier) {
+    if a.hub.items.is_null() {
+        return;
+    }
+    let len = load_len(a.hub.len);
+    if len == 0 {
+        return;
+    }
+    let (tid, nthreads) = global_tid();
+    let items = a.hub.items;
+    grid_scan(
+        len,
+        block_vals,
+        bar,
+        |i| degree(a.csr.offsets, a.csr.lane_bits as u32, *items.add(i as usize)),
+        |i, at, _| *prefix.add(i as usize) = at,
+        |total| *prefix.add(len as usize) = total,
+    );
+    advance::advance(&advance::hub_pass(a, prefix), tid, nthreads);
+    bar.wait();
+}
+
+// ---------------------------------------------------------------------------------------------
 // The persistent loop of the frontier strategies (Workfront, Near-Far, Bucketing): iterations
 // back to back, each: [degree scan] advance, [lookup dedupe], then the shared control step, and
 // a far-pile split when a window runs out. State lives in device memory between launches.
@@ -363,10 +434,11 @@ unsafe fn split_far(p: &PileArgs, st: &mut PileState, bar: &GridBarrier) {
 
 /// The persistent loop body. Every thread keeps the same copy of the state (it changes only
 /// through `after_iteration` / `after_split`, which read lengths stable until the next grid
-/// barrier); thread 0 stores it when the launch stops. Inlined into both loop entry points (a
-/// call would put the loop's state on a stack frame).
+/// barrier); thread 0 stores it when the launch stops. Inlined into each loop entry point (a
+/// call would put the loop's state on a stack frame). `HUBS = true` adds the hub phase and the
+/// tiled advance (`sssp_pile_loop_hubs`); the plain loops compile without them.
 #[inline(always)]
-pub unsafe fn pile_loop(p: &PileArgs) {
+pub unsafe fn pile_loop<const HUBS: bool>(p: &PileArgs) {
     let (tid, nthreads) = global_tid();
     let bar = GridBarrier::in_cells(p.cells);
     let state = p.cells.add(CELL_STATE) as *mut PileState;
@@ -387,8 +459,12 @@ pub unsafe fn pile_loop(p: &PileArgs) {
                 |total| *prefix.add(len as usize) = total,
             );
         }
-        advance::advance(&a, tid, nthreads);
+        advance_any::<HUBS>(&a, tid, nthreads);
         bar.wait();
+        if HUBS {
+            // In the modes with a hub path the degree prefix is free (only partition uses it).
+            hub_phase(&a, a.scan as *mut u64, p.block_vals, &bar);
+        }
         if a.dedupe == Dedupe::Lookup as u32 {
             let out = next_near(p, &st);
             let d = DedupeArgs { input: a.output, table: p.table, output: out };

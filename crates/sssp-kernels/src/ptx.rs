@@ -39,6 +39,14 @@ pub unsafe extern "ptx-kernel" fn sssp_advance(a: AdvanceArgs) {
     advance::advance(&a, t, n)
 }
 
+/// The advance in the tiled modes (cooperative blocks, CTA+Warp+Scan): shared tiles and block
+/// barriers (`grid::advance_tiles`). An entry of its own, so `sssp_advance` stays as lean as it
+/// was.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_advance_tiles(a: AdvanceArgs) {
+    grid::advance_tiles(&a)
+}
+
 /// One tree arc per reached vertex of a finished frontier run (`tree::tree_arcs`).
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_tree_arcs(a: TreeArgs) {
@@ -58,7 +66,15 @@ pub unsafe extern "ptx-kernel" fn sssp_extract(a: ExtractArgs) {
 /// says done or after `max_iters` iterations, leaving the state to resume from.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_pile_loop(a: PileArgs) {
-    grid::pile_loop(&a)
+    grid::pile_loop::<false>(&a)
+}
+
+/// The loop for runs with a hub path (thread and virtual-warp balance on graphs with vertices
+/// of at least the hub degree) and for the tiled modes: the plain loop plus the hub phase and
+/// the tiled advance. Same grid rules as `sssp_pile_loop` (resident blocks, from occupancy).
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs(a: PileArgs) {
+    grid::pile_loop::<true>(&a)
 }
 
 /// The same loop for throughput-bound runs: built with launch bounds for 4 blocks of 256 per SM
@@ -66,7 +82,7 @@ pub unsafe extern "ptx-kernel" fn sssp_pile_loop(a: PileArgs) {
 /// in flight at the price of a costlier grid barrier.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide(a: PileArgs) {
-    grid::pile_loop(&a)
+    grid::pile_loop::<false>(&a)
 }
 
 /// The stand-alone multisplit (co-resident grid, like the loop).

@@ -54,7 +54,41 @@ pub enum Balance {
     /// Equal arcs per warp: a scan of frontier degrees, then each arc finds its vertex by
     /// binary search (Davidson's load-balanced partitioning, a merge-path search).
     Partition = 2,
+    /// Davidson's cooperative blocks (§IV-B): a block takes [`BLOCK`] frontier vertices, scans
+    /// their degrees in shared memory, and its threads strip the concatenated arcs off in
+    /// order, finding each arc's vertex by binary search in the block's prefix.
+    Cta = 3,
+    /// Merrill's CTA+Warp+Scan (Davidson §IV-B): per block of [`BLOCK`] frontier vertices,
+    /// those of degree `>= BLOCK` are walked by the whole block one at a time, those of degree
+    /// `>= 32` by one warp each, and the rest by the cooperative-blocks scan.
+    CtaWarpScan = 4,
 }
+
+impl Balance {
+    /// Whether this mode works on block-sized tiles of the frontier ([`Balance::Cta`],
+    /// [`Balance::CtaWarpScan`]): the GPU runs them with shared memory and block barriers
+    /// (`grid::advance_tiles`), the CPU engine tile by tile with the same phase functions
+    /// (`advance::tile_load`, `tile_place`, `tile_expand`).
+    #[inline(always)]
+    pub const fn is_tiled(code: u32) -> bool {
+        code == Balance::Cta as u32 || code == Balance::CtaWarpScan as u32
+    }
+
+    /// Whether frontier vertices of large degree leave this mode for the grid-wide hub pass
+    /// (every mode but [`Balance::Partition`], which spreads any degree evenly already).
+    #[inline(always)]
+    pub const fn has_hub_path(self) -> bool {
+        !matches!(self, Balance::Partition)
+    }
+}
+
+/// Default hub threshold ([`AdvanceArgs::hub_degree`]): frontier vertices with at least this
+/// many out-arcs are expanded by the grid-wide hub pass instead of their thread, virtual warp or
+/// block. H-BF (§5.3) hands vertices above T_DP = 4096 to dynamic parallelism; measured on the
+/// H100 on kron 22 (docs/benchmarks.md, "traversal modes and hubs"), 64 is best for the thread
+/// and virtual-warp modes (10.9 ms; 14.3 at 256, 50 at 4096, 436 without the hub path) and
+/// within 10% of the best for the tiled modes.
+pub const HUB_DEGREE: u32 = 64;
 
 /// How a vertex improved twice in one iteration is kept from entering the next frontier twice.
 #[repr(u32)]
@@ -244,6 +278,17 @@ pub struct AdvanceArgs {
     /// Where improved vertices go by distance (Near-Far and Bucketing); `nbuckets == 0` means
     /// no split: every improvement is "near" (Workfront Sweep).
     pub buckets: Buckets,
+    /// The hub queue: input vertices with at least `hub_degree` out-arcs are pushed here
+    /// instead of being expanded, and a second, partitioned pass (`advance::hub_pass`) expands
+    /// them with the whole grid. `items` null: no hub path (partition balance, a graph without
+    /// such vertices, or `hub_degree == 0`). Room for `n` items (an input holds a vertex once).
+    pub hub: Queue,
+    /// The other hub length cell, zeroed by this launch for the next iteration (null: none).
+    pub hub_zero: *mut u32,
+    /// The hub threshold (see [`HUB_DEGREE`]).
+    pub hub_degree: u32,
+    /// 1 in the hub pass itself: its input was already counted by the pass that diverted it.
+    pub hub_pass: u32,
 }
 
 /// Most buckets in a window (Bucketing's `A`). The far-pile multisplit has `A + 2` bins (the
@@ -402,6 +447,9 @@ pub const CELL_FAR: usize = 8;
 pub const CELL_SLOTS: usize = 10;
 /// Index of the [`PileState`] (12 cells).
 pub const CELL_STATE: usize = 40;
+/// Index of the two hub-queue length cells: iteration `i` pushes into `CELL_HUB + i % 2` and
+/// zeroes the other one for iteration `i + 1` (the same no-memset ring as the frontiers).
+pub const CELL_HUB: usize = 52;
 /// Number of `u32` cells an engine allocates.
 pub const NUM_CELLS: usize = 64;
 
@@ -505,12 +553,12 @@ const _: () = assert!(core::mem::size_of::<Queue>() == 16);
 const _: () = assert!(core::mem::size_of::<Counters>() == 32);
 const _: () = assert!(core::mem::size_of::<TreeArgs>() == 32 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<Buckets>() == 8 + 8 + 16 + 24);
-const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 32 + 8 + 16 + 16 + 8 + 8 + 8 + 16 + 56);
+const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 32 + 8 + 16 + 16 + 8 + 8 + 8 + 16 + 56 + 16 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<PileState>() == 48);
 const _: () = assert!(CELL_SLOTS + MAX_BUCKETS as usize <= CELL_STATE);
-const _: () = assert!(CELL_STATE + 12 <= NUM_CELLS);
+const _: () = assert!(CELL_STATE + 12 <= CELL_HUB && CELL_HUB + 2 <= NUM_CELLS);
 const _: () = assert!(MAX_BUCKETS + 2 <= MAX_BINS);
-const _: () = assert!(core::mem::size_of::<PileArgs>() == 168 + 16 + 16 + 16 + 8 + 8 + 8 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<PileArgs>() == 200 + 16 + 16 + 16 + 8 + 8 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<MultisplitArgs>() == 48 + 16);
 const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
 const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8 + 8);

@@ -164,7 +164,12 @@ pub fn select(c: bool, x: u64, y: u64) -> u64 {
 // Shared arrays are declared once, at module scope: a `.shared` declaration inside a function's
 // inline asm is repeated wherever LLVM inlines the function, and ptxas rejects the duplicates.
 // Each block of every kernel gets its own copy; a kernel that never names one does not pay for it.
-core::arch::global_asm!(".shared .align 8 .b8 sssp_scan_smem[72];", ".shared .align 4 .b8 sssp_ms_smem[1152];");
+core::arch::global_asm!(
+    ".shared .align 8 .b8 sssp_scan_smem[72];",
+    ".shared .align 4 .b8 sssp_ms_smem[1152];",
+    ".shared .align 8 .b8 sssp_tile_smem[9232];"
+);
+const _: () = assert!(crate::advance::TILE_BYTES == 9232);
 
 /// Shared memory for one block scan or fold: a value per warp, then the block total.
 #[inline(always)]
@@ -181,6 +186,14 @@ pub unsafe fn multisplit_smem() -> *mut u32 {
     let p: u64;
     asm!("cvta.shared.u64 {p}, sssp_ms_smem;", p = out(reg64) p);
     p as *mut u32
+}
+
+/// Shared memory of the tiled advance modes: one `advance::Tile`.
+#[inline(always)]
+pub unsafe fn tile_smem() -> *mut crate::advance::Tile {
+    let p: u64;
+    asm!("cvta.shared.u64 {p}, sssp_tile_smem;", p = out(reg64) p);
+    p as *mut crate::advance::Tile
 }
 
 /// Exclusive scan of one value per thread across the block; returns (exclusive prefix, total).

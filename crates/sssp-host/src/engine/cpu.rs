@@ -15,7 +15,8 @@ use sssp_kernels::bfs::{self, BfsArgs};
 use sssp_kernels::bounds::{self, BoundsArgs, B_CELLS, B_DLO, B_ECC, B_LOWER, B_RESET, B_RHI, B_UPPER};
 use sssp_kernels::split::{self, Next};
 use sssp_kernels::{
-    dedupe, settle, Balance, Counters, Csr, PileArgs, PileState, Queue, CELL_FAR, CELL_STATE, MAX_VWARP,
+    dedupe, settle, AdvanceArgs, Balance, Counters, Csr, PileArgs, PileState, Queue, BLOCK, CELL_FAR, CELL_STATE,
+    MAX_VWARP,
 };
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
@@ -63,7 +64,7 @@ pub struct CpuEngine {
     cells: Shared<u32>,
     counters: Shared<Counters>,
     /// Buffers only the kernels touch (through `lay`); owned here so they live as long as it.
-    _kernel_only: (Vec<u32>, Vec<u32>, Shared<u32>, Shared<u32>, [Shared<u32>; 2]),
+    _kernel_only: (Vec<u32>, Vec<u32>, Shared<u32>, Shared<u32>, [Shared<u32>; 2], Shared<u32>),
     /// Bucket slot queues and the two far buffers, allocated on the first bucketed run.
     _buckets: Option<(Shared<u32>, [Shared<u32>; 2])>,
     /// Addresses of the buffers (they never move).
@@ -101,6 +102,7 @@ impl CpuEngine {
         let scratch = Shared::new(try_vec(m.max(1), 0)?);
         let table = Shared::new(try_vec(n.max(1), 0)?);
         let prefix = Shared::new(try_vec(n + 1, 0)?);
+        let hub = Shared::new(try_vec(n.max(1), 0)?);
         let cells = Shared::new(vec![0; CELLS]);
         let counters = Shared::new(vec![Counters::default()]);
         let lay = Layout {
@@ -125,6 +127,8 @@ impl CpuEngine {
             // The CPU runs the grid-cooperative phases as host code (see `run_loop`).
             block_vals: std::ptr::null_mut(),
             hist: std::ptr::null_mut(),
+            hub: hub.ptr(),
+            max_degree: super::max_degree(&offsets),
         };
         Ok(CpuEngine {
             offsets,
@@ -133,7 +137,7 @@ impl CpuEngine {
             prefix,
             cells,
             counters,
-            _kernel_only: (targets, weights, scratch, table, queues),
+            _kernel_only: (targets, weights, scratch, table, queues, hub),
             _buckets: None,
             lay,
             settle: None,
@@ -221,6 +225,55 @@ impl CpuEngine {
             run += d;
         }
         prefix[len] = run;
+    }
+
+    /// One advance launch in any balance mode, then its hub pass when it diverted vertices (the
+    /// GPU's persistent loop does the same with `grid::advance_any` and `hub_phase`).
+    fn advance_with_hubs(&mut self, a: &AdvanceArgs, len: u32) {
+        if Balance::is_tiled(a.balance) {
+            Self::advance_tiles(a);
+        } else {
+            // SAFETY: the caller's: every buffer of `a` has the sizes `AdvanceArgs` documents.
+            Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(a, t, nt) });
+        }
+        if a.hub.items.is_null() {
+            return;
+        }
+        // SAFETY: no launch is running; the hub cell holds the count the advance pushed (<= n).
+        let hubs = unsafe { *a.hub.len };
+        if hubs > 0 {
+            self.scan_degrees(a.hub);
+            let h = k::hub_pass(a, self.lay.prefix);
+            // SAFETY: as above; the prefix has `hubs + 1` entries from the scan.
+            Self::launch(Self::grid_for(hubs), |t, nt| unsafe { k::advance(&h, t, nt) });
+        }
+    }
+
+    /// The tiled modes (cooperative blocks, CTA+Warp+Scan): tile by tile, each tile's threads
+    /// in phases, with a host scan where the GPU has its block scan (`grid::advance_tiles`).
+    fn advance_tiles(a: &AdvanceArgs) {
+        // SAFETY (all calls below): the buffers of `a` have the sizes `AdvanceArgs` documents;
+        // a tile is private to its task, and the bodies touch shared memory only by atomics.
+        let len = unsafe { k::prologue(a, 0) };
+        let tiles = len.div_ceil(BLOCK);
+        let run = |i: u32| {
+            let mut tile = Box::new(k::EMPTY_TILE);
+            let tp: *mut k::Tile = &mut *tile;
+            let x: Vec<u64> = (0..BLOCK).map(|t| unsafe { k::tile_load(a, tp, i * BLOCK, len, t) }).collect();
+            let total: u64 = x.iter().sum();
+            let mut excl = 0;
+            for t in 0..BLOCK {
+                unsafe { k::tile_place(tp, t, x[t as usize], excl, total) };
+                excl += x[t as usize];
+            }
+            let arcs: u64 = (0..BLOCK).map(|t| unsafe { k::tile_expand(a, tp, t) }).sum();
+            unsafe { sssp_kernels::relax::add_arcs(a.counters, arcs) };
+        };
+        if tiles <= SERIAL_THREADS / BLOCK {
+            (0..tiles).for_each(run);
+        } else {
+            (0..tiles).into_par_iter().for_each(run);
+        }
     }
 
     /// Lookup dedupe of the pushed queue `input` into `out`: the shared mark pass, then a stable
@@ -374,7 +427,7 @@ impl Engine for CpuEngine {
         // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
         // the input length cell was written by the previous step.
         let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
-        Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(&a, t, nt) });
+        self.advance_with_hubs(&a, len);
         Ok(())
     }
 
@@ -409,7 +462,7 @@ impl Engine for CpuEngine {
             // SAFETY: as in `advance`; slot queues and far buffers hold n items each, which the
             // push rules never exceed (split.rs).
             let len = unsafe { *a.input.len };
-            Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(&a, t, nt) });
+            self.advance_with_hubs(&a, len);
             if spec.dedupe == sssp_kernels::Dedupe::Lookup {
                 // SAFETY: as above.
                 let out = unsafe { split::next_near(&p, &st) };

@@ -80,6 +80,12 @@ struct Kernels {
     advance: CudaFunction,
     pile_loop: CudaFunction,
     pile_loop_wide: CudaFunction,
+    /// The loop with the hub phase and the tiled advance (`sssp_pile_loop_hubs`).
+    pile_loop_hubs: CudaFunction,
+    /// The tiled modes' advance (`sssp_advance_tiles`).
+    advance_tiles: CudaFunction,
+    /// Blocks of the hubs loop, resident at once like `loop_grid`.
+    hubs_grid: u32,
     multisplit: CudaFunction,
     dedupe_mark: CudaFunction,
     scan_reduce: CudaFunction,
@@ -139,6 +145,11 @@ impl Kernels {
         if wide_per_sm == 0 {
             return Err(Error::Cuda("the wide loop kernel cannot be resident on this device".into()));
         }
+        let pile_loop_hubs = f("sssp_pile_loop_hubs")?;
+        let hubs_per_sm = pile_loop_hubs.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
+        if hubs_per_sm == 0 {
+            return Err(Error::Cuda("the hubs loop kernel cannot be resident on this device".into()));
+        }
         let settle_loop = f("sssp_settle_loop")?;
         let settle_per_sm = settle_loop.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
         if settle_per_sm == 0 {
@@ -170,6 +181,10 @@ impl Kernels {
             wide_grid: sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM),
             pile_loop,
             pile_loop_wide,
+            // Its launch bounds make the plain loop's 2 per SM fit.
+            hubs_grid: sms * hubs_per_sm.min(loop_blocks_per_sm()),
+            pile_loop_hubs,
+            advance_tiles: f("sssp_advance_tiles")?,
             multisplit,
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
             _module: module,
@@ -223,7 +238,8 @@ impl Kernels {
     /// Every address in `a` is a live device buffer sized as `AdvanceArgs` documents: output
     /// capacity covers the pushes the dedupe mode can make, `scan` has `len + 1` entries.
     unsafe fn advance(&self, s: &CudaStream, a: AdvanceArgs) -> Result<()> {
-        s.launch_builder(&self.advance).arg(&a).launch(Self::cfg(self.grid))?;
+        let f = if Balance::is_tiled(a.balance) { &self.advance_tiles } else { &self.advance };
+        s.launch_builder(f).arg(&a).launch(Self::cfg(self.grid))?;
         self.done(s, "advance")
     }
 
@@ -234,7 +250,16 @@ impl Kernels {
     /// zeroes included), `a.block_vals` and `a.hist` have `loop_grid` and `MAX_BINS * loop_grid`
     /// entries.
     unsafe fn pile_loop(&self, s: &CudaStream, a: PileArgs, wide: bool) -> Result<()> {
-        let (f, grid) = if wide { (&self.pile_loop_wide, self.wide_grid) } else { (&self.pile_loop, self.loop_grid) };
+        // Runs with a hub path or a tiled mode take the loop that has them; the others the
+        // plain loops, which compile without (docs/gpu.md, "Traversal modes and hubs").
+        let hubs = !a.adv.hub.items.is_null() || Balance::is_tiled(a.adv.balance);
+        let (f, grid) = if hubs {
+            (&self.pile_loop_hubs, self.hubs_grid)
+        } else if wide {
+            (&self.pile_loop_wide, self.wide_grid)
+        } else {
+            (&self.pile_loop, self.loop_grid)
+        };
         s.launch_builder(f).arg(&a).launch(Self::cfg(grid))?;
         self.done(s, "pile_loop")
     }
@@ -379,6 +404,7 @@ struct KernelOnly {
     _queues: [CudaSlice<u32>; 2],
     _scratch: CudaSlice<u32>,
     _prefix: CudaSlice<u64>,
+    _hub: CudaSlice<u32>,
     _block_vals: CudaSlice<u64>,
     _hist: CudaSlice<u32>,
 }
@@ -449,7 +475,8 @@ impl CudaEngine {
         let (scratch, table) = (stream.alloc_zeros((m as usize).max(1))?, stream.alloc_zeros(nz)?);
         let (prefix, cells, counters) =
             (stream.alloc_zeros(n as usize + 1)?, stream.alloc_zeros(CELLS)?, stream.alloc_zeros::<u64>(4)?);
-        let most = k.loop_grid.max(k.wide_grid) as usize;
+        let hub = stream.alloc_zeros::<u32>(nz)?;
+        let most = k.loop_grid.max(k.wide_grid).max(k.hubs_grid) as usize;
         let block_vals = stream.alloc_zeros::<u64>(most)?;
         let hist = stream.alloc_zeros::<u32>(MAX_BINS as usize * most)?;
         let at = |a: u64| a as *mut u32;
@@ -475,6 +502,8 @@ impl CudaEngine {
             far: [std::ptr::null_mut(); 2],
             block_vals: device_addr(&block_vals, &stream) as *mut u64,
             hist: at(device_addr(&hist, &stream)),
+            hub: at(device_addr(&hub, &stream)),
+            max_degree: super::max_degree(g.offsets()),
         };
         let engine = CudaEngine {
             _kernel_only: KernelOnly {
@@ -485,6 +514,7 @@ impl CudaEngine {
                 _queues: queues,
                 _scratch: scratch,
                 _prefix: prefix,
+                _hub: hub,
                 _block_vals: block_vals,
                 _hist: hist,
             },
@@ -684,8 +714,21 @@ impl Engine for CudaEngine {
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();
         let a = self.lay.advance_args(&step, &roles);
-        // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS.
-        unsafe { self.k.advance(&self.stream, a) }
+        // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS, hub n.
+        unsafe { self.k.advance(&self.stream, a)? };
+        if !a.hub.items.is_null() {
+            // The hub pass, queued without reading the hub count back: the scan and the
+            // partitioned advance read their lengths on the device (an empty queue costs four
+            // short launches, and only graphs that have hubs get here).
+            let sa = self.scan_args(a.hub, ScanOf::Degree, NO_QUEUE);
+            // SAFETY: prefix has n + 1 entries, at least the hub count + 1; block_sums
+            // SCAN_BLOCKS; the hub pass reads the prefix the scan wrote (same stream).
+            unsafe {
+                self.k.scan(&self.stream, sa)?;
+                self.k.advance(&self.stream, sssp_kernels::advance::hub_pass(&a, self.lay.prefix))?;
+            }
+        }
+        Ok(())
     }
 
     fn dedupe(&mut self) -> Result<()> {

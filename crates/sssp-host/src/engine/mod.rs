@@ -75,6 +75,10 @@ pub struct Advance {
     pub iter: u32,
     /// Candidates above this distance are dropped (`sssp_kernels::NO_CUTOFF`: none).
     pub cutoff: u32,
+    /// Hub threshold: input vertices with at least this many out-arcs are expanded by a
+    /// grid-wide partitioned pass instead of their thread, virtual warp or block
+    /// (`sssp_kernels::HUB_DEGREE` by default; 0 = never; ignored by partition balance).
+    pub hub: u32,
 }
 
 /// A graph resident on a device, with the operators strategies compose.
@@ -288,6 +292,8 @@ pub struct LoopSpec {
     /// Bucketed runs stop once this vertex's distance is final (`sssp_kernels::NO_TARGET`:
     /// none; must be `< n`).
     pub target: u32,
+    /// The hub threshold, as [`Advance::hub`].
+    pub hub: u32,
 }
 
 /// Bucket width and window size (Davidson et al. §IV-D/E).
@@ -420,6 +426,11 @@ pub(crate) struct Layout {
     /// GPU persistent loop only: one `u64` per block and `MAX_BINS` counts per block.
     pub block_vals: *mut u64,
     pub hist: *mut u32,
+    /// The hub queue, `n` items (see `sssp_kernels::advance`'s module doc).
+    pub hub: *mut u32,
+    /// The graph's largest out-degree: a run whose hub threshold lies above it has no hub
+    /// path at all, so graphs without hubs (roads, meshes) never pay for one.
+    pub max_degree: u64,
 }
 
 impl Layout {
@@ -466,7 +477,13 @@ impl Layout {
     /// The advance for `step` in the given roles; the degree prefix is used by frontier
     /// advances (a topology-driven sweep partitions by the CSR offsets themselves).
     pub fn advance_args(&self, step: &Advance, roles: &Roles) -> AdvanceArgs {
+        let (hub, hub_zero) =
+            sssp_kernels::advance::hub_ring(self.hub_items(step.balance, step.hub), self.cells, step.iter);
         AdvanceArgs {
+            hub,
+            hub_zero,
+            hub_degree: step.hub,
+            hub_pass: 0,
             csr: self.csr,
             dist: self.dist,
             input: self.queue(roles.input),
@@ -482,6 +499,16 @@ impl Layout {
         }
     }
 
+    /// The hub queue for a run in `balance` with threshold `hub`, or null when that run has no
+    /// hub path (partition balance, threshold 0, or no vertex of that degree).
+    pub fn hub_items(&self, balance: Balance, hub: u32) -> *mut u32 {
+        if balance.has_hub_path() && hub != 0 && self.max_degree >= hub as u64 {
+            self.hub
+        } else {
+            std::ptr::null_mut()
+        }
+    }
+
     /// The persistent loop's parameters for `spec` (the buffers must have been allocated for
     /// its bucket count: `slot_count >= count`).
     pub fn pile_args(&self, spec: &LoopSpec, max_iters: u32) -> PileArgs {
@@ -491,6 +518,7 @@ impl Layout {
             dedupe: spec.dedupe,
             iter: 1,
             cutoff: spec.cutoff,
+            hub: spec.hub,
         };
         let mut adv = self.advance_args(&step, &Roles { input: None, output: None, zero: None });
         adv.scan = self.prefix;
@@ -664,7 +692,14 @@ pub(crate) fn working_bytes(n: u64, m: u64, scan_blocks: u64) -> u64 {
     let scratch = 4 * m.max(1);
     let table = 4 * n;
     let prefix = 8 * (n + 1);
-    dist + queues + scratch + table + prefix + 8 * scan_blocks + 64
+    let hub = 4 * n;
+    dist + queues + scratch + table + prefix + hub + 8 * scan_blocks + 64
+}
+
+/// The largest out-degree of a CSR graph with these offsets (0 without arcs).
+pub(crate) fn max_degree(offsets: &[u64]) -> u64 {
+    use rayon::prelude::*;
+    offsets.par_windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0)
 }
 
 /// Bytes of the graph itself on the device.
@@ -677,7 +712,14 @@ mod tests {
     use super::*;
 
     fn step(dedupe: Dedupe) -> Advance {
-        Advance { input: Input::Frontier, balance: Balance::Thread, dedupe, iter: 1, cutoff: sssp_kernels::NO_CUTOFF }
+        Advance {
+            input: Input::Frontier,
+            balance: Balance::Thread,
+            dedupe,
+            iter: 1,
+            cutoff: sssp_kernels::NO_CUTOFF,
+            hub: sssp_kernels::HUB_DEGREE,
+        }
     }
 
     #[test]

@@ -26,7 +26,7 @@
 use std::time::Instant;
 
 use super::{finish, Options, Solution, Stats};
-use crate::engine::{Engine, Rule, SettleSpec};
+use crate::engine::{Balance, Engine, Rule, SettleSpec};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -116,6 +116,13 @@ fn rule(family: Family, opts: &Options) -> Rule {
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub(crate) fn solve(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options, family: Family) -> Result<Solution> {
     crate::reference::check_source(g, source)?;
+    if Balance::is_tiled(opts.balance as u32) {
+        // The settle loop's push relaxation has its own two mappings (virtual warps, and
+        // partitioning for skewed frontiers); a tiled mode would be silently ignored.
+        return Err(Error::InvalidArgument(format!(
+            "{family:?}: the settling algorithms take --balance thread, vwarp or partition"
+        )));
+    }
     let spec =
         SettleSpec { rule: rule(family, opts), pull: opts.variant == Variant::Predecessor, balance: opts.balance };
     let started = Instant::now();

@@ -40,6 +40,11 @@ use crate::{Dist, UNREACHED};
 pub struct Options {
     /// How arcs are spread over threads.
     pub balance: Balance,
+    /// Hub threshold of the frontier strategies: frontier vertices with at least this many
+    /// out-arcs are expanded by a grid-wide partitioned pass instead of their thread, virtual
+    /// warp or block ([`sssp_kernels::HUB_DEGREE`] by default; 0 = never; partition balance
+    /// needs none).
+    pub hub_degree: u32,
     /// How duplicate frontier entries are avoided (frontier strategies).
     pub dedupe: Dedupe,
     /// Read the frontier length back only every this many iterations (>= 1). Iterations queued
@@ -85,6 +90,10 @@ impl Options {
     /// Set [`Options::balance`].
     pub fn with_balance(self, balance: Balance) -> Self {
         Options { balance, ..self }
+    }
+    /// Set the hub threshold ([`Options::hub_degree`]; 0 = no hub path).
+    pub fn with_hub_degree(self, hub_degree: u32) -> Self {
+        Options { hub_degree, ..self }
     }
     /// Set [`Options::dedupe`].
     pub fn with_dedupe(self, dedupe: Dedupe) -> Self {
@@ -198,6 +207,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             balance: Balance::VirtualWarp,
+            hub_degree: sssp_kernels::HUB_DEGREE,
             dedupe: Dedupe::Stamp,
             check_every: 8,
             trace: false,
@@ -423,6 +433,7 @@ pub(crate) fn run_device_loop(
         buckets,
         cutoff: opts.device_cutoff(),
         target: opts.target.unwrap_or(sssp_kernels::NO_TARGET),
+        hub: opts.hub_degree,
     };
     let mut stats = Stats { delta: buckets.map(|b| b.delta), buckets: buckets.map(|b| b.count), ..Stats::default() };
     let started = Instant::now();

@@ -29,6 +29,7 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
             dedupe: opts.dedupe,
             iter,
             cutoff: opts.device_cutoff(),
+            hub: opts.hub_degree,
         })?;
         let c = eng.counters()?;
         stats.readbacks += 1;

@@ -42,6 +42,7 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
             dedupe: opts.dedupe,
             iter,
             cutoff: opts.device_cutoff(),
+            hub: opts.hub_degree,
         })?;
         if opts.dedupe == Dedupe::Lookup {
             eng.dedupe()?;
