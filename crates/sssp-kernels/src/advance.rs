@@ -164,6 +164,19 @@ unsafe fn emit(a: &AdvanceArgs, x: Emit) {
     }
 }
 
+/// Relax arc `e` of `u` (at distance `du`) when `live`, count it in `arcs`, and make the pushes
+/// it asks for. Every lane of a warp calls it on each trip, live or not (see [`emit`]).
+#[inline(always)]
+unsafe fn relax_step(a: &AdvanceArgs, live: bool, u: u32, du: u32, e: u64, arcs: &mut u64) {
+    let x = if live {
+        *arcs += 1;
+        relax_arc(a, u, du, e)
+    } else {
+        NOTHING
+    };
+    emit(a, x);
+}
+
 /// The distance an input vertex is expanded with: `INF` (skip) when unreached, or when it is a
 /// stale bucket entry (see [`is_stale`]).
 #[inline(always)]
@@ -296,13 +309,7 @@ unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthread
         let trips = warp_max_u64(trips);
         let mut e = start + lane as u64;
         for _ in 0..trips {
-            let x = if live && e < end {
-                arcs += 1;
-                relax_arc(a, u, du, e)
-            } else {
-                NOTHING
-            };
-            emit(a, x);
+            relax_step(a, live && e < end, u, du, e, &mut arcs);
             e += width as u64;
         }
         i += nwarps;
@@ -441,13 +448,7 @@ unsafe fn tile_stride(a: &AdvanceArgs, tile: *const Tile, s: usize, lane: u32, w
     let mut arcs = 0;
     let mut e = start + lane as u64;
     for _ in 0..(end - start).div_ceil(width as u64) {
-        let x = if e < end {
-            arcs += 1;
-            relax_arc(a, u, du, e)
-        } else {
-            NOTHING
-        };
-        emit(a, x);
+        relax_step(a, e < end, u, du, e, &mut arcs);
         e += width as u64;
     }
     arcs
