@@ -257,9 +257,10 @@ impl CpuEngine {
         let len = unsafe { k::prologue(a, 0) };
         let tiles = len.div_ceil(BLOCK);
         let run = |i: u32| {
-            let mut tile = Box::new(k::EMPTY_TILE);
-            let tp: *mut k::Tile = &mut *tile;
-            let x: Vec<u64> = (0..BLOCK).map(|t| unsafe { k::tile_load(a, tp, i * BLOCK, len, t) }).collect();
+            let mut tile = k::EMPTY_TILE;
+            let tp: *mut k::Tile = &mut tile;
+            let x: [u64; BLOCK as usize] =
+                std::array::from_fn(|t| unsafe { k::tile_load(a, tp, i * BLOCK, len, t as u32) });
             let total: u64 = x.iter().sum();
             let mut excl = 0;
             for t in 0..BLOCK {
