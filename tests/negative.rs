@@ -161,6 +161,28 @@ fn planted_negative_cycles_from_the_generator() {
 }
 
 #[test]
+fn negative_cycles_are_caught_long_before_the_workfront_bound() {
+    // 100,030 vertices: the bound is that many iterations; the early check looks from
+    // iteration 1024 (Workfront) or 16 (topology-driven sweeps) on, doubling, and must name the
+    // planted cycle within a small fraction of them, in the device loop and the host loop.
+    let g = generate(&GenSpec::parse("negcycle:100000:30:in").unwrap(), 4, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    let runs = [
+        (Algo::Workfront, Options::default()),
+        (Algo::Workfront, Options { device_loop: false, ..Options::default() }),
+        (Algo::Workfront, Options { balance: sssp::engine::Balance::Partition, ..Options::default() }),
+        (Algo::TopoBf, Options::default()),
+    ];
+    for (algo, opts) in runs {
+        let what = format!("{} {opts:?}", algo.name());
+        let e = solve(&g, algo, Some(eng.as_mut()), 7, &opts).expect_err(&what);
+        assert_eq!(assert_witness(&g, 7, &e, &what)[0], 100_000, "{what}: the planted cycle");
+        let iterations = eng.counters().unwrap().busy;
+        assert!(iterations < 20_000, "{what}: {iterations} iterations before the cycle was named");
+    }
+}
+
+#[test]
 fn a_long_negative_cycle_hits_the_workfront_bound_not_a_hang() {
     // Weight -1 around 2000 vertices: distances fall by 1 per lap, far from i32::MIN; the run
     // must stop at the Workfront bound (n iterations) and name the cycle.

@@ -322,10 +322,79 @@ fn negative_cycle(g: &Graph, pred: &[u32], v: u32) -> Error {
         y = pred[y as usize];
     }
     cycle.reverse();
+    cycle_error(g, cycle)
+}
+
+/// `cycle` (arcs `cycle[i] -> cycle[i + 1]`) as [`Error::NegativeCycle`]: rotated to start at
+/// its smallest id (so the answer does not depend on where a walk entered it), weighed with the
+/// lightest of parallel arcs.
+fn cycle_error(g: &Graph, mut cycle: Vec<u32>) -> Error {
     let first = (0..cycle.len()).min_by_key(|&i| cycle[i]).unwrap_or(0);
     cycle.rotate_left(first);
     let weight = cycle_weight(g, &cycle).unwrap_or(0);
     Error::NegativeCycle { vertex: cycle[0], cycle, weight }
+}
+
+/// A negative cycle that a snapshot of a run's distances already shows, if any: the engines'
+/// early negative-cycle check (issue #7), which spares a run on a graph with a reachable
+/// negative cycle the `n` iterations of the Workfront bound.
+///
+/// `dist` are an engine's signed distance cells ([`Metric::encode_signed`], `u32::MAX`
+/// unreached) between two iterations. A reached vertex `v` got its distance through some
+/// in-arc `(u, v)` whose tail has only fallen since, so `d(u) + w(u, v) <= d(v)` holds for it.
+/// Each reached vertex takes, among such in-arcs, one minimising `d(u) + w` as its parent.
+/// Summing `d(v) - d(u) - w >= 0` around a cycle of parents shows it weighs at most 0: the
+/// first negative one found is returned, as [`bellman_ford`] reports one (zero-weight cycles
+/// are skipped). Every vertex on it is reached, so it is reachable from the run's sources.
+/// Once the distances around a reachable negative cycle keep falling, its vertices are each
+/// other's parents, and the check sees it; until then it finds nothing and costs nothing but
+/// time, so it is safe to call at any point (the engines keep the `n`-iteration bound behind
+/// it). O(n + m) time, 17 bytes per vertex.
+pub fn negative_cycle_in(g: &Graph, dist: &[u32]) -> Option<Error> {
+    let n = g.num_vertices();
+    let d = |v: usize| (dist[v] != u32::MAX).then(|| Metric::decode_signed(dist[v]) as i64);
+    let mut best = vec![i64::MAX; n];
+    let mut parent = vec![NO_VERTEX; n];
+    for u in 0..n {
+        let Some(du) = d(u) else { continue };
+        for (v, w) in g.neighbors(u as u32) {
+            let v = v as usize;
+            if let Some(dv) = d(v) {
+                let c = du + w;
+                if c <= dv && c < best[v] {
+                    (best[v], parent[v]) = (c, u as u32);
+                }
+            }
+        }
+    }
+    // Walk parents from every vertex not seen yet: a walk that meets its own path closes a
+    // cycle (listed backwards, from the tail of its closing arc).
+    const NEW: u8 = 0;
+    const ON_PATH: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; n];
+    let mut path = Vec::new();
+    for s in 0..n {
+        path.clear();
+        let mut x = s as u32;
+        while x != NO_VERTEX && state[x as usize] == NEW {
+            state[x as usize] = ON_PATH;
+            path.push(x);
+            x = parent[x as usize];
+        }
+        if x != NO_VERTEX && state[x as usize] == ON_PATH {
+            let at = path.iter().position(|&p| p == x).expect("x is on the path");
+            let mut cycle = path[at..].to_vec();
+            cycle.reverse();
+            if cycle_weight(g, &cycle).is_some_and(|w| w < 0) {
+                return Some(cycle_error(g, cycle));
+            }
+        }
+        for &p in &path {
+            state[p as usize] = DONE;
+        }
+    }
+    None
 }
 
 /// The total weight of `cycle` (arcs `cycle[i] -> cycle[i + 1]`, closing back to
@@ -384,6 +453,37 @@ mod tests {
     }
 
     const INF: Dist = UNREACHED;
+
+    /// Engine cells for signed distances (`None`: unreached).
+    fn cells(d: &[Option<i32>]) -> Vec<u32> {
+        d.iter().map(|x| x.map_or(u32::MAX, Metric::encode_signed)).collect()
+    }
+
+    #[test]
+    fn snapshots_show_negative_cycles_and_nothing_else() {
+        // 0 -> 1 -> 2 -> 3 -> 1 weighs -1 around 1, 2, 3 (3 -> 1 weighs -4); 4 hangs off 3.
+        let g = graph(5, &[(0, 1, 1), (1, 2, 1), (2, 3, 2), (3, 1, -4), (3, 4, 7)]);
+        // Mid-run: the cycle has been lapped once (1 fell from 1 to 0 through 3).
+        let mid = cells(&[Some(0), Some(0), Some(2), Some(4), Some(11)]);
+        match negative_cycle_in(&g, &mid) {
+            Some(Error::NegativeCycle { vertex: 1, cycle, weight: -1 }) => assert_eq!(cycle, vec![1, 2, 3]),
+            other => panic!("{other:?}"),
+        }
+        // Already when 3 is reached, its arc back to 1 beats 1's distance: the cycle shows.
+        let reached = cells(&[Some(0), Some(1), Some(2), Some(4), None]);
+        assert!(matches!(negative_cycle_in(&g, &reached), Some(Error::NegativeCycle { vertex: 1, .. })));
+        // Before that, the parents form a tree: nothing to report yet.
+        let early = cells(&[Some(0), Some(1), Some(2), None, None]);
+        assert!(negative_cycle_in(&g, &early).is_none());
+        // Final distances of a graph without a negative cycle, zero-weight cycles and negative
+        // arcs included, never show one; nor do unreached vertices on a negative cycle.
+        let g = graph(6, &[(0, 1, 3), (1, 2, 0), (2, 1, 0), (1, 3, -2), (3, 0, 5), (4, 5, -1), (5, 4, -1)]);
+        let dist = bellman_ford(&g, 0).unwrap();
+        let done: Vec<Option<i32>> = dist.iter().map(|&d| (d != UNREACHED).then_some(d as i32)).collect();
+        assert!(negative_cycle_in(&g, &cells(&done)).is_none());
+        let stale = cells(&[Some(0), Some(3), Some(3), Some(1), Some(-7), Some(-8)]);
+        assert!(matches!(negative_cycle_in(&g, &stale), Some(Error::NegativeCycle { vertex: 4, weight: -2, .. })));
+    }
 
     #[test]
     fn dijkstra_on_a_small_graph() {

@@ -161,7 +161,8 @@ pub fn solve_each(
     for chunk in sources.chunks(lanes as usize) {
         // Lane j of this pass solves from chunk[j]: its source is id chunk[j] * k + j.
         let seeds: Vec<u32> = chunk.iter().enumerate().map(|(j, &s)| s * lanes + j as u32).collect();
-        let (stats, started) = run_device_loop(e, &seeds, &o, buckets)?;
+        // Batches refuse signed graphs: no negative cycle to watch for.
+        let (stats, started) = run_device_loop(e, &seeds, &o, buckets, None)?;
         let (mut stats, rows) = finish_lanes(g, e, stats, started, chunk.len())?;
         stats.batch = Some(chunk.len() as u32);
         stats.chosen.clone_from(&why);

@@ -345,11 +345,13 @@ impl Solution {
 /// the frontier length every `check_every` iterations (or every iteration when tracing) until
 /// it is empty. Shared by every frontier strategy so termination and tracing are written once.
 pub(crate) fn frontier_loop(
+    g: &Graph,
     eng: &mut dyn Engine,
     opts: &Options,
     stats: &mut Stats,
     mut step: impl FnMut(&mut dyn Engine, u32) -> Result<()>,
 ) -> Result<()> {
+    let mut watch = CycleWatch::new(g, Instant::now(), CYCLE_CHECK_FRONTIER);
     let every = if opts.trace { 1 } else { opts.check_every.max(1) };
     // Workfront invariant: after iteration i every vertex whose shortest path has <= i arcs is
     // final, so iteration n + 1 sees an empty frontier. Past that (plus the read-back slack) the
@@ -384,6 +386,9 @@ pub(crate) fn frontier_loop(
         if iter >= bound {
             return Err(not_converged(eng, iter));
         }
+        if let Some(w) = watch.as_mut().filter(|w| iter >= w.next()) {
+            w.look(eng, iter)?;
+        }
         iter += 1;
     }
     Ok(())
@@ -413,8 +418,67 @@ pub(crate) fn device_loop_from(
     opts: &Options,
     buckets: Option<BucketSpec>,
 ) -> Result<Solution> {
-    let (stats, started) = run_device_loop(eng, seeds, opts, buckets)?;
+    let (stats, started) = run_device_loop(eng, seeds, opts, buckets, Some(g))?;
     finish(g, eng, stats, started)
+}
+
+/// Iterations before the first early negative-cycle check of a signed frontier run: runs
+/// without a negative cycle rarely get this far (NY: about 850 Workfront iterations).
+pub(crate) const CYCLE_CHECK_FRONTIER: u32 = 1024;
+
+/// The same for topology-driven Bellman-Ford, whose every iteration sweeps the whole graph (as
+/// much work as a check).
+pub(crate) const CYCLE_CHECK_SWEEPS: u32 = 16;
+
+/// A check is made only once the run has taken this many times what the last one cost (the
+/// first one's cost estimated from the graph's size), so a run without a negative cycle spends
+/// at most about a fifth of its time looking for one.
+const CYCLE_CHECK_RATIO: u32 = 4;
+
+/// The early negative-cycle check of the engines' runs on signed graphs (issue #7): at
+/// iterations `first`, `2 first`, `4 first`, ..., when the time rule above allows, read the distances back
+/// and look for a negative cycle among the reached vertices'
+/// parents ([`crate::reference::negative_cycle_in`]). A cycle of weight -1 through many
+/// vertices otherwise costs the whole Workfront bound, `n` iterations (a 24M-vertex road graph:
+/// minutes), before the serial Bellman-Ford names it.
+pub(crate) struct CycleWatch<'g> {
+    g: &'g Graph,
+    started: Instant,
+    next: u32,
+    cost: Duration,
+}
+
+impl<'g> CycleWatch<'g> {
+    /// A watch for a run on `g` that started at `started`, first looking after `first`
+    /// iterations; `None` unless `g` has signed weights.
+    pub(crate) fn new(g: &'g Graph, started: Instant, first: u32) -> Option<Self> {
+        // About 2 ns per vertex and arc for the download and the host pass.
+        let cost = Duration::from_nanos(2 * (g.num_vertices() as u64 + g.num_arcs() as u64));
+        (g.metric() == Metric::Signed).then_some(CycleWatch { g, started, next: first.max(1), cost })
+    }
+
+    /// The iteration count at which the run should next stop and call [`CycleWatch::look`].
+    pub(crate) fn next(&self) -> u32 {
+        self.next
+    }
+
+    /// After `iters` iterations (`>= next()`, between two of them): look for a negative cycle
+    /// if the time rule allows; a cycle found is the run's result.
+    pub(crate) fn look(&mut self, eng: &mut dyn Engine, iters: u32) -> Result<()> {
+        while self.next <= iters {
+            self.next = self.next.saturating_mul(2);
+        }
+        if self.started.elapsed() < self.cost * CYCLE_CHECK_RATIO {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let raw = eng.distances()?;
+        if let Some(cycle) = crate::reference::negative_cycle_in(self.g, &raw) {
+            return Err(cycle);
+        }
+        self.cost = t.elapsed();
+        Ok(())
+    }
 }
 
 /// [`device_loop_from`] up to the finished run on the device: its stats and start time.
@@ -423,6 +487,7 @@ pub(crate) fn run_device_loop(
     seeds: &[u32],
     opts: &Options,
     buckets: Option<BucketSpec>,
+    watch: Option<&Graph>,
 ) -> Result<(Stats, Instant)> {
     if let Some(b) = &buckets {
         check_buckets(b)?;
@@ -445,6 +510,7 @@ pub(crate) fn run_device_loop(
     // iterations; a bucketed run within n + 1 per bucket that held a vertex (at most n).
     let n = eng.num_vertices() as u64 + 1;
     let bound = if buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32;
+    let mut watch = watch.and_then(|g| CycleWatch::new(g, started, CYCLE_CHECK_FRONTIER));
     let status = if opts.trace || !opts.device_loop {
         let mut prev = eng.run_loop(&spec, 0)?;
         let mut last = eng.counters()?;
@@ -468,7 +534,22 @@ pub(crate) fn run_device_loop(
             if now.state.done != 0 || now.state.iters >= bound {
                 break now;
             }
+            if let Some(w) = watch.as_mut().filter(|w| now.state.iters >= w.next()) {
+                w.look(eng, now.state.iters)?;
+            }
             prev = now;
+        }
+    } else if let Some(w) = watch.as_mut() {
+        // One launch per stretch up to the next check: the state resumes where it stopped.
+        let mut done = 0;
+        loop {
+            let now = eng.run_loop(&spec, w.next().min(bound) - done)?;
+            stats.readbacks += 1;
+            if now.state.done != 0 || now.state.iters >= bound {
+                break now;
+            }
+            done = now.state.iters;
+            w.look(eng, done)?;
         }
     } else {
         stats.readbacks = 1;

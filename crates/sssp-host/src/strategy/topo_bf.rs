@@ -20,6 +20,7 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
     let started = Instant::now();
     eng.init(source)?;
     let mut last_arcs = 0;
+    let mut watch = super::CycleWatch::new(g, started, super::CYCLE_CHECK_SWEEPS);
     for iter in 1..=g.num_vertices().max(1) as u32 {
         let t = Instant::now();
         eng.clear_flags()?;
@@ -54,7 +55,11 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
             sol.stats.iterations = iter;
             return Ok(sol);
         }
+        if let Some(w) = watch.as_mut().filter(|w| iter >= w.next()) {
+            w.look(eng, iter)?;
+        }
     }
-    // Non-negative weights converge within n iterations; getting here means a broken engine.
+    // Non-negative weights converge within n iterations; getting here means a broken engine
+    // (signed graphs with a negative cycle return from `finish`'s caller, `signed_guard`).
     Err(Error::Verification("topology-driven Bellman-Ford did not converge within n iterations".into()))
 }

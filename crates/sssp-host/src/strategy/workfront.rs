@@ -35,7 +35,7 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
     let mut stats = Stats::default();
     let started = Instant::now();
     eng.init(source)?;
-    frontier_loop(eng, opts, &mut stats, |eng, iter| {
+    frontier_loop(g, eng, opts, &mut stats, |eng, iter| {
         eng.advance(Advance {
             input: Input::Frontier,
             balance: opts.balance,
