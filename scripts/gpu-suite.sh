@@ -51,7 +51,7 @@ run)
   done
   echo "== compute-sanitizer memcheck + racecheck on small cases"
   for tool in memcheck racecheck; do
-    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights grid2d road multisplit 2>&1 | tail -n 6; then fail=1; fi
+    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights grid2d road multisplit hub_path 2>&1 | tail -n 6; then fail=1; fi
   done
   # The f32 paths of the kernels (real weights).
   if ! compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/real --test-threads 1 kron road rounded_path sums_past 2>&1 | tail -n 6; then fail=1; fi
