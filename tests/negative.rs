@@ -155,6 +155,18 @@ fn planted_negative_cycles_from_the_generator() {
         let e = solve(&apart, Algo::Workfront, Some(eng.as_mut()), n, &Options::default()).unwrap_err();
         assert_eq!(assert_witness(&apart, n, &e, "from the cycle").len() as u32, len);
     }
+    // `both`: every lap around the cycle lowers the whole base again. Every engine
+    // configuration and serial Bellman-Ford (which looks for a cycle of predecessors after n,
+    // 2n, 4n, ... scans) name the planted cycle.
+    let fed = generate(&GenSpec::parse("negcycle:3000:40:both").unwrap(), 5, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&fed, device()).unwrap();
+    for (algo, opts) in negative_configs() {
+        let what = format!("negcycle both {} {opts:?}", algo.name());
+        let e = solve(&fed, algo, Some(eng.as_mut()), 11, &opts).expect_err(&what);
+        assert_eq!(assert_witness(&fed, 11, &e, &what)[0], 3000, "{what}");
+    }
+    let e = sssp::reference::bellman_ford(&fed, 11).unwrap_err();
+    assert_eq!(assert_witness(&fed, 11, &e, "serial")[..2], [3000, 3001]);
     // Its weights are the point: another weighting is refused, not applied.
     let e = generate(&GenSpec::parse("negcycle:10:3:in").unwrap(), 1, WeightSpec::Unit).unwrap_err();
     assert!(matches!(e, Error::InvalidArgument(ref m) if m.contains("--weights given")), "{e}");

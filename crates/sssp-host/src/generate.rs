@@ -138,18 +138,29 @@ pub enum GenSpec {
     /// digraph on vertices `0..n` (the cycle `0 -> 1 -> ... -> n-1 -> 0` plus `2n` random arcs,
     /// weights `1..=255`) and a cycle on `len` more vertices `n..n+len` whose arcs weigh 1 but
     /// the last, which weighs `-len`, so the cycle's total is -1 (the least negative a cycle of
-    /// integers can be: the hardest to detect). `reachable`: one arc from base vertex 0 into the
-    /// cycle, so every base vertex reaches it; otherwise one arc from the cycle into vertex 0, so
-    /// no base vertex reaches it (only sources on the cycle do) and runs from the base must
-    /// succeed. Weights are the family's own (`--weights given`).
+    /// integers can be: the hardest to detect). How it hangs off the base is [`Reach`]. Weights
+    /// are the family's own (`--weights given`).
     NegativeCycle {
         /// Vertices of the base graph.
         n: u32,
         /// Vertices (and arcs) of the planted cycle.
         len: u32,
-        /// Whether the base reaches the cycle.
-        reachable: bool,
+        /// Whether the base reaches the cycle, and whether the cycle leads back into the base.
+        reach: Reach,
     },
+}
+
+/// How [`GenSpec::NegativeCycle`]'s cycle is joined to its base graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reach {
+    /// `in`: one arc from base vertex 0 into the cycle; every base vertex reaches it.
+    In,
+    /// `out`: one arc from the cycle to vertex 0; no base vertex reaches it (only sources on the
+    /// cycle do), so runs from the base must succeed.
+    Out,
+    /// `both`: the two arcs, so every lap around the cycle lowers the whole base again, the
+    /// costly case for detection by hop counts (`n / LEN` laps).
+    Both,
 }
 
 impl GenSpec {
@@ -168,7 +179,7 @@ zero:N                 random digraph with zero-weight cycles, about half the we
 selfloops:N            random digraph with self loops on every vertex
 multi:N                random digraph, every arc 2-4 times with different weights
 heavy:N                random digraph with weights in [2^31, 2^32): distances overflow 32 bits
-negcycle:N:LEN:REACH   strongly connected N-vertex digraph plus a planted cycle of LEN vertices and weight -1 (vertices N..N+LEN), reached from the base (REACH = in) or not (out)";
+negcycle:N:LEN:REACH   strongly connected N-vertex digraph plus a planted cycle of LEN vertices and weight -1 (vertices N..N+LEN), reached from the base (REACH = in), not (out), or reached and feeding back (both)";
 
     /// Parse a generator spec such as `kron:22`, `grid2d:1000x1000` or `disconnected:4:1000`
     /// (see [`GenSpec::HELP`]). Sizes are validated: zero sizes, more than `u32::MAX` vertices or
@@ -200,12 +211,14 @@ negcycle:N:LEN:REACH   strongly connected N-vertex digraph plus a planted cycle 
             ("negcycle", [n, len, reach]) => GenSpec::NegativeCycle {
                 n: int(s, "N", n)?,
                 len: int(s, "LEN", len)?,
-                reachable: match *reach {
-                    "in" => true,
-                    "out" => false,
+                reach: match *reach {
+                    "in" => Reach::In,
+                    "out" => Reach::Out,
+                    "both" => Reach::Both,
                     _ => {
                         return Err(Error::InvalidArgument(format!(
-                            "generator `{s}`: REACH must be `in` (the base reaches the cycle) or `out` (it does not)"
+                            "generator `{s}`: REACH must be `in` (the base reaches the cycle), `out` (it does not) \
+                             or `both` (it does, and the cycle leads back into it)"
                         )))
                     }
                 },
@@ -232,8 +245,13 @@ negcycle:N:LEN:REACH   strongly connected N-vertex digraph plus a planted cycle 
             GenSpec::SelfLoops { n } => format!("selfloops:{n}"),
             GenSpec::MultiEdges { n } => format!("multi:{n}"),
             GenSpec::Heavy { n } => format!("heavy:{n}"),
-            GenSpec::NegativeCycle { n, len, reachable } => {
-                format!("negcycle:{n}:{len}:{}", if reachable { "in" } else { "out" })
+            GenSpec::NegativeCycle { n, len, reach } => {
+                let reach = match reach {
+                    Reach::In => "in",
+                    Reach::Out => "out",
+                    Reach::Both => "both",
+                };
+                format!("negcycle:{n}:{len}:{reach}")
             }
         }
     }
@@ -297,7 +315,7 @@ negcycle:N:LEN:REACH   strongly connected N-vertex digraph plus a planted cycle 
                 if len > i32::MAX as u32 {
                     return fail(format!("LEN {len} is too large: the closing arc weighs -LEN, an i32"));
                 }
-                (n as u128 + len as u128, 3 * n as u128 + len as u128 + 1)
+                (n as u128 + len as u128, 3 * n as u128 + len as u128 + 2)
             }
         };
         if n > MAX_VERTICES as u128 {
@@ -404,9 +422,9 @@ pub fn generate(spec: &GenSpec, seed: u64, weights: WeightSpec) -> Result<Graph>
 ///
 /// Complexity: O(m) time; 16 bytes per edge.
 pub fn generate_edges(spec: &GenSpec, seed: u64) -> Result<EdgeList> {
-    if let GenSpec::NegativeCycle { n, len, reachable } = *spec {
+    if let GenSpec::NegativeCycle { n, len, reach } = *spec {
         spec.size()?;
-        return Ok(negative_cycle(n, len, reachable, seed));
+        return Ok(negative_cycle(n, len, reach, seed));
     }
     let shape = build_shape(spec, seed)?;
     let m = shape.src.len();
@@ -518,7 +536,7 @@ fn build_shape(spec: &GenSpec, seed: u64) -> Result<Shape> {
 }
 
 /// [`GenSpec::NegativeCycle`]'s edge list (see there).
-fn negative_cycle(n: u32, len: u32, reachable: bool, seed: u64) -> EdgeList {
+fn negative_cycle(n: u32, len: u32, reach: Reach, seed: u64) -> EdgeList {
     let (edge_seed, w_seed) = (sub(seed, stream::EDGES), sub(seed, stream::WEIGHTS));
     let (n64, len64) = (n as u64, len as u64);
     let mut src = Vec::with_capacity((3 * n64 + len64 + 1) as usize);
@@ -540,9 +558,10 @@ fn negative_cycle(n: u32, len: u32, reachable: bool, seed: u64) -> EdgeList {
         let w = if k + 1 == len64 { -(len64 as i64) } else { 1 };
         arc(n64 + k, n64 + (k + 1) % len64, w);
     }
-    if reachable {
+    if reach != Reach::Out {
         arc(0, n64, 1);
-    } else {
+    }
+    if reach != Reach::In {
         arc(n64, 0, 1);
     }
     EdgeList { num_vertices: n + len, src, dst, weights: Some(weights), undirected: false, real: false }
@@ -1037,9 +1056,11 @@ mod tests {
         assert_eq!(GenSpec::parse("kron:22").unwrap(), GenSpec::Kron { scale: 22, edge_factor: 16 });
         assert_eq!(GenSpec::parse("grid3d:256x256x256").unwrap(), GenSpec::Grid3d { x: 256, y: 256, z: 256 });
         assert_eq!(GenSpec::parse("disconnected:4:1000").unwrap(), GenSpec::Disconnected { parts: 4, n: 1000 });
-        let planted = GenSpec::NegativeCycle { n: 10, len: 3, reachable: false };
-        assert_eq!(GenSpec::parse("negcycle:10:3:out").unwrap(), planted);
-        assert_eq!(GenSpec::parse(&planted.name()).unwrap(), planted);
+        for (text, reach) in [("in", Reach::In), ("out", Reach::Out), ("both", Reach::Both)] {
+            let planted = GenSpec::NegativeCycle { n: 10, len: 3, reach };
+            assert_eq!(GenSpec::parse(&format!("negcycle:10:3:{text}")).unwrap(), planted);
+            assert_eq!(GenSpec::parse(&planted.name()).unwrap(), planted);
+        }
         // Every form in HELP parses once its placeholders are numbers.
         assert_eq!(GenSpec::HELP.lines().count(), 14);
     }
@@ -1109,6 +1130,7 @@ mod tests {
         let cycle: Vec<u32> = (10..14).collect();
         assert_eq!(crate::reference::cycle_weight(&g, &cycle), Some(-1));
         assert!(!g.reachable(0)[10], "out: the base does not reach the cycle");
+        assert_eq!(count("negcycle:10:4:both"), (14, 30 + 4 + 2));
         for spec in all_small() {
             let (n, bound) = spec.size().unwrap();
             let g = generate(&spec, 3, WeightSpec::AsGiven).unwrap();

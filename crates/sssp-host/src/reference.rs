@@ -263,9 +263,22 @@ pub fn bellman_ford_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, Bellma
     dist[src as usize] = 0;
     queued[src as usize] = true;
     queue.push_back(src);
+    // Besides the hop count, look for a cycle of predecessors after n, 2n, 4n, ... scans: any
+    // such cycle is negative (each predecessor arc was tight when set and its tail has only
+    // fallen since, and the arc that closed it lowered a distance), and one shows up about a
+    // lap after the distances start falling around a negative cycle, where the hop count needs
+    // n / (cycle length) laps, each of which may re-relax the whole graph behind the cycle.
+    // The looks cost O(n log(scans / n)) in all.
+    let mut next_look = n.max(1) as u64;
     while let Some(u) = queue.pop_front() {
         queued[u as usize] = false;
         stats.scans += 1;
+        if stats.scans >= next_look {
+            next_look *= 2;
+            if let Some(cycle) = parent_cycle(&pred, |_| true) {
+                return Err(cycle_error(g, cycle));
+            }
+        }
         stats.arcs_relaxed += g.degree(u) as u64;
         let (du, hu) = (dist[u as usize], hops[u as usize]);
         for e in g.arc_range(u) {
@@ -367,14 +380,19 @@ pub fn negative_cycle_in(g: &Graph, dist: &[u32]) -> Option<Error> {
             }
         }
     }
-    // Walk parents from every vertex not seen yet: a walk that meets its own path closes a
-    // cycle (listed backwards, from the tail of its closing arc).
+    parent_cycle(&parent, |cycle| cycle_weight(g, cycle).is_some_and(|w| w < 0)).map(|c| cycle_error(g, c))
+}
+
+/// The first cycle of a parent array (`NO_VERTEX`: no parent) that `keep` accepts, in arc
+/// order (`cycle[i]` is the parent of `cycle[i + 1]`). O(n) plus `keep`'s work: parents are
+/// walked from every vertex not seen yet, and a walk that meets its own path closes a cycle.
+fn parent_cycle(parent: &[u32], mut keep: impl FnMut(&[u32]) -> bool) -> Option<Vec<u32>> {
     const NEW: u8 = 0;
     const ON_PATH: u8 = 1;
     const DONE: u8 = 2;
-    let mut state = vec![NEW; n];
+    let mut state = vec![NEW; parent.len()];
     let mut path = Vec::new();
-    for s in 0..n {
+    for s in 0..parent.len() {
         path.clear();
         let mut x = s as u32;
         while x != NO_VERTEX && state[x as usize] == NEW {
@@ -383,11 +401,12 @@ pub fn negative_cycle_in(g: &Graph, dist: &[u32]) -> Option<Error> {
             x = parent[x as usize];
         }
         if x != NO_VERTEX && state[x as usize] == ON_PATH {
+            // The walk lists the cycle backwards, from the tail of its closing arc.
             let at = path.iter().position(|&p| p == x).expect("x is on the path");
             let mut cycle = path[at..].to_vec();
             cycle.reverse();
-            if cycle_weight(g, &cycle).is_some_and(|w| w < 0) {
-                return Some(cycle_error(g, cycle));
+            if keep(&cycle) {
+                return Some(cycle);
             }
         }
         for &p in &path {
