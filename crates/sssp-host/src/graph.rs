@@ -328,6 +328,11 @@ impl Graph {
         (self.offsets[v as usize + 1] - self.offsets[v as usize]) as usize
     }
 
+    /// The largest out-degree (0 without vertices). O(n), in parallel.
+    pub fn max_degree(&self) -> usize {
+        self.offsets.par_windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+    }
+
     /// Arc index range of `v`'s out-arcs.
     #[inline]
     pub fn arc_range(&self, v: u32) -> std::ops::Range<usize> {

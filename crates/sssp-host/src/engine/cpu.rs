@@ -128,7 +128,7 @@ impl CpuEngine {
             block_vals: std::ptr::null_mut(),
             hist: std::ptr::null_mut(),
             hub: hub.ptr(),
-            max_degree: super::max_degree(&offsets),
+            max_degree: g.max_degree() as u64,
         };
         Ok(CpuEngine {
             offsets,

@@ -503,7 +503,7 @@ impl CudaEngine {
             block_vals: device_addr(&block_vals, &stream) as *mut u64,
             hist: at(device_addr(&hist, &stream)),
             hub: at(device_addr(&hub, &stream)),
-            max_degree: super::max_degree(g.offsets()),
+            max_degree: g.max_degree() as u64,
         };
         let engine = CudaEngine {
             _kernel_only: KernelOnly {

@@ -696,12 +696,6 @@ pub(crate) fn working_bytes(n: u64, m: u64, scan_blocks: u64) -> u64 {
     dist + queues + scratch + table + prefix + hub + 8 * scan_blocks + 64
 }
 
-/// The largest out-degree of a CSR graph with these offsets (0 without arcs).
-pub(crate) fn max_degree(offsets: &[u64]) -> u64 {
-    use rayon::prelude::*;
-    offsets.par_windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0)
-}
-
 /// Bytes of the graph itself on the device.
 pub(crate) fn graph_bytes(n: u64, m: u64) -> u64 {
     8 * (n + 1) + 4 * m + 4 * m

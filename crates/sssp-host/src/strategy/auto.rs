@@ -12,7 +12,7 @@
 //! | CPU | even degrees | serial Dijkstra | NY on 2 cores: 42 ms (Near-Far 141, Workfront 1495); road 1M: 174 vs 474 |
 //!
 //! "Skewed" means the largest out-degree is at least [`SKEW`] times the mean and at least
-//! [`HUB_DEGREE`]: a hub then holds a warp's worth of arcs many times over, and only
+//! [`SKEW_MIN_DEGREE`]: a hub then holds a warp's worth of arcs many times over, and only
 //! load-balanced partitioning keeps it from serialising a warp. On road networks the GPU's time
 //! is iterations (docs/gpu.md), so a wider bucket than Davidson's work-minimising heuristic pays;
 //! on meshes the heuristic's work saving wins (grid3d: 3x slower at 8x the delta). With 2 CPU threads nothing parallel beats one Dijkstra on a road graph. A traced run
@@ -25,7 +25,9 @@ use crate::graph::{Graph, Metric, RealDistances, Weights};
 /// Max degree / mean degree from which a graph counts as skewed.
 pub const SKEW: f64 = 32.0;
 /// ... and the max degree it needs at least (small graphs have small maxima whatever their shape).
-pub const HUB_DEGREE: usize = 256;
+/// Not the engines' hub threshold ([`crate::HUB_DEGREE`], which picks the vertices of a run that
+/// go to the grid-wide pass): this one only classifies the graph.
+pub const SKEW_MIN_DEGREE: usize = 256;
 /// Bucket width multiplier over the heuristic for road networks on a GPU.
 pub const GPU_ROAD_DELTA_FACTOR: u64 = 8;
 /// Mean out-degree below which an even-degree graph is taken for a road network (road
@@ -48,8 +50,8 @@ pub struct Choice {
 pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     let n = g.num_vertices().max(1);
     let mean = g.num_arcs() as f64 / n as f64;
-    let max = (0..g.num_vertices() as u32).map(|v| g.degree(v)).max().unwrap_or(0);
-    let skewed = max >= HUB_DEGREE && max as f64 >= SKEW * mean.max(1.0);
+    let max = g.max_degree();
+    let skewed = max >= SKEW_MIN_DEGREE && max as f64 >= SKEW * mean.max(1.0);
     let shape = format!("{} degrees: max {max}, mean {mean:.1}", if skewed { "skewed" } else { "even" });
     let with = |algo, balance, delta: Option<u32>, what: String| Choice {
         algo,
