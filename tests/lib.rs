@@ -16,7 +16,7 @@ pub fn device() -> DeviceKind {
 
 use sssp::engine::{Balance, Dedupe};
 use sssp::strategy::crauser::{Criterion, Variant};
-use sssp::strategy::{Algo, Options};
+use sssp::strategy::{Algo, Classify, Options};
 use sssp::Metric;
 
 /// Bucket widths that stress the bucketed strategies on `metric`'s graphs: the heuristic
@@ -50,6 +50,10 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
     let mut v = vec![(Algo::Auto, Options::default())];
     for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition] {
         v.push((Algo::TopoBf, Options { balance, hub_degree: 3, ..Options::default() }));
+        // H-BF's edge classes forced on (the library's rule leaves them off on most test
+        // graphs) and off.
+        v.push((Algo::TopoBf, Options { balance, classify: Classify::On, ..Options::default() }));
+        v.push((Algo::TopoBf, Options { balance, classify: Classify::Off, ..Options::default() }));
         for dedupe in [Dedupe::Stamp, Dedupe::Lookup] {
             // The hub path: nearly every vertex through it with stamps (threshold 3), the
             // library's threshold with lookup (only the test graphs' real hubs).
@@ -59,6 +63,11 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
                 v.push((Algo::Workfront, Options { check_every, device_loop: false, ..base }));
             }
             v.push((Algo::Workfront, base));
+            for classify in [Classify::On, Classify::Off] {
+                v.push((Algo::Workfront, Options { classify, ..base }));
+                v.push((Algo::NearFar, Options { classify, ..base }));
+                v.push((Algo::Bucketing, Options { classify, delta: narrow, buckets: 3, ..base }));
+            }
             for (delta, buckets, device_loop) in
                 [(heuristic, 10, true), (narrow, 3, true), (huge, 30, true), (odd, 2, false)]
             {
@@ -83,6 +92,8 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
         for (dedupe, hub_degree) in [(Dedupe::Stamp, 64), (Dedupe::Lookup, 0)] {
             let base = Options { balance, dedupe, hub_degree, ..Options::default() };
             v.push((Algo::Workfront, base));
+            v.push((Algo::Workfront, Options { classify: Classify::On, ..base }));
+            v.push((Algo::Workfront, Options { classify: Classify::Off, ..base }));
             v.push((Algo::Workfront, Options { check_every: 1, device_loop: false, ..base }));
             for (delta, buckets, device_loop) in [(heuristic, 10, true), (narrow, 3, true), (odd, 2, false)] {
                 let o = Options { delta, buckets, device_loop, ..base };

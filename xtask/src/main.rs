@@ -121,7 +121,15 @@ fn ptx(args: &[String]) -> i32 {
 /// `sssp_pile_loop_hubs` (the loop with the hub phase and the tiled advance, for runs that have
 /// hubs or use a tiled mode) is bounded to the 2 blocks per SM the engine runs it with, the
 /// plain loop's grid: unbounded it needs over 128 registers, and a second block would not fit.
-const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[("sssp_pile_loop_wide", 256, 4), ("sssp_pile_loop_hubs", 256, 2)];
+/// The classified twins (H-BF's edge classes) get the bounds of the loop they copy, and the
+/// plain loop's twin the 2 blocks per SM the plain loop reaches unbounded.
+const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
+    ("sssp_pile_loop_wide", 256, 4),
+    ("sssp_pile_loop_hubs", 256, 2),
+    ("sssp_pile_loop_classified", 256, 2),
+    ("sssp_pile_loop_hubs_classified", 256, 2),
+    ("sssp_pile_loop_wide_classified", 256, 4),
+];
 
 /// Add a provenance header (PTX accepts `//` comments): what generated the file, and with which
 /// compiler, so `--check` can tell a source change from a compiler change; and the launch bounds.

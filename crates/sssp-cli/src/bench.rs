@@ -14,7 +14,7 @@
 use clap::Args;
 use sssp::engine::{Balance, Dedupe, DeviceKind};
 use sssp::strategy::crauser::{Criterion, Variant};
-use sssp::strategy::{solve, Algo, Options};
+use sssp::strategy::{solve, Algo, Classify, Options};
 use sssp::{Error, Graph, Result, UNREACHED};
 
 use crate::common::{self, balance_name, dedupe_name, parse_balance, parse_dedupe, GraphArgs};
@@ -52,6 +52,11 @@ pub struct BenchArgs {
     /// `MODE@N`.
     #[arg(long, value_delimiter = ',', value_name = "N")]
     hub_degrees: Vec<u32>,
+    /// H-BF edge classes, comma-separated: auto (the library's rule), on, off (`on,off`: one
+    /// row each, to measure the gain), for the strategies that use them (workfront, near-far,
+    /// bucketing, topo-bf, auto). Rows show `-c` (on) or `-nc` (off) after the balance mode.
+    #[arg(long, default_value = "auto", value_delimiter = ',', value_name = "auto|on|off")]
+    classify: Vec<String>,
     /// Criteria of crauser, comma-separated (out, in, both).
     #[arg(long, default_value = "both", value_delimiter = ',')]
     criteria: Vec<String>,
@@ -101,8 +106,11 @@ pub struct BenchArgs {
     json: bool,
 }
 
+#[derive(Clone, Copy)]
 struct Config {
     algo: Algo,
+    /// When to relax through the edge classes (`--classify`).
+    classify: Classify,
     balance: Balance,
     hub_degree: u32,
     dedupe: Dedupe,
@@ -171,6 +179,7 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
                                         for &variant in &variants {
                                             out.push(Config {
                                                 algo,
+                                                classify: Classify::Auto,
                                                 balance,
                                                 hub_degree,
                                                 dedupe,
@@ -191,7 +200,15 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
             }
         }
     }
-    Ok(out)
+    let classify: Vec<Classify> = a.classify.iter().map(|s| Classify::parse(s)).collect::<Result<_>>()?;
+    // Each row once per setting where the classes apply; once elsewhere.
+    Ok(out
+        .into_iter()
+        .flat_map(|c| {
+            let each = if c.algo.classifies() { classify.clone() } else { vec![Classify::Auto] };
+            each.into_iter().map(move |classify| Config { classify, ..c })
+        })
+        .collect())
 }
 
 impl Config {
@@ -212,6 +229,7 @@ impl Config {
             target: None,
             criterion: self.criterion,
             variant: self.variant,
+            classify: self.classify,
         }
     }
 }
@@ -501,10 +519,18 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         } else {
             format!("{}@{}", balance_name(c.balance), c.hub_degree)
         };
+        let mark = match c.classify {
+            Classify::Auto => "",
+            Classify::On => "-c",
+            Classify::Off => "-nc",
+        };
+        let with_hub = format!("{with_hub}{mark}");
         let (bal, ded) = if c.algo.settles() {
             (mode.as_str(), "-")
         } else if c.algo.uses_engine() && c.algo != Algo::Auto {
             (with_hub.as_str(), dedupe_name(c.dedupe))
+        } else if c.classify != Classify::Auto {
+            (mark, "-")
         } else {
             ("-", "-")
         };
@@ -520,6 +546,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 "criterion": (c.algo == Algo::Crauser).then(|| c.criterion.name()),
                 "variant": c.algo.settles().then(|| c.variant.name()), "settled_per_step": per_step,
                 "download_ms": dl, "tree_ms": tree, "trials": sources.len(), "verified": true,
+                "classify": c.algo.classifies().then_some(c.classify.name()),
             });
             outln!("{v}");
         } else {

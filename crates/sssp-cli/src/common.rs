@@ -8,7 +8,7 @@ use clap::Args;
 use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
 use sssp::io::{Format, LoadOptions, RealPolicy};
 use sssp::strategy::crauser::{Criterion, Variant};
-use sssp::strategy::{Algo, Options, Solution};
+use sssp::strategy::{Algo, Classify, Options, Solution};
 use sssp::{Dist, Error, Graph, Metric, RealDistances, Result, WeightSpec, UNREACHED};
 
 /// How to read a graph.
@@ -128,6 +128,15 @@ pub struct SolveArgs {
     /// path; 0 = never). Partition balance needs none.
     #[arg(long, default_value_t = sssp::HUB_DEGREE, value_name = "N")]
     pub hub_degree: u32,
+    /// H-BF's edge classes for the engine strategies (skip self-loops, relax arcs into sinks
+    /// once at the end, store into in-degree-1 heads without an atomic; same distances either
+    /// way): auto (when self-loops and arcs into sinks are at least 10% of the arcs, where they
+    /// were measured to pay), on, off.
+    #[arg(long, default_value = "auto", value_name = "auto|on|off")]
+    pub classify: String,
+    /// Same as `--classify off`.
+    #[arg(long, conflicts_with = "classify")]
+    pub no_classify: bool,
     /// Frontier duplicate removal: stamp (H-BF 64-bit atomic) or lookup (Davidson's table).
     #[arg(long, default_value = "stamp")]
     pub dedupe: String,
@@ -227,6 +236,7 @@ impl SolveArgs {
             tree: false,
             criterion: Criterion::parse(&self.criterion)?,
             variant: Variant::parse(&self.variant)?,
+            classify: if self.no_classify { Classify::Off } else { Classify::parse(&self.classify)? },
         })
     }
 
@@ -389,6 +399,7 @@ pub fn report(
         let v = serde_json::json!({
             "algo": algo, "device": device, "source": source, "sources": sources, "batch": s.batch, "reached": reached,
             "seconds": secs, "gteps": gteps, "download_seconds": s.download.as_secs_f64(),
+            "classify_seconds": s.classify.as_secs_f64(),
             "iterations": s.iterations, "arcs_relaxed": s.arcs_relaxed,
             "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
             "delta": s.delta.map(|d| dist_json(g.metric(), d as Dist)), "buckets": s.buckets, "far_splits": s.far_splits, "chosen": s.chosen,
@@ -404,6 +415,12 @@ pub fn report(
         let buckets = match s.settled_per_step {
             Some(x) => format!("{buckets}, {x:.1} vertices settled per step"),
             None => buckets,
+        };
+        // The edge classes are computed once per engine, before the first run's clock starts.
+        let buckets = if s.classify.is_zero() {
+            buckets
+        } else {
+            format!("{buckets} (+{:.3} ms to classify the arcs, once)", s.classify.as_secs_f64() * 1e3)
         };
         let from = match from {
             [one] => format!("source {one}"),

@@ -565,7 +565,7 @@ impl Book for DeviceBook<'_> {
 
 /// The engine strategy `opts.algo` amounts to on this engine as a loop the device runs itself
 /// (Workfront, Near-Far, Bucketing), or `None` (serial references, topology-driven BF).
-fn device_spec(g: &Graph, eng: &dyn Engine, opts: &DiameterOptions) -> Result<Option<(LoopSpec, Option<String>)>> {
+fn device_spec(g: &Graph, eng: &mut dyn Engine, opts: &DiameterOptions) -> Result<Option<(LoopSpec, Option<String>)>> {
     let (algo, o, why) = if opts.algo == Algo::Auto {
         let c = strategy::auto::choose(g, eng.is_gpu(), &opts.sssp);
         (c.algo, c.opts, Some(c.why))
@@ -589,6 +589,7 @@ fn device_spec(g: &Graph, eng: &dyn Engine, opts: &DiameterOptions) -> Result<Op
             cutoff: NO_CUTOFF,
             target: NO_TARGET,
             hub: o.hub_degree,
+            classify: crate::strategy::prepare_classes(eng, &o)?.0,
         },
         why,
     )))
@@ -623,6 +624,7 @@ fn bound(
                         cutoff: NO_CUTOFF,
                         target: NO_TARGET,
                         hub: opts.sssp.hub_degree,
+                        classify: crate::strategy::prepare_classes(eng, &opts.sssp)?.0,
                     },
                     Some(opts.algo.name().to_string()),
                 )),

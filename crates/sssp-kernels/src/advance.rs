@@ -124,11 +124,22 @@ struct Emit {
 
 const NOTHING: Emit = Emit { v: 0, near: false, far: false };
 
-/// Relax one arc `e` out of vertex `u` at distance `du`. Pushes to a bucket slot happen here (a
-/// per-lane destination); near and far pushes are returned for [`emit`].
+/// Relax one arc `e` out of vertex `u` at distance `du`. Pushes to a
+/// bucket slot happen here (a per-lane destination); near and far pushes are returned for
+/// [`emit`]. `C`: `a.csr.targets` is the classified copy (H-BF's edge classes, see
+/// [`crate::classify`]): self-loops and arcs into sinks are not relaxed (nor counted), an arc
+/// into an in-degree-1 head stores without an atomic. Counting the arc in `arcs` is the
+/// caller's when `C = false` (before the call: the plain kernels compile exactly as they did
+/// before classes existed) and this function's when `C = true` (only arcs really relaxed).
 #[inline(always)]
-unsafe fn relax_arc(a: &AdvanceArgs, u: u32, du: u32, e: u64) -> Emit {
-    let v = a.csr.head(u, e);
+unsafe fn relax_arc<const C: bool>(a: &AdvanceArgs, u: u32, du: u32, e: u64, arcs: &mut u64) -> Emit {
+    let (v, class) = if C { a.csr.head_class(u, e) } else { (a.csr.head(u, e), ARC_PLAIN) };
+    if C {
+        if class >= ARC_SINK {
+            return NOTHING;
+        }
+        *arcs += 1;
+    }
     let w = *a.csr.weights.add(e as usize);
     let c = match through(a.csr.metric(), du, w, a.cutoff) {
         Through::Candidate(c) => c,
@@ -138,7 +149,7 @@ unsafe fn relax_arc(a: &AdvanceArgs, u: u32, du: u32, e: u64) -> Emit {
             return NOTHING;
         }
     };
-    let r = relax(a.dist, v, c, a.iter);
+    let r = if C && class == ARC_SINGLE { relax_single(a.dist, v, c, a.iter) } else { relax(a.dist, v, c, a.iter) };
     if !r.improved {
         return NOTHING;
     }
@@ -167,10 +178,12 @@ unsafe fn emit(a: &AdvanceArgs, x: Emit) {
 /// Relax arc `e` of `u` (at distance `du`) when `live`, count it in `arcs`, and make the pushes
 /// it asks for. Every lane of a warp calls it on each trip, live or not (see [`emit`]).
 #[inline(always)]
-unsafe fn relax_step(a: &AdvanceArgs, live: bool, u: u32, du: u32, e: u64, arcs: &mut u64) {
+unsafe fn relax_step<const C: bool>(a: &AdvanceArgs, live: bool, u: u32, du: u32, e: u64, arcs: &mut u64) {
     let x = if live {
-        *arcs += 1;
-        relax_arc(a, u, du, e)
+        if !C {
+            *arcs += 1;
+        }
+        relax_arc::<C>(a, u, du, e, arcs)
     } else {
         NOTHING
     };
@@ -250,7 +263,7 @@ pub fn hub_pass(a: &AdvanceArgs, prefix: *const u64) -> AdvanceArgs {
 /// The advance kernel body for the thread, virtual-warp and partition modes (see the module
 /// doc; the tiled modes run through [`tile_load`], [`tile_place`] and [`tile_expand`]).
 #[inline(always)]
-pub unsafe fn advance(a: &AdvanceArgs, tid: u32, nthreads: u32) {
+pub unsafe fn advance<const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
     let len = prologue(a, tid);
     let partition = a.balance == Balance::Partition as u32;
     let width = if a.balance == Balance::VirtualWarp as u32 { vwarp_width(len, nthreads) } else { 1 };
@@ -262,8 +275,11 @@ pub unsafe fn advance(a: &AdvanceArgs, tid: u32, nthreads: u32) {
     if (tid & !31) as u64 >= needed {
         return;
     }
-    let arcs =
-        if partition { advance_partition(a, len, tid, nthreads) } else { advance_vwarp(a, len, width, tid, nthreads) };
+    let arcs = if partition {
+        advance_partition::<C>(a, len, tid, nthreads)
+    } else {
+        advance_vwarp::<C>(a, len, width, tid, nthreads)
+    };
     add_arcs(a.counters, arcs);
 }
 
@@ -289,7 +305,7 @@ unsafe fn partition_total(a: &AdvanceArgs, len: u32) -> u64 {
 /// The loops run the same number of trips on every lane of a physical warp (bounds are rounded
 /// up to the warp), so the warp-aggregated [`push`] is always reached by the whole warp.
 #[inline(always)]
-unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthreads: u32) -> u64 {
+unsafe fn advance_vwarp<const C: bool>(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthreads: u32) -> u64 {
     let lane = tid % width;
     let nwarps = nthreads / width;
     let mut arcs = 0u64;
@@ -309,7 +325,7 @@ unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthread
         let trips = warp_max_u64(trips);
         let mut e = start + lane as u64;
         for _ in 0..trips {
-            relax_step(a, live && e < end, u, du, e, &mut arcs);
+            relax_step::<C>(a, live && e < end, u, du, e, &mut arcs);
             e += width as u64;
         }
         i += nwarps;
@@ -319,7 +335,7 @@ unsafe fn advance_vwarp(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthread
 
 /// Load-balanced partitioning advance. Returns arcs relaxed by this thread.
 #[inline(always)]
-unsafe fn advance_partition(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) -> u64 {
+unsafe fn advance_partition<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) -> u64 {
     let prefix = partition_prefix(a);
     let mut arcs = 0u64;
     partition_walk(prefix, len, tid, nthreads, |at| {
@@ -328,9 +344,11 @@ unsafe fn advance_partition(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) 
                 let u = input_item(a, s);
                 let du = live_dist(a, u);
                 if du != INF {
-                    arcs += 1;
+                    if !C {
+                        arcs += 1;
+                    }
                     let e = a.csr.arcs(u).0 + (r - *prefix.add(s as usize));
-                    relax_arc(a, u, du, e)
+                    relax_arc::<C>(a, u, du, e, &mut arcs)
                 } else {
                     NOTHING
                 }
@@ -443,12 +461,12 @@ pub unsafe fn tile_place(tile: *mut Tile, t: u32, x: u64, excl: u64, total: u64)
 /// Walk slot `s`'s arcs with `width` lanes, this thread being `lane` (every lane of the group
 /// takes the same number of trips). Returns the arcs this thread relaxed.
 #[inline(always)]
-unsafe fn tile_stride(a: &AdvanceArgs, tile: *const Tile, s: usize, lane: u32, width: u32) -> u64 {
+unsafe fn tile_stride<const C: bool>(a: &AdvanceArgs, tile: *const Tile, s: usize, lane: u32, width: u32) -> u64 {
     let (u, du, start, end) = ((*tile).vertex[s], (*tile).dist[s], (*tile).start[s], (*tile).end[s]);
     let mut arcs = 0;
     let mut e = start + lane as u64;
     for _ in 0..(end - start).div_ceil(width as u64) {
-        relax_step(a, e < end, u, du, e, &mut arcs);
+        relax_step::<C>(a, e < end, u, du, e, &mut arcs);
         e += width as u64;
     }
     arcs
@@ -461,16 +479,16 @@ unsafe fn tile_stride(a: &AdvanceArgs, tile: *const Tile, s: usize, lane: u32, w
 /// the same number of trips in the CTA and scan tiers, every lane of a warp in the warp tier,
 /// so the warp-aggregated pushes are always reached by whole warps. Returns arcs relaxed.
 #[inline(always)]
-pub unsafe fn tile_expand(a: &AdvanceArgs, tile: *const Tile, t: u32) -> u64 {
+pub unsafe fn tile_expand<const C: bool>(a: &AdvanceArgs, tile: *const Tile, t: u32) -> u64 {
     let mut arcs = 0;
     let [ncta, nwarp] = (*tile).counts;
     for k in 0..ncta as usize {
-        arcs += tile_stride(a, tile, (*tile).cta[k] as usize, t, BLOCK);
+        arcs += tile_stride::<C>(a, tile, (*tile).cta[k] as usize, t, BLOCK);
     }
     let warps = BLOCK / 32;
     let mut k = t / 32;
     while k < nwarp {
-        arcs += tile_stride(a, tile, (*tile).warp[k as usize] as usize, t % 32, 32);
+        arcs += tile_stride::<C>(a, tile, (*tile).warp[k as usize] as usize, t % 32, 32);
         k += warps;
     }
     let prefix = core::ptr::addr_of!((*tile).prefix) as *const u64;
@@ -479,8 +497,10 @@ pub unsafe fn tile_expand(a: &AdvanceArgs, tile: *const Tile, t: u32) -> u64 {
     while r < total.div_ceil(BLOCK as u64) * BLOCK as u64 {
         let x = if r < total {
             let s = segment_of(prefix, 0, BLOCK, r) as usize;
-            arcs += 1;
-            relax_arc(a, (*tile).vertex[s], (*tile).dist[s], (*tile).start[s] + r - *prefix.add(s))
+            if !C {
+                arcs += 1;
+            }
+            relax_arc::<C>(a, (*tile).vertex[s], (*tile).dist[s], (*tile).start[s] + r - *prefix.add(s), &mut arcs)
         } else {
             NOTHING
         };

@@ -297,7 +297,7 @@ pub unsafe fn multisplit(
 /// plain loops, even as a call never taken, it cost registers and a stack copy of the
 /// parameters per iteration, and made NY 1.6x slower (docs/gpu.md, "Traversal modes and hubs").
 #[inline(always)]
-pub unsafe fn advance_tiles(a: &AdvanceArgs) {
+pub unsafe fn advance_tiles<const C: bool>(a: &AdvanceArgs) {
     let (tid, _) = global_tid();
     let (b, g, t) = block_pos();
     let len = advance::prologue(a, tid);
@@ -311,7 +311,7 @@ pub unsafe fn advance_tiles(a: &AdvanceArgs) {
         let (excl, total) = block_scan(x, scan_smem());
         advance::tile_place(tile, t, x, excl, total);
         block_barrier();
-        arcs += advance::tile_expand(a, tile, t);
+        arcs += advance::tile_expand::<C>(a, tile, t);
         // The next tile overwrites the shared tile.
         block_barrier();
         k += g;
@@ -322,11 +322,11 @@ pub unsafe fn advance_tiles(a: &AdvanceArgs) {
 /// One advance in any balance mode (the tiled ones need the block, the others are plain
 /// per-thread bodies); `TILES = false` compiles the plain modes only.
 #[inline(always)]
-pub unsafe fn advance_any<const TILES: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
+pub unsafe fn advance_any<const TILES: bool, const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
     if TILES && Balance::is_tiled(a.balance) {
-        advance_tiles(a)
+        advance_tiles::<C>(a)
     } else {
-        advance::advance(a, tid, nthreads)
+        advance::advance::<C>(a, tid, nthreads)
     }
 }
 
@@ -336,7 +336,7 @@ pub unsafe fn advance_any<const TILES: bool>(a: &AdvanceArgs, tid: u32, nthreads
 /// (the advance ended at a barrier; only advances push to it), so every thread takes the same
 /// branch. Ends with a grid barrier when it ran.
 #[inline(always)]
-unsafe fn hub_phase(a: &AdvanceArgs, prefix: *mut u64, block_vals: *mut u64, bar: &GridBarrier) {
+unsafe fn hub_phase<const C: bool>(a: &AdvanceArgs, prefix: *mut u64, block_vals: *mut u64, bar: &GridBarrier) {
     if a.hub.items.is_null() {
         return;
     }
@@ -354,7 +354,7 @@ unsafe fn hub_phase(a: &AdvanceArgs, prefix: *mut u64, block_vals: *mut u64, bar
         |i, at, _| *prefix.add(i as usize) = at,
         |total| *prefix.add(len as usize) = total,
     );
-    advance::advance(&advance::hub_pass(a, prefix), tid, nthreads);
+    advance::advance::<C>(&advance::hub_pass(a, prefix), tid, nthreads);
     bar.wait();
 }
 
@@ -436,9 +436,10 @@ unsafe fn split_far(p: &PileArgs, st: &mut PileState, bar: &GridBarrier) {
 /// through `after_iteration` / `after_split`, which read lengths stable until the next grid
 /// barrier); thread 0 stores it when the launch stops. Inlined into each loop entry point (a
 /// call would put the loop's state on a stack frame). `HUBS = true` adds the hub phase and the
-/// tiled advance (`sssp_pile_loop_hubs`); the plain loops compile without them.
+/// tiled advance (`sssp_pile_loop_hubs`); the plain loops compile without them. `C = true`
+/// relaxes through the classified targets (the `_classified` entry points, `advance::relax_arc`).
 #[inline(always)]
-pub unsafe fn pile_loop<const HUBS: bool>(p: &PileArgs) {
+pub unsafe fn pile_loop<const HUBS: bool, const C: bool>(p: &PileArgs) {
     let (tid, nthreads) = global_tid();
     let bar = GridBarrier::in_cells(p.cells);
     let state = p.cells.add(CELL_STATE) as *mut PileState;
@@ -459,11 +460,11 @@ pub unsafe fn pile_loop<const HUBS: bool>(p: &PileArgs) {
                 |total| *prefix.add(len as usize) = total,
             );
         }
-        advance_any::<HUBS>(&a, tid, nthreads);
+        advance_any::<HUBS, C>(&a, tid, nthreads);
         bar.wait();
         if HUBS {
             // In the modes with a hub path the degree prefix is free (only partition uses it).
-            hub_phase(&a, a.scan as *mut u64, p.block_vals, &bar);
+            hub_phase::<C>(&a, a.scan as *mut u64, p.block_vals, &bar);
         }
         if a.dedupe == Dedupe::Lookup as u32 {
             let out = next_near(p, &st);

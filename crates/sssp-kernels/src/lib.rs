@@ -9,7 +9,7 @@
 //!   points in `ptx` (compiled only for `nvptx64`) are thin wrappers that read the thread
 //!   position from the hardware and call the plain functions of this crate.
 //! - For the CPU backend, the host links this crate as an ordinary library and calls the very
-//!   same per-thread functions ([`advance`], [`bfs`], [`bounds`], [`dedupe`], [`split`], [`settle`]) across a rayon pool, so CI exercises
+//!   same per-thread functions ([`advance`], [`bfs`], [`bounds`], [`classify`], [`dedupe`], [`split`], [`settle`]) across a rayon pool, so CI exercises
 //!   the real kernel logic without a GPU.
 //!
 //! Every kernel body is written as a function of `(tid, nthreads)`: the global thread index and
@@ -31,6 +31,7 @@
 pub mod advance;
 pub mod bfs;
 pub mod bounds;
+pub mod classify;
 pub mod dedupe;
 pub mod relax;
 pub mod settle;

@@ -11,6 +11,7 @@ use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
 use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_RHI, B_RLO, B_UPPER};
+use crate::classify::{self, ClassifyArgs, SinkArgs};
 use crate::warp::{lane_id, warp_add_u64, warp_fold};
 use crate::{advance, dedupe, grid, grid_settle, settle, tree};
 
@@ -36,7 +37,7 @@ pub unsafe extern "ptx-kernel" fn sssp_seed(a: SeedArgs) {
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_advance(a: AdvanceArgs) {
     let (t, n) = global_tid();
-    advance::advance(&a, t, n)
+    advance::advance::<false>(&a, t, n)
 }
 
 /// The advance in the tiled modes (cooperative blocks, CTA+Warp+Scan): shared tiles and block
@@ -44,7 +45,60 @@ pub unsafe extern "ptx-kernel" fn sssp_advance(a: AdvanceArgs) {
 /// was.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_advance_tiles(a: AdvanceArgs) {
-    grid::advance_tiles(&a)
+    grid::advance_tiles::<false>(&a)
+}
+
+// The classified twins (H-BF's edge classes, `classify`): the same bodies relaxing through the
+// classified targets (`advance::relax_arc` with `C = true`). Entry points of their own, so the
+// unclassified kernels compile exactly as before.
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_advance_classified(a: AdvanceArgs) {
+    let (t, n) = global_tid();
+    advance::advance::<true>(&a, t, n)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_advance_tiles_classified(a: AdvanceArgs) {
+    grid::advance_tiles::<true>(&a)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_pile_loop_classified(a: PileArgs) {
+    grid::pile_loop::<false, true>(&a)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs_classified(a: PileArgs) {
+    grid::pile_loop::<true, true>(&a)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide_classified(a: PileArgs) {
+    grid::pile_loop::<false, true>(&a)
+}
+
+/// Edge classification, once per graph (`classify`): phase 0 in-degrees, 1 the classified
+/// targets and the count of arcs into sinks, 2 the list of those arcs.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_classify(a: ClassifyArgs, phase: u32) {
+    let (t, n) = global_tid();
+    match phase {
+        0 => classify::count_in(&a, t, n),
+        1 => {
+            let (sinks, skips) = classify::tag(&a, t, n);
+            warp_add_u64(a.count, sinks);
+            warp_add_u64(a.count.add(1), skips);
+        }
+        _ => classify::list_sinks(&a, t, n),
+    }
+}
+
+/// The deferred relaxation of the arcs into sinks after a classified run (`classify`).
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_relax_sinks(a: SinkArgs) {
+    let (t, n) = global_tid();
+    classify::relax_sinks(&a, t, n)
 }
 
 /// One tree arc per reached vertex of a finished frontier run (`tree::tree_arcs`).
@@ -66,7 +120,7 @@ pub unsafe extern "ptx-kernel" fn sssp_extract(a: ExtractArgs) {
 /// says done or after `max_iters` iterations, leaving the state to resume from.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_pile_loop(a: PileArgs) {
-    grid::pile_loop::<false>(&a)
+    grid::pile_loop::<false, false>(&a)
 }
 
 /// The loop for runs with a hub path (thread and virtual-warp balance on graphs with vertices
@@ -74,7 +128,7 @@ pub unsafe extern "ptx-kernel" fn sssp_pile_loop(a: PileArgs) {
 /// the tiled advance. Same grid rules as `sssp_pile_loop` (resident blocks, from occupancy).
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs(a: PileArgs) {
-    grid::pile_loop::<true>(&a)
+    grid::pile_loop::<true, false>(&a)
 }
 
 /// The same loop for throughput-bound runs: built with launch bounds for 4 blocks of 256 per SM
@@ -82,7 +136,7 @@ pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs(a: PileArgs) {
 /// in flight at the price of a costlier grid barrier.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide(a: PileArgs) {
-    grid::pile_loop::<false>(&a)
+    grid::pile_loop::<false, false>(&a)
 }
 
 /// The stand-alone multisplit (co-resident grid, like the loop).

@@ -111,6 +111,23 @@ pub unsafe fn relax(dist: *mut u64, v: u32, cand: u32, iter: u32) -> Relaxation 
     Relaxation { improved, first: improved && iter_of(old) != iter, prev: dist_of(old) }
 }
 
+/// [`relax`] for an arc that is its head's only in-arc ([`ARC_SINGLE`]): within one launch no
+/// other thread writes `v` (its one in-arc's tail is expanded once), so a load, a compare and a
+/// plain store do what the atomic min does. Concurrent readers see the old or the new word,
+/// both valid (a 64-bit aligned store is single-copy atomic).
+#[inline(always)]
+pub unsafe fn relax_single(dist: *mut u64, v: u32, cand: u32, iter: u32) -> Relaxation {
+    let old = load_packed(dist, v);
+    if cand >= dist_of(old) {
+        return Relaxation { improved: false, first: false, prev: dist_of(old) };
+    }
+    #[cfg(target_arch = "nvptx64")]
+    core::ptr::write_volatile(dist.add(v as usize), pack(cand, iter));
+    #[cfg(not(target_arch = "nvptx64"))]
+    AtomicU64::from_ptr(dist.add(v as usize)).store(pack(cand, iter), Relaxed);
+    Relaxation { improved: true, first: iter_of(old) != iter, prev: dist_of(old) }
+}
+
 /// Set a flag cell to 1. Reading first keeps the hot cache line shared instead of written by
 /// every improving thread.
 #[inline(always)]

@@ -90,6 +90,30 @@ impl Balance {
 /// within 10% of the best for the tiled modes.
 pub const HUB_DEGREE: u32 = 64;
 
+/// Edge classes (H-BF §4.1, Algorithm 4), kept in the two high bits of each arc's head in the
+/// classified copy of the targets (`crate::classify`), so that reading the class costs no load:
+/// the advance reads that word instead of the plain head. That caps classified graphs at
+/// [`MAX_CLASSIFIED`] vertices; larger graphs run unclassified (the host decides).
+pub const CLASS_SHIFT: u32 = 30;
+/// The head bits of a classified target word.
+pub const HEAD_MASK: u32 = (1 << CLASS_SHIFT) - 1;
+/// Most graph vertices a classified graph may have (heads must fit in [`HEAD_MASK`]).
+pub const MAX_CLASSIFIED: u64 = 1 << CLASS_SHIFT;
+/// An ordinary arc: the 64-bit atomic min.
+pub const ARC_PLAIN: u32 = 0;
+/// The head's only in-arc: no other thread can write the head in the same launch (an input
+/// frontier holds a vertex once), so a load, a compare and a plain store replace the atomic.
+pub const ARC_SINGLE: u32 = 1;
+/// The head has no out-arcs (a sink): it would be pushed only to be expanded for nothing, and
+/// the relaxations into it could lower it many times; the arc is skipped by the advance and
+/// relaxed once, from final distances, by the deferred pass (`classify::relax_sinks`).
+pub const ARC_SINK: u32 = 2;
+/// A self-loop of non-negative weight: it can never improve anything; skipped.
+pub const ARC_SKIP: u32 = 3;
+/// The stamp the deferred sink pass writes: later than every iteration of the run, so the tree
+/// rule (`tree::is_tree_arc`) takes a sink's tight in-arc from any reached tail.
+pub const LATE_ITER: u32 = NO_ITER - 1;
+
 /// How a vertex improved twice in one iteration is kept from entering the next frontier twice.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -147,6 +171,14 @@ impl Csr {
     #[inline(always)]
     pub unsafe fn head(&self, x: u32, e: u64) -> u32 {
         (*self.targets.add(e as usize) << self.lane_bits) | (x & ((1 << self.lane_bits) - 1))
+    }
+
+    /// The head and class of arc `e` out of run vertex `x` when `targets` is the classified
+    /// copy (see [`crate::classify`]): the head's graph id is the low [`CLASS_SHIFT`] bits.
+    #[inline(always)]
+    pub unsafe fn head_class(&self, x: u32, e: u64) -> (u32, u32) {
+        let t = *self.targets.add(e as usize);
+        (((t & HEAD_MASK) << self.lane_bits) | (x & ((1 << self.lane_bits) - 1)), t >> CLASS_SHIFT)
     }
 
     /// How distances add up on this graph.
@@ -567,6 +599,8 @@ const _: () = assert!(core::mem::size_of::<crate::bounds::BoundsArgs>() == 5 * 8
 const _: () = assert!(core::mem::size_of::<crate::bfs::BfsArgs>() == 32 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ScanArgs>() == 16 + 8 + 8 + 8 + 8 + 16 + 8);
 const _: () = assert!(core::mem::size_of::<SeedArgs>() == 8 + 16 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<crate::classify::ClassifyArgs>() == 32 + 5 * 8);
+const _: () = assert!(core::mem::size_of::<crate::classify::SinkArgs>() == 32 + 4 * 8 + 8 + 8);
 
 // Parameter blocks carry raw addresses; the host hands them to worker threads (CPU backend)
 // or copies them into a launch (GPU). The pointed-to memory is managed by the engine.
@@ -588,6 +622,10 @@ unsafe impl Send for PileArgs {}
 unsafe impl Sync for PileArgs {}
 unsafe impl Send for MultisplitArgs {}
 unsafe impl Sync for MultisplitArgs {}
+unsafe impl Send for crate::classify::ClassifyArgs {}
+unsafe impl Sync for crate::classify::ClassifyArgs {}
+unsafe impl Send for crate::classify::SinkArgs {}
+unsafe impl Sync for crate::classify::SinkArgs {}
 
 #[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
 mod cuda_glue {
@@ -605,6 +643,8 @@ mod cuda_glue {
     unsafe impl cudarc::driver::DeviceRepr for super::MultisplitArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::TreeArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::SettleArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for crate::classify::ClassifyArgs {}
+    unsafe impl cudarc::driver::DeviceRepr for crate::classify::SinkArgs {}
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use sssp_kernels::advance as k;
 use sssp_kernels::bfs::{self, BfsArgs};
 use sssp_kernels::bounds::{self, BoundsArgs, B_CELLS, B_DLO, B_ECC, B_LOWER, B_RESET, B_RHI, B_UPPER};
+use sssp_kernels::classify;
 use sssp_kernels::split::{self, Next};
 use sssp_kernels::{
     dedupe, settle, AdvanceArgs, Balance, Counters, Csr, PileArgs, PileState, Queue, BLOCK, CELL_FAR, CELL_STATE,
@@ -55,6 +56,10 @@ impl<T: Copy> Shared<T> {
     }
 }
 
+/// The edge classes' buffers: classified targets, sink tails, sink arc indices (empty: not
+/// classified).
+type ClassBufs = (Vec<u32>, Vec<u32>, Vec<u64>);
+
 /// A graph resident in host memory, run by the kernels crate's bodies over rayon.
 pub struct CpuEngine {
     offsets: Vec<u64>,
@@ -75,6 +80,12 @@ pub struct CpuEngine {
     bounds: Option<[Vec<u32>; 3]>,
     fr: Frontiers,
     pending_scratch: bool,
+    /// The edge classes (tagged targets, sink tails, sink arcs), computed on the first
+    /// classified run ([`CpuEngine::ensure_classes`]); `Some` once tried, empty when the graph
+    /// cannot be classified.
+    classes: Option<ClassBufs>,
+    /// The cutoff of a classified run whose deferred arcs are still to be relaxed.
+    deferred: Option<u32>,
     /// Time taken to copy the graph in.
     upload: std::time::Duration,
 }
@@ -129,6 +140,7 @@ impl CpuEngine {
             hist: std::ptr::null_mut(),
             hub: hub.ptr(),
             max_degree: g.max_degree() as u64,
+            classes: super::NO_CLASSES,
         };
         Ok(CpuEngine {
             offsets,
@@ -143,9 +155,61 @@ impl CpuEngine {
             settle: None,
             fr: Frontiers::default(),
             pending_scratch: false,
+            classes: None,
+            deferred: None,
             upload,
             bounds: None,
         })
+    }
+
+    /// Classify the graph's arcs (once per engine, on the first run that asks), with the
+    /// kernels crate's passes: in-degrees, classified targets, the list of arcs into sinks.
+    fn ensure_classes(&mut self) -> Result<()> {
+        if self.classes.is_some() {
+            return Ok(());
+        }
+        let gn = self.offsets.len() - 1;
+        let m = self.offsets[gn];
+        if !super::classifiable(gn as u64, m) {
+            self.classes = Some(Default::default());
+            return Ok(());
+        }
+        let mut tagged = try_vec(m as usize, 0u32)?;
+        let mut indeg = try_vec(gn, 0u32)?;
+        let mut count = [0u64; 2];
+        self.lay.classes.tagged = tagged.as_mut_ptr();
+        let a = self.lay.classify_args(indeg.as_mut_ptr(), count.as_mut_ptr());
+        let totals = [std::sync::atomic::AtomicU64::new(0), std::sync::atomic::AtomicU64::new(0)];
+        // SAFETY: the graph's buffers, `indeg` n zeroed entries, `tagged` m; the passes run in
+        // order and touch shared entries only through atomics.
+        Self::launch(CPU_THREADS, |t, nt| unsafe { classify::count_in(&a, t, nt) });
+        Self::launch(CPU_THREADS, |t, nt| {
+            let (sinks, skips) = unsafe { classify::tag(&a, t, nt) };
+            totals[0].fetch_add(sinks, std::sync::atomic::Ordering::Relaxed);
+            totals[1].fetch_add(skips, std::sync::atomic::Ordering::Relaxed);
+        });
+        let [sinks, skips] = totals.map(|t| t.into_inner());
+        self.lay.classes.skips = skips;
+        self.lay.classes.arcs = m;
+        let mut tails = try_vec(sinks as usize, 0u32)?;
+        let mut arcs = try_vec(sinks as usize, 0u64)?;
+        self.lay.classes.sink_tail = tails.as_mut_ptr();
+        self.lay.classes.sink_arc = arcs.as_mut_ptr();
+        self.lay.classes.sinks = sinks;
+        let a = self.lay.classify_args(indeg.as_mut_ptr(), count.as_mut_ptr());
+        // SAFETY: room for the `sinks` arcs the tag pass counted; `count[0]` starts at 0.
+        Self::launch(CPU_THREADS, |t, nt| unsafe { classify::list_sinks(&a, t, nt) });
+        self.classes = Some((tagged, tails, arcs));
+        Ok(())
+    }
+
+    /// Before a run's advances: classify when asked (first time), and note the deferred pass.
+    fn prepare_classes(&mut self, classify: bool, cutoff: u32) -> Result<()> {
+        if classify {
+            self.ensure_classes()?;
+        }
+        self.deferred = self.deferred.or(self.lay.deferred(classify, cutoff));
+        Ok(())
     }
 
     /// Allocate the settle loop's buffers and run the precomputation (once per engine), and
@@ -230,11 +294,11 @@ impl CpuEngine {
     /// One advance launch in any balance mode, then its hub pass when it diverted vertices (the
     /// GPU's persistent loop does the same with `grid::advance_any` and `hub_phase`).
     fn advance_with_hubs(&mut self, a: &AdvanceArgs, len: u32) {
+        let classified = self.lay.is_classified(a);
         if Balance::is_tiled(a.balance) {
-            Self::advance_tiles(a);
+            Self::advance_tiles(a, classified);
         } else {
-            // SAFETY: the caller's: every buffer of `a` has the sizes `AdvanceArgs` documents.
-            Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance(a, t, nt) });
+            Self::advance_plain(a, len, classified);
         }
         if a.hub.items.is_null() {
             return;
@@ -244,14 +308,25 @@ impl CpuEngine {
         if hubs > 0 {
             self.scan_degrees(a.hub);
             let h = k::hub_pass(a, self.lay.prefix);
-            // SAFETY: as above; the prefix has `hubs + 1` entries from the scan.
-            Self::launch(Self::grid_for(hubs), |t, nt| unsafe { k::advance(&h, t, nt) });
+            // As above; the prefix has `hubs + 1` entries from the scan.
+            Self::advance_plain(&h, hubs, classified);
+        }
+    }
+
+    /// One launch of the thread, virtual-warp or partition advance over `len` inputs.
+    fn advance_plain(a: &AdvanceArgs, len: u32, classified: bool) {
+        // SAFETY: the caller's: every buffer of `a` has the sizes `AdvanceArgs` documents (the
+        // classified targets when `classified`).
+        if classified {
+            Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance::<true>(a, t, nt) });
+        } else {
+            Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance::<false>(a, t, nt) });
         }
     }
 
     /// The tiled modes (cooperative blocks, CTA+Warp+Scan): tile by tile, each tile's threads
     /// in phases, with a host scan where the GPU has its block scan (`grid::advance_tiles`).
-    fn advance_tiles(a: &AdvanceArgs) {
+    fn advance_tiles(a: &AdvanceArgs, classified: bool) {
         // SAFETY (all calls below): the buffers of `a` have the sizes `AdvanceArgs` documents;
         // a tile is private to its task, and the bodies touch shared memory only by atomics.
         let len = unsafe { k::prologue(a, 0) };
@@ -267,7 +342,14 @@ impl CpuEngine {
                 unsafe { k::tile_place(tp, t, x[t as usize], excl, total) };
                 excl += x[t as usize];
             }
-            let arcs: u64 = (0..BLOCK).map(|t| unsafe { k::tile_expand(a, tp, t) }).sum();
+            let expand = |t| unsafe {
+                if classified {
+                    k::tile_expand::<true>(a, tp, t)
+                } else {
+                    k::tile_expand::<false>(a, tp, t)
+                }
+            };
+            let arcs: u64 = (0..BLOCK).map(expand).sum();
             unsafe { sssp_kernels::relax::add_arcs(a.counters, arcs) };
         };
         if tiles <= SERIAL_THREADS / BLOCK {
@@ -396,6 +478,7 @@ impl Engine for CpuEngine {
         self.cells.get_mut().fill(0);
         self.fr = Frontiers::default();
         self.pending_scratch = false;
+        self.deferred = None;
         let a = self.lay.init_args(&self.fr, source);
         // SAFETY: every pointer addresses a live buffer of the sizes the body indexes
         // (dist: n, queue: >= 1, counters: 1).
@@ -421,6 +504,7 @@ impl Engine for CpuEngine {
         if !all && step.balance == sssp_kernels::Balance::Partition {
             self.scan_degrees(self.lay.current(&self.fr));
         }
+        self.prepare_classes(step.classify, step.cutoff)?;
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();
         let a = self.lay.advance_args(&step, &roles);
@@ -448,6 +532,7 @@ impl Engine for CpuEngine {
         // functions.
         let nb = spec.buckets.map_or(0, |b| b.count);
         self.ensure_buckets(nb)?;
+        self.prepare_classes(spec.classify, spec.cutoff)?;
         let p = self.lay.pile_args(spec, max_iters);
         let state = self.lay.cell(CELL_STATE) as *mut PileState;
         // SAFETY: the cells hold a PileState at CELL_STATE; no launch is running.
@@ -482,6 +567,9 @@ impl Engine for CpuEngine {
         }
         // SAFETY: as above.
         unsafe { std::ptr::write_unaligned(state, st) };
+        if st.done != 0 {
+            self.relax_deferred()?;
+        }
         Ok(LoopStatus::from_cells(self.cells.get_mut(), nb))
     }
 
@@ -583,6 +671,24 @@ impl Engine for CpuEngine {
     }
 
     fn synchronize(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    fn classify(&mut self) -> Result<(Option<super::ClassCounts>, bool)> {
+        let fresh = self.classes.is_none();
+        self.ensure_classes()?;
+        Ok((self.lay.class_counts(), fresh))
+    }
+
+    fn relax_deferred(&mut self) -> Result<()> {
+        if let Some(cutoff) = self.deferred.take() {
+            let a = self.lay.sink_args(cutoff);
+            // SAFETY: the classes' lists hold `sinks` arcs of the resident graph; dist has an
+            // entry per run vertex; the body writes distances only through atomics.
+            Self::launch(Self::grid_for(a.count.min(u32::MAX as u64) as u32), |t, nt| unsafe {
+                classify::relax_sinks(&a, t, nt)
+            });
+        }
         Ok(())
     }
 

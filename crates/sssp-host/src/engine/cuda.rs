@@ -20,6 +20,7 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 use sssp_kernels::bfs::BfsArgs;
 use sssp_kernels::bounds::{BoundsArgs, B_CELLS, B_RESET};
+use sssp_kernels::classify::{ClassifyArgs, SinkArgs};
 use sssp_kernels::{
     AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, MultisplitArgs, PileArgs, Queue, ScanArgs,
     ScanOf, SeedArgs, SettleArgs, TreeArgs, BLOCK, INF, MAX_BINS, SETTLE_CELL_DONE,
@@ -86,6 +87,10 @@ struct Kernels {
     advance_tiles: CudaFunction,
     /// Blocks of the hubs loop, resident at once like `loop_grid`.
     hubs_grid: u32,
+    /// The classified twins of the advance and loop kernels (H-BF's edge classes), run on the
+    /// same grids as their plain kernels (which are sized for both), and the classification and
+    /// deferred passes.
+    classified: ClassifiedKernels,
     multisplit: CudaFunction,
     dedupe_mark: CudaFunction,
     scan_reduce: CudaFunction,
@@ -114,6 +119,24 @@ struct Kernels {
     debug_sync: bool,
 }
 
+/// The `_classified` entry points (`sssp_kernels::classify`).
+struct ClassifiedKernels {
+    advance: CudaFunction,
+    advance_tiles: CudaFunction,
+    pile_loop: CudaFunction,
+    pile_loop_wide: CudaFunction,
+    pile_loop_hubs: CudaFunction,
+    classify: CudaFunction,
+    relax_sinks: CudaFunction,
+}
+
+/// Blocks per SM that both of two grid-barrier kernels keep resident (a loop and its classified
+/// twin run on one grid size).
+fn resident_both(a: &CudaFunction, b: &CudaFunction) -> Result<u32> {
+    Ok(a.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?
+        .min(b.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?))
+}
+
 impl Kernels {
     fn load(ctx: &Arc<CudaContext>) -> Result<Self> {
         // `SSSP_PTX=FILE` loads another build of the same kernels (e.g. `cargo xtask ptx --arch
@@ -132,21 +155,29 @@ impl Kernels {
         let per_sm = advance.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?.clamp(1, 8);
         let pile_loop = f("sssp_pile_loop")?;
         let multisplit = f("sssp_multisplit")?;
-        // Both grid-barrier kernels run on the same grid: as many blocks as both can keep
+        let classified = ClassifiedKernels {
+            advance: f("sssp_advance_classified")?,
+            advance_tiles: f("sssp_advance_tiles_classified")?,
+            pile_loop: f("sssp_pile_loop_classified")?,
+            pile_loop_wide: f("sssp_pile_loop_wide_classified")?,
+            pile_loop_hubs: f("sssp_pile_loop_hubs_classified")?,
+            classify: f("sssp_classify")?,
+            relax_sinks: f("sssp_relax_sinks")?,
+        };
+        // The grid-barrier kernels of one grid size: as many blocks as all of them can keep
         // resident at once (a block that never gets an SM would deadlock the barrier).
-        let loop_per_sm = pile_loop
-            .occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?
-            .min(multisplit.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?);
+        let loop_per_sm =
+            resident_both(&pile_loop, &multisplit)?.min(resident_both(&pile_loop, &classified.pile_loop)?);
         if loop_per_sm == 0 {
             return Err(Error::Cuda("the loop kernel cannot be resident on this device".into()));
         }
         let pile_loop_wide = f("sssp_pile_loop_wide")?;
-        let wide_per_sm = pile_loop_wide.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
+        let wide_per_sm = resident_both(&pile_loop_wide, &classified.pile_loop_wide)?;
         if wide_per_sm == 0 {
             return Err(Error::Cuda("the wide loop kernel cannot be resident on this device".into()));
         }
         let pile_loop_hubs = f("sssp_pile_loop_hubs")?;
-        let hubs_per_sm = pile_loop_hubs.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
+        let hubs_per_sm = resident_both(&pile_loop_hubs, &classified.pile_loop_hubs)?;
         if hubs_per_sm == 0 {
             return Err(Error::Cuda("the hubs loop kernel cannot be resident on this device".into()));
         }
@@ -184,6 +215,7 @@ impl Kernels {
             // Its launch bounds make the plain loop's 2 per SM fit.
             hubs_grid: sms * hubs_per_sm.min(loop_blocks_per_sm()),
             pile_loop_hubs,
+            classified,
             advance_tiles: f("sssp_advance_tiles")?,
             multisplit,
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
@@ -237,8 +269,15 @@ impl Kernels {
     /// # Safety
     /// Every address in `a` is a live device buffer sized as `AdvanceArgs` documents: output
     /// capacity covers the pushes the dedupe mode can make, `scan` has `len + 1` entries.
-    unsafe fn advance(&self, s: &CudaStream, a: AdvanceArgs) -> Result<()> {
-        let f = if Balance::is_tiled(a.balance) { &self.advance_tiles } else { &self.advance };
+    /// `classified`: `a.csr.targets` is the classified copy (the `_classified` twins run).
+    unsafe fn advance(&self, s: &CudaStream, a: AdvanceArgs, classified: bool) -> Result<()> {
+        let c = &self.classified;
+        let f = match (Balance::is_tiled(a.balance), classified) {
+            (true, false) => &self.advance_tiles,
+            (false, false) => &self.advance,
+            (true, true) => &c.advance_tiles,
+            (false, true) => &c.advance,
+        };
         s.launch_builder(f).arg(&a).launch(Self::cfg(self.grid))?;
         self.done(s, "advance")
     }
@@ -249,19 +288,39 @@ impl Kernels {
     /// with the barrier at rest (count 0) and a state the control functions produced (init's
     /// zeroes included), `a.block_vals` and `a.hist` have `loop_grid` and `MAX_BINS * loop_grid`
     /// entries.
-    unsafe fn pile_loop(&self, s: &CudaStream, a: PileArgs, wide: bool) -> Result<()> {
+    unsafe fn pile_loop(&self, s: &CudaStream, a: PileArgs, wide: bool, classified: bool) -> Result<()> {
         // Runs with a hub path or a tiled mode take the loop that has them; the others the
         // plain loops, which compile without (docs/gpu.md, "Traversal modes and hubs").
         let hubs = !a.adv.hub.items.is_null() || Balance::is_tiled(a.adv.balance);
+        let c = &self.classified;
+        let pick = |plain, twin| if classified { twin } else { plain };
         let (f, grid) = if hubs {
-            (&self.pile_loop_hubs, self.hubs_grid)
+            (pick(&self.pile_loop_hubs, &c.pile_loop_hubs), self.hubs_grid)
         } else if wide {
-            (&self.pile_loop_wide, self.wide_grid)
+            (pick(&self.pile_loop_wide, &c.pile_loop_wide), self.wide_grid)
         } else {
-            (&self.pile_loop, self.loop_grid)
+            (pick(&self.pile_loop, &c.pile_loop), self.loop_grid)
         };
         s.launch_builder(f).arg(&a).launch(Self::cfg(grid))?;
         self.done(s, "pile_loop")
+    }
+
+    /// The classification passes: phase 0 (in-degrees), 1 (classified targets, count of arcs
+    /// into sinks) or 2 (their list).
+    ///
+    /// # Safety
+    /// As `ClassifyArgs` documents: `indeg` n entries (zeroed before phase 0), `tagged` m,
+    /// `count` two cells (zeroed before phases 1 and 2), the lists room for the count.
+    unsafe fn classify(&self, s: &CudaStream, a: ClassifyArgs, phase: u32) -> Result<()> {
+        s.launch_builder(&self.classified.classify).arg(&a).arg(&phase).launch(Self::cfg(self.grid))?;
+        self.done(s, "classify")
+    }
+
+    /// # Safety
+    /// `a`'s lists hold `a.count` arcs of the resident graph; `a.dist` is the run's.
+    unsafe fn relax_sinks(&self, s: &CudaStream, a: SinkArgs) -> Result<()> {
+        s.launch_builder(&self.classified.relax_sinks).arg(&a).launch(Self::cfg(self.grid))?;
+        self.done(s, "relax_sinks")
     }
 
     /// # Safety
@@ -347,6 +406,8 @@ pub struct CudaEngine {
     stream: Arc<CudaStream>,
     k: Kernels,
     n: u32,
+    /// Arcs of the graph (one lane's).
+    arcs: u64,
     _kernel_only: KernelOnly,
     table: CudaSlice<u32>,
     block_sums: CudaSlice<u64>,
@@ -373,7 +434,16 @@ pub struct CudaEngine {
     bounds: Option<BoundsBufs>,
     /// The two count cells of a BFS level (first use).
     bfs_cells: Option<CudaSlice<u64>>,
+    /// The edge classes (classified targets, sink tails, sink arcs), computed on the first
+    /// classified run; `Some` once tried (`None` inside when the graph is not classified).
+    classes: Option<Option<ClassBufs>>,
+    /// The cutoff of a classified run whose deferred arcs are still to be relaxed.
+    deferred: Option<u32>,
 }
+
+/// The edge classes' buffers: classified targets, sink tails, sink arc indices (only kernels
+/// read them, through the layout).
+type ClassBufs = (CudaSlice<u32>, CudaSlice<u32>, CudaSlice<u64>);
 
 /// The buffers of the bounding passes (allocated by the first `bounds_init`).
 struct BoundsBufs {
@@ -504,6 +574,7 @@ impl CudaEngine {
             hist: at(device_addr(&hist, &stream)),
             hub: at(device_addr(&hub, &stream)),
             max_degree: g.max_degree() as u64,
+            classes: super::NO_CLASSES,
         };
         let engine = CudaEngine {
             _kernel_only: KernelOnly {
@@ -525,6 +596,7 @@ impl CudaEngine {
             cells,
             counters,
             n: n as u32,
+            arcs: gm,
             name,
             k,
             stream,
@@ -537,6 +609,8 @@ impl CudaEngine {
             lay,
             bounds: None,
             bfs_cells: None,
+            classes: None,
+            deferred: None,
         };
         engine.stream.synchronize()?;
         Ok(engine)
@@ -629,6 +703,64 @@ impl CudaEngine {
         Ok(())
     }
 
+    /// Classify the graph's arcs on the device (once per engine, on the first run that asks),
+    /// within the memory the fit check left; a graph that cannot be classified, or whose
+    /// classes do not fit, stays unclassified (see `engine::Classes`).
+    fn ensure_classes(&mut self) -> Result<()> {
+        if self.classes.is_some() {
+            return Ok(());
+        }
+        self.classes = Some(None);
+        let bits = self.lay.csr.lane_bits;
+        let (gn, m) = ((self.n >> bits) as u64, self.arcs);
+        let needed = 4 * m + 4 * gn.max(1) + 8;
+        if !super::classifiable(gn, m) || needed > self.spare {
+            return Ok(());
+        }
+        let s = self.stream.clone();
+        let tagged = s.alloc_zeros::<u32>(m as usize)?;
+        let indeg = s.alloc_zeros::<u32>(gn.max(1) as usize)?;
+        let mut count = s.alloc_zeros::<u64>(2)?;
+        self.lay.classes.tagged = device_addr(&tagged, &s) as *mut u32;
+        let a = self.lay.classify_args(device_addr(&indeg, &s) as *mut u32, device_addr(&count, &s) as *mut u64);
+        // SAFETY: indeg n zeroed, tagged m, count two zeroed cells; phases in stream order.
+        unsafe {
+            self.k.classify(&s, a, 0)?;
+            self.k.classify(&s, a, 1)?;
+        }
+        let [sinks, skips]: [u64; 2] = s.clone_dtoh(&count)?.try_into().expect("two cells");
+        let lists = 12 * sinks;
+        if 4 * m + lists > self.spare {
+            self.lay.classes = super::NO_CLASSES;
+            return Ok(());
+        }
+        let tails = s.alloc_zeros::<u32>(sinks.max(1) as usize)?;
+        let arcs = s.alloc_zeros::<u64>(sinks.max(1) as usize)?;
+        self.lay.classes.sink_tail = device_addr(&tails, &s) as *mut u32;
+        self.lay.classes.sink_arc = device_addr(&arcs, &s) as *mut u64;
+        self.lay.classes.sinks = sinks;
+        self.lay.classes.skips = skips;
+        self.lay.classes.arcs = m;
+        s.memset_zeros(&mut count)?;
+        let a = self.lay.classify_args(device_addr(&indeg, &s) as *mut u32, device_addr(&count, &s) as *mut u64);
+        // SAFETY: the lists have room for the `sinks` arcs phase 1 counted; count zeroed.
+        unsafe { self.k.classify(&s, a, 2)? };
+        // `indeg` and `count` are freed when they drop: wait for the pass that reads them.
+        s.synchronize()?;
+        self.spare -= 4 * m + lists;
+        self.classes = Some(Some((tagged, tails, arcs)));
+        Ok(())
+    }
+
+    /// Before a run's advances: classify when asked (first time), and note the deferred pass.
+    fn prepare_classes(&mut self, classify: bool, cutoff: u32) -> Result<()> {
+        if classify {
+            self.ensure_classes()?;
+        }
+        self.deferred = self.deferred.or(self.lay.deferred(classify, cutoff));
+        Ok(())
+    }
+
     fn scan_args(&self, input: Queue, of: ScanOf, output: Queue) -> ScanArgs {
         ScanArgs {
             input,
@@ -683,6 +815,7 @@ impl Engine for CudaEngine {
         self.stream.memset_zeros(&mut self.cells)?;
         self.fr = Frontiers::default();
         self.pending_scratch = false;
+        self.deferred = None;
         let a = self.lay.init_args(&self.fr, source);
         // SAFETY: dist has n entries, the queue n >= 1, counters 4 words.
         unsafe { self.k.init(&self.stream, a) }
@@ -711,11 +844,13 @@ impl Engine for CudaEngine {
             // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
             unsafe { self.k.scan(&self.stream, sa)? };
         }
+        self.prepare_classes(step.classify, step.cutoff)?;
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();
         let a = self.lay.advance_args(&step, &roles);
+        let classified = self.lay.is_classified(&a);
         // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS, hub n.
-        unsafe { self.k.advance(&self.stream, a)? };
+        unsafe { self.k.advance(&self.stream, a, classified)? };
         if !a.hub.items.is_null() {
             // The hub pass, queued without reading the hub count back: the scan and the
             // partitioned advance read their lengths on the device (an empty queue costs four
@@ -725,7 +860,7 @@ impl Engine for CudaEngine {
             // SCAN_BLOCKS; the hub pass reads the prefix the scan wrote (same stream).
             unsafe {
                 self.k.scan(&self.stream, sa)?;
-                self.k.advance(&self.stream, sssp_kernels::advance::hub_pass(&a, self.lay.prefix))?;
+                self.k.advance(&self.stream, sssp_kernels::advance::hub_pass(&a, self.lay.prefix), classified)?;
             }
         }
         Ok(())
@@ -748,15 +883,21 @@ impl Engine for CudaEngine {
     fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus> {
         let nb = spec.buckets.map_or(0, |b| b.count);
         self.ensure_buckets(nb)?;
+        self.prepare_classes(spec.classify, spec.cutoff)?;
         let a = self.lay.pile_args(spec, max_iters);
+        let classified = self.lay.is_classified(&a.adv);
         // SAFETY: buffers as `Kernels::pile_loop` requires: queues and far buffers n, slots
         // nb x n (ensure_buckets), scratch m, cells CELLS (init zeroed them: the start state and
         // a barrier at rest), block_vals and hist sized by loop_grid at construction.
         // Partition balance is the throughput mode (scale-free graphs, big frontiers): the wide
         // loop's extra resident threads beat its costlier barrier there (docs/gpu.md).
-        unsafe { self.k.pile_loop(&self.stream, a, spec.balance == Balance::Partition)? };
+        unsafe { self.k.pile_loop(&self.stream, a, spec.balance == Balance::Partition, classified)? };
         let cells = self.stream.clone_dtoh(&self.cells)?;
-        Ok(LoopStatus::from_cells(&cells, nb))
+        let status = LoopStatus::from_cells(&cells, nb);
+        if status.state.done != 0 {
+            self.relax_deferred()?;
+        }
+        Ok(status)
     }
 
     fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()> {
@@ -846,6 +987,21 @@ impl Engine for CudaEngine {
 
     fn synchronize(&mut self) -> Result<()> {
         self.stream.synchronize()?;
+        Ok(())
+    }
+
+    fn classify(&mut self) -> Result<(Option<super::ClassCounts>, bool)> {
+        let fresh = self.classes.is_none();
+        self.ensure_classes()?;
+        Ok((self.lay.class_counts(), fresh))
+    }
+
+    fn relax_deferred(&mut self) -> Result<()> {
+        if let Some(cutoff) = self.deferred.take() {
+            // SAFETY: the classes' lists hold `sinks` arcs of the resident graph (sized by
+            // `ensure_classes`); dist has an entry per run vertex.
+            unsafe { self.k.relax_sinks(&self.stream, self.lay.sink_args(cutoff))? };
+        }
         Ok(())
     }
 

@@ -25,6 +25,7 @@ mod staging;
 pub use settle::SettleSpec;
 pub use sssp_kernels::{Balance, Counters, Dedupe, PileState, Rule};
 
+use sssp_kernels::classify::{ClassifyArgs, SinkArgs};
 use sssp_kernels::{AdvanceArgs, Buckets, Csr, DedupeArgs, InitArgs, PileArgs, Queue, SeedArgs, NO_BUCKETS};
 
 use crate::error::{Error, Result};
@@ -79,6 +80,68 @@ pub struct Advance {
     /// grid-wide partitioned pass instead of their thread, virtual warp or block
     /// (`sssp_kernels::HUB_DEGREE` by default; 0 = never; ignored by partition balance).
     pub hub: u32,
+    /// Relax through H-BF's edge classes (`sssp_kernels::classify`), computed on the engine on
+    /// first use; ignored where the graph cannot be classified (more than 2^30 vertices, no
+    /// arcs, or no device memory left for the classes). A run that classifies must end with
+    /// [`Engine::relax_deferred`].
+    pub classify: bool,
+}
+
+/// Where an engine keeps the edge classes of its graph (`sssp_kernels::classify`), computed on
+/// first use. Graphs with more than `sssp_kernels::MAX_CLASSIFIED` (2^30) vertices, or no arcs,
+/// are never classified, and neither is one whose classes do not fit in the device memory the
+/// engine has left (4 bytes per arc, plus 12 per arc into a sink): classification only saves
+/// work, so a run asking for it then runs unclassified, with the same result.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Classes {
+    /// The classified targets, `m` words (null: not classified).
+    pub tagged: *mut u32,
+    /// Tail and index of each arc into a sink, `sinks` each.
+    pub sink_tail: *mut u32,
+    pub sink_arc: *mut u64,
+    pub sinks: u64,
+    /// Skipped self-loops.
+    pub skips: u64,
+    /// Arcs of the graph (one lane's).
+    pub arcs: u64,
+}
+
+/// No classes (yet).
+pub(crate) const NO_CLASSES: Classes = Classes {
+    tagged: std::ptr::null_mut(),
+    sink_tail: std::ptr::null_mut(),
+    sink_arc: std::ptr::null_mut(),
+    sinks: 0,
+    skips: 0,
+    arcs: 0,
+};
+
+/// What the edge classes of a graph hold ([`Engine::classify`]): the arcs a classified run
+/// does not relax during its iterations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassCounts {
+    /// Arcs of the graph.
+    pub arcs: u64,
+    /// Self-loops of weight >= 0 (never relaxed).
+    pub skipped: u64,
+    /// Arcs into sinks (relaxed once, at the end).
+    pub deferred: u64,
+}
+
+impl Layout {
+    /// The counts of the classes, once computed (`None`: not classified).
+    pub fn class_counts(&self) -> Option<ClassCounts> {
+        (!self.classes.tagged.is_null()).then_some(ClassCounts {
+            arcs: self.classes.arcs,
+            skipped: self.classes.skips,
+            deferred: self.classes.sinks,
+        })
+    }
+}
+
+/// Whether a graph of `n` vertices and `m` arcs can be classified.
+pub(crate) fn classifiable(n: u64, m: u64) -> bool {
+    n <= sssp_kernels::MAX_CLASSIFIED && m > 0
 }
 
 /// A graph resident on a device, with the operators strategies compose.
@@ -165,6 +228,21 @@ pub trait Engine {
 
     /// Wait for all queued work.
     fn synchronize(&mut self) -> Result<()>;
+
+    /// After a run whose advances classified ([`Advance::classify`], [`LoopSpec::classify`]):
+    /// relax the arcs the classes deferred (those into sinks), once each, from the final
+    /// distances (`sssp_kernels::classify::relax_sinks`), so the distances are complete. A
+    /// no-op when nothing was deferred since the last [`Engine::init`]; [`Engine::run_loop`]
+    /// calls it itself when the solve finishes. A new operator because no other one relaxes a
+    /// fixed list of arcs. Queued.
+    fn relax_deferred(&mut self) -> Result<()>;
+
+    /// Compute the edge classes of the resident graph now, if not done yet (the first run that
+    /// classifies does it otherwise, inside its own time): three passes over the arcs on the
+    /// engine (`sssp_kernels::classify`). Returns what they found, or `None` for a graph that
+    /// cannot be classified (see [`Advance::classify`]), and whether this call computed them (the first
+    /// one does). Synchronises.
+    fn classify(&mut self) -> Result<(Option<ClassCounts>, bool)>;
 
     /// Eccentricity bounding (`gpu-exact-diameter-bounding`, Algorithms 1-2; what
     /// [`crate::diameter`] runs on undirected graphs): allocate on first use, and reset, the
@@ -294,6 +372,8 @@ pub struct LoopSpec {
     pub target: u32,
     /// The hub threshold, as [`Advance::hub`].
     pub hub: u32,
+    /// Relax through the edge classes, as [`Advance::classify`].
+    pub classify: bool,
 }
 
 /// Bucket width and window size (Davidson et al. §IV-D/E).
@@ -431,6 +511,8 @@ pub(crate) struct Layout {
     /// The graph's largest out-degree: a run whose hub threshold lies above it has no hub
     /// path at all, so graphs without hubs (roads, meshes) never pay for one.
     pub max_degree: u64,
+    /// The edge classes, once computed.
+    pub classes: Classes,
 }
 
 impl Layout {
@@ -474,6 +556,56 @@ impl Layout {
         SeedArgs { dist: self.dist, frontier: self.current(fr), sources, count, zero: self.csr.metric().zero() }
     }
 
+    /// The graph as a run relaxes it: through the classified targets when it classifies and
+    /// the classes exist.
+    pub fn run_csr(&self, classify: bool) -> Csr {
+        if classify && !self.classes.tagged.is_null() {
+            Csr { targets: self.classes.tagged, ..self.csr }
+        } else {
+            self.csr
+        }
+    }
+
+    /// Whether an advance relaxes through the classes (and so takes the classified kernels and
+    /// leaves arcs for [`Engine::relax_deferred`]).
+    pub fn is_classified(&self, a: &AdvanceArgs) -> bool {
+        !self.classes.tagged.is_null() && std::ptr::eq(a.csr.targets, self.classes.tagged)
+    }
+
+    /// The classification passes' parameters (the graph's own view: one lane), with `indeg`
+    /// (n zeroed entries) and the `count` cell.
+    pub fn classify_args(&self, indeg: *mut u32, count: *mut u64) -> ClassifyArgs {
+        let bits = self.csr.lane_bits;
+        ClassifyArgs {
+            csr: Csr { n: self.csr.n >> bits, lane_bits: 0, ..self.csr },
+            tagged: self.classes.tagged,
+            indeg,
+            sink_tail: self.classes.sink_tail,
+            sink_arc: self.classes.sink_arc,
+            count,
+        }
+    }
+
+    /// The cutoff a classified run with `cutoff` leaves for [`Engine::relax_deferred`], when it
+    /// classifies and the graph has arcs into sinks.
+    pub fn deferred(&self, classify: bool, cutoff: u32) -> Option<u32> {
+        (classify && self.classes.sinks > 0).then_some(cutoff)
+    }
+
+    /// The deferred pass of a classified run with `cutoff`.
+    pub fn sink_args(&self, cutoff: u32) -> SinkArgs {
+        SinkArgs {
+            csr: self.run_csr(true),
+            dist: self.dist,
+            sink_tail: self.classes.sink_tail,
+            sink_arc: self.classes.sink_arc,
+            count: self.classes.sinks,
+            counters: self.counters,
+            cutoff,
+            _pad: 0,
+        }
+    }
+
     /// The advance for `step` in the given roles; the degree prefix is used by frontier
     /// advances (a topology-driven sweep partitions by the CSR offsets themselves).
     pub fn advance_args(&self, step: &Advance, roles: &Roles) -> AdvanceArgs {
@@ -484,7 +616,7 @@ impl Layout {
             hub_zero,
             hub_degree: step.hub,
             hub_pass: 0,
-            csr: self.csr,
+            csr: self.run_csr(step.classify),
             dist: self.dist,
             input: self.queue(roles.input),
             output: self.queue(roles.output),
@@ -519,6 +651,7 @@ impl Layout {
             iter: 1,
             cutoff: spec.cutoff,
             hub: spec.hub,
+            classify: spec.classify,
         };
         let mut adv = self.advance_args(&step, &Roles { input: None, output: None, zero: None });
         adv.scan = self.prefix;
@@ -713,6 +846,7 @@ mod tests {
             iter: 1,
             cutoff: sssp_kernels::NO_CUTOFF,
             hub: sssp_kernels::HUB_DEGREE,
+            classify: false,
         }
     }
 

@@ -82,6 +82,14 @@ pub struct Options {
     /// Push or pull relaxation of the settling algorithms (`crauser`, `crauser-economic`,
     /// `martin`).
     pub variant: crauser::Variant,
+    /// Whether to relax through H-BF's edge classes: self-loops skipped, arcs into sinks
+    /// relaxed once at the end, arcs into in-degree-1 heads stored without an atomic
+    /// (`sssp_kernels::classify`); see [`Classify`]. The frontier strategies (Workfront,
+    /// Near-Far, Bucketing, the hybrid) and topology-driven Bellman-Ford; the settling
+    /// algorithms and the serial references relax every arc as it is. Same distances either
+    /// way. Not used for a run whose target is a sink (a deferred target would never look
+    /// settled, costing the early exit).
+    pub classify: Classify,
 }
 
 /// Builder-style setters: `Options::default().with_cutoff(5000).with_tree()`; each returns the
@@ -134,6 +142,19 @@ impl Options {
     /// Push or pull relaxation of the settling algorithms ([`Options::variant`]).
     pub fn with_variant(self, variant: crauser::Variant) -> Self {
         Options { variant, ..self }
+    }
+    /// Relax through the edge classes always, never, or when they pay ([`Options::classify`]).
+    pub fn with_classify(self, classify: Classify) -> Self {
+        Options { classify, ..self }
+    }
+
+    /// [`Options::classify`] for a run on `g`: off when the target is a sink.
+    pub(crate) fn classify_on(&self, g: &Graph) -> Classify {
+        if self.target.is_none_or(|t| t as usize >= g.num_vertices() || g.degree(t) > 0) {
+            self.classify
+        } else {
+            Classify::Off
+        }
     }
 
     /// The distance up to which a result answers the query (`None`: everywhere): the cutoff,
@@ -220,6 +241,7 @@ impl Default for Options {
             tree: false,
             criterion: crauser::Criterion::Both,
             variant: crauser::Variant::Successor,
+            classify: Classify::Auto,
         }
     }
 }
@@ -282,6 +304,10 @@ pub struct Stats {
     /// Time to build the tree, when [`Options::tree`] was set.
     #[serde(serialize_with = "ser_secs")]
     pub tree: Duration,
+    /// Time to compute the edge classes before the run ([`Options::classify`]): once per
+    /// engine, so zero after its first classified run; not part of `compute`.
+    #[serde(serialize_with = "ser_secs")]
+    pub classify: Duration,
     /// Batched sources ([`many::solve_each`] on an engine with lanes): how many sources this
     /// run's pass solved together; the times and counters above are the whole pass's.
     pub batch: Option<u32>,
@@ -418,6 +444,7 @@ pub(crate) fn device_loop_from(
     opts: &Options,
     buckets: Option<BucketSpec>,
 ) -> Result<Solution> {
+    let opts = &Options { classify: opts.classify_on(g), ..*opts };
     let (stats, started) = run_device_loop(eng, seeds, opts, buckets, Some(g))?;
     finish(g, eng, stats, started)
 }
@@ -481,6 +508,70 @@ impl<'g> CycleWatch<'g> {
     }
 }
 
+/// When a run relaxes through H-BF's edge classes ([`Options::classify`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Classify {
+    /// When the arcs a classified run leaves out of its iterations (self-loops, arcs into
+    /// sinks) are at least [`CLASSIFY_MIN_SHARE`] of the graph's: there the classes pay; on
+    /// graphs with few of them, the classified kernels' extra branch cost more than they saved
+    /// (docs/benchmarks.md, "Edge classes"). The classes are computed once per engine to know.
+    #[default]
+    Auto,
+    /// Always (where the graph can be classified).
+    On,
+    /// Never: every arc relaxed as it is.
+    Off,
+}
+
+/// [`Classify::Auto`]'s threshold: skipped self-loops plus arcs into sinks, as a share of all
+/// arcs. Measured on the H100 (docs/benchmarks.md, "Edge classes"): with 29% of the arcs
+/// self-loops (`gen:selfloops`), classes made Workfront and Near-Far 4-6% faster; with about 5%
+/// of them into sinks (`gen:uniform:4000000:3`) they were even; with none (kron, roads, meshes)
+/// 2-5% slower. 10% sits between the neutral and the winning case.
+pub const CLASSIFY_MIN_SHARE: f64 = 0.10;
+
+impl Classify {
+    /// `auto`, `on`, `off`.
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "auto" => Ok(Classify::Auto),
+            "on" => Ok(Classify::On),
+            "off" => Ok(Classify::Off),
+            _ => Err(Error::InvalidArgument(format!("classify `{s}`: expected auto, on or off"))),
+        }
+    }
+
+    /// The name [`Classify::parse`] takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Classify::Auto => "auto",
+            Classify::On => "on",
+            Classify::Off => "off",
+        }
+    }
+
+    /// Whether a run classifies, given the graph's classes (`None`: it cannot be classified).
+    pub fn uses(self, counts: Option<crate::engine::ClassCounts>) -> bool {
+        match (self, counts) {
+            (Classify::Off, _) | (_, None) => false,
+            (Classify::On, Some(_)) => true,
+            (Classify::Auto, Some(c)) => (c.skipped + c.deferred) as f64 >= CLASSIFY_MIN_SHARE * c.arcs as f64,
+        }
+    }
+}
+
+/// Compute the edge classes, when a run may use them, before it starts its clock (once per
+/// engine): whether it uses them, and the time that took (zero after the first).
+pub(crate) fn prepare_classes(eng: &mut dyn Engine, opts: &Options) -> Result<(bool, Duration)> {
+    let t = Instant::now();
+    if opts.classify == Classify::Off {
+        return Ok((false, Duration::ZERO));
+    }
+    let (counts, fresh) = eng.classify()?;
+    Ok((opts.classify.uses(counts), if fresh { t.elapsed() } else { Duration::ZERO }))
+}
+
 /// [`device_loop_from`] up to the finished run on the device: its stats and start time.
 pub(crate) fn run_device_loop(
     eng: &mut dyn Engine,
@@ -492,6 +583,7 @@ pub(crate) fn run_device_loop(
     if let Some(b) = &buckets {
         check_buckets(b)?;
     }
+    let (classify, classify_time) = prepare_classes(eng, opts)?;
     let spec = LoopSpec {
         balance: opts.balance,
         dedupe: opts.dedupe,
@@ -499,8 +591,10 @@ pub(crate) fn run_device_loop(
         cutoff: opts.device_cutoff(),
         target: opts.target.unwrap_or(sssp_kernels::NO_TARGET),
         hub: opts.hub_degree,
+        classify,
     };
     let mut stats = Stats { delta: buckets.map(|b| b.delta), buckets: buckets.map(|b| b.count), ..Stats::default() };
+    stats.classify = classify_time;
     let started = Instant::now();
     match seeds {
         [one] if eng.lanes() == 1 => eng.init(*one)?,
@@ -599,6 +693,7 @@ pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started:
 
 /// Wait for the run, and fill the stats from the engine's counters (returned).
 fn finish_stats(eng: &mut dyn Engine, stats: &mut Stats, started: Instant) -> Result<Counters> {
+    eng.relax_deferred()?;
     eng.synchronize()?;
     stats.compute = started.elapsed();
     let c = eng.counters()?;
@@ -818,6 +913,13 @@ impl Algo {
     /// Settles vertices once each (parallel Dijkstra: [`crauser`]); takes `--variant`.
     pub fn settles(self) -> bool {
         matches!(self, Algo::Crauser | Algo::CrauserEconomic | Algo::Martin)
+    }
+
+    /// Whether [`Options::classify`] applies: the engine strategies that relax through the
+    /// advance operator (the frontier strategies, topology-driven Bellman-Ford, and `auto`,
+    /// which runs one of them).
+    pub fn classifies(self) -> bool {
+        matches!(self, Algo::TopoBf | Algo::Workfront | Algo::NearFar | Algo::Bucketing | Algo::Auto)
     }
 }
 

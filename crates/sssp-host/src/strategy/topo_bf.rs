@@ -16,7 +16,8 @@ use crate::graph::Graph;
 /// checked). At most `n` iterations: a shortest path has at most `n - 1` arcs.
 pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
     crate::reference::check_source(g, source)?;
-    let mut stats = Stats::default();
+    let (classify, classify_time) = super::prepare_classes(eng, opts)?;
+    let mut stats = Stats { classify: classify_time, ..Stats::default() };
     let started = Instant::now();
     eng.init(source)?;
     let mut last_arcs = 0;
@@ -31,6 +32,7 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
             iter,
             cutoff: opts.device_cutoff(),
             hub: opts.hub_degree,
+            classify,
         })?;
         let c = eng.counters()?;
         stats.readbacks += 1;

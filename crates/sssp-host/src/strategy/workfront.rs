@@ -32,7 +32,8 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
         return device_loop(g, eng, source, opts, None);
     }
     crate::reference::check_source(g, source)?;
-    let mut stats = Stats::default();
+    let (classify, classify_time) = super::prepare_classes(eng, opts)?;
+    let mut stats = Stats { classify: classify_time, ..Stats::default() };
     let started = Instant::now();
     eng.init(source)?;
     frontier_loop(g, eng, opts, &mut stats, |eng, iter| {
@@ -43,6 +44,7 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
             iter,
             cutoff: opts.device_cutoff(),
             hub: opts.hub_degree,
+            classify,
         })?;
         if opts.dedupe == Dedupe::Lookup {
             eng.dedupe()?;
