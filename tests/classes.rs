@@ -7,6 +7,7 @@
 
 use proptest::prelude::*;
 use sssp::engine::{self, Balance, Dedupe, Engine};
+use sssp::strategy::crauser::Criterion;
 use sssp::strategy::{solve, solve_each, Algo, Classify, Options};
 use sssp::{EdgeList, Error, Graph, WeightSpec};
 
@@ -19,7 +20,8 @@ fn graph(n: u32, arcs: &[(u32, u32, i64)]) -> Graph {
     Graph::from_arcs(n, arcs).unwrap()
 }
 
-/// Every strategy that classifies, in every balance mode and both dedupes, both loops.
+/// Every strategy that classifies, in every balance mode and both dedupes, both loops; the
+/// settling algorithms (push steps) with each criterion in both of their modes.
 fn classifying_configs() -> Vec<(Algo, Options)> {
     let on = Options { classify: Classify::On, ..Options::default() };
     let mut v = vec![(Algo::Auto, on)];
@@ -35,6 +37,13 @@ fn classifying_configs() -> Vec<(Algo, Options)> {
                 v.push((Algo::Bucketing, Options { delta: Some(1), buckets: 3, ..base }));
             }
         }
+    }
+    for balance in [Balance::VirtualWarp, Balance::Partition] {
+        for criterion in Criterion::ALL {
+            v.push((Algo::Crauser, Options { balance, criterion, ..on }));
+        }
+        v.push((Algo::CrauserEconomic, Options { balance, ..on }));
+        v.push((Algo::Martin, Options { balance, ..on }));
     }
     v
 }
@@ -151,6 +160,14 @@ fn sinks_are_never_expanded_and_relaxed_once() {
     for balance in BALANCES {
         assert_eq!(work(&g, eng.as_mut(), 0, balance, false), (4, 3), "{balance:?} off");
         assert_eq!(work(&g, eng.as_mut(), 0, balance, true), (2, 3), "{balance:?} on");
+    }
+    // The settling algorithms never settle the sink either: 0 and 2 settled instead of all 3.
+    for algo in [Algo::Crauser, Algo::Martin] {
+        for (classify, settled) in [(Classify::On, 2), (Classify::Off, 3)] {
+            let o = Options { classify, ..Options::default() };
+            let sol = solve(&g, algo, Some(eng.as_mut()), 0, &o).unwrap();
+            assert_eq!((sol.stats.vertices_processed, sol.distance(1)), (settled, Some(2)), "{algo:?} {classify:?}");
+        }
     }
     // The deferred pass keeps the cutoff: 1 is at 2, beyond a cutoff of 1.
     let o = Options { cutoff: Some(1), classify: Classify::On, ..Options::default() };

@@ -111,15 +111,23 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
         (Variant::Successor, Balance::Partition),
         (Variant::Predecessor, Balance::VirtualWarp),
     ];
+    // Without edge classes, so that each pull run has a push run to be compared with step by
+    // step (the classes change the push steps; the pull variant never uses them).
+    let plain = Options { classify: Classify::Off, ..Options::default() };
     for criterion in Criterion::ALL {
         for (variant, balance) in settle_modes {
-            v.push((Algo::Crauser, Options { criterion, variant, balance, ..Options::default() }));
+            v.push((Algo::Crauser, Options { criterion, variant, balance, ..plain }));
         }
     }
     for algo in [Algo::CrauserEconomic, Algo::Martin] {
         for (variant, balance) in settle_modes {
-            v.push((algo, Options { variant, balance, ..Options::default() }));
+            v.push((algo, Options { variant, balance, ..plain }));
         }
+    }
+    // Their push steps through the edge classes, forced on.
+    for balance in [Balance::VirtualWarp, Balance::Partition] {
+        v.push((Algo::Crauser, Options { balance, classify: Classify::On, ..Options::default() }));
+        v.push((Algo::Martin, Options { balance, classify: Classify::On, ..Options::default() }));
     }
     v
 }

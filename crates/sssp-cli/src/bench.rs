@@ -507,22 +507,22 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let tree = (!tree_ms.is_empty()).then(|| median(&mut tree_ms));
         let per_step = if per_step.is_empty() { None } else { Some(median(&mut per_step)) };
         // The settling algorithms' mode: criterion (crauser) and variant in the balance column.
+        let mark = match c.classify {
+            Classify::Auto => "",
+            Classify::On => "-c",
+            Classify::Off => "-nc",
+        };
         let mode = match c.algo {
             Algo::Crauser => {
-                format!("{}/{}/{}", c.criterion.name(), &c.variant.name()[..4], &balance_name(c.balance)[..2])
+                format!("{}/{}/{}{mark}", c.criterion.name(), &c.variant.name()[..4], &balance_name(c.balance)[..2])
             }
-            a if a.settles() => format!("-/{}/{}", &c.variant.name()[..4], &balance_name(c.balance)[..2]),
+            a if a.settles() => format!("-/{}/{}{mark}", &c.variant.name()[..4], &balance_name(c.balance)[..2]),
             _ => String::new(),
         };
         let with_hub = if c.hub_degree == sssp::HUB_DEGREE {
             balance_name(c.balance).to_string()
         } else {
             format!("{}@{}", balance_name(c.balance), c.hub_degree)
-        };
-        let mark = match c.classify {
-            Classify::Auto => "",
-            Classify::On => "-c",
-            Classify::Off => "-nc",
         };
         let with_hub = format!("{with_hub}{mark}");
         let (bal, ded) = if c.algo.settles() {

@@ -53,7 +53,7 @@ pub unsafe fn grid_min_pair(
 /// left. Every thread keeps the step number; lengths are read after the barrier that ends the
 /// phase writing them, so every thread sees the same and takes the same branches.
 #[inline(always)]
-pub unsafe fn settle_loop(a: &SettleArgs) {
+pub unsafe fn settle_loop<const C: bool>(a: &SettleArgs) {
     let (tid, nthreads) = global_tid();
     let bar = GridBarrier::in_cells(a.cells);
     if tid == 0 {
@@ -84,9 +84,9 @@ pub unsafe fn settle_loop(a: &SettleArgs) {
                 |i, at, _| *prefix.add(i as usize) = at,
                 |total| *prefix.add(len as usize) = total,
             );
-            relax_frontier_partition(a, step, tid, nthreads);
+            relax_frontier_partition::<C>(a, step, tid, nthreads);
         } else {
-            relax_frontier(a, step, tid, nthreads);
+            relax_frontier::<C>(a, step, tid, nthreads);
         }
         bar.wait();
         let from = cand_queue(a, cand_of(step));

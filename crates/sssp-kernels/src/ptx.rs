@@ -182,7 +182,13 @@ pub unsafe extern "ptx-kernel" fn sssp_settle_prepare(a: SettleArgs, phase: u32)
 /// barriers between phases. Needs every block resident at once (sized from occupancy).
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sssp_settle_loop(a: SettleArgs) {
-    grid_settle::settle_loop(&a)
+    grid_settle::settle_loop::<false>(&a)
+}
+
+/// The same relaxing through the edge classes (`classify`; push steps only).
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sssp_settle_loop_classified(a: SettleArgs) {
+    grid_settle::settle_loop::<true>(&a)
 }
 
 /// Fold a per-thread partial over the warp and apply it to a result cell with one atomic per

@@ -128,9 +128,10 @@ pub unsafe fn start(a: &SettleArgs) {
 
 /// The relax phase of step `step`, push form (the successor variant): every out-arc of every
 /// frontier vertex is relaxed; a vertex reached for the first time joins the candidates.
-/// Thread mapping as the advance's dynamic virtual warps (`advance.rs`).
+/// Thread mapping as the advance's dynamic virtual warps (`advance.rs`). `C`: `a.csr.targets`
+/// is the classified copy (see [`relax_one`]).
 #[inline(always)]
-pub unsafe fn relax_frontier(a: &SettleArgs, step: u32, tid: u32, nthreads: u32) {
+pub unsafe fn relax_frontier<const C: bool>(a: &SettleArgs, step: u32, tid: u32, nthreads: u32) {
     let f = frontier_queue(a);
     let len = load_len(f.len);
     let width = vwarp_width(len, nthreads);
@@ -158,8 +159,10 @@ pub unsafe fn relax_frontier(a: &SettleArgs, step: u32, tid: u32, nthreads: u32)
         for _ in 0..trips {
             let mut reached = None;
             if e < end {
-                arcs += 1;
-                reached = relax_one(a, du, e, step);
+                if !C {
+                    arcs += 1;
+                }
+                reached = relax_one::<C>(a, du, e, step, &mut arcs);
             }
             push(out, reached.unwrap_or(0), reached.is_some());
             e += width as u64;
@@ -170,13 +173,24 @@ pub unsafe fn relax_frontier(a: &SettleArgs, step: u32, tid: u32, nthreads: u32)
 }
 
 /// Relax one arc `e` out of a frontier vertex at distance `du`: `Some(v)` when it reached `v`
-/// for the first time (the caller appends `v` to the candidates).
+/// for the first time (the caller appends `v` to the candidates). Counting the arc in `arcs`
+/// is the caller's when unclassified, as before classes existed, and this function's with
+/// them (only arcs really relaxed). With H-BF's edge classes (`C`, `crate::classify`) self-loops and arcs into
+/// sinks are left out (a sink is then never a candidate: the deferred pass gives its distance
+/// after the loop, and no criterion needs it, since no path goes on from a sink), and an arc
+/// into an in-degree-1 head stores without an atomic (the frontier holds each tail once).
 #[inline(always)]
-unsafe fn relax_one(a: &SettleArgs, du: u32, e: u64, step: u32) -> Option<u32> {
-    let v = *a.csr.targets.add(e as usize);
+unsafe fn relax_one<const C: bool>(a: &SettleArgs, du: u32, e: u64, step: u32, arcs: &mut u64) -> Option<u32> {
+    let (v, class) = if C { a.csr.head_class(0, e) } else { (*a.csr.targets.add(e as usize), ARC_PLAIN) };
+    if C {
+        if class >= ARC_SINK {
+            return None;
+        }
+        *arcs += 1;
+    }
     match candidate(a.csr.metric(), du, *a.csr.weights.add(e as usize)) {
         Some(c) => {
-            let r = relax(a.dist, v, c, step);
+            let r = if C && class == ARC_SINGLE { relax_single(a.dist, v, c, step) } else { relax(a.dist, v, c, step) };
             (r.improved && r.prev == INF).then_some(v)
         }
         None => {
@@ -191,7 +205,7 @@ unsafe fn relax_one(a: &SettleArgs, du: u32, e: u64, step: u32) -> Option<u32> {
 /// degrees (`len + 1` entries); warps take chunks of [`LB_CHUNK`] consecutive arc ranks and each
 /// lane finds its frontier slot by binary search, so a hub is spread over the whole grid.
 #[inline(always)]
-pub unsafe fn relax_frontier_partition(a: &SettleArgs, step: u32, tid: u32, nthreads: u32) {
+pub unsafe fn relax_frontier_partition<const C: bool>(a: &SettleArgs, step: u32, tid: u32, nthreads: u32) {
     let f = frontier_queue(a);
     let len = load_len(f.len);
     let prefix = a.prefix as *const u64;
@@ -218,8 +232,10 @@ pub unsafe fn relax_frontier_partition(a: &SettleArgs, step: u32, tid: u32, nthr
                 let s = segment_of(prefix, s_lo, s_hi + 1, r);
                 let u = *f.items.add(s as usize);
                 let e = *a.csr.offsets.add(u as usize) + (r - *prefix.add(s as usize));
-                arcs += 1;
-                reached = relax_one(a, dist_of(load_packed(a.dist, u)), e, step);
+                if !C {
+                    arcs += 1;
+                }
+                reached = relax_one::<C>(a, dist_of(load_packed(a.dist, u)), e, step, &mut arcs);
             }
             push(out, reached.unwrap_or(0), reached.is_some());
             r += 32;

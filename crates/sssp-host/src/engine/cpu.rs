@@ -230,7 +230,12 @@ impl CpuEngine {
                 rev: st::no_csr(self.n),
                 min_weight: st::min_weight(weights),
             };
-            let spec = SettleSpec { rule: sssp_kernels::Rule::Out, pull: false, balance: Balance::VirtualWarp };
+            let spec = SettleSpec {
+                rule: sssp_kernels::Rule::Out,
+                pull: false,
+                balance: Balance::VirtualWarp,
+                classify: false,
+            };
             let a = lay.args(&self.lay, &spec, 0);
             // SAFETY: min_out and min_in have n entries; the CSR is the engine's. Phase 1's
             // atomic mins start from phase 0's INF, after it returned.
@@ -294,7 +299,7 @@ impl CpuEngine {
     /// One advance launch in any balance mode, then its hub pass when it diverted vertices (the
     /// GPU's persistent loop does the same with `grid::advance_any` and `hub_phase`).
     fn advance_with_hubs(&mut self, a: &AdvanceArgs, len: u32) {
-        let classified = self.lay.is_classified(a);
+        let classified = self.lay.is_classified(&a.csr);
         if Balance::is_tiled(a.balance) {
             Self::advance_tiles(a, classified);
         } else {
@@ -578,8 +583,10 @@ impl Engine for CpuEngine {
         // grid barriers where this loop returns from a launch.
         super::one_lane(self.lanes(), "a settling run")?;
         self.ensure_settle(g, spec.pull)?;
+        self.prepare_classes(spec.classify && !spec.pull, sssp_kernels::NO_CUTOFF)?;
         let lay = self.settle.as_ref().expect("ensure_settle allocated it").lay;
         let a = lay.args(&self.lay, spec, source);
+        let classified = self.lay.is_classified(&a.csr);
         let cell = |i: usize| a.cells.wrapping_add(i);
         // SAFETY (every block below): no launch is running when the host touches a cell or a
         // list; the buffers have the sizes `SettleArgs` documents, and the bodies keep every
@@ -593,10 +600,22 @@ impl Engine for CpuEngine {
                 let f = unsafe { settle::frontier_queue(&a) };
                 self.scan_degrees(f);
                 let len = unsafe { *f.len };
-                Self::launch(Self::grid_for(len), |t, nt| unsafe { settle::relax_frontier_partition(&a, step, t, nt) });
+                Self::launch(Self::grid_for(len), |t, nt| unsafe {
+                    if classified {
+                        settle::relax_frontier_partition::<true>(&a, step, t, nt)
+                    } else {
+                        settle::relax_frontier_partition::<false>(&a, step, t, nt)
+                    }
+                });
             } else {
                 let len = unsafe { *cell(sssp_kernels::SETTLE_CELL_FRONTIER) };
-                Self::launch(Self::grid_for(len), |t, nt| unsafe { settle::relax_frontier(&a, step, t, nt) });
+                Self::launch(Self::grid_for(len), |t, nt| unsafe {
+                    if classified {
+                        settle::relax_frontier::<true>(&a, step, t, nt)
+                    } else {
+                        settle::relax_frontier::<false>(&a, step, t, nt)
+                    }
+                });
             }
             let from = unsafe { settle::cand_queue(&a, settle::cand_of(step)) };
             let len = unsafe { *from.len };

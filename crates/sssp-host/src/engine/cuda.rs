@@ -98,6 +98,8 @@ struct Kernels {
     scan_write: CudaFunction,
     settle_prepare: CudaFunction,
     settle_loop: CudaFunction,
+    /// Its twin relaxing through the edge classes, on the same grid.
+    settle_loop_classified: CudaFunction,
     /// Blocks of the settle loop (resident at once, like the pile loop's).
     settle_grid: u32,
     /// Eccentricity bounding passes (`sssp_kernels::bounds`).
@@ -182,7 +184,8 @@ impl Kernels {
             return Err(Error::Cuda("the hubs loop kernel cannot be resident on this device".into()));
         }
         let settle_loop = f("sssp_settle_loop")?;
-        let settle_per_sm = settle_loop.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
+        let settle_loop_classified = f("sssp_settle_loop_classified")?;
+        let settle_per_sm = resident_both(&settle_loop, &settle_loop_classified)?;
         if settle_per_sm == 0 {
             return Err(Error::Cuda("the settle loop kernel cannot be resident on this device".into()));
         }
@@ -191,6 +194,7 @@ impl Kernels {
             // The same trade-off as the pile loop: every block arrives at each grid barrier.
             settle_grid: sms * settle_per_sm.min(loop_blocks_per_sm()),
             settle_loop,
+            settle_loop_classified,
             init: f("sssp_init")?,
             seed: f("sssp_seed")?,
             extract: f("sssp_extract")?,
@@ -337,8 +341,10 @@ impl Kernels {
     /// Every buffer of `a` is sized as `SettleArgs` documents (`mins`: two per `settle_grid`
     /// block, the reverse graph present when `a.pull` is set), the distances were reset by
     /// the init kernel, and the cells' barrier is at rest (count 0).
-    unsafe fn settle_loop(&self, s: &CudaStream, a: SettleArgs) -> Result<()> {
-        s.launch_builder(&self.settle_loop).arg(&a).launch(Self::cfg(self.settle_grid))?;
+    /// `classified`: `a.csr.targets` is the classified copy.
+    unsafe fn settle_loop(&self, s: &CudaStream, a: SettleArgs, classified: bool) -> Result<()> {
+        let f = if classified { &self.settle_loop_classified } else { &self.settle_loop };
+        s.launch_builder(f).arg(&a).launch(Self::cfg(self.settle_grid))?;
         self.done(s, "settle_loop")
     }
 
@@ -674,7 +680,12 @@ impl CudaEngine {
                 rev: st::no_csr(self.n),
                 min_weight: st::min_weight(weights),
             };
-            let spec = SettleSpec { rule: sssp_kernels::Rule::Out, pull: false, balance: Balance::VirtualWarp };
+            let spec = SettleSpec {
+                rule: sssp_kernels::Rule::Out,
+                pull: false,
+                balance: Balance::VirtualWarp,
+                classify: false,
+            };
             // SAFETY: min_out and min_in have max(n, 1) entries; the CSR is the resident one.
             unsafe { self.k.settle_prepare(&self.stream, lay.args(&self.lay, &spec, 0))? };
             self.spare -= needed;
@@ -848,7 +859,7 @@ impl Engine for CudaEngine {
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();
         let a = self.lay.advance_args(&step, &roles);
-        let classified = self.lay.is_classified(&a);
+        let classified = self.lay.is_classified(&a.csr);
         // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS, hub n.
         unsafe { self.k.advance(&self.stream, a, classified)? };
         if !a.hub.items.is_null() {
@@ -885,7 +896,7 @@ impl Engine for CudaEngine {
         self.ensure_buckets(nb)?;
         self.prepare_classes(spec.classify, spec.cutoff)?;
         let a = self.lay.pile_args(spec, max_iters);
-        let classified = self.lay.is_classified(&a.adv);
+        let classified = self.lay.is_classified(&a.adv.csr);
         // SAFETY: buffers as `Kernels::pile_loop` requires: queues and far buffers n, slots
         // nb x n (ensure_buckets), scratch m, cells CELLS (init zeroed them: the start state and
         // a barrier at rest), block_vals and hist sized by loop_grid at construction.
@@ -903,13 +914,15 @@ impl Engine for CudaEngine {
     fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()> {
         super::one_lane(self.lanes(), "a settling run")?;
         self.ensure_settle(g, spec.pull)?;
+        self.prepare_classes(spec.classify && !spec.pull, sssp_kernels::NO_CUTOFF)?;
         let cs = self.settle.as_mut().expect("ensure_settle allocated it");
         // The cells start at rest: lengths, the barrier and the done flag zero.
         self.stream.memset_zeros(&mut cs.cells)?;
         let a = cs.lay.args(&self.lay, spec, source);
+        let classified = self.lay.is_classified(&a.csr);
         // SAFETY: buffers as `Kernels::settle_loop` requires (ensure_settle sized them, and
         // uploaded the reverse graph for a pull run); init reset the distances before this.
-        unsafe { self.k.settle_loop(&self.stream, a)? };
+        unsafe { self.k.settle_loop(&self.stream, a, classified)? };
         let done = self.stream.clone_dtoh(&cs.cells.slice(SETTLE_CELL_DONE..SETTLE_CELL_DONE + 1))?;
         if done[0] == 0 {
             return Err(Error::Verification(format!(

@@ -566,10 +566,10 @@ impl Layout {
         }
     }
 
-    /// Whether an advance relaxes through the classes (and so takes the classified kernels and
-    /// leaves arcs for [`Engine::relax_deferred`]).
-    pub fn is_classified(&self, a: &AdvanceArgs) -> bool {
-        !self.classes.tagged.is_null() && std::ptr::eq(a.csr.targets, self.classes.tagged)
+    /// Whether a run's graph view relaxes through the classes (so it takes the classified
+    /// kernels and leaves arcs for [`Engine::relax_deferred`]).
+    pub fn is_classified(&self, csr: &Csr) -> bool {
+        !self.classes.tagged.is_null() && std::ptr::eq(csr.targets, self.classes.tagged)
     }
 
     /// The classification passes' parameters (the graph's own view: one lane), with `indeg`

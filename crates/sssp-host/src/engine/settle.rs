@@ -20,6 +20,10 @@ pub struct SettleSpec {
     /// How a push step spreads the frontier's arcs over threads: `Partition` (a degree scan
     /// and equal arcs per warp) or dynamic virtual warps (the other two).
     pub balance: Balance,
+    /// Push steps relax through the edge classes (as `engine::Advance::classify`; the pull
+    /// variant ignores it: it has no atomics to save, and every unsettled vertex scans all its
+    /// in-arcs anyway). A run that classifies ends with `Engine::relax_deferred`.
+    pub classify: bool,
 }
 
 /// Addresses of the settle loop's buffers in one engine (device or host), beside its
@@ -46,7 +50,7 @@ impl SettleLayout {
     /// The loop's parameters for `spec` from `source`.
     pub fn args(&self, lay: &Layout, spec: &SettleSpec, source: u32) -> SettleArgs {
         SettleArgs {
-            csr: lay.csr,
+            csr: lay.run_csr(spec.classify && !spec.pull),
             rev: self.rev,
             dist: lay.dist,
             min_out: self.min_out,

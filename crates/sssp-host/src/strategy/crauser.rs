@@ -25,7 +25,7 @@
 
 use std::time::Instant;
 
-use super::{finish, Options, Solution, Stats};
+use super::{finish, prepare_classes, Options, Solution, Stats};
 use crate::engine::{Balance, Engine, Rule, SettleSpec};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
@@ -123,14 +123,17 @@ pub(crate) fn solve(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options
             "{family:?}: the settling algorithms take --balance thread, vwarp or partition"
         )));
     }
-    let spec =
-        SettleSpec { rule: rule(family, opts), pull: opts.variant == Variant::Predecessor, balance: opts.balance };
+    let pull = opts.variant == Variant::Predecessor;
+    // The pull variant ignores the classes: do not compute them for it.
+    let (classify, classify_time) = if pull { (false, Default::default()) } else { prepare_classes(eng, opts)? };
+    let spec = SettleSpec { rule: rule(family, opts), pull, balance: opts.balance, classify };
     let started = Instant::now();
     eng.init(source)?;
     eng.settle(g, &spec, source)?;
-    let mut sol = finish(g, eng, Stats { readbacks: 1, ..Stats::default() }, started)?;
+    let mut sol = finish(g, eng, Stats { readbacks: 1, classify: classify_time, ..Stats::default() }, started)?;
     // `vertices_processed` counts the settled vertices, the source (settled before step 1)
-    // included; `iterations` the settle steps.
+    // included (sinks are not settled when the run classifies: the deferred pass gives their
+    // distances); `iterations` the settle steps.
     let s = &mut sol.stats;
     s.settled_per_step = Some(s.vertices_processed.saturating_sub(1) as f64 / s.iterations.max(1) as f64);
     Ok(sol)

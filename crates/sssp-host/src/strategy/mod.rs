@@ -84,11 +84,11 @@ pub struct Options {
     pub variant: crauser::Variant,
     /// Whether to relax through H-BF's edge classes: self-loops skipped, arcs into sinks
     /// relaxed once at the end, arcs into in-degree-1 heads stored without an atomic
-    /// (`sssp_kernels::classify`); see [`Classify`]. The frontier strategies (Workfront,
-    /// Near-Far, Bucketing, the hybrid) and topology-driven Bellman-Ford; the settling
-    /// algorithms and the serial references relax every arc as it is. Same distances either
-    /// way. Not used for a run whose target is a sink (a deferred target would never look
-    /// settled, costing the early exit).
+    /// (`sssp_kernels::classify`); see [`Classify`]. Every engine strategy: the frontier
+    /// strategies (Workfront, Near-Far, Bucketing, the hybrid), topology-driven Bellman-Ford,
+    /// and the settling algorithms' push steps (their pull variant and the serial references
+    /// relax every arc as it is). Same distances either way. Not used for a run whose target is
+    /// a sink (a deferred target would never look settled, costing the early exit).
     pub classify: Classify,
 }
 
@@ -915,11 +915,10 @@ impl Algo {
         matches!(self, Algo::Crauser | Algo::CrauserEconomic | Algo::Martin)
     }
 
-    /// Whether [`Options::classify`] applies: the engine strategies that relax through the
-    /// advance operator (the frontier strategies, topology-driven Bellman-Ford, and `auto`,
-    /// which runs one of them).
+    /// Whether [`Options::classify`] applies: every engine strategy (the settling ones in
+    /// their push variant).
     pub fn classifies(self) -> bool {
-        matches!(self, Algo::TopoBf | Algo::Workfront | Algo::NearFar | Algo::Bucketing | Algo::Auto)
+        self.uses_engine()
     }
 }
 
