@@ -34,7 +34,7 @@
 
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
-use crate::advance::{segment_of, vwarp_width, warp_max_u64};
+use crate::advance::{partition_walk, vwarp_width, warp_max_u64};
 use crate::relax::*;
 use crate::types::*;
 
@@ -209,39 +209,25 @@ pub unsafe fn relax_frontier_partition<const C: bool>(a: &SettleArgs, step: u32,
     let f = frontier_queue(a);
     let len = load_len(f.len);
     let prefix = a.prefix as *const u64;
-    let total = *prefix.add(len as usize);
-    let chunk = LB_CHUNK as u64;
-    let nchunks = total.div_ceil(chunk);
-    if (tid / 32) as u64 >= nchunks {
+    if (tid / 32) as u64 >= (*prefix.add(len as usize)).div_ceil(LB_CHUNK as u64) {
         return;
     }
     let out = cand_queue(a, cand_of(step));
-    let lane = (tid % 32) as u64;
-    let nwarps = (nthreads / 32) as u64;
     let mut arcs = 0u64;
-    let mut c = (tid / 32) as u64;
-    while c < nchunks {
-        let lo = c * chunk;
-        let hi = (lo + chunk).min(total);
-        let s_lo = segment_of(prefix, 0, len, lo);
-        let s_hi = segment_of(prefix, s_lo, len, hi - 1);
-        let mut r = lo + lane;
-        while r < lo + chunk {
-            let mut reached = None;
-            if r < hi {
-                let s = segment_of(prefix, s_lo, s_hi + 1, r);
+    partition_walk(prefix, len, tid, nthreads, |at| {
+        let reached = match at {
+            Some((s, r)) => {
                 let u = *f.items.add(s as usize);
                 let e = *a.csr.offsets.add(u as usize) + (r - *prefix.add(s as usize));
                 if !C {
                     arcs += 1;
                 }
-                reached = relax_one::<C>(a, dist_of(load_packed(a.dist, u)), e, step, &mut arcs);
+                relax_one::<C>(a, dist_of(load_packed(a.dist, u)), e, step, &mut arcs)
             }
-            push(out, reached.unwrap_or(0), reached.is_some());
-            r += 32;
-        }
-        c += nwarps;
-    }
+            None => None,
+        };
+        push(out, reached.unwrap_or(0), reached.is_some());
+    });
     add_arcs(a.counters, arcs);
 }
 

@@ -169,6 +169,20 @@ impl Options {
         }
     }
 
+    /// One advance of a host-driven loop with these options: iteration `iter` over `input`,
+    /// through the edge classes when `classify` (what [`prepare_classes`] decided).
+    pub(crate) fn advance(&self, input: crate::engine::Input, iter: u32, classify: bool) -> crate::engine::Advance {
+        crate::engine::Advance {
+            input,
+            balance: self.balance,
+            dedupe: self.dedupe,
+            iter,
+            cutoff: self.device_cutoff(),
+            hub: self.hub_degree,
+            classify,
+        }
+    }
+
     /// The cutoff as the kernels take it: the largest candidate kept.
     pub(crate) fn device_cutoff(&self) -> u32 {
         self.cutoff.map_or(sssp_kernels::NO_CUTOFF, |d| d.min(sssp_kernels::NO_CUTOFF as u64) as u32)

@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use super::{finish, Options, Solution, Stats};
-use crate::engine::{Advance, Engine, Input};
+use crate::engine::{Engine, Input};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -25,15 +25,7 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
     for iter in 1..=g.num_vertices().max(1) as u32 {
         let t = Instant::now();
         eng.clear_flags()?;
-        eng.advance(Advance {
-            input: Input::AllVertices,
-            balance: opts.balance,
-            dedupe: opts.dedupe,
-            iter,
-            cutoff: opts.device_cutoff(),
-            hub: opts.hub_degree,
-            classify,
-        })?;
+        eng.advance(opts.advance(Input::AllVertices, iter, classify))?;
         let c = eng.counters()?;
         stats.readbacks += 1;
         stats.iterations = iter;

@@ -22,7 +22,7 @@
 use std::time::Instant;
 
 use super::{device_loop, finish, frontier_loop, Options, Solution, Stats};
-use crate::engine::{Advance, Balance, Dedupe, Engine, Input};
+use crate::engine::{Balance, Dedupe, Engine, Input};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -37,15 +37,7 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
     let started = Instant::now();
     eng.init(source)?;
     frontier_loop(g, eng, opts, &mut stats, |eng, iter| {
-        eng.advance(Advance {
-            input: Input::Frontier,
-            balance: opts.balance,
-            dedupe: opts.dedupe,
-            iter,
-            cutoff: opts.device_cutoff(),
-            hub: opts.hub_degree,
-            classify,
-        })?;
+        eng.advance(opts.advance(Input::Frontier, iter, classify))?;
         if opts.dedupe == Dedupe::Lookup {
             eng.dedupe()?;
         }
