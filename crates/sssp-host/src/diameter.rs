@@ -624,7 +624,8 @@ fn bound(
                         cutoff: NO_CUTOFF,
                         target: NO_TARGET,
                         hub: opts.sssp.hub_degree,
-                        classify: crate::strategy::prepare_classes(eng, &opts.sssp)?.0,
+                        // The level kernels read the plain targets.
+                        classify: false,
                     },
                     Some(opts.algo.name().to_string()),
                 )),
