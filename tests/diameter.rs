@@ -325,3 +325,44 @@ fn device_and_host_bounds_agree() {
         }
     }
 }
+
+/// Batched eccentricities (`DiameterOptions::batch`): the same exact answers as brute force on
+/// random undirected graphs, weighted and unit, for several batch sizes and loop strategies;
+/// the bounds stay on the engine; and on a larger graph the rounds (SSSP passes) are fewer
+/// than one-at-a-time's eccentricities while the answers stay the same.
+#[test]
+fn batched_eccentricities_match_brute_force() {
+    let mut rng = Rng::new(0xba7c);
+    let graphs = if device() == DeviceKind::Gpu { 24 } else { 300 };
+    let algos = [Algo::Workfront, Algo::NearFar, Algo::Bucketing, Algo::Auto];
+    for k in 0..graphs {
+        let g = random_graph(&mut rng, false, k % 2 == 0);
+        let b = brute(&g);
+        let (algo, batch) = (algos[k % algos.len()], [2, 8, 64][k % 3]);
+        let what = format!("graph {k} ({}, batch {batch})", algo.name());
+        let x =
+            diameter(&g, device(), &DiameterOptions { batch, ..all(algo) }).unwrap_or_else(|e| panic!("{what}: {e}"));
+        check(&g, &x, &b, &what);
+        if algo != Algo::Auto && !x.directed {
+            assert!(x.bounds_on_device, "{what}: the bounds stay on the engine");
+        }
+    }
+    let g = generate(&GenSpec::parse("kron:11").unwrap(), 3, WeightSpec::AsGiven).unwrap();
+    let one = diameter(&g, device(), &all(Algo::Workfront)).unwrap();
+    let eight = diameter(&g, device(), &DiameterOptions { batch: 8, ..all(Algo::Workfront) }).unwrap();
+    assert_eq!(
+        (eight.diameter, eight.radius, &eight.center, &eight.periphery),
+        (one.diameter, one.radius, &one.center, &one.periphery)
+    );
+    let rounds = eight.chosen.as_deref().unwrap_or_default();
+    assert!(rounds.contains("8 eccentricities per pass"), "{rounds}");
+    assert!(
+        eight.eccentricities.div_ceil(8) < one.eccentricities,
+        "{} vs {}",
+        eight.eccentricities,
+        one.eccentricities
+    );
+    // A batch that is not a power of two is a typed error.
+    let e = diameter(&g, device(), &DiameterOptions { batch: 3, ..all(Algo::Workfront) }).unwrap_err();
+    assert!(matches!(e, sssp::Error::InvalidArgument(_)), "{e}");
+}

@@ -65,6 +65,12 @@ pub struct DiameterArgs {
     /// Frontier duplicate removal: stamp or lookup.
     #[arg(long, default_value = "stamp")]
     dedupe: String,
+    /// Eccentricities per pass (a power of two up to 64): on undirected graphs with an engine
+    /// loop strategy, each round solves K candidates at once on an engine with K lanes. More
+    /// eccentricities in all (a round's picks do not see each other's bounds), fewer passes:
+    /// for small graphs, where one SSSP leaves a GPU idle. 1: one at a time, as in the paper.
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    batch: u32,
     /// Print the result as one JSON object.
     #[arg(long)]
     json: bool,
@@ -95,6 +101,7 @@ pub fn diameter(a: DiameterArgs) -> Result<()> {
         path: a.path,
         // --symmetrize made it symmetric; otherwise detect.
         symmetric: if a.graph.symmetrize { Some(true) } else { None },
+        batch: a.batch,
     };
     let x = sssp::diameter::diameter(&g, device, &opts)?;
     if let Some(why) = &x.chosen {

@@ -62,8 +62,13 @@
 //! backward distances of a second engine on the reverse graph) and the serial references keep
 //! the bounds on the host over downloaded distances, with the same rules
 //! (`sssp_kernels::bounds::update_bounds`, `candidate`) and the same picks, so both give the same
-//! answers with the same number of eccentricities (tested). Eccentricities run one after the
-//! other: batching several (the point 5) is not done.
+//! answers with the same number of eccentricities (tested).
+//!
+//! [`DiameterOptions::batch`] runs several eccentricities per pass on undirected graphs: the
+//! candidates of a round solve at once in the lanes of one engine (`engine::open_lanes`), the
+//! device applies their bounds one after the other ([`Engine::bounds_step`] takes the lane),
+//! and the host picks the next round from the bounds ([`picks`]). The same rules, so the same
+//! exact answers; more eccentricities in all, fewer passes.
 
 use std::time::{Duration, Instant};
 
@@ -147,6 +152,17 @@ pub struct DiameterOptions {
     /// `--symmetrize`), so the check is skipped; `Some(false)`: treat it as directed; `None`:
     /// detect with [`is_symmetric`].
     pub symmetric: Option<bool>,
+    /// Eccentricities per pass (the batching): a power of two up to
+    /// [`engine::MAX_LANES`]. Above 1, on undirected graphs with an engine loop strategy, each
+    /// round runs that many SSSPs at once on an engine with as many lanes (one upload of the
+    /// graph, one launch), applies their bounds one after the other on the device, and picks
+    /// the next round's sources on the host from the bounds (alternately the largest upper and
+    /// the smallest lower bound, as one at a time). The picks of a round do not see each
+    /// other's bounds, so the bounding may compute more eccentricities in all, in fewer passes:
+    /// for small graphs, where one SSSP leaves most of a GPU idle. Unit weights then run as
+    /// queue BFS (the level kernels take one source). Elsewhere (directed graphs, serial
+    /// algorithms) it is ignored. 1 (default): one at a time, the paper's loop.
+    pub batch: u32,
 }
 
 impl Default for DiameterOptions {
@@ -161,6 +177,7 @@ impl Default for DiameterOptions {
             periphery: false,
             path: false,
             symmetric: None,
+            batch: 1,
         }
     }
 }
@@ -334,6 +351,7 @@ fn unreachable_pair(g: &Graph, u: u32) -> (u32, u32) {
 /// Runs the SSSPs: forward on `g`, backward on its reverse (directed graphs only).
 struct Runner<'g> {
     g: &'g Graph,
+    device: DeviceKind,
     rev: Option<Graph>,
     fwd_eng: Option<Box<dyn Engine>>,
     rev_eng: Option<Box<dyn Engine>>,
@@ -351,7 +369,7 @@ impl<'g> Runner<'g> {
             (Some(r), true) => Some(engine::open(r, device)?),
             _ => None,
         };
-        Ok(Runner { g, rev, fwd_eng, rev_eng, opts: *opts, traversals: 0, chosen: None })
+        Ok(Runner { g, device, rev, fwd_eng, rev_eng, opts: *opts, traversals: 0, chosen: None })
     }
 
     fn device(&self) -> String {
@@ -545,7 +563,7 @@ impl Book for DeviceBook<'_> {
         if !self.sssp(src)? {
             return Err(Error::Verification(OVERFLOWED.into()));
         }
-        let c = self.eng.bounds_step(src, rules)?;
+        let c = self.eng.bounds_step(0, src, rules)?;
         let e = c[B_ECC];
         Ok(StepOut {
             ecc: e >> 32,
@@ -636,6 +654,17 @@ fn bound(
                 for &v in members {
                     member[v as usize] = 1;
                 }
+                if opts.batch > 1 {
+                    let r = batched(g, run.device, spec, &member, members, first, rules, opts);
+                    if !matches!(&r, Err(Error::Verification(m)) if m == OVERFLOWED) {
+                        let why = why.unwrap_or_else(|| opts.algo.name().to_string());
+                        let (b, traversals) = r?;
+                        run.traversals += traversals;
+                        run.chosen =
+                            Some(format!("{why}; {} eccentricities per pass; bounds on the device", opts.batch));
+                        return Ok(b);
+                    }
+                }
                 eng.bounds_init(&member)?;
                 let mut book = DeviceBook { g, eng, spec, bfs, members, traversals: 0 };
                 match drive(&mut book, members, first, rules) {
@@ -660,37 +689,152 @@ fn bound(
     drive(&mut book, members, first, rules)
 }
 
+/// What the bounding loops learn from the eccentricities they compute: the best realised
+/// distances (the diameter's witness, and the smallest eccentricity's) and how many.
+struct Tally {
+    best: (u64, u32, u32),
+    center: Option<(u64, u32, u32)>,
+    eccentricities: u32,
+}
+
+impl Tally {
+    fn new(first: u32) -> Self {
+        Tally { best: (0, first, first), center: None, eccentricities: 0 }
+    }
+
+    /// Take in the eccentricity of `u`.
+    fn add(&mut self, u: u32, s: &StepOut, members: usize) -> Result<()> {
+        self.eccentricities += 1;
+        if s.ecc > self.best.0 {
+            self.best = (s.ecc, u, s.far);
+        }
+        if let Some((b, v)) = s.back {
+            if b > self.best.0 {
+                self.best = (b, v, u);
+            }
+        }
+        if self.center.is_none_or(|c| s.ecc < c.0) {
+            self.center = Some((s.ecc, u, s.far));
+        }
+        // Each step makes its source exact, and exact vertices are never candidates.
+        if self.eccentricities as usize > members {
+            return Err(Error::Verification("bounding picked a vertex twice: internal fault".into()));
+        }
+        Ok(())
+    }
+}
+
 /// Algorithm 1's loop: compute an eccentricity, update the bounds, pick the next candidate,
 /// alternately the largest upper bound and the smallest lower bound, until none is left.
 fn drive(book: &mut dyn Book, members: &[u32], first: u32, rules: u32) -> Result<Bounded> {
-    // Best realised distances: the diameter's witness, and the smallest eccentricity's.
-    let mut best = (0u64, first, first);
-    let mut center: Option<(u64, u32, u32)> = None;
-    let mut eccentricities = 0u32;
+    let mut tally = Tally::new(first);
     let mut next = Some(first);
     let mut take_upper = true;
     while let Some(u) = next {
         let s = book.step(u, rules)?;
-        eccentricities += 1;
-        if s.ecc > best.0 {
-            best = (s.ecc, u, s.far);
-        }
-        if let Some((b, v)) = s.back {
-            if b > best.0 {
-                best = (b, v, u);
-            }
-        }
-        if center.is_none_or(|c| s.ecc < c.0) {
-            center = Some((s.ecc, u, s.far));
-        }
+        tally.add(u, &s, members.len())?;
         next = if take_upper { s.upper } else { s.lower };
         take_upper = !take_upper;
-        // Each step makes its source exact, and exact vertices are never candidates.
-        if eccentricities as usize > members.len() {
-            return Err(Error::Verification("bounding picked a vertex twice: internal fault".into()));
-        }
     }
     let (lb, ub) = book.finals()?;
+    conclude(tally, members, &lb, &ub, rules)
+}
+
+/// The bounding with [`DiameterOptions::batch`] eccentricities per pass, on an engine of that
+/// many lanes opened for it (undirected graphs; `spec` a loop strategy): the first round is the
+/// starting vertex alone, every later one the next candidates [`picks`] names. Returns the
+/// answers and the SSSP runs.
+#[allow(clippy::too_many_arguments)]
+fn batched(
+    g: &Graph,
+    device: DeviceKind,
+    mut spec: LoopSpec,
+    member: &[u32],
+    members: &[u32],
+    first: u32,
+    rules: u32,
+    opts: &DiameterOptions,
+) -> Result<(Bounded, u32)> {
+    let k = opts.batch;
+    let mut eng = engine::open_lanes(g, device, k)?;
+    spec.classify = strategy::prepare_classes(eng.as_mut(), &opts.sssp)?.0;
+    eng.bounds_init(member)?;
+    let bits = k.trailing_zeros();
+    // As `strategy::device_loop`: a guard against a broken engine, not a property of the input.
+    let n = eng.num_vertices() as u64 + 1;
+    let bound = if spec.buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32;
+    let (mut tally, mut next, mut traversals) = (Tally::new(first), vec![first], 0u32);
+    while !next.is_empty() {
+        let seeds: Vec<u32> = next.iter().enumerate().map(|(j, &s)| (s << bits) | j as u32).collect();
+        eng.init_many(&seeds)?;
+        let st = eng.run_loop(&spec, bound)?;
+        traversals += next.len() as u32;
+        if st.state.done == 0 {
+            return Err(strategy::not_converged(eng.as_ref(), st.state.iters));
+        }
+        if eng.counters()?.overflow != 0 {
+            return Err(Error::Verification(OVERFLOWED.into()));
+        }
+        for (j, &u) in next.iter().enumerate() {
+            let e = eng.bounds_step(j as u32, u, rules)?[B_ECC];
+            let s = StepOut { ecc: e >> 32, far: far_vertex(e), back: None, upper: None, lower: None };
+            tally.add(u, &s, members.len())?;
+        }
+        let (lb, ub) = eng.bounds()?;
+        next = picks(&lb, &ub, members, rules, k as usize);
+    }
+    let (lb, ub) = eng.bounds()?;
+    let wide = |x: &[u32]| members.iter().map(|&v| x[v as usize] as u64).collect::<Vec<_>>();
+    let b = conclude(tally, members, &wide(&lb), &wide(&ub), rules)?;
+    Ok((Bounded { on_device: true, ..b }, traversals))
+}
+
+/// Up to `k` candidates for the next round, by the bounds `lb`, `ub` (per graph vertex, as the
+/// device keeps them: `INF` for no upper bound): alternately the one with the largest upper
+/// bound and the one with the smallest lower bound not taken yet (ties: the smaller id), the
+/// order one-at-a-time bounding would take them in if no eccentricity tightened anything.
+fn picks(lb: &[u32], ub: &[u32], members: &[u32], rules: u32, k: usize) -> Vec<u32> {
+    let bounds = |v: u32| (lb[v as usize] as u64, ub[v as usize] as u64);
+    let mut g: Globals = [0, 0, u64::MAX, u64::MAX];
+    for &v in members {
+        let (l, h) = bounds(v);
+        g = [g[0].max(l), g[1].max(h), g[2].min(l), g[3].min(h)];
+    }
+    let cands: Vec<u32> = members.iter().copied().filter(|&v| candidate(bounds(v).0, bounds(v).1, &g, rules)).collect();
+    // The first `k` of each order suffice (at most `k` picks in all): a selection, then a sort
+    // of those, not a sort of every candidate.
+    let first_k = |key: &dyn Fn(u32) -> (u64, u32)| {
+        let mut c = cands.clone();
+        if c.len() > k {
+            c.select_nth_unstable_by_key(k - 1, |&v| key(v));
+            c.truncate(k);
+        }
+        c.sort_by_key(|&v| key(v));
+        c
+    };
+    let by_upper = first_k(&|v| (u64::MAX - bounds(v).1, v));
+    let by_lower = first_k(&|v| (bounds(v).0, v));
+    let mut out: Vec<u32> = Vec::with_capacity(k);
+    let (mut up, mut low) = (by_upper.into_iter(), by_lower.into_iter());
+    while out.len() < k {
+        let u = up.find(|v| !out.contains(v));
+        out.extend(u);
+        if out.len() == k {
+            break;
+        }
+        let l = low.find(|v| !out.contains(v));
+        out.extend(l);
+        if u.is_none() && l.is_none() {
+            break;
+        }
+    }
+    out
+}
+
+/// The answers from the final bounds, checked: the diameter's bounds met at the best realised
+/// distance, and the radius's at the smallest eccentricity.
+fn conclude(tally: Tally, members: &[u32], lb: &[u64], ub: &[u64], rules: u32) -> Result<Bounded> {
+    let Tally { best, center, eccentricities } = tally;
     let d_lo = lb.iter().copied().max().unwrap_or(0);
     let d_hi = ub.iter().copied().max().unwrap_or(0);
     if d_lo != d_hi || d_lo != best.0 {

@@ -98,7 +98,9 @@ pub fn candidate(l: u64, h: u64, g: &Globals, rules: u32) -> bool {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct BoundsArgs {
-    /// `n` packed distances of the last run (from `source`).
+    /// Packed distances of the last run (from `source`): `n << lane_bits` of them, vertex `v`
+    /// of this eccentricity at `(v << lane_bits) | lane` (batched eccentricities, one per lane
+    /// of an engine with lanes; `lane_bits == 0` for one).
     pub dist: *mut u64,
     /// `n` lower bounds (meaningful for members).
     pub lb: *mut u32,
@@ -114,8 +116,15 @@ pub struct BoundsArgs {
     pub source: u32,
     /// `RULE_*` flags.
     pub rules: u32,
-    /// Padding.
-    pub _pad: u32,
+    /// Log2 of the run's lanes, and the lane of this eccentricity.
+    pub lane_bits: u16,
+    pub lane: u16,
+}
+
+/// The distance of graph vertex `v` in this eccentricity's lane.
+#[inline(always)]
+unsafe fn dist_at(a: &BoundsArgs, v: u32) -> u32 {
+    dist_of(load_packed(a.dist, (v << a.lane_bits) | a.lane as u32))
 }
 
 unsafe impl Send for BoundsArgs {}
@@ -129,7 +138,7 @@ pub unsafe fn ecc_partial(a: &BoundsArgs, tid: u32, nthreads: u32) -> u64 {
     let mut v = tid;
     while v < a.n {
         if *a.member.add(v as usize) != 0 {
-            let k = far_key(dist_of(load_packed(a.dist, v)), v);
+            let k = far_key(dist_at(a, v), v);
             best = if k > best { k } else { best };
         }
         v += nthreads;
@@ -150,7 +159,7 @@ pub unsafe fn update_partial(a: &BoundsArgs, tid: u32, nthreads: u32) -> [u64; 4
             let (l, h) = if v == a.source {
                 (ecc, ecc)
             } else {
-                let f = dist_of(load_packed(a.dist, v)) as u64;
+                let f = dist_at(a, v) as u64;
                 let ub = if *up == INF { u64::MAX } else { *up as u64 };
                 update_bounds(*lp as u64, ub, f, f, ecc)
             };

@@ -712,8 +712,7 @@ impl Engine for CpuEngine {
     }
 
     fn bounds_init(&mut self, member: &[u32]) -> Result<()> {
-        super::one_lane(self.lanes(), "eccentricity bounding")?;
-        let n = self.n as usize;
+        let n = super::graph_vertices(self.n, self.lanes(), 0)? as usize;
         if member.len() != n {
             return Err(Error::InvalidArgument(format!("bounds_init: {} flags for {n} vertices", member.len())));
         }
@@ -721,7 +720,8 @@ impl Engine for CpuEngine {
         Ok(())
     }
 
-    fn bounds_step(&mut self, source: u32, rules: u32) -> Result<[u64; B_CELLS]> {
+    fn bounds_step(&mut self, lane: u32, source: u32, rules: u32) -> Result<[u64; B_CELLS]> {
+        let n = super::graph_vertices(self.n, self.lanes(), lane)?;
         let [lb, ub, member] =
             self.bounds.as_mut().ok_or_else(|| Error::InvalidArgument("bounds_step before bounds_init".into()))?;
         let mut out = B_RESET;
@@ -731,14 +731,15 @@ impl Engine for CpuEngine {
             ub: ub.as_mut_ptr(),
             member: member.as_ptr(),
             out: out.as_mut_ptr(),
-            n: self.n,
+            n,
             source,
             rules,
-            _pad: 0,
+            lane_bits: self.lay.csr.lane_bits,
+            lane: lane as u16,
         };
         // The same bodies as the GPU's three kernels; the per-thread partials are folded here
-        // instead of by warp shuffles and atomics. SAFETY (all three): the buffers have n
-        // entries, each vertex's bounds are written by the one thread that owns it, and `out`
+        // instead of by warp shuffles and atomics. SAFETY (all three): the bounds have n
+        // entries, the distances n per lane, each vertex's bounds are written by the one thread that owns it, and `out`
         // is only read by the passes (and written here between them).
         let t = CPU_THREADS;
         let ecc = (0..t).into_par_iter().map(|i| unsafe { bounds::ecc_partial(&a, i, t) }).max().unwrap_or(0);

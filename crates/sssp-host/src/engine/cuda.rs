@@ -1019,8 +1019,7 @@ impl Engine for CudaEngine {
     }
 
     fn bounds_init(&mut self, member: &[u32]) -> Result<()> {
-        super::one_lane(self.lanes(), "eccentricity bounding")?;
-        let n = self.n as usize;
+        let n = super::graph_vertices(self.n, self.lanes(), 0)? as usize;
         if member.len() != n {
             return Err(Error::InvalidArgument(format!("bounds_init: {} flags for {n} vertices", member.len())));
         }
@@ -1045,7 +1044,8 @@ impl Engine for CudaEngine {
         Ok(())
     }
 
-    fn bounds_step(&mut self, source: u32, rules: u32) -> Result<[u64; B_CELLS]> {
+    fn bounds_step(&mut self, lane: u32, source: u32, rules: u32) -> Result<[u64; B_CELLS]> {
+        let n = super::graph_vertices(self.n, self.lanes(), lane)?;
         let b = self.bounds.as_mut().ok_or_else(|| Error::InvalidArgument("bounds_step before bounds_init".into()))?;
         self.stream.memcpy_htod(&B_RESET[..], &mut b.out)?;
         let a = BoundsArgs {
@@ -1054,12 +1054,14 @@ impl Engine for CudaEngine {
             ub: device_addr(&b.ub, &self.stream) as *mut u32,
             member: device_addr(&b.member, &self.stream) as *const u32,
             out: device_addr(&b.out, &self.stream) as *mut u64,
-            n: self.n,
+            n,
             source,
             rules,
-            _pad: 0,
+            lane_bits: self.lay.csr.lane_bits,
+            lane: lane as u16,
         };
-        // SAFETY: lb, ub, member and dist have max(n, 1) entries, out B_CELLS reset just above.
+        // SAFETY: lb, ub and member have max(n, 1) entries (graph vertices), dist n per lane,
+        // out B_CELLS reset just above.
         unsafe { self.k.bounds(&self.stream, a)? };
         let out = self.stream.clone_dtoh(&b.out)?;
         let mut cells = [0u64; B_CELLS];
@@ -1089,7 +1091,7 @@ impl Engine for CudaEngine {
 
     fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {
         let b = self.bounds.as_ref().ok_or_else(|| Error::InvalidArgument("bounds before bounds_init".into()))?;
-        let n = self.n as usize;
+        let n = (self.n / self.lanes()) as usize;
         let (mut lb, mut ub) = (self.stream.clone_dtoh(&b.lb)?, self.stream.clone_dtoh(&b.ub)?);
         lb.truncate(n);
         ub.truncate(n);

@@ -247,16 +247,17 @@ pub trait Engine {
     /// Eccentricity bounding (`gpu-exact-diameter-bounding`, Algorithms 1-2; what
     /// [`crate::diameter`] runs on undirected graphs): allocate on first use, and reset, the
     /// per-vertex eccentricity bounds (lower 0, upper none) and the component mask
-    /// (`member[v] != 0`, `n` entries). A new operator because no existing one keeps per-vertex
-    /// state across runs. Queued.
+    /// (`member[v] != 0`, one entry per graph vertex, whatever the lanes). A new operator
+    /// because no existing one keeps per-vertex state across runs. Queued.
     fn bounds_init(&mut self, member: &[u32]) -> Result<()>;
 
-    /// After a run from `source` that reached every member: the paper's ECCENTRICITY (a max
-    /// reduction over the members' distances), UPDATE BOUNDS and UPDATE CANDIDATES passes, and
-    /// the candidate picks, on the device (`sssp_kernels::bounds`). Returns the result cells
-    /// (`B_ECC`, the global bounds, `B_UPPER`, `B_LOWER`). Synchronises, reading 64 bytes: the
-    /// distances stay on the device.
-    fn bounds_step(&mut self, source: u32, rules: u32) -> Result<[u64; sssp_kernels::bounds::B_CELLS]>;
+    /// After a run in which `lane` (0 on an engine of one lane) solved from graph vertex
+    /// `source` and reached every member: the paper's ECCENTRICITY (a max reduction over the
+    /// members' distances), UPDATE BOUNDS and UPDATE CANDIDATES passes, and the candidate picks,
+    /// on the device (`sssp_kernels::bounds`). Several lanes' eccentricities of one batched run
+    /// are applied one after the other. Returns the result cells (`B_ECC`, the global bounds,
+    /// `B_UPPER`, `B_LOWER`). Synchronises, reading 64 bytes: the distances stay on the device.
+    fn bounds_step(&mut self, lane: u32, source: u32, rules: u32) -> Result<[u64; sssp_kernels::bounds::B_CELLS]>;
 
     /// The bounds (lower, upper; `INF`: none), `n` each. Synchronises.
     fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)>;
@@ -311,6 +312,15 @@ pub(crate) fn lane_bits(g: &Graph, lanes: u32) -> Result<u32> {
         });
     }
     Ok(lanes.trailing_zeros())
+}
+
+/// The graph's vertices on an engine of `ids` run vertex ids and `lanes` lanes, after checking
+/// that `lane` is one of them (the bounding operators, which keep per-graph-vertex state).
+pub(crate) fn graph_vertices(ids: u32, lanes: u32, lane: u32) -> Result<u32> {
+    if lane >= lanes {
+        return Err(Error::InvalidArgument(format!("lane {lane} of an engine with {lanes}")));
+    }
+    Ok(ids / lanes)
 }
 
 /// The error of an operator that a batched engine (more than one lane) does not run.
