@@ -67,7 +67,7 @@
 //! [`DiameterOptions::batch`] runs several eccentricities per pass on undirected graphs: the
 //! candidates of a round solve at once in the lanes of one engine (`engine::open_lanes`), the
 //! device applies their bounds one after the other ([`Engine::bounds_step`] takes the lane),
-//! and the host picks the next round from the bounds ([`picks`]). The same rules, so the same
+//! and the host picks the next round from the bounds (`picks`). The same rules, so the same
 //! exact answers; more eccentricities in all, fewer passes.
 
 use std::time::{Duration, Instant};
