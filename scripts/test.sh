@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 echo "== PTX is fresh (rebuilt from crates/sssp-kernels and compared with the committed file)"
 cargo xtask ptx --check
 
-echo "== ptxas assembles the committed PTX for Volta (sm_70) and Hopper (sm_90)"
+echo "== ptxas assembles the committed PTX modules for Volta (sm_70) and Hopper (sm_90)"
 ptxas=${PTXAS:-}
 if [ -z "$ptxas" ]; then
   venv=target/ptxas
@@ -18,7 +18,9 @@ if [ -z "$ptxas" ]; then
   ptxas=$venv/nvidia/cuda_nvcc/bin/ptxas
 fi
 for arch in sm_70 sm_90; do
-  "$ptxas" -arch="$arch" crates/sssp-host/ptx/sssp_kernels.ptx -o /dev/null
+  for ptx in crates/sssp-host/ptx/sssp_kernels.ptx crates/sssp-host/ptx/sssp_kernels_twins.ptx; do
+    "$ptxas" -arch="$arch" "$ptx" -o /dev/null
+  done
 done
 echo "ptxas: ok"
 

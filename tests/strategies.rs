@@ -32,6 +32,7 @@ fn configs() -> Vec<(Algo, Options)> {
 /// pulled, none to a nearer one or a self loop. A push run through H-BF's edge classes relaxes
 /// no self-loop and settles no sink but the source (a sink's arcs into it are relaxed once by the
 /// deferred pass, and counted there).
+#[allow(clippy::too_many_arguments)]
 fn check_settling(
     g: &Graph,
     src: u32,

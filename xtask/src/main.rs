@@ -19,6 +19,9 @@ use std::process::{exit, Command};
 /// The committed PTX, embedded by the `sssp` library (crates/sssp-host).
 const PTX_PATH: &str = "crates/sssp-host/ptx/sssp_kernels.ptx";
 
+/// The classified twins' module (see [`MODULES`]).
+const PTX_TWINS_PATH: &str = "crates/sssp-host/ptx/sssp_kernels_twins.ptx";
+
 /// Default PTX target: sm_70 (Volta). PTX for an older target is JIT-compiled by the driver for
 /// any newer GPU, so this one file runs on Volta, Turing, Ampere, Ada and Hopper. The kernels use
 /// nothing newer than Volta's `*.sync` warp intrinsics and 64-bit atomic min (sm_32+). See
@@ -73,8 +76,35 @@ fn ptx(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let target_dir = root.join("target/ptx");
-    let built = match build(&root, &tools, &arch, &target_dir) {
+    let version = rustc_version(&tools);
+    let mut code = 0;
+    for m in MODULES {
+        code = code.max(module(&root, &tools, &arch, &version, m, check, out.as_deref()));
+    }
+    code
+}
+
+/// One PTX module of the kernels crate: where it is committed, the cargo feature that selects
+/// its entry points, and its scratch build directory.
+struct Module {
+    path: &'static str,
+    feature: Option<&'static str>,
+    target: &'static str,
+}
+
+/// The modules: every entry point but the classified twins (loaded when an engine opens), and
+/// the twins (H-BF's edge classes; loaded on the first classified run, so that the first
+/// module's driver JIT stays as long as it was before the classes: 3.3 s on a fresh H200,
+/// against 6.0 s with the twins in it; docs/gpu.md).
+const MODULES: &[Module] = &[
+    Module { path: PTX_PATH, feature: None, target: "target/ptx" },
+    Module { path: PTX_TWINS_PATH, feature: Some("twins"), target: "target/ptx-twins" },
+];
+
+/// Build (and check or write) one module; returns the exit code.
+fn module(root: &Path, tools: &Tools, arch: &str, version: &str, m: &Module, check: bool, out: Option<&Path>) -> i32 {
+    let path = m.path;
+    let built = match build(root, tools, arch, &root.join(m.target), m.feature) {
         Ok(p) => p,
         Err(msg) => {
             eprintln!("xtask ptx: {msg}");
@@ -82,28 +112,34 @@ fn ptx(args: &[String]) -> i32 {
         }
     };
     let text = std::fs::read_to_string(&built).expect("PTX written by rustc is readable text");
-    let version = rustc_version(&tools);
-    let text = normalise(&text, &arch, &version);
-    let committed = root.join(PTX_PATH);
+    let text = normalise(&text, arch, version);
+    let committed = root.join(path);
     if check {
         let old = std::fs::read_to_string(&committed).unwrap_or_default();
         if old != text {
             let built_with = old.lines().next().and_then(|l| l.split(" with ").nth(1)).unwrap_or("?");
-            if !built_with.starts_with(&version) {
+            if !built_with.starts_with(version) {
                 eprintln!(
-                    "xtask ptx --check: {PTX_PATH} was generated with {built_with}, but this machine's NVPTX \
+                    "xtask ptx --check: {path} was generated with {built_with}, but this machine's NVPTX \
                      compiler is {version}; the output may differ for that reason alone. Regenerate with \
                      `cargo xtask ptx`, run the GPU suite, and commit."
                 );
             } else {
-                eprintln!("xtask ptx --check: {PTX_PATH} is stale: the kernel sources changed. Run `cargo xtask ptx` and commit the result.");
+                eprintln!("xtask ptx --check: {path} is stale: the kernel sources changed. Run `cargo xtask ptx` and commit the result.");
             }
             return 1;
         }
-        println!("xtask ptx --check: {PTX_PATH} is up to date ({} bytes, {arch})", text.len());
+        println!("xtask ptx --check: {path} is up to date ({} bytes, {arch})", text.len());
         return 0;
     }
-    let dest = out.unwrap_or(committed);
+    // `--out FILE`: the first module there, the twins beside it as FILE's stem + `_twins.ptx`.
+    let dest = match (out, m.feature) {
+        (None, _) => committed,
+        (Some(o), None) => o.to_path_buf(),
+        (Some(o), Some(f)) => {
+            o.with_file_name(format!("{}_{f}.ptx", o.file_stem().and_then(|s| s.to_str()).unwrap_or("sssp_kernels")))
+        }
+    };
     if let Some(dir) = dest.parent() {
         std::fs::create_dir_all(dir).expect("create PTX directory");
     }
@@ -137,7 +173,8 @@ fn normalise(ptx: &str, arch: &str, rustc: &str) -> String {
     let mut ptx = ptx.to_string();
     for &(name, threads, blocks) in LAUNCH_BOUNDS {
         let entry = format!(".entry {name}(");
-        let Some(at) = ptx.find(&entry) else { panic!("xtask ptx: no entry point {name} to bound") };
+        // Each bounded entry lives in one of the modules.
+        let Some(at) = ptx.find(&entry) else { continue };
         let close = at + ptx[at..].find(")\n{").expect("an entry's parameter list ends with `)` and a body") + 1;
         ptx.insert_str(close, &format!("\n.maxntid {threads}, 1, 1\n.minnctapersm {blocks}"));
     }
@@ -201,7 +238,7 @@ fn find_toolchain() -> Option<Tools> {
     sysroot.join("lib/rustlib/src/rust/library/core").exists().then_some(Tools { rustc, cargo })
 }
 
-fn build(root: &Path, tools: &Tools, arch: &str, target_dir: &Path) -> Result<PathBuf, String> {
+fn build(root: &Path, tools: &Tools, arch: &str, target_dir: &Path, feature: Option<&str>) -> Result<PathBuf, String> {
     let status = Command::new(&tools.cargo)
         .current_dir(root)
         .env("RUSTC", &tools.rustc)
@@ -214,6 +251,7 @@ fn build(root: &Path, tools: &Tools, arch: &str, target_dir: &Path) -> Result<Pa
         .args(["rustc", "--quiet", "-p", "sssp-kernels", "--profile", "ptx", "--target", "nvptx64-nvidia-cuda"])
         .args(["-Zbuild-std=core", "--crate-type", "cdylib", "--target-dir"])
         .arg(target_dir)
+        .args(feature.map(|f| format!("--features={f}")))
         .args(["--", "--emit=asm"])
         .status()
         .map_err(|e| format!("could not run {}: {e}", tools.cargo.display()))?;

@@ -420,7 +420,10 @@ pub fn report(
         let buckets = if s.classify.is_zero() {
             buckets
         } else {
-            format!("{buckets} (+{:.3} ms to classify the arcs, once)", s.classify.as_secs_f64() * 1e3)
+            format!(
+                "{buckets} (+{:.3} ms for the edge classes and their kernels, once)",
+                s.classify.as_secs_f64() * 1e3
+            )
         };
         let from = match from {
             [one] => format!("source {one}"),

@@ -3,6 +3,9 @@
 //! [`crate::dedupe`] and [`crate::split`]; GPU-only bodies that need the whole grid to cooperate
 //! are in [`crate::grid`], built on the primitives of [`crate::warp`].
 
+// The two modules (see `twins` below) use different subsets of these.
+#![cfg_attr(feature = "twins", allow(unused_imports))]
+
 use core::arch::nvptx::trap;
 
 use crate::types::*;
@@ -21,233 +24,245 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     unsafe { trap() }
 }
 
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_init(a: InitArgs) {
-    let (t, n) = global_tid();
-    advance::init(&a, t, n)
-}
+/// Every entry point but the classified twins: the module the engine loads when it opens.
+#[cfg(not(feature = "twins"))]
+mod main_module {
+    use super::*;
 
-/// Several sources at 0 after an init without one (`advance::seed`).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_seed(a: SeedArgs) {
-    let (t, n) = global_tid();
-    advance::seed(&a, t, n)
-}
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_init(a: InitArgs) {
+        let (t, n) = global_tid();
+        advance::init(&a, t, n)
+    }
 
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_advance(a: AdvanceArgs) {
-    let (t, n) = global_tid();
-    advance::advance::<false>(&a, t, n)
-}
+    /// Several sources at 0 after an init without one (`advance::seed`).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_seed(a: SeedArgs) {
+        let (t, n) = global_tid();
+        advance::seed(&a, t, n)
+    }
 
-/// The advance in the tiled modes (cooperative blocks, CTA+Warp+Scan): shared tiles and block
-/// barriers (`grid::advance_tiles`). An entry of its own, so `sssp_advance` stays as lean as it
-/// was.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_advance_tiles(a: AdvanceArgs) {
-    grid::advance_tiles::<false>(&a)
-}
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_advance(a: AdvanceArgs) {
+        let (t, n) = global_tid();
+        advance::advance::<false>(&a, t, n)
+    }
 
-// The classified twins (H-BF's edge classes, `classify`): the same bodies relaxing through the
-// classified targets (`advance::relax_arc` with `C = true`). Entry points of their own, so the
-// unclassified kernels compile exactly as before.
+    /// The advance in the tiled modes (cooperative blocks, CTA+Warp+Scan): shared tiles and block
+    /// barriers (`grid::advance_tiles`). An entry of its own, so `sssp_advance` stays as lean as it
+    /// was.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_advance_tiles(a: AdvanceArgs) {
+        grid::advance_tiles::<false>(&a)
+    }
 
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_advance_classified(a: AdvanceArgs) {
-    let (t, n) = global_tid();
-    advance::advance::<true>(&a, t, n)
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_advance_tiles_classified(a: AdvanceArgs) {
-    grid::advance_tiles::<true>(&a)
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_pile_loop_classified(a: PileArgs) {
-    grid::pile_loop::<false, true>(&a)
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs_classified(a: PileArgs) {
-    grid::pile_loop::<true, true>(&a)
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide_classified(a: PileArgs) {
-    grid::pile_loop::<false, true>(&a)
-}
-
-/// Edge classification, once per graph (`classify`): phase 0 in-degrees, 1 the classified
-/// targets and the count of arcs into sinks, 2 the list of those arcs.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_classify(a: ClassifyArgs, phase: u32) {
-    let (t, n) = global_tid();
-    match phase {
-        0 => classify::count_in(&a, t, n),
-        1 => {
-            let (sinks, skips) = classify::tag(&a, t, n);
-            warp_add_u64(a.count, sinks);
-            warp_add_u64(a.count.add(1), skips);
+    /// Edge classification, once per graph (`classify`): phase 0 in-degrees, 1 the classified
+    /// targets and the count of arcs into sinks, 2 the list of those arcs.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_classify(a: ClassifyArgs, phase: u32) {
+        let (t, n) = global_tid();
+        match phase {
+            0 => classify::count_in(&a, t, n),
+            1 => {
+                let (sinks, skips) = classify::tag(&a, t, n);
+                warp_add_u64(a.count, sinks);
+                warp_add_u64(a.count.add(1), skips);
+            }
+            _ => classify::list_sinks(&a, t, n),
         }
-        _ => classify::list_sinks(&a, t, n),
     }
-}
 
-/// The deferred relaxation of the arcs into sinks after a classified run (`classify`).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_relax_sinks(a: SinkArgs) {
-    let (t, n) = global_tid();
-    classify::relax_sinks(&a, t, n)
-}
-
-/// One tree arc per reached vertex of a finished frontier run (`tree::tree_arcs`).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_tree_arcs(a: TreeArgs) {
-    let (t, n) = global_tid();
-    tree::tree_arcs(&a, t, n)
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_extract(a: ExtractArgs) {
-    let (t, n) = global_tid();
-    advance::extract(&a, t, n)
-}
-
-/// The frontier strategies' iterations back to back in one launch (Workfront, Near-Far,
-/// Bucketing; every balance and dedupe mode), grid barriers between phases. Needs every block
-/// resident at once: the host sizes the grid from this kernel's occupancy. Stops when the state
-/// says done or after `max_iters` iterations, leaving the state to resume from.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_pile_loop(a: PileArgs) {
-    grid::pile_loop::<false, false>(&a)
-}
-
-/// The loop for runs with a hub path (thread and virtual-warp balance on graphs with vertices
-/// of at least the hub degree) and for the tiled modes: the plain loop plus the hub phase and
-/// the tiled advance. Same grid rules as `sssp_pile_loop` (resident blocks, from occupancy).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs(a: PileArgs) {
-    grid::pile_loop::<true, false>(&a)
-}
-
-/// The same loop for throughput-bound runs: built with launch bounds for 4 blocks of 256 per SM
-/// (`cargo xtask ptx` adds them; ptxas caps registers to fit), so big frontiers get more threads
-/// in flight at the price of a costlier grid barrier.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide(a: PileArgs) {
-    grid::pile_loop::<false, false>(&a)
-}
-
-/// The stand-alone multisplit (co-resident grid, like the loop).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_multisplit(a: MultisplitArgs) {
-    grid::multisplit_kernel(&a)
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_dedupe_mark(a: DedupeArgs) {
-    let (t, n) = global_tid();
-    dedupe::mark(&a, t, n)
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_scan_reduce(a: ScanArgs) {
-    grid::scan_reduce(&a)
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_scan_block_sums(a: ScanArgs, nblocks: u32) {
-    grid::scan_block_sums(&a, nblocks)
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_scan_write(a: ScanArgs) {
-    grid::scan_write(&a)
-}
-
-/// Parallel Dijkstra's precomputation (once per graph): phase 0 the least out-weights (and
-/// `min_in` reset), phase 1 the least in-weights.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_settle_prepare(a: SettleArgs, phase: u32) {
-    let (t, n) = global_tid();
-    if phase == 0 {
-        settle::prepare_out(&a, t, n)
-    } else {
-        settle::prepare_in(&a, t, n)
+    /// The deferred relaxation of the arcs into sinks after a classified run (`classify`).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_relax_sinks(a: SinkArgs) {
+        let (t, n) = global_tid();
+        classify::relax_sinks(&a, t, n)
     }
-}
 
-/// Parallel Dijkstra (Crauser / Martín, `settle.rs`): the whole solve in one launch, grid
-/// barriers between phases. Needs every block resident at once (sized from occupancy).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_settle_loop(a: SettleArgs) {
-    grid_settle::settle_loop::<false>(&a)
-}
+    /// One tree arc per reached vertex of a finished frontier run (`tree::tree_arcs`).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_tree_arcs(a: TreeArgs) {
+        let (t, n) = global_tid();
+        tree::tree_arcs(&a, t, n)
+    }
 
-/// The same relaxing through the edge classes (`classify`; push steps only).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_settle_loop_classified(a: SettleArgs) {
-    grid_settle::settle_loop::<true>(&a)
-}
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_extract(a: ExtractArgs) {
+        let (t, n) = global_tid();
+        advance::extract(&a, t, n)
+    }
 
-/// Fold a per-thread partial over the warp and apply it to a result cell with one atomic per
-/// warp (every lane calls it: the bounding passes have no early exits).
-#[inline(always)]
-unsafe fn fold_into(cell: *mut u64, x: u64, max: bool) {
-    let v = if max { warp_fold(x, u64::max) } else { warp_fold(x, u64::min) };
-    if lane_id() == 0 {
-        let c = AtomicU64::from_ptr(cell);
-        if max {
-            c.fetch_max(v, Relaxed);
+    /// The frontier strategies' iterations back to back in one launch (Workfront, Near-Far,
+    /// Bucketing; every balance and dedupe mode), grid barriers between phases. Needs every block
+    /// resident at once: the host sizes the grid from this kernel's occupancy. Stops when the state
+    /// says done or after `max_iters` iterations, leaving the state to resume from.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop(a: PileArgs) {
+        grid::pile_loop::<false, false>(&a)
+    }
+
+    /// The loop for runs with a hub path (thread and virtual-warp balance on graphs with vertices
+    /// of at least the hub degree) and for the tiled modes: the plain loop plus the hub phase and
+    /// the tiled advance. Same grid rules as `sssp_pile_loop` (resident blocks, from occupancy).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs(a: PileArgs) {
+        grid::pile_loop::<true, false>(&a)
+    }
+
+    /// The same loop for throughput-bound runs: built with launch bounds for 4 blocks of 256 per SM
+    /// (`cargo xtask ptx` adds them; ptxas caps registers to fit), so big frontiers get more threads
+    /// in flight at the price of a costlier grid barrier.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide(a: PileArgs) {
+        grid::pile_loop::<false, false>(&a)
+    }
+
+    /// The stand-alone multisplit (co-resident grid, like the loop).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_multisplit(a: MultisplitArgs) {
+        grid::multisplit_kernel(&a)
+    }
+
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_dedupe_mark(a: DedupeArgs) {
+        let (t, n) = global_tid();
+        dedupe::mark(&a, t, n)
+    }
+
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_scan_reduce(a: ScanArgs) {
+        grid::scan_reduce(&a)
+    }
+
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_scan_block_sums(a: ScanArgs, nblocks: u32) {
+        grid::scan_block_sums(&a, nblocks)
+    }
+
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_scan_write(a: ScanArgs) {
+        grid::scan_write(&a)
+    }
+
+    /// Parallel Dijkstra's precomputation (once per graph): phase 0 the least out-weights (and
+    /// `min_in` reset), phase 1 the least in-weights.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_settle_prepare(a: SettleArgs, phase: u32) {
+        let (t, n) = global_tid();
+        if phase == 0 {
+            settle::prepare_out(&a, t, n)
         } else {
-            c.fetch_min(v, Relaxed);
+            settle::prepare_in(&a, t, n)
         }
+    }
+
+    /// Parallel Dijkstra (Crauser / Martín, `settle.rs`): the whole solve in one launch, grid
+    /// barriers between phases. Needs every block resident at once (sized from occupancy).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_settle_loop(a: SettleArgs) {
+        grid_settle::settle_loop::<false>(&a)
+    }
+
+    /// Fold a per-thread partial over the warp and apply it to a result cell with one atomic per
+    /// warp (every lane calls it: the bounding passes have no early exits).
+    #[inline(always)]
+    unsafe fn fold_into(cell: *mut u64, x: u64, max: bool) {
+        let v = if max { warp_fold(x, u64::max) } else { warp_fold(x, u64::min) };
+        if lane_id() == 0 {
+            let c = AtomicU64::from_ptr(cell);
+            if max {
+                c.fetch_max(v, Relaxed);
+            } else {
+                c.fetch_min(v, Relaxed);
+            }
+        }
+    }
+
+    /// Eccentricity bounding pass 1 (the paper's ECCENTRICITY as a max reduction): see
+    /// [`bounds`].
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_bounds_ecc(a: BoundsArgs) {
+        let (t, n) = global_tid();
+        fold_into(a.out.add(B_ECC), bounds::ecc_partial(&a, t, n), true)
+    }
+
+    /// Pass 2: UPDATE BOUNDS KERNEL (Algorithm 2) and the global bounds.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_bounds_update(a: BoundsArgs) {
+        let (t, n) = global_tid();
+        let p = bounds::update_partial(&a, t, n);
+        fold_into(a.out.add(B_DLO), p[0], true);
+        fold_into(a.out.add(B_DHI), p[1], true);
+        fold_into(a.out.add(B_RLO), p[2], false);
+        fold_into(a.out.add(B_RHI), p[3], false);
+    }
+
+    /// Pass 3: UPDATE CANDIDATES KERNEL (Algorithm 2) and the alternating selection's two picks.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_bounds_pick(a: BoundsArgs) {
+        let (t, n) = global_tid();
+        let (up, low) = bounds::pick_partial(&a, t, n);
+        fold_into(a.out.add(B_UPPER), up, true);
+        fold_into(a.out.add(B_LOWER), low, false);
+    }
+
+    /// One BFS level, thread-centric (the paper's Algorithm 3): see [`bfs`].
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_bfs_thread(a: BfsArgs) {
+        let (t, n) = global_tid();
+        let (found, arcs) = bfs::level_thread(&a, t, n);
+        warp_add_u64(a.cells.add(BFS_FOUND), found);
+        warp_add_u64(a.cells.add(BFS_ARCS), arcs);
+    }
+
+    /// One BFS level, warp-centric (the paper's Algorithm 4): see [`bfs`].
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_bfs_warp(a: BfsArgs) {
+        let (t, n) = global_tid();
+        let (found, arcs) = bfs::level_warp(&a, t, n);
+        warp_add_u64(a.cells.add(BFS_FOUND), found);
+        warp_add_u64(a.cells.add(BFS_ARCS), arcs);
     }
 }
 
-/// Eccentricity bounding pass 1 (the paper's ECCENTRICITY as a max reduction): see
-/// [`bounds`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_bounds_ecc(a: BoundsArgs) {
-    let (t, n) = global_tid();
-    fold_into(a.out.add(B_ECC), bounds::ecc_partial(&a, t, n), true)
-}
+/// The classified twins (H-BF's edge classes, `classify`): the same bodies relaxing through the
+/// classified targets (`advance::relax_arc` with `C = true`). Entry points of their own, so the
+/// unclassified kernels compile exactly as before, and built into a second module (`cargo
+/// xtask ptx` with the `twins` feature) that the engine loads only when a run classifies: in
+/// the first module they doubled its size and the driver's first JIT of it (docs/gpu.md).
+#[cfg(feature = "twins")]
+mod twins {
+    use super::*;
 
-/// Pass 2: UPDATE BOUNDS KERNEL (Algorithm 2) and the global bounds.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_bounds_update(a: BoundsArgs) {
-    let (t, n) = global_tid();
-    let p = bounds::update_partial(&a, t, n);
-    fold_into(a.out.add(B_DLO), p[0], true);
-    fold_into(a.out.add(B_DHI), p[1], true);
-    fold_into(a.out.add(B_RLO), p[2], false);
-    fold_into(a.out.add(B_RHI), p[3], false);
-}
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_advance_classified(a: AdvanceArgs) {
+        let (t, n) = global_tid();
+        advance::advance::<true>(&a, t, n)
+    }
 
-/// Pass 3: UPDATE CANDIDATES KERNEL (Algorithm 2) and the alternating selection's two picks.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_bounds_pick(a: BoundsArgs) {
-    let (t, n) = global_tid();
-    let (up, low) = bounds::pick_partial(&a, t, n);
-    fold_into(a.out.add(B_UPPER), up, true);
-    fold_into(a.out.add(B_LOWER), low, false);
-}
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_advance_tiles_classified(a: AdvanceArgs) {
+        grid::advance_tiles::<true>(&a)
+    }
 
-/// One BFS level, thread-centric (the paper's Algorithm 3): see [`bfs`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_bfs_thread(a: BfsArgs) {
-    let (t, n) = global_tid();
-    let (found, arcs) = bfs::level_thread(&a, t, n);
-    warp_add_u64(a.cells.add(BFS_FOUND), found);
-    warp_add_u64(a.cells.add(BFS_ARCS), arcs);
-}
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop_classified(a: PileArgs) {
+        grid::pile_loop::<false, true>(&a)
+    }
 
-/// One BFS level, warp-centric (the paper's Algorithm 4): see [`bfs`].
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sssp_bfs_warp(a: BfsArgs) {
-    let (t, n) = global_tid();
-    let (found, arcs) = bfs::level_warp(&a, t, n);
-    warp_add_u64(a.cells.add(BFS_FOUND), found);
-    warp_add_u64(a.cells.add(BFS_ARCS), arcs);
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs_classified(a: PileArgs) {
+        grid::pile_loop::<true, true>(&a)
+    }
+
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide_classified(a: PileArgs) {
+        grid::pile_loop::<false, true>(&a)
+    }
+
+    /// The same relaxing through the edge classes (`classify`; push steps only).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_settle_loop_classified(a: SettleArgs) {
+        grid_settle::settle_loop::<true>(&a)
+    }
 }

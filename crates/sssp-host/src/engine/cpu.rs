@@ -699,6 +699,10 @@ impl Engine for CpuEngine {
         Ok((self.lay.class_counts(), fresh))
     }
 
+    fn load_classified(&mut self) -> Result<()> {
+        Ok(())
+    }
+
     fn relax_deferred(&mut self) -> Result<()> {
         if let Some(cutoff) = self.deferred.take() {
             let a = self.lay.sink_args(cutoff);

@@ -38,6 +38,11 @@ use crate::graph::Graph;
 /// The kernels, as built by `cargo xtask ptx` and committed.
 pub const PTX: &str = include_str!("../../ptx/sssp_kernels.ptx");
 
+/// The second module: the classified twins (H-BF's edge classes), loaded only by an engine
+/// whose runs classify, so that the first module's one-time driver JIT (uncached: 3.3 s on a
+/// fresh H200) does not pay for them (6.0 s with them in it; docs/gpu.md).
+pub const PTX_TWINS: &str = include_str!("../../ptx/sssp_kernels_twins.ptx");
+
 /// Blocks of the device-wide scan (and entries of its block-sums array). Scans are
 /// memory-bound; two blocks per SM of a 132-SM H100 saturate it, and the single-block phase
 /// over the block sums stays one short loop.
@@ -87,10 +92,14 @@ struct Kernels {
     advance_tiles: CudaFunction,
     /// Blocks of the hubs loop, resident at once like `loop_grid`.
     hubs_grid: u32,
-    /// The classified twins of the advance and loop kernels (H-BF's edge classes), run on the
-    /// same grids as their plain kernels (which are sized for both), and the classification and
-    /// deferred passes.
-    classified: ClassifiedKernels,
+    /// The classification passes and the deferred pass (H-BF's edge classes).
+    classify: CudaFunction,
+    relax_sinks: CudaFunction,
+    /// The classified twins of the advance and loop kernels, from their own module, loaded by
+    /// the first run that classifies ([`Kernels::load_twins`]).
+    twins: Option<Twins>,
+    /// Multiprocessors of the device (for the twins' grids).
+    sms: u32,
     multisplit: CudaFunction,
     dedupe_mark: CudaFunction,
     scan_reduce: CudaFunction,
@@ -98,8 +107,6 @@ struct Kernels {
     scan_write: CudaFunction,
     settle_prepare: CudaFunction,
     settle_loop: CudaFunction,
-    /// Its twin relaxing through the edge classes, on the same grid.
-    settle_loop_classified: CudaFunction,
     /// Blocks of the settle loop (resident at once, like the pile loop's).
     settle_grid: u32,
     /// Eccentricity bounding passes (`sssp_kernels::bounds`).
@@ -121,15 +128,21 @@ struct Kernels {
     debug_sync: bool,
 }
 
-/// The `_classified` entry points (`sssp_kernels::classify`).
-struct ClassifiedKernels {
+/// The `_classified` entry points (`sssp_kernels::classify`), from the second PTX module
+/// ([`PTX_TWINS`]), and the grids of their loops: each at most its plain loop's (the buffers
+/// per block are sized for those) and what the twin keeps resident.
+struct Twins {
+    _module: Arc<CudaModule>,
     advance: CudaFunction,
     advance_tiles: CudaFunction,
     pile_loop: CudaFunction,
     pile_loop_wide: CudaFunction,
     pile_loop_hubs: CudaFunction,
-    classify: CudaFunction,
-    relax_sinks: CudaFunction,
+    settle_loop: CudaFunction,
+    loop_grid: u32,
+    wide_grid: u32,
+    hubs_grid: u32,
+    settle_grid: u32,
 }
 
 /// Blocks per SM that both of two grid-barrier kernels keep resident (a loop and its classified
@@ -157,35 +170,24 @@ impl Kernels {
         let per_sm = advance.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?.clamp(1, 8);
         let pile_loop = f("sssp_pile_loop")?;
         let multisplit = f("sssp_multisplit")?;
-        let classified = ClassifiedKernels {
-            advance: f("sssp_advance_classified")?,
-            advance_tiles: f("sssp_advance_tiles_classified")?,
-            pile_loop: f("sssp_pile_loop_classified")?,
-            pile_loop_wide: f("sssp_pile_loop_wide_classified")?,
-            pile_loop_hubs: f("sssp_pile_loop_hubs_classified")?,
-            classify: f("sssp_classify")?,
-            relax_sinks: f("sssp_relax_sinks")?,
-        };
-        // The grid-barrier kernels of one grid size: as many blocks as all of them can keep
+        // Both grid-barrier kernels run on the same grid: as many blocks as both can keep
         // resident at once (a block that never gets an SM would deadlock the barrier).
-        let loop_per_sm =
-            resident_both(&pile_loop, &multisplit)?.min(resident_both(&pile_loop, &classified.pile_loop)?);
+        let loop_per_sm = resident_both(&pile_loop, &multisplit)?;
         if loop_per_sm == 0 {
             return Err(Error::Cuda("the loop kernel cannot be resident on this device".into()));
         }
         let pile_loop_wide = f("sssp_pile_loop_wide")?;
-        let wide_per_sm = resident_both(&pile_loop_wide, &classified.pile_loop_wide)?;
+        let wide_per_sm = pile_loop_wide.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
         if wide_per_sm == 0 {
             return Err(Error::Cuda("the wide loop kernel cannot be resident on this device".into()));
         }
         let pile_loop_hubs = f("sssp_pile_loop_hubs")?;
-        let hubs_per_sm = resident_both(&pile_loop_hubs, &classified.pile_loop_hubs)?;
+        let hubs_per_sm = pile_loop_hubs.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
         if hubs_per_sm == 0 {
             return Err(Error::Cuda("the hubs loop kernel cannot be resident on this device".into()));
         }
         let settle_loop = f("sssp_settle_loop")?;
-        let settle_loop_classified = f("sssp_settle_loop_classified")?;
-        let settle_per_sm = resident_both(&settle_loop, &settle_loop_classified)?;
+        let settle_per_sm = settle_loop.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
         if settle_per_sm == 0 {
             return Err(Error::Cuda("the settle loop kernel cannot be resident on this device".into()));
         }
@@ -194,7 +196,6 @@ impl Kernels {
             // The same trade-off as the pile loop: every block arrives at each grid barrier.
             settle_grid: sms * settle_per_sm.min(loop_blocks_per_sm()),
             settle_loop,
-            settle_loop_classified,
             init: f("sssp_init")?,
             seed: f("sssp_seed")?,
             extract: f("sssp_extract")?,
@@ -219,12 +220,57 @@ impl Kernels {
             // Its launch bounds make the plain loop's 2 per SM fit.
             hubs_grid: sms * hubs_per_sm.min(loop_blocks_per_sm()),
             pile_loop_hubs,
-            classified,
+            classify: f("sssp_classify")?,
+            relax_sinks: f("sssp_relax_sinks")?,
+            twins: None,
+            sms,
             advance_tiles: f("sssp_advance_tiles")?,
             multisplit,
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
             _module: module,
         })
+    }
+
+    /// Load the classified twins' module (once), for the first run that classifies. Each loop
+    /// twin runs on its plain loop's grid, or fewer blocks if fewer of it stay resident.
+    fn load_twins(&mut self, ctx: &Arc<CudaContext>) -> Result<()> {
+        if self.twins.is_some() {
+            return Ok(());
+        }
+        let module = ctx.load_module(Ptx::from_src(PTX_TWINS))?;
+        let f = |name: &str| module.load_function(name);
+        let (pile_loop, pile_loop_wide, pile_loop_hubs, settle_loop) = (
+            f("sssp_pile_loop_classified")?,
+            f("sssp_pile_loop_wide_classified")?,
+            f("sssp_pile_loop_hubs_classified")?,
+            f("sssp_settle_loop_classified")?,
+        );
+        let grid = |k: &CudaFunction, plain: u32| -> Result<u32> {
+            let per_sm = k.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
+            if per_sm == 0 {
+                return Err(Error::Cuda("a classified loop kernel cannot be resident on this device".into()));
+            }
+            Ok(plain.min(self.sms * per_sm))
+        };
+        self.twins = Some(Twins {
+            loop_grid: grid(&pile_loop, self.loop_grid)?,
+            wide_grid: grid(&pile_loop_wide, self.wide_grid)?,
+            hubs_grid: grid(&pile_loop_hubs, self.hubs_grid)?,
+            settle_grid: grid(&settle_loop, self.settle_grid)?,
+            advance: f("sssp_advance_classified")?,
+            advance_tiles: f("sssp_advance_tiles_classified")?,
+            pile_loop,
+            pile_loop_wide,
+            pile_loop_hubs,
+            settle_loop,
+            _module: module,
+        });
+        Ok(())
+    }
+
+    /// The twins, loaded by `CudaEngine::prepare_classes` before any classified launch.
+    fn twins(&self) -> Result<&Twins> {
+        self.twins.as_ref().ok_or_else(|| Error::Cuda("a classified launch before the twins were loaded".into()))
     }
 
     fn done(&self, s: &CudaStream, name: &str) -> Result<()> {
@@ -275,12 +321,11 @@ impl Kernels {
     /// capacity covers the pushes the dedupe mode can make, `scan` has `len + 1` entries.
     /// `classified`: `a.csr.targets` is the classified copy (the `_classified` twins run).
     unsafe fn advance(&self, s: &CudaStream, a: AdvanceArgs, classified: bool) -> Result<()> {
-        let c = &self.classified;
         let f = match (Balance::is_tiled(a.balance), classified) {
             (true, false) => &self.advance_tiles,
             (false, false) => &self.advance,
-            (true, true) => &c.advance_tiles,
-            (false, true) => &c.advance,
+            (true, true) => &self.twins()?.advance_tiles,
+            (false, true) => &self.twins()?.advance,
         };
         s.launch_builder(f).arg(&a).launch(Self::cfg(self.grid))?;
         self.done(s, "advance")
@@ -296,14 +341,13 @@ impl Kernels {
         // Runs with a hub path or a tiled mode take the loop that has them; the others the
         // plain loops, which compile without (docs/gpu.md, "Traversal modes and hubs").
         let hubs = !a.adv.hub.items.is_null() || Balance::is_tiled(a.adv.balance);
-        let c = &self.classified;
-        let pick = |plain, twin| if classified { twin } else { plain };
-        let (f, grid) = if hubs {
-            (pick(&self.pile_loop_hubs, &c.pile_loop_hubs), self.hubs_grid)
-        } else if wide {
-            (pick(&self.pile_loop_wide, &c.pile_loop_wide), self.wide_grid)
-        } else {
-            (pick(&self.pile_loop, &c.pile_loop), self.loop_grid)
+        let (f, grid) = match (classified, hubs, wide) {
+            (false, true, _) => (&self.pile_loop_hubs, self.hubs_grid),
+            (false, false, true) => (&self.pile_loop_wide, self.wide_grid),
+            (false, false, false) => (&self.pile_loop, self.loop_grid),
+            (true, true, _) => (&self.twins()?.pile_loop_hubs, self.twins()?.hubs_grid),
+            (true, false, true) => (&self.twins()?.pile_loop_wide, self.twins()?.wide_grid),
+            (true, false, false) => (&self.twins()?.pile_loop, self.twins()?.loop_grid),
         };
         s.launch_builder(f).arg(&a).launch(Self::cfg(grid))?;
         self.done(s, "pile_loop")
@@ -316,14 +360,14 @@ impl Kernels {
     /// As `ClassifyArgs` documents: `indeg` n entries (zeroed before phase 0), `tagged` m,
     /// `count` two cells (zeroed before phases 1 and 2), the lists room for the count.
     unsafe fn classify(&self, s: &CudaStream, a: ClassifyArgs, phase: u32) -> Result<()> {
-        s.launch_builder(&self.classified.classify).arg(&a).arg(&phase).launch(Self::cfg(self.grid))?;
+        s.launch_builder(&self.classify).arg(&a).arg(&phase).launch(Self::cfg(self.grid))?;
         self.done(s, "classify")
     }
 
     /// # Safety
     /// `a`'s lists hold `a.count` arcs of the resident graph; `a.dist` is the run's.
     unsafe fn relax_sinks(&self, s: &CudaStream, a: SinkArgs) -> Result<()> {
-        s.launch_builder(&self.classified.relax_sinks).arg(&a).launch(Self::cfg(self.grid))?;
+        s.launch_builder(&self.relax_sinks).arg(&a).launch(Self::cfg(self.grid))?;
         self.done(s, "relax_sinks")
     }
 
@@ -343,8 +387,12 @@ impl Kernels {
     /// the init kernel, and the cells' barrier is at rest (count 0).
     /// `classified`: `a.csr.targets` is the classified copy.
     unsafe fn settle_loop(&self, s: &CudaStream, a: SettleArgs, classified: bool) -> Result<()> {
-        let f = if classified { &self.settle_loop_classified } else { &self.settle_loop };
-        s.launch_builder(f).arg(&a).launch(Self::cfg(self.settle_grid))?;
+        let (f, grid) = if classified {
+            (&self.twins()?.settle_loop, self.twins()?.settle_grid)
+        } else {
+            (&self.settle_loop, self.settle_grid)
+        };
+        s.launch_builder(f).arg(&a).launch(Self::cfg(grid))?;
         self.done(s, "settle_loop")
     }
 
@@ -767,6 +815,9 @@ impl CudaEngine {
     fn prepare_classes(&mut self, classify: bool, cutoff: u32) -> Result<()> {
         if classify {
             self.ensure_classes()?;
+            if !self.lay.classes.tagged.is_null() {
+                self.k.load_twins(self.stream.context())?;
+            }
         }
         self.deferred = self.deferred.or(self.lay.deferred(classify, cutoff));
         Ok(())
@@ -1007,6 +1058,10 @@ impl Engine for CudaEngine {
         let fresh = self.classes.is_none();
         self.ensure_classes()?;
         Ok((self.lay.class_counts(), fresh))
+    }
+
+    fn load_classified(&mut self) -> Result<()> {
+        self.k.load_twins(self.stream.context())
     }
 
     fn relax_deferred(&mut self) -> Result<()> {

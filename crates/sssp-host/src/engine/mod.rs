@@ -244,6 +244,12 @@ pub trait Engine {
     /// one does). Synchronises.
     fn classify(&mut self) -> Result<(Option<ClassCounts>, bool)>;
 
+    /// Make the classified kernels ready before a run that will use the classes: the GPU
+    /// loads their module (once; the driver's first JIT of it takes seconds, so a strategy
+    /// calls this before it starts its clock); the CPU has nothing to do. A classified launch
+    /// does it itself otherwise.
+    fn load_classified(&mut self) -> Result<()>;
+
     /// Eccentricity bounding (`gpu-exact-diameter-bounding`, Algorithms 1-2; what
     /// [`crate::diameter`] runs on undirected graphs): allocate on first use, and reset, the
     /// per-vertex eccentricity bounds (lower 0, upper none) and the component mask

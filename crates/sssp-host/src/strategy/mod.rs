@@ -583,7 +583,11 @@ pub(crate) fn prepare_classes(eng: &mut dyn Engine, opts: &Options) -> Result<(b
         return Ok((false, Duration::ZERO));
     }
     let (counts, fresh) = eng.classify()?;
-    Ok((opts.classify.uses(counts), if fresh { t.elapsed() } else { Duration::ZERO }))
+    let uses = opts.classify.uses(counts);
+    if uses {
+        eng.load_classified()?;
+    }
+    Ok((uses, if fresh { t.elapsed() } else { Duration::ZERO }))
 }
 
 /// [`device_loop_from`] up to the finished run on the device: its stats and start time.
