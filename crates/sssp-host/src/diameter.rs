@@ -75,8 +75,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use sssp_kernels::bounds::{
-    candidate, far_vertex, update_bounds, Globals, B_ECC, B_LOWER, B_UPPER, RULE_CENTER, RULE_DIAMETER, RULE_PERIPHERY,
-    RULE_RADIUS,
+    candidate, far_vertex, update_bounds, widen, B_ECC, B_LOWER, B_UPPER, NO_GLOBALS, RULE_CENTER, RULE_DIAMETER,
+    RULE_PERIPHERY, RULE_RADIUS,
 };
 
 use crate::engine::{self, BucketSpec, DeviceKind, Engine, LoopSpec};
@@ -469,7 +469,7 @@ impl Book for HostBook<'_, '_> {
             }
         }
         // UPDATE BOUNDS (the shared rule of the device kernels), then the global bounds.
-        let mut g: Globals = [0, 0, u64::MAX, u64::MAX];
+        let mut g = NO_GLOBALS;
         for (j, &v) in self.members.iter().enumerate() {
             let (l, h) = if v == src {
                 (ecc, ecc)
@@ -477,7 +477,7 @@ impl Book for HostBook<'_, '_> {
                 update_bounds(self.lb[j], self.ub[j], f[v as usize] as u64, back[v as usize] as u64, ecc)
             };
             (self.lb[j], self.ub[j]) = (l, h);
-            g = [g[0].max(l), g[1].max(h), g[2].min(l), g[3].min(h)];
+            g = widen(g, l, h);
         }
         // UPDATE CANDIDATES and the two picks (ties: smallest id; members ascend).
         // (bound, vertex) of the best pick so far on each side.
@@ -524,8 +524,8 @@ impl DeviceBook<'_> {
     /// The SSSP from `src`, distances left on the device. `Ok(false)`: a candidate overflowed
     /// 32 bits, so the caller redoes the work on the host (which reports a real overflow).
     fn sssp(&mut self, src: u32) -> Result<bool> {
-        self.eng.init(src)?;
         if self.bfs != BfsMode::Queue {
+            self.eng.init(src)?;
             // Level by level until a level labels nothing (at most n levels).
             let n = self.g.num_vertices() as u64;
             let (mut active, mut arcs) = (1u64, self.g.degree(src) as u64);
@@ -543,16 +543,20 @@ impl DeviceBook<'_> {
             }
             return Err(strategy::not_converged(self.eng, self.g.num_vertices() as u32));
         }
-        // As `strategy::device_loop`: a guard against a broken engine, not a property of the input.
-        let n = self.eng.num_vertices() as u64 + 1;
-        let bound = if self.spec.buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32;
-        let st = self.eng.run_loop(&self.spec, bound)?;
         self.traversals += 1;
-        if st.state.done == 0 {
-            return Err(strategy::not_converged(self.eng, st.state.iters));
-        }
-        Ok(self.eng.counters()?.overflow == 0)
+        loop_run(self.eng, &self.spec, &[src])
     }
+}
+
+/// One run of `spec` on `eng` from `seeds` (one per lane of a batch), distances left on the
+/// engine. `Ok(false)`: a candidate overflowed 32 bits (see [`OVERFLOWED`]).
+fn loop_run(eng: &mut dyn Engine, spec: &LoopSpec, seeds: &[u32]) -> Result<bool> {
+    strategy::start_at(eng, seeds)?;
+    let st = eng.run_loop(spec, strategy::loop_bound(eng, spec))?;
+    if st.state.done == 0 {
+        return Err(strategy::not_converged(eng, st.state.iters));
+    }
+    Ok(eng.counters()?.overflow == 0)
 }
 
 /// A 32-bit overflow on the device: [`bound`] falls back to the host (64-bit distances).
@@ -760,19 +764,11 @@ fn batched(
     spec.classify = strategy::prepare_classes(eng.as_mut(), &opts.sssp)?.0;
     eng.bounds_init(member)?;
     let bits = k.trailing_zeros();
-    // As `strategy::device_loop`: a guard against a broken engine, not a property of the input.
-    let n = eng.num_vertices() as u64 + 1;
-    let bound = if spec.buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32;
     let (mut tally, mut next, mut traversals) = (Tally::new(first), vec![first], 0u32);
     while !next.is_empty() {
         let seeds: Vec<u32> = next.iter().enumerate().map(|(j, &s)| (s << bits) | j as u32).collect();
-        eng.init_many(&seeds)?;
-        let st = eng.run_loop(&spec, bound)?;
         traversals += next.len() as u32;
-        if st.state.done == 0 {
-            return Err(strategy::not_converged(eng.as_ref(), st.state.iters));
-        }
-        if eng.counters()?.overflow != 0 {
+        if !loop_run(eng.as_mut(), &spec, &seeds)? {
             return Err(Error::Verification(OVERFLOWED.into()));
         }
         for (j, &u) in next.iter().enumerate() {
@@ -795,11 +791,7 @@ fn batched(
 /// order one-at-a-time bounding would take them in if no eccentricity tightened anything.
 fn picks(lb: &[u32], ub: &[u32], members: &[u32], rules: u32, k: usize) -> Vec<u32> {
     let bounds = |v: u32| (lb[v as usize] as u64, ub[v as usize] as u64);
-    let mut g: Globals = [0, 0, u64::MAX, u64::MAX];
-    for &v in members {
-        let (l, h) = bounds(v);
-        g = [g[0].max(l), g[1].max(h), g[2].min(l), g[3].min(h)];
-    }
+    let g = members.iter().fold(NO_GLOBALS, |g, &v| widen(g, bounds(v).0, bounds(v).1));
     let cands: Vec<u32> = members.iter().copied().filter(|&v| candidate(bounds(v).0, bounds(v).1, &g, rules)).collect();
     // The first `k` of each order suffice (at most `k` picks in all): a selection, then a sort
     // of those, not a sort of every candidate.

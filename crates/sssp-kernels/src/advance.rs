@@ -141,13 +141,8 @@ unsafe fn relax_arc<const C: bool>(a: &AdvanceArgs, u: u32, du: u32, e: u64, arc
         *arcs += 1;
     }
     let w = *a.csr.weights.add(e as usize);
-    let c = match through(a.csr.metric(), du, w, a.cutoff) {
-        Through::Candidate(c) => c,
-        Through::Beyond => return NOTHING,
-        Through::Overflow => {
-            raise(core::ptr::addr_of_mut!((*a.counters).overflow));
-            return NOTHING;
-        }
+    let Some(c) = candidate_within(a.csr.metric(), du, w, a.cutoff, a.counters) else {
+        return NOTHING;
     };
     let r = if C && class == ARC_SINGLE { relax_single(a.dist, v, c, a.iter) } else { relax(a.dist, v, c, a.iter) };
     if !r.improved {

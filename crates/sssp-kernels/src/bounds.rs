@@ -76,6 +76,16 @@ pub fn update_bounds(lb: u64, ub: u64, f: u64, b: u64, ecc: u64) -> (u64, u64) {
 /// The global bounds: `[D_L, D_U, R_L, R_U]`.
 pub type Globals = [u64; 4];
 
+/// The global bounds of no vertex, which [`widen`] folds vertices into.
+pub const NO_GLOBALS: Globals = [0, 0, u64::MAX, u64::MAX];
+
+/// `g` with a vertex of bounds `l <= h` folded in (the host's bookkeeping; the device folds
+/// per-thread partials in `update_partial`).
+#[inline(always)]
+pub fn widen(g: Globals, l: u64, h: u64) -> Globals {
+    [g[0].max(l), g[1].max(h), g[2].min(l), g[3].min(h)]
+}
+
 /// The paper's UPDATE CANDIDATES rule for a vertex with bounds `l <= h`: whether its
 /// eccentricity can still change an answer that `rules` asks for. Exact vertices never are.
 /// Diameter: unless `h <= D_L and 2 l >= D_U` (it can neither be the diameter nor tighten

@@ -23,7 +23,7 @@
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use crate::advance::partition_walk;
-use crate::relax::{add_arcs, load_packed, raise, through, Through};
+use crate::relax::{add_arcs, candidate_within, load_packed};
 use crate::types::*;
 
 /// What the classification passes read and write.
@@ -162,12 +162,9 @@ pub unsafe fn relax_sinks(a: &SinkArgs, tid: u32, nthreads: u32) {
             arcs += 1;
             let e = *a.sink_arc.add(i);
             let v = ((*a.csr.targets.add(e as usize) & HEAD_MASK) << lb) | lane;
-            match through(a.csr.metric(), du, *a.csr.weights.add(e as usize), a.cutoff) {
-                Through::Candidate(c) => {
-                    AtomicU64::from_ptr(a.dist.add(v as usize)).fetch_min(pack(c, LATE_ITER), Relaxed);
-                }
-                Through::Beyond => {}
-                Through::Overflow => raise(core::ptr::addr_of_mut!((*a.counters).overflow)),
+            let w = *a.csr.weights.add(e as usize);
+            if let Some(c) = candidate_within(a.csr.metric(), du, w, a.cutoff, a.counters) {
+                AtomicU64::from_ptr(a.dist.add(v as usize)).fetch_min(pack(c, LATE_ITER), Relaxed);
             }
         }
         k += nthreads as u64;

@@ -85,6 +85,20 @@ pub fn through(metric: Metric, du: u32, w: u32, cutoff: u32) -> Through {
     }
 }
 
+/// [`through`] as a relaxation takes it: the candidate within the cutoff, or `None` (beyond
+/// it, or a sum that does not fit, which raises the run's [`Counters::overflow`] flag).
+#[inline(always)]
+pub unsafe fn candidate_within(metric: Metric, du: u32, w: u32, cutoff: u32, counters: *mut Counters) -> Option<u32> {
+    match through(metric, du, w, cutoff) {
+        Through::Candidate(c) => Some(c),
+        Through::Beyond => None,
+        Through::Overflow => {
+            raise(core::ptr::addr_of_mut!((*counters).overflow));
+            None
+        }
+    }
+}
+
 /// What one relaxation did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Relaxation {

@@ -743,8 +743,8 @@ impl Engine for CpuEngine {
         };
         // The same bodies as the GPU's three kernels; the per-thread partials are folded here
         // instead of by warp shuffles and atomics. SAFETY (all three): the bounds have n
-        // entries, the distances n per lane, each vertex's bounds are written by the one thread that owns it, and `out`
-        // is only read by the passes (and written here between them).
+        // entries, the distances n per lane, each vertex's bounds are written by the one thread
+        // that owns it, and `out` is only read by the passes (and written here between them).
         let t = CPU_THREADS;
         let ecc = (0..t).into_par_iter().map(|i| unsafe { bounds::ecc_partial(&a, i, t) }).max().unwrap_or(0);
         out[B_ECC] = ecc;

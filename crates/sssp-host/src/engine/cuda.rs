@@ -145,8 +145,8 @@ struct Twins {
     settle_grid: u32,
 }
 
-/// Blocks per SM that both of two grid-barrier kernels keep resident (a loop and its classified
-/// twin run on one grid size).
+/// Blocks per SM that both of two grid-barrier kernels keep resident (the loop and the
+/// stand-alone multisplit run on one grid size).
 fn resident_both(a: &CudaFunction, b: &CudaFunction) -> Result<u32> {
     Ok(a.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?
         .min(b.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?))

@@ -128,17 +128,6 @@ pub struct ClassCounts {
     pub deferred: u64,
 }
 
-impl Layout {
-    /// The counts of the classes, once computed (`None`: not classified).
-    pub fn class_counts(&self) -> Option<ClassCounts> {
-        (!self.classes.tagged.is_null()).then_some(ClassCounts {
-            arcs: self.classes.arcs,
-            skipped: self.classes.skips,
-            deferred: self.classes.sinks,
-        })
-    }
-}
-
 /// Whether a graph of `n` vertices and `m` arcs can be classified.
 pub(crate) fn classifiable(n: u64, m: u64) -> bool {
     n <= sssp_kernels::MAX_CLASSIFIED && m > 0
@@ -570,6 +559,15 @@ impl Layout {
     /// The seed step after an init with no source (`sources`: an address the kernel can read).
     pub fn seed_args(&self, fr: &Frontiers, sources: *const u32, count: u32) -> SeedArgs {
         SeedArgs { dist: self.dist, frontier: self.current(fr), sources, count, zero: self.csr.metric().zero() }
+    }
+
+    /// The counts of the classes, once computed (`None`: not classified).
+    pub fn class_counts(&self) -> Option<ClassCounts> {
+        (!self.classes.tagged.is_null()).then_some(ClassCounts {
+            arcs: self.classes.arcs,
+            skipped: self.classes.skips,
+            deferred: self.classes.sinks,
+        })
     }
 
     /// The graph as a run relaxes it: through the classified targets when it classifies and

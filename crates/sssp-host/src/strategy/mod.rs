@@ -590,6 +590,23 @@ pub(crate) fn prepare_classes(eng: &mut dyn Engine, opts: &Options) -> Result<(b
     Ok((uses, if fresh { t.elapsed() } else { Duration::ZERO }))
 }
 
+/// Reset `eng` for a run from `seeds`: [`Engine::init`] for one source on an engine of one
+/// lane, [`Engine::init_many`] otherwise.
+pub(crate) fn start_at(eng: &mut dyn Engine, seeds: &[u32]) -> Result<()> {
+    match seeds {
+        [one] if eng.lanes() == 1 => eng.init(*one),
+        _ => eng.init_many(seeds),
+    }
+}
+
+/// The iterations after which a run of `spec` on `eng` that has not finished means a broken
+/// engine, not a property of the input: Workfront ends within n + 1 iterations; a bucketed run
+/// within n + 1 per bucket that held a vertex (at most n).
+pub(crate) fn loop_bound(eng: &dyn Engine, spec: &LoopSpec) -> u32 {
+    let n = eng.num_vertices() as u64 + 1;
+    if spec.buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32
+}
+
 /// [`device_loop_from`] up to the finished run on the device: its stats and start time.
 pub(crate) fn run_device_loop(
     eng: &mut dyn Engine,
@@ -614,14 +631,8 @@ pub(crate) fn run_device_loop(
     let mut stats = Stats { delta: buckets.map(|b| b.delta), buckets: buckets.map(|b| b.count), ..Stats::default() };
     stats.classify = classify_time;
     let started = Instant::now();
-    match seeds {
-        [one] if eng.lanes() == 1 => eng.init(*one)?,
-        _ => eng.init_many(seeds)?,
-    }
-    // A guard against a broken engine, not a property of the input: Workfront ends within n + 1
-    // iterations; a bucketed run within n + 1 per bucket that held a vertex (at most n).
-    let n = eng.num_vertices() as u64 + 1;
-    let bound = if buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32;
+    start_at(eng, seeds)?;
+    let bound = loop_bound(eng, &spec);
     let mut watch = watch.and_then(|g| CycleWatch::new(g, started, CYCLE_CHECK_FRONTIER));
     let status = if opts.trace || !opts.device_loop {
         let mut prev = eng.run_loop(&spec, 0)?;
