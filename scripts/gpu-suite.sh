@@ -43,7 +43,7 @@ run)
   export SSSP_TEST_DEVICE=gpu
   fail=0
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-  for t in strategies classes queries many real negative diameter large; do
+  for t in strategies block_loop classes queries many real negative diameter large; do
     echo "== $t (GPU)"
     args=(--test-threads 1)
     [ "$t" = large ] && args+=(--ignored)

@@ -84,6 +84,16 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
             ));
         }
     }
+    // The block loop (one block, shared-memory near queues): every frontier strategy, every
+    // delta, Near-Far and Bucketing, with and without the device running the loop itself (one
+    // launch per iteration resumes from the state each time), with a trace-like single step.
+    let block = Options { block_loop: true, dedupe: Dedupe::Stamp, ..Options::default() };
+    v.push((Algo::Workfront, block));
+    for (delta, buckets, device_loop) in [(heuristic, 10, true), (narrow, 3, true), (huge, 30, true), (odd, 2, false)] {
+        let o = Options { delta, buckets, device_loop, ..block };
+        v.push((Algo::Bucketing, o));
+        v.push((Algo::NearFar, o));
+    }
     // The tiled modes (cooperative blocks, CTA+Warp+Scan): without a hub path, so that the
     // CTA tier gets the large vertices, and with threshold 64, so that the warp tier (32..63
     // arcs) and the hub pass both run; every strategy, both loops.

@@ -87,6 +87,12 @@ pub struct BenchArgs {
     /// Launch once per iteration even where the device could run the loop itself.
     #[arg(long)]
     host_loop: bool,
+    /// Device loops of workfront, near-far and bucketing, comma-separated: grid (the persistent
+    /// loop over the whole GPU), block (one block, shared-memory queues: `run --block-loop`).
+    /// Block rows show `+blk` after the balance mode (their advance ignores it: dynamic virtual
+    /// warps over the block).
+    #[arg(long, default_value = "grid", value_delimiter = ',', value_name = "grid|block")]
+    loops: Vec<String>,
     /// Also compare every trial with serial Dijkstra (slow on big graphs).
     #[arg(long)]
     reference: bool,
@@ -117,6 +123,8 @@ struct Config {
     delta: Option<u32>,
     buckets: u32,
     wide_at: u32,
+    /// The block loop (`--loops block`).
+    block: bool,
     /// Target query at this fraction of the eccentricity (`--target-at`).
     target_at: Option<f64>,
     criterion: Criterion,
@@ -180,6 +188,7 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
                                             out.push(Config {
                                                 algo,
                                                 classify: Classify::Auto,
+                                                block: false,
                                                 balance,
                                                 hub_degree,
                                                 dedupe,
@@ -201,12 +210,30 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
         }
     }
     let classify: Vec<Classify> = a.classify.iter().map(|s| Classify::parse(s)).collect::<Result<_>>()?;
-    // Each row once per setting where the classes apply; once elsewhere.
+    let loops: Vec<bool> = a
+        .loops
+        .iter()
+        .map(|s| match s.as_str() {
+            "grid" => Ok(false),
+            "block" => Ok(true),
+            _ => Err(Error::InvalidArgument(format!("loop `{s}`: expected grid or block"))),
+        })
+        .collect::<Result<_>>()?;
+    // Each row once per setting where the classes apply; once elsewhere. Block-loop rows never
+    // classify, and exist for the frontier strategies only.
     Ok(out
         .into_iter()
         .flat_map(|c| {
             let each = if c.algo.classifies() { classify.clone() } else { vec![Classify::Auto] };
             each.into_iter().map(move |classify| Config { classify, ..c })
+        })
+        .flat_map(|c| {
+            let each: Vec<bool> = if is_frontier(c.algo) { loops.clone() } else { vec![false] };
+            each.into_iter()
+                .filter(move |&block| {
+                    !block || (c.classify != Classify::On && c.dedupe == Dedupe::Stamp && c.wide_at == 0)
+                })
+                .map(move |block| Config { block, ..c })
         })
         .collect())
 }
@@ -221,6 +248,7 @@ impl Config {
             check_every: a.check_every,
             trace: false,
             device_loop: !a.host_loop,
+            block_loop: self.block,
             delta: self.delta,
             buckets: self.buckets,
             wide_at: self.wide_at,
@@ -524,7 +552,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         } else {
             format!("{}@{}", balance_name(c.balance), c.hub_degree)
         };
-        let with_hub = format!("{with_hub}{mark}");
+        let with_hub = format!("{with_hub}{mark}{}", if c.block { "+blk" } else { "" });
         let (bal, ded) = if c.algo.settles() {
             (mode.as_str(), "-")
         } else if c.algo.uses_engine() && c.algo != Algo::Auto {
@@ -547,6 +575,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 "variant": c.algo.settles().then(|| c.variant.name()), "settled_per_step": per_step,
                 "download_ms": dl, "tree_ms": tree, "trials": sources.len(), "verified": true,
                 "classify": c.algo.classifies().then_some(c.classify.name()),
+                "loop": is_frontier(c.algo).then_some(if c.block { "block" } else { "grid" }),
             });
             outln!("{v}");
         } else {

@@ -157,6 +157,12 @@ pub struct SolveArgs {
     /// default thread/vwarp balance with stamp dedupe run as one persistent launch).
     #[arg(long)]
     pub host_loop: bool,
+    /// GPU latency mode for workfront, near-far and bucketing: run the loop in one block of
+    /// 1024 threads with the near queues in shared memory instead of over the whole grid (for
+    /// small frontiers: road graphs, meshes). Stamp dedupe only, never classifies, no
+    /// --wide-at. Same distances.
+    #[arg(long, conflicts_with = "host_loop")]
+    pub block_loop: bool,
     /// Source vertex (repeatable, or comma-separated: `--sources 3,17,42`). Default: `--trials`
     /// seeded random non-isolated vertices. Each source is a separate solve, on one upload of
     /// the graph (see --batch), unless --multi-source makes them one.
@@ -228,6 +234,7 @@ impl SolveArgs {
             check_every: self.check_every,
             trace,
             device_loop: !self.host_loop,
+            block_loop: self.block_loop,
             delta: self.delta.as_deref().map(|d| delta_arg(g, d)).transpose()?,
             buckets: self.buckets,
             wide_at: self.wide_at,

@@ -188,6 +188,50 @@ fn bench_verifies_and_prints_a_row_per_config() {
 }
 
 #[test]
+fn block_loop_rows_and_refusals() {
+    // `--loops grid,block`: a block row per frontier config that can run in it (not lookup),
+    // one row for the rest.
+    let o = sssp(&[
+        "bench",
+        "gen:grid2d:20x20",
+        "--device",
+        "cpu",
+        "--trials",
+        "1",
+        "--algos",
+        "dijkstra,near-far",
+        "--balance",
+        "vwarp",
+        "--dedupe",
+        "stamp,lookup",
+        "--loops",
+        "grid,block",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("near-far")).count(), 3, "{out}");
+    assert_eq!(out.lines().filter(|l| l.contains("vwarp+blk")).count(), 1, "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("dijkstra")).count(), 1, "{out}");
+    let o = sssp(&["run", "gen:grid2d:20x20", "--algo", "bucketing", "--device", "cpu", "--block-loop", "--verify"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = sssp(&[
+        "run",
+        "gen:grid2d:20x20",
+        "--algo",
+        "near-far",
+        "--device",
+        "cpu",
+        "--block-loop",
+        "--dedupe",
+        "lookup",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+    assert!(text(&o).1.contains("block loop does not support lookup dedupe"), "{:?}", text(&o));
+    let o = sssp(&["bench", "gen:grid2d:20x20", "--device", "cpu", "--loops", "grid,fast"]);
+    assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
+}
+
+#[test]
 fn empty_graph_is_an_error_not_a_silent_success() {
     // Bad input (exit 4) that names the file, for every command that needs a source.
     for (name, content) in [("empty.gr", "p sp 0 0\n"), ("empty.el", ""), ("comments.el", "# nothing\n")] {

@@ -612,6 +612,8 @@ fn device_spec(g: &Graph, eng: &mut dyn Engine, opts: &DiameterOptions) -> Resul
             target: NO_TARGET,
             hub: o.hub_degree,
             classify: crate::strategy::prepare_classes(eng, &o)?.0,
+            // Lanes and the level kernels: the grid loop.
+            block: false,
         },
         why,
     )))
@@ -648,6 +650,7 @@ fn bound(
                         hub: opts.sssp.hub_degree,
                         // The level kernels read the plain targets.
                         classify: false,
+                        block: false,
                     },
                     Some(opts.algo.name().to_string()),
                 )),

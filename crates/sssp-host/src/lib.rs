@@ -57,7 +57,7 @@ pub use error::{Error, Result};
 pub use graph::{EdgeList, Graph, Metric, RealDistances, WeightSpec, Weights};
 
 /// The default hub threshold of the frontier strategies ([`strategy::Options::hub_degree`]).
-pub use sssp_kernels::HUB_DEGREE;
+pub use sssp_kernels::{BLOCK_QUEUE_CAP, HUB_DEGREE};
 
 /// A shortest-path distance as returned by every algorithm: `i64`, with [`UNREACHED`] for
 /// vertices the source cannot reach. On a graph with real weights ([`Metric::Real`]) it holds

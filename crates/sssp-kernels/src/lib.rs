@@ -40,7 +40,10 @@ pub mod tree;
 pub mod types;
 
 // GPU only: entry points (`ptx`) over grid-cooperative operators (`grid`) over warp, block and
-// grid primitives (`warp`). The dependency order is one way: ptx -> grid -> warp.
+// grid primitives (`warp`). The dependency order is one way: ptx -> grid, block_loop -> warp.
+// Its shared array is module-level assembly: kept out of the twins' module, which never uses it.
+#[cfg(all(target_arch = "nvptx64", not(feature = "twins")))]
+pub mod block_loop;
 #[cfg(target_arch = "nvptx64")]
 pub mod grid;
 #[cfg(target_arch = "nvptx64")]

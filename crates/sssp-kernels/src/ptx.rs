@@ -13,6 +13,8 @@ use crate::warp::global_tid;
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
+#[cfg(not(feature = "twins"))]
+use crate::block_loop;
 use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_RHI, B_RLO, B_UPPER};
 use crate::classify::{self, ClassifyArgs, SinkArgs};
 use crate::warp::{lane_id, warp_add_u64, warp_fold};
@@ -115,6 +117,14 @@ mod main_module {
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide(a: PileArgs) {
         grid::pile_loop::<false, false>(&a)
+    }
+
+    /// The same loop run by one block of `block_loop::BLOCK_LOOP_THREADS` threads with its near
+    /// queues in shared memory: the latency mode for small frontiers (launch bounds from `cargo
+    /// xtask ptx`). Launched as exactly one block.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_block(a: PileArgs) {
+        block_loop::pile_block(&a)
     }
 
     /// The stand-alone multisplit (co-resident grid, like the loop).

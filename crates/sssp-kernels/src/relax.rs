@@ -186,6 +186,12 @@ pub unsafe fn count_advance(counters: *mut Counters, len: u64) {
     }
 }
 
+/// Count `n` more busy iterations (the block loop counts a launch's at once).
+#[inline(always)]
+pub unsafe fn count_busy(counters: *mut Counters, n: u64) {
+    AtomicU64::from_ptr(core::ptr::addr_of_mut!((*counters).busy)).fetch_add(n, Relaxed);
+}
+
 /// Add a thread's count of relaxed arcs to the run's counter.
 #[inline(always)]
 pub unsafe fn add_arcs(counters: *mut Counters, arcs: u64) {

@@ -137,15 +137,24 @@ pub enum Next {
 
 /// After an iteration's pushes are complete: move the state on. Every thread of a persistent
 /// launch calls this with the same state and reads the same lengths, so all take the same
-/// decision; the lengths it reads cannot change before the next grid barrier: the next near
-/// queue only grows during an advance, and the slots it scans lie below the bucket it picks,
-/// which the next advance never pushes into (candidates are `>=` the input's distances).
+/// decision; the lengths it reads cannot change before the next barrier, even while faster
+/// threads already run the next iteration: that iteration pushes into the ring cell after the
+/// one read here (`k` always moves on), and the slots scanned lie at or
+/// below the bucket picked, which it never pushes into (candidates are `>=` the input's
+/// distances; a candidate in the picked bucket is near).
 #[inline(always)]
 pub unsafe fn after_iteration(st: &mut PileState, cells: *mut u32, nbuckets: u32) -> Next {
     st.iters += 1;
-    if load_len(cell(cells, ((st.k + 1) % 3) as usize)) > 0 {
-        // Queues alternate with k's parity and cells with k mod 3: keep k mod 6.
-        st.k = (st.k + 1) % 6;
+    let next = load_len(cell(cells, ((st.k + 1) % 3) as usize));
+    // Queues alternate with k's parity and cells with k mod 3: keep k mod 6. The ring moves on
+    // whatever comes next, so the next iteration pushes into the cell after the one just read,
+    // even when it starts from a slot or after a split. Left in place, the first threads to
+    // start a slot's iteration could push into that cell while a slower thread still reads it
+    // here, see it non-empty and take the other branch: the state would diverge between
+    // threads (racecheck found it in the block loop, where one warp can run ahead). The cell
+    // after it was zeroed by the iteration just finished.
+    st.k = (st.k + 1) % 6;
+    if next > 0 {
         st.from_slot = 0;
         return Next::Iterate;
     }
@@ -361,7 +370,9 @@ mod tests {
         cells[2] = 0;
         cells[CELL_SLOTS + 2] = 7; // slot 1 empty, slot 2 not
         assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Iterate);
-        assert_eq!((st.current, st.from_slot), (2, 1));
+        // The ring moves on with the slot, so the next pushes go past the cell just read.
+        assert_eq!((st.current, st.from_slot, st.k), (2, 1, 2));
+        cells[0] = 0;
         assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Split);
         assert_eq!(after_split(&mut st, Some(9)), Next::Iterate);
         assert_eq!((st.window, st.current, st.far, st.splits), (9, 9, 1, 1));

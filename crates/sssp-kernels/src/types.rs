@@ -469,6 +469,14 @@ pub struct MultisplitArgs {
     pub hist: *mut u32,
 }
 
+/// Threads of the block loop's one block (`block_loop`; the entry point's launch bounds say the
+/// same).
+pub const BLOCK_LOOP_THREADS: u32 = 1024;
+
+/// Near-queue entries the block loop keeps in shared memory, per queue, each with its arc range
+/// (16 bytes; two queues: 32 KiB); the rest of a longer queue stays in device memory.
+pub const BLOCK_QUEUE_CAP: u32 = 1024;
+
 /// Index of the grid barrier's arrival counter in the cell array.
 pub const CELL_BARRIER_COUNT: usize = 5;
 /// Index of the grid barrier's generation in the cell array.

@@ -101,7 +101,9 @@ unsafe fn shfl_xor_u64(mask: u32, x: u64, d: u32) -> u64 {
     ((hi as u64) << 32) | lo as u64
 }
 
-/// Warp-aggregated push: one atomic per warp instead of one per pushing thread.
+/// Warp-aggregated push: one atomic per warp instead of one per pushing thread. Not written
+/// as [`warp_push_at`] with a store closure: that changed the code of every advance and loop
+/// kernel (registers, branch layout), which were measured and verified as they are.
 #[inline(always)]
 pub unsafe fn warp_push(q: Queue, v: u32, keep: bool) {
     let mask = active_mask();
@@ -119,6 +121,29 @@ pub unsafe fn warp_push(q: Queue, v: u32, keep: bool) {
     if keep {
         let below = votes & ((1u32 << lane) - 1);
         *q.items.add((base + below.count_ones()) as usize) = v;
+    }
+}
+
+/// [`warp_push`] onto the queue whose length is `len`, each pushing lane calling `store(slot,
+/// v)` with its own slot: the block loop's queues keep their first slots in shared memory and
+/// the rest in device memory (`block_loop`).
+#[inline(always)]
+pub unsafe fn warp_push_at(len: *mut u32, v: u32, keep: bool, store: impl Fn(u32, u32)) {
+    let mask = active_mask();
+    let votes = ballot(mask, keep);
+    if votes == 0 {
+        return;
+    }
+    let lane = lane_id();
+    let leader = votes.trailing_zeros();
+    let mut base = 0;
+    if lane == leader {
+        base = AtomicU32::from_ptr(len).fetch_add(votes.count_ones(), Relaxed);
+    }
+    let base = shfl_idx(mask, base, leader);
+    if keep {
+        let below = votes & ((1u32 << lane) - 1);
+        store(base + below.count_ones(), v);
     }
 }
 

@@ -539,6 +539,9 @@ impl Engine for CpuEngine {
         self.ensure_buckets(nb)?;
         self.prepare_classes(spec.classify, spec.cutoff)?;
         let p = self.lay.pile_args(spec, max_iters);
+        if spec.block {
+            super::block_loop_fits(spec, self.lanes(), self.lay.is_classified(&p.adv.csr))?;
+        }
         let state = self.lay.cell(CELL_STATE) as *mut PileState;
         // SAFETY: the cells hold a PileState at CELL_STATE; no launch is running.
         let mut st = unsafe { std::ptr::read_unaligned(state) };

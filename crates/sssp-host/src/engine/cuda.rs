@@ -86,6 +86,8 @@ struct Kernels {
     advance: CudaFunction,
     pile_loop: CudaFunction,
     pile_loop_wide: CudaFunction,
+    /// The block loop (`sssp_kernels::block_loop`): one block, near queues in shared memory.
+    pile_block: CudaFunction,
     /// The loop with the hub phase and the tiled advance (`sssp_pile_loop_hubs`).
     pile_loop_hubs: CudaFunction,
     /// The tiled modes' advance (`sssp_advance_tiles`).
@@ -217,6 +219,7 @@ impl Kernels {
             wide_grid: sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM),
             pile_loop,
             pile_loop_wide,
+            pile_block: f("sssp_pile_block")?,
             // Its launch bounds make the plain loop's 2 per SM fit.
             hubs_grid: sms * hubs_per_sm.min(loop_blocks_per_sm()),
             pile_loop_hubs,
@@ -349,8 +352,26 @@ impl Kernels {
             (true, false, true) => (&self.twins()?.pile_loop_wide, self.twins()?.wide_grid),
             (true, false, false) => (&self.twins()?.pile_loop, self.twins()?.loop_grid),
         };
+        // `SSSP_LOOP_GRID=B`: at most B blocks (measuring barrier cost against parallelism).
+        let grid =
+            std::env::var("SSSP_LOOP_GRID").ok().and_then(|v| v.parse::<u32>().ok()).map_or(grid, |b| b.clamp(1, grid));
         s.launch_builder(f).arg(&a).launch(Self::cfg(grid))?;
         self.done(s, "pile_loop")
+    }
+
+    /// The block loop: one block of `BLOCK_LOOP_THREADS`.
+    ///
+    /// # Safety
+    /// As [`Kernels::pile_loop`] (the block loop reads the same state and queues; it needs no
+    /// barrier cells, block values or histograms).
+    unsafe fn pile_block(&self, s: &CudaStream, a: PileArgs) -> Result<()> {
+        let cfg = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (sssp_kernels::BLOCK_LOOP_THREADS, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        s.launch_builder(&self.pile_block).arg(&a).launch(cfg)?;
+        self.done(s, "pile_block")
     }
 
     /// The classification passes: phase 0 (in-degrees), 1 (classified targets, count of arcs
@@ -953,7 +974,13 @@ impl Engine for CudaEngine {
         // a barrier at rest), block_vals and hist sized by loop_grid at construction.
         // Partition balance is the throughput mode (scale-free graphs, big frontiers): the wide
         // loop's extra resident threads beat its costlier barrier there (docs/gpu.md).
-        unsafe { self.k.pile_loop(&self.stream, a, spec.balance == Balance::Partition, classified)? };
+        if spec.block {
+            // SAFETY: as below; `block_loop_fits` ruled out what the block loop does not do.
+            super::block_loop_fits(spec, self.lanes(), classified)?;
+            unsafe { self.k.pile_block(&self.stream, a)? };
+        } else {
+            unsafe { self.k.pile_loop(&self.stream, a, spec.balance == Balance::Partition, classified)? };
+        }
         let cells = self.stream.clone_dtoh(&self.cells)?;
         let status = LoopStatus::from_cells(&cells, nb);
         if status.state.done != 0 {

@@ -379,6 +379,31 @@ pub struct LoopSpec {
     pub hub: u32,
     /// Relax through the edge classes, as [`Advance::classify`].
     pub classify: bool,
+    /// Run the loop in one block with the near queues in shared memory (the GPU's latency mode
+    /// for small frontiers, `sssp_kernels::block_loop`; see `block_loop_fits` for what it
+    /// takes). Same contract and results; the CPU engine has one way to run a loop and ignores
+    /// it, after the same checks.
+    pub block: bool,
+}
+
+/// Whether a loop run can go through the block loop: stamp dedupe, one lane, no edge classes,
+/// no Workfront <-> Near-Far hybrid (the block loop does not implement them; docs/gpu.md).
+pub(crate) fn block_loop_fits(spec: &LoopSpec, lanes: u32, classified: bool) -> Result<()> {
+    let why = if spec.dedupe != Dedupe::Stamp {
+        Some("lookup dedupe")
+    } else if lanes != 1 {
+        Some("batched sources")
+    } else if classified {
+        Some("edge classes")
+    } else if spec.buckets.is_some_and(|b| b.wide_at != 0) {
+        Some("the Workfront <-> Near-Far hybrid (--wide-at)")
+    } else {
+        None
+    };
+    match why {
+        Some(w) => Err(Error::InvalidArgument(format!("the block loop does not support {w}"))),
+        None => Ok(()),
+    }
 }
 
 /// Bucket width and window size (Davidson et al. §IV-D/E).

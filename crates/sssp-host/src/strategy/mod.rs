@@ -56,6 +56,12 @@ pub struct Options {
     /// Let the device run the iterations itself (one persistent launch) unless a trace is asked
     /// for; else one launch per iteration.
     pub device_loop: bool,
+    /// Workfront, Near-Far and Bucketing on the GPU: run the loop in one block of 1024 threads
+    /// with the near queues in shared memory instead of over the whole grid (the latency mode
+    /// for small frontiers: road graphs and meshes; docs/gpu.md, "The block loop"). Stamp dedupe
+    /// only, no edge classes (a run with this set never classifies), no `wide_at`. Same
+    /// distances; the CPU engine runs its one loop.
+    pub block_loop: bool,
     /// Bucket width of Near-Far and Bucketing; `None`: [`heuristic_delta`].
     pub delta: Option<u32>,
     /// Buckets per window of Bucketing (`A`), `1..=30`.
@@ -142,6 +148,10 @@ impl Options {
     /// Push or pull relaxation of the settling algorithms ([`Options::variant`]).
     pub fn with_variant(self, variant: crauser::Variant) -> Self {
         Options { variant, ..self }
+    }
+    /// Run the GPU loop in one block ([`Options::block_loop`]).
+    pub fn with_block_loop(self, block_loop: bool) -> Self {
+        Options { block_loop, ..self }
     }
     /// Relax through the edge classes always, never, or when they pay ([`Options::classify`]).
     pub fn with_classify(self, classify: Classify) -> Self {
@@ -247,6 +257,7 @@ impl Default for Options {
             check_every: 8,
             trace: false,
             device_loop: true,
+            block_loop: false,
             delta: None,
             buckets: bucketing::DEFAULT_BUCKETS,
             wide_at: 0,
@@ -618,7 +629,8 @@ pub(crate) fn run_device_loop(
     if let Some(b) = &buckets {
         check_buckets(b)?;
     }
-    let (classify, classify_time) = prepare_classes(eng, opts)?;
+    // The block loop relaxes the plain targets: no classes to compute.
+    let (classify, classify_time) = if opts.block_loop { (false, Duration::ZERO) } else { prepare_classes(eng, opts)? };
     let spec = LoopSpec {
         balance: opts.balance,
         dedupe: opts.dedupe,
@@ -627,6 +639,7 @@ pub(crate) fn run_device_loop(
         target: opts.target.unwrap_or(sssp_kernels::NO_TARGET),
         hub: opts.hub_degree,
         classify,
+        block: opts.block_loop,
     };
     let mut stats = Stats { delta: buckets.map(|b| b.delta), buckets: buckets.map(|b| b.count), ..Stats::default() };
     stats.classify = classify_time;

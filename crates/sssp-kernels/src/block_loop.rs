@@ -1,0 +1,341 @@
+//! The block loop: the frontier strategies' persistent loop run by one block of
+//! [`BLOCK_LOOP_THREADS`] threads, with the near queues in shared memory. The latency mode for
+//! graphs whose frontiers stay small (road networks, meshes).
+//!
+//! # Why
+//! On road graphs the persistent grid loop (`grid::pile_loop`) runs ~1,100-1,700 iterations of a
+//! few hundred vertices each (NY), at 5-6 us per iteration. That cost is a chain of dependent
+//! round trips to memory, not work: read the queue length and the item, the offsets and the
+//! distance, the arc, the atomic min, the push's atomic, then the grid barrier (a fence, an
+//! arrival atomic, a spin on the generation). An iteration cannot start before the previous
+//! one's pushes are visible, and a hop of the shortest-path tree costs at least one iteration
+//! (NY's trees are 800-1,200 arcs deep), so per-iteration latency is the bound
+//! (docs/gpu.md, "The block loop").
+//!
+//! Here the queue items, their lengths and the barrier stay on one SM: an item is read from
+//! shared memory, a near push is a shared-memory atomic, and the barrier is `bar.sync`. What is
+//! left per iteration is the offsets and distance, the arc, and the atomic min. One block of
+//! 1024 threads expands up to 1024 vertices per round (dynamic virtual warps for fewer).
+//!
+//! # Contract
+//! The same as the grid loop's (`PileArgs`, the state in `cells`): the block resumes from the
+//! state and the queues in device memory, runs up to `max_iters` iterations, and leaves state
+//! and queues in device memory as the grid loop would, so the two can take turns and a trace
+//! (one iteration per launch) works. Inside the launch a near queue is a *split queue*: slots
+//! below [`BLOCK_QUEUE_CAP`] live in shared memory, the rest at the same index of the device
+//! queue (which has room for `n`), so no frontier size is too big; at exit the shared part is
+//! copied down. Queue lengths use the same ring as the cells (`k mod 3`), in shared memory.
+//!
+//! The iteration is the grid loop's: the same [`pile_step`], [`relax_arc`] and push rules
+//! ([`crate::split::pushes`]), the same control ([`after_iteration`], [`after_split`]),
+//! so the distances, iteration and split counts are those of the grid loop. What it does not
+//! do: lookup dedupe (stamp only), the hub path (a hub is walked by its virtual warp), edge
+//! classes (plain targets), the Workfront <-> Near-Far hybrid; the host only picks this loop
+//! for runs without them. The far-pile split is a block-wide min and scatter (not the stable
+//! multisplit: the order of a slot queue does not change any distance).
+
+use core::arch::asm;
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use crate::advance::{vertex, vwarp_width};
+use crate::relax::{add_arcs, candidate_within, count_advance, load_len, load_packed, push, push_one, Relaxation};
+use crate::split::*;
+use crate::types::*;
+use crate::warp::*;
+
+const CAP: usize = BLOCK_QUEUE_CAP as usize;
+const WARPS_HERE: u32 = BLOCK_LOOP_THREADS / 32;
+
+/// Shared memory, per near queue (two): the vertices, their arc ranges' starts and their
+/// degrees, [`BLOCK_QUEUE_CAP`] each; then a mirror of the `NUM_CELLS` length cells, and one
+/// `u64` per warp for block reductions.
+const SMEM_STARTS: usize = 0; // u64 units
+const SMEM_VERTS: usize = 2 * 2 * CAP; // u32 units from here on
+const SMEM_DEGS: usize = SMEM_VERTS + 2 * CAP;
+const SMEM_CELLS: usize = SMEM_DEGS + 2 * CAP;
+const SMEM_VALS: usize = SMEM_CELLS + NUM_CELLS;
+const SMEM_BYTES: usize = SMEM_VALS * 4 + WARPS_HERE as usize * 8;
+const _: () = assert!(SMEM_BYTES == 33280 && SMEM_VALS % 2 == 0 && SMEM_STARTS == 0);
+
+core::arch::global_asm!(".shared .align 8 .b8 sssp_block_loop_smem[33280];");
+
+#[inline(always)]
+unsafe fn smem() -> *mut u32 {
+    let p: u64;
+    asm!("cvta.shared.u64 {p}, sssp_block_loop_smem;", p = out(reg64) p);
+    p as *mut u32
+}
+
+/// A near queue of the launch (`side` = `k mod 2`): entry `i < CAP` is in shared memory with
+/// its arc range, so expanding it needs no offsets load; entries past the cap are vertex ids at
+/// the same index of the device queue `device`.
+#[derive(Clone, Copy)]
+struct SplitQueue {
+    side: usize,
+    device: *mut u32,
+}
+
+impl SplitQueue {
+    #[inline(always)]
+    unsafe fn put(self, i: u32, v: u32, start: u64, end: u64) {
+        let i = i as usize;
+        if i < CAP {
+            let at = self.side * CAP + i;
+            *smem().add(SMEM_VERTS + at) = v;
+            *smem().add(SMEM_DEGS + at) = (end - start) as u32;
+            *(smem() as *mut u64).add(SMEM_STARTS + at) = start;
+        } else {
+            *self.device.add(i) = v;
+        }
+    }
+
+    /// The vertex id of entry `i` (for the copy down at exit).
+    #[inline(always)]
+    unsafe fn vertex_at(self, i: u32) -> u32 {
+        *smem().add(SMEM_VERTS + self.side * CAP + i as usize)
+    }
+}
+
+/// `f` folded over the block (every thread gets it; all must call it). Ends with a barrier,
+/// so the scratch can be reused at once.
+#[inline(always)]
+unsafe fn fold(x: u64, f: impl Fn(u64, u64) -> u64 + Copy) -> u64 {
+    let vals = smem().add(SMEM_VALS) as *mut u64;
+    let t = block_pos().2;
+    let w = warp_fold(x, f);
+    if t % 32 == 0 {
+        *vals.add((t / 32) as usize) = w;
+    }
+    block_barrier();
+    let mut r = *vals;
+    for i in 1..WARPS_HERE as usize {
+        r = f(r, *vals.add(i));
+    }
+    block_barrier();
+    r
+}
+
+/// Input entry `i`: (vertex, arc start, arc end, distance to expand with; `INF`: skip).
+/// A shared entry carries its range, so its distance and arcs load together; a device one
+/// (past the cap, or a slot queue) loads the vertex, then its offsets and distance.
+#[inline(always)]
+unsafe fn input_entry(a: &AdvanceArgs, shared: Option<usize>, i: u32) -> (u32, u64, u64, u32) {
+    match shared {
+        Some(side) if (i as usize) < CAP => {
+            let at = side * CAP + i as usize;
+            let u = *smem().add(SMEM_VERTS + at);
+            let start = *(smem() as *mut u64).add(SMEM_STARTS + at);
+            let deg = *smem().add(SMEM_DEGS + at);
+            let d = dist_of(load_packed(a.dist, u));
+            (u, start, start + deg as u64, if is_stale(&a.buckets, d) { INF } else { d })
+        }
+        _ => {
+            let u = *a.input.items.add(i as usize);
+            let (start, end, du) = vertex(a, u);
+            (u, start, end, du)
+        }
+    }
+}
+
+/// What relaxing one arc asks to push: `near` with the head's arc range (loaded while the
+/// atomic is in flight, so the next iteration expands it without an offsets load), `far`.
+#[derive(Clone, Copy)]
+struct Carry {
+    v: u32,
+    start: u64,
+    end: u64,
+    near: bool,
+    far: bool,
+}
+
+const NONE: Carry = Carry { v: 0, start: 0, end: 0, near: false, far: false };
+
+/// Relax arc `e` of `u` at distance `du` (the advance's `relax_arc` for the plain targets,
+/// without its read before the atomic: on the latency-bound path an improving relaxation is
+/// one round trip shorter, and the head's offsets load overlaps the atomic). Slot pushes happen
+/// here; near and far pushes are returned for the warp-aggregated pushes.
+#[inline(always)]
+unsafe fn relax_carry(a: &AdvanceArgs, u: u32, du: u32, e: u64) -> Carry {
+    let v = a.csr.head(u, e);
+    let w = *a.csr.weights.add(e as usize);
+    let Some(c) = candidate_within(a.csr.metric(), du, w, a.cutoff, a.counters) else {
+        return NONE;
+    };
+    let old = AtomicU64::from_ptr(a.dist.add(v as usize)).fetch_min(pack(c, a.iter), Relaxed);
+    let (start, end) = a.csr.arcs(v);
+    let improved = c < dist_of(old);
+    if !improved {
+        return NONE;
+    }
+    let r = Relaxation { improved, first: iter_of(old) != a.iter, prev: dist_of(old) };
+    let p = pushes(&a.buckets, &r, c, false);
+    if let Some(s) = p.slot {
+        let b = &a.buckets;
+        push_one(
+            Queue { items: b.slot_items.add(s as usize * b.stride as usize), len: b.slot_lens.add(s as usize) },
+            v,
+        );
+    }
+    Carry { v, start, end, near: p.near, far: p.far }
+}
+
+/// The block loop (see the module doc). Launched as one block of [`BLOCK_LOOP_THREADS`].
+#[inline(always)]
+pub unsafe fn pile_block(g: &PileArgs) {
+    let t = block_pos().2;
+    let state = g.cells.add(CELL_STATE) as *mut PileState;
+    let mut st = core::ptr::read_volatile(state);
+    // Every length cell lives in shared memory for the launch: near, slot and far pushes are
+    // shared-memory atomics (their items still go to device memory, with stores nobody waits
+    // for), and the control reads the lengths without a round trip. Only this block pushes while
+    // it runs, so the mirror is the truth until it is copied back at exit.
+    let cells = smem().add(SMEM_CELLS);
+    if (t as usize) < NUM_CELLS {
+        *cells.add(t as usize) = load_len(g.cells.add(t as usize));
+    }
+    let mut p = *g;
+    p.cells = cells;
+    p.adv.buckets.slot_lens = cells.add(CELL_SLOTS);
+    let p = &p;
+    let nb = p.adv.buckets.nbuckets;
+    block_barrier();
+    // Where the current near queue is: device memory on entry (the grid loop's or the init's),
+    // a split queue once this launch has produced one.
+    let mut shared_cur = false;
+    let (mut ran, mut arcs, mut vertices, mut busy) = (0, 0u64, 0u64, 0u64);
+    while st.done == 0 && ran < p.max_iters {
+        let a = pile_step(p, &st);
+        let shared = if st.from_slot == 0 && shared_cur { Some((st.k % 2) as usize) } else { None };
+        let len = load_len(a.input.len);
+        let next = SplitQueue { side: ((st.k + 1) % 2) as usize, device: a.output.items };
+        if t == 0 {
+            // Nobody reads or writes this cell in this iteration: it is the next one's output.
+            *a.zero_len = 0;
+        }
+        vertices += len as u64;
+        busy += (len > 0) as u64;
+        let width = vwarp_width(len, BLOCK_LOOP_THREADS);
+        let groups = BLOCK_LOOP_THREADS / width;
+        let lane = t % width;
+        let mut i = t / width;
+        // Equal trips on every lane of a warp, for the warp-aggregated pushes.
+        let slots = len.div_ceil(groups) * groups;
+        while i < slots {
+            let (u, start, end, du) = if i < len { input_entry(&a, shared, i) } else { (0, 0, 0, INF) };
+            let live = du != INF;
+            let trips = crate::advance::warp_max_u64(if live { (end - start).div_ceil(width as u64) } else { 0 });
+            let mut e = start + lane as u64;
+            for _ in 0..trips {
+                let x = if live && e < end {
+                    arcs += 1;
+                    relax_carry(&a, u, du, e)
+                } else {
+                    NONE
+                };
+                warp_push_at(a.output.len, x.v, x.near, |at, v| next.put(at, v, x.start, x.end));
+                if nb != 0 {
+                    push(a.buckets.far, x.v, x.far);
+                }
+                e += width as u64;
+            }
+            i += groups;
+        }
+        // Every push of the iteration (the lengths in shared memory, the items in either) is
+        // visible to the whole block after this barrier.
+        block_barrier();
+        ran += 1;
+        match after_iteration(&mut st, p.cells, nb) {
+            Next::Split => split_far(p, &mut st),
+            Next::Iterate if st.from_slot == 0 => shared_cur = true,
+            _ => {}
+        }
+        if target_settled(p, &st) {
+            st.done = 1;
+        }
+    }
+    add_arcs(p.adv.counters, arcs);
+    if t == 0 {
+        count_advance(p.adv.counters, vertices);
+        // count_advance counted one busy iteration; the rest.
+        if busy > 1 {
+            crate::relax::count_busy(p.adv.counters, busy - 1);
+        }
+    }
+    // Leave the queues as the grid loop expects them: the current near queue whole in device
+    // memory, and the lengths back in their cells (the state is thread 0's, below).
+    if st.done == 0 && st.from_slot == 0 && shared_cur {
+        let k = st.k;
+        let len = *cells.add((k % 3) as usize);
+        let q = SplitQueue { side: (k % 2) as usize, device: if k.is_multiple_of(2) { p.near[0] } else { p.near[1] } };
+        let mut i = t;
+        while i < len.min(BLOCK_QUEUE_CAP) {
+            *q.device.add(i as usize) = q.vertex_at(i);
+            i += BLOCK_LOOP_THREADS;
+        }
+    }
+    let i = t as usize;
+    if i < NUM_CELLS && !(CELL_STATE..CELL_STATE + 12).contains(&i) {
+        *g.cells.add(i) = *cells.add(i);
+    }
+    if t == 0 {
+        core::ptr::write_volatile(state, st);
+    }
+}
+
+/// The far-pile split of the block loop: the same rule as the grid loop's
+/// (`grid::split_far`: the window starts at the bucket of the smallest live far distance; live
+/// entries of that window go to their slot, the others to the other far buffer, dead ones are
+/// dropped), by one block: a block-wide min, then a scatter with one atomic per slot push.
+#[inline(always)]
+unsafe fn split_far(p: &PileArgs, st: &mut PileState) {
+    let t = block_pos().2;
+    let bk = &p.adv.buckets;
+    let nb = bk.nbuckets;
+    let old_end = st.window as u64 + nb as u64;
+    let (pile, other) = if st.far == 0 { (p.far[0], p.far[1]) } else { (p.far[1], p.far[0]) };
+    let len = load_len(cell(p.cells, CELL_FAR + st.far as usize));
+    let dist = |i: u32| dist_of(load_packed(p.adv.dist, *pile.add(i as usize)));
+    let mut m = u64::MAX;
+    let mut i = t;
+    while i < len {
+        let d = dist(i);
+        if far_is_live(bk, d, old_end) {
+            m = m.min(d as u64);
+        }
+        i += BLOCK_LOOP_THREADS;
+    }
+    let m = fold(m, u64::min);
+    let window = if m == u64::MAX { None } else { Some(bucket_of(bk, m as u32)) };
+    if let Some(w) = window {
+        let other_len = cell(p.cells, CELL_FAR + (st.far ^ 1) as usize);
+        if t < nb {
+            *bk.slot_lens.add(t as usize) = 0;
+        } else if t == nb {
+            *other_len = 0;
+        }
+        block_barrier();
+        let mut i = t;
+        // Rounded up to the block so every lane of a warp reaches the far push.
+        while i < len.div_ceil(BLOCK_LOOP_THREADS) * BLOCK_LOOP_THREADS {
+            let (v, bin) = if i < len {
+                let v = *pile.add(i as usize);
+                (v, far_bin(bk, dist_of(load_packed(p.adv.dist, v)), w, old_end))
+            } else {
+                (0, nb + 1)
+            };
+            if bin < nb {
+                push_one(
+                    Queue {
+                        items: bk.slot_items.add(bin as usize * bk.stride as usize),
+                        len: bk.slot_lens.add(bin as usize),
+                    },
+                    v,
+                );
+            }
+            push(Queue { items: other, len: other_len }, v, bin == nb);
+            i += BLOCK_LOOP_THREADS;
+        }
+        block_barrier();
+    }
+    after_split(st, window);
+}
