@@ -161,7 +161,7 @@ pub unsafe fn relax_sinks(a: &SinkArgs, tid: u32, nthreads: u32) {
         if du != INF {
             arcs += 1;
             let e = *a.sink_arc.add(i);
-            let v = ((*a.csr.targets.add(e as usize) & HEAD_MASK) << lb) | lane;
+            let v = a.csr.head_class(lane, e).0;
             let w = *a.csr.weights.add(e as usize);
             if let Some(c) = candidate_within(a.csr.metric(), du, w, a.cutoff, a.counters) {
                 AtomicU64::from_ptr(a.dist.add(v as usize)).fetch_min(pack(c, LATE_ITER), Relaxed);

@@ -330,6 +330,27 @@ pub unsafe fn advance_any<const TILES: bool, const C: bool>(a: &AdvanceArgs, tid
     }
 }
 
+/// The exclusive scan of the degrees of `items[..len]` into `prefix` (`len + 1` entries, the
+/// total last): the partitioned advance's input, in the loop and in its hub phase.
+#[inline(always)]
+unsafe fn scan_degrees(
+    csr: &Csr,
+    items: *const u32,
+    len: u32,
+    prefix: *mut u64,
+    block_vals: *mut u64,
+    bar: &GridBarrier,
+) {
+    grid_scan(
+        len,
+        block_vals,
+        bar,
+        |i| degree(csr.offsets, csr.lane_bits as u32, *items.add(i as usize)),
+        |i, at, _| *prefix.add(i as usize) = at,
+        |total| *prefix.add(len as usize) = total,
+    );
+}
+
 /// The hub pass after an advance inside the persistent loop (see `advance::hub_pass`): when
 /// the advance diverted vertices to the hub queue, scan their degrees into `prefix` and expand
 /// them with partition balance over the whole grid. The hub queue's length is stable here
@@ -345,15 +366,7 @@ unsafe fn hub_phase<const C: bool>(a: &AdvanceArgs, prefix: *mut u64, block_vals
         return;
     }
     let (tid, nthreads) = global_tid();
-    let items = a.hub.items;
-    grid_scan(
-        len,
-        block_vals,
-        bar,
-        |i| degree(a.csr.offsets, a.csr.lane_bits as u32, *items.add(i as usize)),
-        |i, at, _| *prefix.add(i as usize) = at,
-        |total| *prefix.add(len as usize) = total,
-    );
+    scan_degrees(&a.csr, a.hub.items, len, prefix, block_vals, bar);
     advance::advance::<C>(&advance::hub_pass(a, prefix), tid, nthreads);
     bar.wait();
 }
@@ -449,16 +462,7 @@ pub unsafe fn pile_loop<const HUBS: bool, const C: bool>(p: &PileArgs) {
         let a = pile_step(p, &st);
         if a.balance == Balance::Partition as u32 {
             // The advance's degree prefix, `len + 1` entries.
-            let (items, prefix) = (a.input.items, a.scan as *mut u64);
-            let len = load_len(a.input.len);
-            grid_scan(
-                len,
-                p.block_vals,
-                &bar,
-                |i| degree(a.csr.offsets, a.csr.lane_bits as u32, *items.add(i as usize)),
-                |i, at, _| *prefix.add(i as usize) = at,
-                |total| *prefix.add(len as usize) = total,
-            );
+            scan_degrees(&a.csr, a.input.items, load_len(a.input.len), a.scan as *mut u64, p.block_vals, &bar);
         }
         advance_any::<HUBS, C>(&a, tid, nthreads);
         bar.wait();
