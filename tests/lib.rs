@@ -84,9 +84,9 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
             ));
         }
     }
-    // The block loop (one block, shared-memory near queues): every frontier strategy, every
-    // delta, Near-Far and Bucketing, with and without the device running the loop itself (one
-    // launch per iteration resumes from the state each time), with a trace-like single step.
+    // The block loop (one block, shared-memory queues): every frontier strategy and every
+    // delta, on one launch for the whole run and on one launch per iteration (each resuming
+    // from the state and queues the last one left).
     let block = Options { block_loop: true, dedupe: Dedupe::Stamp, ..Options::default() };
     v.push((Algo::Workfront, block));
     for (delta, buckets, device_loop) in [(heuristic, 10, true), (narrow, 3, true), (huge, 30, true), (odd, 2, false)] {

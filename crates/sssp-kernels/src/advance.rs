@@ -93,7 +93,7 @@ pub unsafe fn input_len(a: &AdvanceArgs) -> u32 {
 
 /// The vertex in slot `i` of the input frontier.
 #[inline(always)]
-pub(crate) unsafe fn input_item(a: &AdvanceArgs, i: u32) -> u32 {
+unsafe fn input_item(a: &AdvanceArgs, i: u32) -> u32 {
     if a.input.items.is_null() {
         i
     } else {
@@ -116,13 +116,13 @@ pub fn vwarp_width(len: u32, nthreads: u32) -> u32 {
 /// What relaxing one arc asks the calling lane to push (all lanes of a warp then call
 /// [`emit`] together, so the near and far pushes can be warp-aggregated).
 #[derive(Clone, Copy)]
-pub(crate) struct Emit {
-    pub(crate) v: u32,
-    pub(crate) near: bool,
-    pub(crate) far: bool,
+struct Emit {
+    v: u32,
+    near: bool,
+    far: bool,
 }
 
-pub(crate) const NOTHING: Emit = Emit { v: 0, near: false, far: false };
+const NOTHING: Emit = Emit { v: 0, near: false, far: false };
 
 /// Relax one arc `e` out of vertex `u` at distance `du`. Pushes to a
 /// bucket slot happen here (a per-lane destination); near and far pushes are returned for
@@ -132,7 +132,7 @@ pub(crate) const NOTHING: Emit = Emit { v: 0, near: false, far: false };
 /// caller's when `C = false` (before the call: the plain kernels compile exactly as they did
 /// before classes existed) and this function's when `C = true` (only arcs really relaxed).
 #[inline(always)]
-pub(crate) unsafe fn relax_arc<const C: bool>(a: &AdvanceArgs, u: u32, du: u32, e: u64, arcs: &mut u64) -> Emit {
+unsafe fn relax_arc<const C: bool>(a: &AdvanceArgs, u: u32, du: u32, e: u64, arcs: &mut u64) -> Emit {
     let (v, class) = if C { a.csr.head_class(u, e) } else { (a.csr.head(u, e), ARC_PLAIN) };
     if C {
         if class >= ARC_SINK {

@@ -470,6 +470,10 @@ pub(crate) fn device_loop_from(
     buckets: Option<BucketSpec>,
 ) -> Result<Solution> {
     let opts = &Options { classify: opts.classify_on(g), ..*opts };
+    // The block loop's shared queue entries keep a degree in 32 bits.
+    if opts.block_loop && g.num_arcs() as u64 >= u32::MAX as u64 {
+        return Err(Error::InvalidArgument("the block loop does not support graphs of 2^32 arcs or more".into()));
+    }
     let (stats, started) = run_device_loop(eng, seeds, opts, buckets, Some(g))?;
     finish(g, eng, stats, started)
 }
