@@ -151,11 +151,7 @@ unsafe fn relax_arc<const C: bool>(a: &AdvanceArgs, u: u32, du: u32, e: u64, arc
     raise(core::ptr::addr_of_mut!((*a.counters).improved));
     let p = pushes(&a.buckets, &r, c, a.dedupe == Dedupe::Lookup as u32);
     if let Some(s) = p.slot {
-        let b = &a.buckets;
-        push_one(
-            Queue { items: b.slot_items.add(s as usize * b.stride as usize), len: b.slot_lens.add(s as usize) },
-            v,
-        );
+        push_one(a.buckets.slot(s), v);
     }
     Emit { v, near: p.near && !a.output.items.is_null(), far: p.far }
 }

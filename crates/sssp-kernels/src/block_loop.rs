@@ -41,7 +41,7 @@ use core::arch::asm;
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::advance::{vertex, vwarp_width};
-use crate::relax::{add_arcs, candidate_within, count_advance, load_len, load_packed, push, push_one, Relaxation};
+use crate::relax::{add_arcs, candidate_within, count_advances, load_len, load_packed, push, push_one, Relaxation};
 use crate::split::*;
 use crate::types::*;
 use crate::warp::*;
@@ -100,25 +100,6 @@ impl SplitQueue {
     }
 }
 
-/// `f` folded over the block (every thread gets it; all must call it). Ends with a barrier,
-/// so the scratch can be reused at once.
-#[inline(always)]
-unsafe fn fold(x: u64, f: impl Fn(u64, u64) -> u64 + Copy) -> u64 {
-    let vals = smem().add(SMEM_VALS) as *mut u64;
-    let t = block_pos().2;
-    let w = warp_fold(x, f);
-    if t % 32 == 0 {
-        *vals.add((t / 32) as usize) = w;
-    }
-    block_barrier();
-    let mut r = *vals;
-    for i in 1..WARPS_HERE as usize {
-        r = f(r, *vals.add(i));
-    }
-    block_barrier();
-    r
-}
-
 /// Input entry `i`: (vertex, arc start, arc end, distance to expand with; `INF`: skip).
 /// A shared entry carries its range, so its distance and arcs load together; a device one
 /// (past the cap, or a slot queue) loads the vertex, then its offsets and distance.
@@ -167,18 +148,13 @@ unsafe fn relax_carry(a: &AdvanceArgs, u: u32, du: u32, e: u64) -> Carry {
     };
     let old = AtomicU64::from_ptr(a.dist.add(v as usize)).fetch_min(pack(c, a.iter), Relaxed);
     let (start, end) = a.csr.arcs(v);
-    let improved = c < dist_of(old);
-    if !improved {
+    let r = Relaxation::replacing(old, c, a.iter);
+    if !r.improved {
         return NONE;
     }
-    let r = Relaxation { improved, first: iter_of(old) != a.iter, prev: dist_of(old) };
     let p = pushes(&a.buckets, &r, c, false);
     if let Some(s) = p.slot {
-        let b = &a.buckets;
-        push_one(
-            Queue { items: b.slot_items.add(s as usize * b.stride as usize), len: b.slot_lens.add(s as usize) },
-            v,
-        );
+        push_one(a.buckets.slot(s), v);
     }
     Carry { v, start, end, near: p.near, far: p.far }
 }
@@ -259,11 +235,7 @@ pub unsafe fn pile_block(g: &PileArgs) {
     }
     add_arcs(p.adv.counters, arcs);
     if t == 0 {
-        count_advance(p.adv.counters, vertices);
-        // count_advance counted one busy iteration; the rest.
-        if busy > 1 {
-            crate::relax::count_busy(p.adv.counters, busy - 1);
-        }
+        count_advances(p.adv.counters, vertices, busy);
     }
     // Leave the queues as the grid loop expects them: the current near queue whole in device
     // memory, and the lengths back in their cells (the state is thread 0's, below).
@@ -308,7 +280,7 @@ unsafe fn split_far(p: &PileArgs, st: &mut PileState) {
         }
         i += BLOCK_LOOP_THREADS;
     }
-    let m = fold(m, u64::min);
+    let m = block_fold_in(m, u64::min, smem().add(SMEM_VALS) as *mut u64, WARPS_HERE);
     let window = if m == u64::MAX { None } else { Some(bucket_of(bk, m as u32)) };
     if let Some(w) = window {
         let other_len = cell(p.cells, CELL_FAR + (st.far ^ 1) as usize);
@@ -328,13 +300,7 @@ unsafe fn split_far(p: &PileArgs, st: &mut PileState) {
                 (0, nb + 1)
             };
             if bin < nb {
-                push_one(
-                    Queue {
-                        items: bk.slot_items.add(bin as usize * bk.stride as usize),
-                        len: bk.slot_lens.add(bin as usize),
-                    },
-                    v,
-                );
+                push_one(bk.slot(bin), v);
             }
             push(Queue { items: other, len: other_len }, v, bin == nb);
             i += BLOCK_LOOP_THREADS;

@@ -432,10 +432,7 @@ unsafe fn split_far(p: &PileArgs, st: &mut PileState, bar: &GridBarrier) {
             |i| *pile.add(i as usize),
             |j| {
                 if j < nb {
-                    Queue {
-                        items: bk.slot_items.add(j as usize * bk.stride as usize),
-                        len: bk.slot_lens.add(j as usize),
-                    }
+                    bk.slot(j)
                 } else {
                     Queue { items: other, len: other_len }
                 }

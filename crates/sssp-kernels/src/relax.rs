@@ -121,8 +121,16 @@ pub unsafe fn relax(dist: *mut u64, v: u32, cand: u32, iter: u32) -> Relaxation 
         return Relaxation { improved: false, first: false, prev: seen };
     }
     let old = AtomicU64::from_ptr(dist.add(v as usize)).fetch_min(pack(cand, iter), Relaxed);
-    let improved = cand < dist_of(old);
-    Relaxation { improved, first: improved && iter_of(old) != iter, prev: dist_of(old) }
+    Relaxation::replacing(old, cand, iter)
+}
+
+impl Relaxation {
+    /// What an atomic min of `pack(cand, iter)` did, from the word `old` it replaced.
+    #[inline(always)]
+    pub fn replacing(old: u64, cand: u32, iter: u32) -> Relaxation {
+        let improved = cand < dist_of(old);
+        Relaxation { improved, first: improved && iter_of(old) != iter, prev: dist_of(old) }
+    }
 }
 
 /// [`relax`] for an arc that is its head's only in-arc ([`ARC_SINGLE`]): within one launch no
@@ -180,16 +188,17 @@ pub unsafe fn push_one(q: Queue, v: u32) {
 /// Count one advance over `len` input vertices (called by one thread per launch).
 #[inline(always)]
 pub unsafe fn count_advance(counters: *mut Counters, len: u64) {
-    if len > 0 {
-        AtomicU64::from_ptr(core::ptr::addr_of_mut!((*counters).vertices)).fetch_add(len, Relaxed);
-        AtomicU64::from_ptr(core::ptr::addr_of_mut!((*counters).busy)).fetch_add(1, Relaxed);
-    }
+    count_advances(counters, len, 1)
 }
 
-/// Count `n` more busy iterations (the block loop counts a launch's at once).
+/// Count `busy` advances over `vertices` input vertices in all (the block loop counts a
+/// launch's at once); nothing when there were no vertices.
 #[inline(always)]
-pub unsafe fn count_busy(counters: *mut Counters, n: u64) {
-    AtomicU64::from_ptr(core::ptr::addr_of_mut!((*counters).busy)).fetch_add(n, Relaxed);
+pub unsafe fn count_advances(counters: *mut Counters, vertices: u64, busy: u64) {
+    if vertices > 0 {
+        AtomicU64::from_ptr(core::ptr::addr_of_mut!((*counters).vertices)).fetch_add(vertices, Relaxed);
+        AtomicU64::from_ptr(core::ptr::addr_of_mut!((*counters).busy)).fetch_add(busy, Relaxed);
+    }
 }
 
 /// Add a thread's count of relaxed arcs to the run's counter.

@@ -245,12 +245,7 @@ pub unsafe fn pile_step(p: &PileArgs, st: &PileState) -> AdvanceArgs {
     let (cur, next) = if k.is_multiple_of(2) { (p.near[0], p.near[1]) } else { (p.near[1], p.near[0]) };
     let far = if st.far == 0 { p.far[0] } else { p.far[1] };
     let b = &p.adv.buckets;
-    let input = if st.from_slot != 0 {
-        let j = st.current - st.window;
-        Queue { items: b.slot_items.add(j as usize * b.stride as usize), len: b.slot_lens.add(j as usize) }
-    } else {
-        Queue { items: cur, len: c(k % 3) }
-    };
+    let input = if st.from_slot != 0 { b.slot(st.current - st.window) } else { Queue { items: cur, len: c(k % 3) } };
     let (output, zero_len) = if p.adv.dedupe == Dedupe::Lookup as u32 {
         (Queue { items: p.scratch, len: c(3 + st.scratch) }, c(3 + (st.scratch ^ 1)))
     } else {

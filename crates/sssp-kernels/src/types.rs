@@ -370,6 +370,14 @@ pub struct Buckets {
     pub real: u16,
 }
 
+impl Buckets {
+    /// The queue of slot `j` (`< nbuckets`).
+    #[inline(always)]
+    pub unsafe fn slot(&self, j: u32) -> Queue {
+        Queue { items: self.slot_items.add(j as usize * self.stride as usize), len: self.slot_lens.add(j as usize) }
+    }
+}
+
 /// No bucketing: the advance pushes every improvement to its output (Workfront Sweep).
 pub const NO_BUCKETS: Buckets = Buckets {
     slot_items: core::ptr::null_mut(),

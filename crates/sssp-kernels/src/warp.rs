@@ -260,7 +260,13 @@ pub unsafe fn block_scan(x: u64, smem: *mut u64) -> (u64, u64) {
 /// `f` folded over every thread of the block; all get the result. All threads must call it.
 #[inline(always)]
 pub unsafe fn block_fold(x: u64, f: impl Fn(u64, u64) -> u64 + Copy) -> u64 {
-    let smem = scan_smem();
+    block_fold_in(x, f, scan_smem(), WARPS)
+}
+
+/// [`block_fold`] for a block of `warps` warps, through `warps` values of shared memory at
+/// `smem` (the block loop's blocks are 4x the others').
+#[inline(always)]
+pub unsafe fn block_fold_in(x: u64, f: impl Fn(u64, u64) -> u64 + Copy, smem: *mut u64, warps: u32) -> u64 {
     let w = warp_fold(x, f);
     let warp = _thread_idx_x() as usize / 32;
     if lane_id() == 0 {
@@ -268,7 +274,7 @@ pub unsafe fn block_fold(x: u64, f: impl Fn(u64, u64) -> u64 + Copy) -> u64 {
     }
     block_barrier();
     let mut r = *smem;
-    for i in 1..WARPS as usize {
+    for i in 1..warps as usize {
         r = f(r, *smem.add(i));
     }
     block_barrier();

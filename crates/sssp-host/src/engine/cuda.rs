@@ -66,6 +66,12 @@ const LOOP_BLOCKS_PER_SM: u32 = 2;
 /// Resident blocks per SM of the wide loop kernel (its launch bounds guarantee they fit).
 const WIDE_BLOCKS_PER_SM: u32 = 4;
 
+/// `SSSP_LOOP_GRID=B`: at most `B` blocks for every grid loop (measuring barrier cost against
+/// parallelism; docs/gpu.md, "The block loop"). The classified twins' grids follow.
+fn loop_grid_cap(grid: u32) -> u32 {
+    std::env::var("SSSP_LOOP_GRID").ok().and_then(|v| v.parse::<u32>().ok()).map_or(grid, |b| b.clamp(1, grid))
+}
+
 /// [`LOOP_BLOCKS_PER_SM`], or `SSSP_LOOP_BLOCKS_PER_SM` (for measuring the trade-off between
 /// barrier cost and memory parallelism on a device; still capped by occupancy).
 fn loop_blocks_per_sm() -> u32 {
@@ -213,15 +219,15 @@ impl Kernels {
             bfs_warp: f("sssp_bfs_warp")?,
             advance,
             grid: sms * per_sm,
-            loop_grid: sms * loop_per_sm.min(loop_blocks_per_sm()),
+            loop_grid: loop_grid_cap(sms * loop_per_sm.min(loop_blocks_per_sm())),
             // Never more than can be resident (the grid barrier); block_vals and hist are sized
             // for the larger of the two loop grids.
-            wide_grid: sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM),
+            wide_grid: loop_grid_cap(sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM)),
             pile_loop,
             pile_loop_wide,
             pile_block: f("sssp_pile_block")?,
             // Its launch bounds make the plain loop's 2 per SM fit.
-            hubs_grid: sms * hubs_per_sm.min(loop_blocks_per_sm()),
+            hubs_grid: loop_grid_cap(sms * hubs_per_sm.min(loop_blocks_per_sm())),
             pile_loop_hubs,
             classify: f("sssp_classify")?,
             relax_sinks: f("sssp_relax_sinks")?,
@@ -352,9 +358,6 @@ impl Kernels {
             (true, false, true) => (&self.twins()?.pile_loop_wide, self.twins()?.wide_grid),
             (true, false, false) => (&self.twins()?.pile_loop, self.twins()?.loop_grid),
         };
-        // `SSSP_LOOP_GRID=B`: at most B blocks (measuring barrier cost against parallelism).
-        let grid =
-            std::env::var("SSSP_LOOP_GRID").ok().and_then(|v| v.parse::<u32>().ok()).map_or(grid, |b| b.clamp(1, grid));
         s.launch_builder(f).arg(&a).launch(Self::cfg(grid))?;
         self.done(s, "pile_loop")
     }
