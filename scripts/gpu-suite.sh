@@ -43,7 +43,7 @@ run)
   export SSSP_TEST_DEVICE=gpu
   fail=0
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-  for t in strategies block_loop classes queries many real negative diameter large; do
+  for t in strategies block_loop phast classes queries many real negative diameter large; do
     echo "== $t (GPU)"
     args=(--test-threads 1)
     [ "$t" = large ] && args+=(--ignored)
@@ -52,6 +52,10 @@ run)
   echo "== compute-sanitizer memcheck + racecheck on small cases"
   for tool in memcheck racecheck; do
     if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights grid2d road multisplit hub_path 2>&1 | tail -n 6; then fail=1; fi
+  done
+  # PHAST's sweep: the one-block top levels (barriers) and the per-level grid launches.
+  for tool in memcheck racecheck; do
+    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/phast --test-threads 1 roads directed overflow 2>&1 | tail -n 6; then fail=1; fi
   done
   # The classified kernels (H-BF's edge classes: plain stores into in-degree-1 heads, the
   # deferred sink pass) and the classification passes themselves.

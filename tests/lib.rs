@@ -139,6 +139,11 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
         v.push((Algo::Crauser, Options { balance, classify: Classify::On, ..Options::default() }));
         v.push((Algo::Martin, Options { balance, classify: Classify::On, ..Options::default() }));
     }
+    // PHAST on the graph's contraction hierarchy: integer weights only (tests/phast.rs checks
+    // the refusals).
+    if metric == Metric::Integer {
+        v.push((Algo::Phast, Options::default()));
+    }
     v
 }
 

@@ -167,6 +167,8 @@ const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
     ("sssp_pile_loop_wide_classified", 256, 4),
     // The block loop: one block of 1024 threads (64 registers each at most).
     ("sssp_pile_block", 1024, 1),
+    // PHAST's top levels: one block of 1024 threads.
+    ("sssp_sweep_block", 1024, 1),
 ];
 
 /// Add a provenance header (PTX accepts `//` comments): what generated the file, and with which

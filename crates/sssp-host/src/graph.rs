@@ -229,9 +229,24 @@ pub struct Graph {
     /// kept: it is a pass over every weight (134 ms serially on kron 22 before it was kept),
     /// and every Near-Far or Bucketing solve without `--delta` asks for it.
     delta: std::sync::OnceLock<u32>,
+    /// The contraction hierarchy of PHAST ([`Graph::hierarchy`]), built on first use and kept.
+    hierarchy: std::sync::OnceLock<std::sync::Arc<crate::hierarchy::Hierarchy>>,
 }
 
 impl Graph {
+    /// The graph's contraction hierarchy ([`crate::hierarchy`]), built on first use and kept
+    /// (seconds on a road graph of a million vertices: call this before timing queries), and
+    /// whether this call built it. Errors as [`crate::hierarchy::Hierarchy::build`].
+    pub fn hierarchy(&self) -> Result<(std::sync::Arc<crate::hierarchy::Hierarchy>, bool)> {
+        if let Some(h) = self.hierarchy.get() {
+            return Ok((h.clone(), false));
+        }
+        let h = std::sync::Arc::new(crate::hierarchy::Hierarchy::build(self)?);
+        // Two threads may build at once; the first one kept is the one every caller gets.
+        let built = self.hierarchy.set(h).is_ok();
+        Ok((self.hierarchy.get().expect("set above").clone(), built))
+    }
+
     /// `f(self)`, computed once per graph and kept (the heuristic delta).
     pub(crate) fn cached_delta(&self, f: impl FnOnce(&Graph) -> u32) -> u32 {
         *self.delta.get_or_init(|| f(self))
@@ -259,7 +274,13 @@ impl Graph {
         if let Some(&t) = targets.par_iter().find_any(|&&t| t as u64 >= n) {
             return Err(Error::VertexOutOfRange { vertex: t as u64, num_vertices: n });
         }
-        Ok(Graph { offsets, targets, weights, delta: std::sync::OnceLock::new() })
+        Ok(Graph {
+            offsets,
+            targets,
+            weights,
+            delta: std::sync::OnceLock::new(),
+            hierarchy: std::sync::OnceLock::new(),
+        })
     }
 
     /// Number of vertices `n`; ids are `0..n`.

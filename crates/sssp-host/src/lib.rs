@@ -7,6 +7,7 @@
 //!   vector.
 //! - [`engine`]: the two backends (CUDA through `cudarc`, CPU through rayon) running the same
 //!   kernels from `sssp-kernels`; [`strategy`]: the parallel algorithms built from them;
+//!   [`hierarchy`]: the contraction hierarchy PHAST sweeps ([`strategy::phast`]);
 //!   [`diameter`](mod@diameter): exact diameter, radius, center and periphery by eccentricity
 //!   bounding on top of them.
 //! - [`error`]: the one error type, [`Error`]; [`mem`]: fallible allocation; [`rng`]: the seeded
@@ -45,6 +46,7 @@ pub mod engine;
 pub mod error;
 pub mod generate;
 pub mod graph;
+pub mod hierarchy;
 pub mod io;
 pub mod mem;
 pub mod reference;

@@ -36,6 +36,7 @@ pub mod dedupe;
 pub mod relax;
 pub mod settle;
 pub mod split;
+pub mod sweep;
 pub mod tree;
 pub mod types;
 

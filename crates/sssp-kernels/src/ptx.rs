@@ -17,7 +17,8 @@ use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
 use crate::block_loop;
 use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_RHI, B_RLO, B_UPPER};
 use crate::classify::{self, ClassifyArgs, SinkArgs};
-use crate::warp::{lane_id, warp_add_u64, warp_fold};
+use crate::sweep::{self, SweepArgs};
+use crate::warp::{block_barrier, lane_id, warp_add_u64, warp_fold};
 use crate::{advance, dedupe, grid, grid_settle, settle, tree};
 
 #[panic_handler]
@@ -232,6 +233,29 @@ mod main_module {
         let (found, arcs) = bfs::level_warp(&a, t, n);
         warp_add_u64(a.cells.add(BFS_FOUND), found);
         warp_add_u64(a.cells.add(BFS_ARCS), arcs);
+    }
+
+    /// PHAST's sweep in one block (`sweep`): the seeds, then levels `first..last` with a block
+    /// barrier before each (a level reads the one above it). The small top levels, where a
+    /// launch per level would cost more than the work.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_sweep_block(a: SweepArgs) {
+        let (t, n) = global_tid();
+        sweep::seed(&a, t, n);
+        let mut arcs = 0;
+        for k in a.first..a.last {
+            block_barrier();
+            arcs += sweep::level(&a, k, t, n);
+        }
+        warp_add_u64(core::ptr::addr_of_mut!((*a.counters).arcs), arcs);
+    }
+
+    /// One level (`first`) of PHAST's sweep over the grid.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_sweep(a: SweepArgs) {
+        let (t, n) = global_tid();
+        let arcs = sweep::level(&a, a.first, t, n);
+        warp_add_u64(core::ptr::addr_of_mut!((*a.counters).arcs), arcs);
     }
 }
 

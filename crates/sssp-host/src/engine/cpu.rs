@@ -15,6 +15,7 @@ use sssp_kernels::bfs::{self, BfsArgs};
 use sssp_kernels::bounds::{self, BoundsArgs, B_CELLS, B_DLO, B_ECC, B_LOWER, B_RESET, B_RHI, B_UPPER};
 use sssp_kernels::classify;
 use sssp_kernels::split::{self, Next};
+use sssp_kernels::sweep;
 use sssp_kernels::{
     dedupe, settle, AdvanceArgs, Balance, Counters, Csr, PileArgs, PileState, Queue, BLOCK, CELL_FAR, CELL_STATE,
     MAX_VWARP,
@@ -786,6 +787,30 @@ impl Engine for CpuEngine {
             })
             .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
         Ok((found, arcs))
+    }
+
+    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[(u32, u32)]) -> Result<()> {
+        super::one_lane(self.lanes(), "the PHAST sweep")?;
+        let items: Vec<u64> = seeds.iter().map(|&(v, d)| sweep::seed_item(v, d)).collect();
+        let mut a = super::sweep_args(h, self.n, self.lay.csr.metric, self.dist.ptr(), self.counters.ptr())?;
+        a.seeds = items.as_ptr();
+        a.seed_count = items.len() as u32;
+        // SAFETY: dist has n entries and every id in the seeds and the sweep graph is < n (a
+        // hierarchy of an n-vertex graph: `sweep_args` checked); each vertex is written by its
+        // own thread only, reading tails of earlier levels.
+        unsafe { sweep::seed(&a, 0, 1) };
+        let mut arcs = 0;
+        for k in 0..a.last {
+            let (s, e) = unsafe { sweep::level_range(&a, k) };
+            arcs += if e - s <= SERIAL_THREADS {
+                unsafe { sweep::level(&a, k, 0, 1) }
+            } else {
+                let t = CPU_THREADS;
+                (0..t).into_par_iter().map(|i| unsafe { sweep::level(&a, k, i, t) }).sum::<u64>()
+            };
+        }
+        self.counters.get_mut()[0].arcs += arcs;
+        Ok(())
     }
 
     fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {

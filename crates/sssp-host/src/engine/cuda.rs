@@ -124,6 +124,9 @@ struct Kernels {
     /// BFS levels (`sssp_kernels::bfs`).
     bfs_thread: CudaFunction,
     bfs_warp: CudaFunction,
+    /// PHAST's sweep (`sssp_kernels::sweep`): one level over the grid; the top levels in one block.
+    sweep: CudaFunction,
+    sweep_block: CudaFunction,
     /// Blocks of the grid-stride kernels.
     grid: u32,
     /// Blocks of the persistent loop kernel: exactly as many as can be resident at once (its
@@ -217,6 +220,8 @@ impl Kernels {
             bounds_pick: f("sssp_bounds_pick")?,
             bfs_thread: f("sssp_bfs_thread")?,
             bfs_warp: f("sssp_bfs_warp")?,
+            sweep: f("sssp_sweep")?,
+            sweep_block: f("sssp_sweep_block")?,
             advance,
             grid: sms * per_sm,
             loop_grid: loop_grid_cap(sms * loop_per_sm.min(loop_blocks_per_sm())),
@@ -512,6 +517,8 @@ pub struct CudaEngine {
     bounds: Option<BoundsBufs>,
     /// The two count cells of a BFS level (first use).
     bfs_cells: Option<CudaSlice<u64>>,
+    /// PHAST's sweep graph (first sweep; replaced when another hierarchy comes).
+    sweep: Option<SweepBufs>,
     /// The edge classes (classified targets, sink tails, sink arcs), computed on the first
     /// classified run; `Some` once tried (`None` inside when the graph is not classified).
     classes: Option<Option<ClassBufs>>,
@@ -522,6 +529,28 @@ pub struct CudaEngine {
 /// The edge classes' buffers: classified targets, sink tails, sink arc indices (only kernels
 /// read them, through the layout).
 type ClassBufs = (CudaSlice<u32>, CudaSlice<u32>, CudaSlice<u64>);
+
+/// A hierarchy's sweep graph on the device, and the seed buffer.
+struct SweepBufs {
+    id: u64,
+    order: CudaSlice<u32>,
+    level_starts: CudaSlice<u32>,
+    offsets: CudaSlice<u64>,
+    tails: CudaSlice<u32>,
+    weights: CudaSlice<u32>,
+    /// The level boundaries on the host too (launch sizes).
+    starts: Vec<u32>,
+    seeds: CudaSlice<u64>,
+    /// Device bytes all of it takes.
+    bytes: u64,
+}
+
+/// Threads of the block that runs the sweep's small top levels.
+const SWEEP_BLOCK: u32 = 1024;
+
+/// The top levels of at most this many vertices run in that one block, a barrier apart: a
+/// launch per level costs a few microseconds, more than one pass of a block over them.
+const SWEEP_BLOCK_LEVEL: u32 = SWEEP_BLOCK;
 
 /// The buffers of the bounding passes (allocated by the first `bounds_init`).
 struct BoundsBufs {
@@ -687,6 +716,7 @@ impl CudaEngine {
             lay,
             bounds: None,
             bfs_cells: None,
+            sweep: None,
             classes: None,
             deferred: None,
         };
@@ -783,6 +813,50 @@ impl CudaEngine {
             self.spare -= needed;
             cs.rev = Some(rev);
         }
+        Ok(())
+    }
+
+    /// Copy `h`'s sweep graph in unless it is the one already here, with room for `seeds`
+    /// seeds, within the memory the fit check left.
+    fn ensure_sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: usize) -> Result<()> {
+        let fits = self.sweep.as_ref().is_some_and(|b| b.id == h.id && b.seeds.len() >= seeds);
+        if fits {
+            return Ok(());
+        }
+        if let Some(old) = self.sweep.take() {
+            self.spare += old.bytes;
+        }
+        let cap = seeds.max(1024);
+        let bytes = 4 * h.order.len() as u64
+            + 4 * h.level_starts.len() as u64
+            + 8 * h.offsets.len() as u64
+            + 8 * h.tails.len() as u64
+            + 8 * cap as u64;
+        if bytes > self.spare {
+            return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed: bytes, available: self.spare });
+        }
+        let s = &self.stream;
+        // Empty slices cannot be allocated: one padding entry each.
+        fn nz<T: Copy + Default>(x: &[T]) -> Vec<T> {
+            if x.is_empty() {
+                vec![T::default()]
+            } else {
+                x.to_vec()
+            }
+        }
+        let b = SweepBufs {
+            id: h.id,
+            order: s.clone_htod(&nz(h.order))?,
+            level_starts: s.clone_htod(&nz(h.level_starts))?,
+            offsets: s.clone_htod(&nz(h.offsets))?,
+            tails: s.clone_htod(&nz(h.tails))?,
+            weights: s.clone_htod(&nz(h.weights))?,
+            starts: h.level_starts.to_vec(),
+            seeds: s.alloc_zeros::<u64>(cap)?,
+            bytes,
+        };
+        self.spare -= bytes;
+        self.sweep = Some(b);
         Ok(())
     }
 
@@ -1172,6 +1246,48 @@ impl Engine for CudaEngine {
         unsafe { self.k.bfs_level(&self.stream, a, warp)? };
         let c = self.stream.clone_dtoh(cells)?;
         Ok((c[0], c[1]))
+    }
+
+    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[(u32, u32)]) -> Result<()> {
+        super::one_lane(self.lanes(), "the PHAST sweep")?;
+        let mut a = super::sweep_args(h, self.n, self.lay.csr.metric, self.lay.dist, self.lay.counters)?;
+        self.ensure_sweep(h, seeds.len())?;
+        let s = &self.stream;
+        let b = self.sweep.as_mut().expect("ensured above");
+        let items: Vec<u64> = seeds.iter().map(|&(v, d)| sssp_kernels::sweep::seed_item(v, d)).collect();
+        if !items.is_empty() {
+            s.memcpy_htod(&items, &mut b.seeds.slice_mut(..items.len()))?;
+        }
+        a.down.offsets = device_addr(&b.offsets, s) as *const u64;
+        a.down.targets = device_addr(&b.tails, s) as *const u32;
+        a.down.weights = device_addr(&b.weights, s) as *const u32;
+        a.order = device_addr(&b.order, s) as *const u32;
+        a.level_starts = device_addr(&b.level_starts, s) as *const u32;
+        a.seeds = device_addr(&b.seeds, s) as *const u64;
+        a.seed_count = items.len() as u32;
+        let size = |k: usize| b.starts[k + 1] - b.starts[k];
+        let levels = b.starts.len().saturating_sub(1);
+        let top = (0..levels).take_while(|&k| size(k) <= SWEEP_BLOCK_LEVEL).count();
+        let rest: Vec<(u32, u32)> = (top..levels).map(|k| (k as u32, size(k))).collect();
+        let (grid, k) = (self.k.grid, &self.k);
+        a.first = 0;
+        a.last = top as u32;
+        let one = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (SWEEP_BLOCK, 1, 1), shared_mem_bytes: 0 };
+        // SAFETY: the sweep graph and seeds are this engine's copies of a hierarchy of its
+        // n-vertex graph (`sweep_args` checked the size), dist has n entries; each vertex is
+        // written by its own thread only.
+        unsafe {
+            s.launch_builder(&k.sweep_block).arg(&a).launch(one)?;
+            k.done(s, "sweep_block")?;
+            for (level, len) in rest {
+                a.first = level;
+                a.last = level + 1;
+                let blocks = len.div_ceil(BLOCK).clamp(1, grid);
+                s.launch_builder(&k.sweep).arg(&a).launch(Kernels::cfg(blocks))?;
+                k.done(s, "sweep")?;
+            }
+        }
+        Ok(())
     }
 
     fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {

@@ -264,6 +264,15 @@ pub trait Engine {
     /// labelled ends the BFS. A new operator because the frontier operators keep a queue and
     /// these kernels scan the distance array instead. Synchronises.
     fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)>;
+
+    /// PHAST's downward sweep over a contraction hierarchy (`crate::hierarchy`,
+    /// `sssp_kernels::sweep`), after [`Engine::init`]: write `seeds` (the upward search's
+    /// `(vertex, distance)` pairs), then run every level of `h` from the top, each vertex taking
+    /// the least candidate over its downward in-arcs; arcs relaxed and overflows go to the
+    /// counters. The GPU copies the sweep graph in on first use and keeps it while the same
+    /// hierarchy comes back (fit-checked); the CPU reads it in place. A new operator because no
+    /// existing one pulls along a fixed order of levels. Queued.
+    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[(u32, u32)]) -> Result<()>;
 }
 
 /// Open an engine for `g` on the requested device.
@@ -316,6 +325,43 @@ pub(crate) fn graph_vertices(ids: u32, lanes: u32, lane: u32) -> Result<u32> {
         return Err(Error::InvalidArgument(format!("lane {lane} of an engine with {lanes}")));
     }
     Ok(ids / lanes)
+}
+
+/// The sweep's arguments over `h`'s host arrays (the CPU engine reads them in place; the GPU
+/// swaps in its copies), all levels, no seeds; or an error when `h` was built from a graph of
+/// another size than the engine's `n` vertices (every id it holds must be `< n`).
+pub(crate) fn sweep_args(
+    h: &crate::hierarchy::SweepGraph<'_>,
+    n: u32,
+    metric: u16,
+    dist: *mut u64,
+    counters: *mut sssp_kernels::Counters,
+) -> Result<sssp_kernels::sweep::SweepArgs> {
+    if h.n != n {
+        return Err(Error::InvalidArgument(format!(
+            "a hierarchy of a {}-vertex graph swept on an engine of {n} vertices",
+            h.n
+        )));
+    }
+    Ok(sssp_kernels::sweep::SweepArgs {
+        down: sssp_kernels::Csr {
+            offsets: h.offsets.as_ptr(),
+            targets: h.tails.as_ptr(),
+            weights: h.weights.as_ptr(),
+            n: h.order.len() as u32,
+            lane_bits: 0,
+            metric,
+        },
+        order: h.order.as_ptr(),
+        level_starts: h.level_starts.as_ptr(),
+        dist,
+        seeds: std::ptr::null(),
+        counters,
+        seed_count: 0,
+        first: 0,
+        last: h.level_starts.len().saturating_sub(1) as u32,
+        _pad: 0,
+    })
 }
 
 /// The error of an operator that a batched engine (more than one lane) does not run.

@@ -7,6 +7,7 @@
 //! | [`bucketing`] | Davidson et al. 2014, §IV-E | advance the lowest bucket of a window of A; multisplit the far pile |
 //! | [`topo_bf`] | the LonestarGPU baseline in Davidson et al. / H-BF | advance every vertex until nothing improves |
 //! | [`crauser`] | Crauser et al. 1998; Martín et al. 2009; Ortega-Arranz et al. 2013 | relax the last settled vertices' arcs; settle every vertex proved final |
+//! | [`phast`] | Delling et al. 2011 (PHAST), on a contraction hierarchy built once per graph | search upward on the host; sweep the hierarchy's levels downward |
 //!
 //! Every strategy runs on any [`Engine`] (CUDA or CPU) and returns exact distances or an error;
 //! the result is converted to the library's [`Dist`] and checked for overflow here, once. The
@@ -18,6 +19,7 @@ pub mod bucketing;
 pub mod crauser;
 pub mod many;
 pub mod near_far;
+pub mod phast;
 pub mod topo_bf;
 pub mod workfront;
 
@@ -333,6 +335,10 @@ pub struct Stats {
     /// engine, so zero after its first classified run; not part of `compute`.
     #[serde(serialize_with = "ser_secs")]
     pub classify: Duration,
+    /// Time to build the graph's contraction hierarchy ([`phast`]) when this run built it
+    /// (zero when it was built before); not part of `compute`.
+    #[serde(serialize_with = "ser_secs")]
+    pub prepare: Duration,
     /// Batched sources ([`many::solve_each`] on an engine with lanes): how many sources this
     /// run's pass solved together; the times and counters above are the whole pass's.
     pub batch: Option<u32>,
@@ -891,6 +897,10 @@ pub enum Algo {
     CrauserEconomic,
     /// Martín et al.'s parallel Dijkstra (settle the minimum distance) on an engine.
     Martin,
+    /// PHAST on the graph's contraction hierarchy ([`phast`]): built once per graph (seconds),
+    /// then each solve is an upward search and a sweep of the hierarchy's levels on an engine.
+    /// Non-negative integer weights.
+    Phast,
     /// Pick one of the above, and its parameters, from the device and the graph
     /// ([`auto::choose`]).
     Auto,
@@ -898,7 +908,7 @@ pub enum Algo {
 
 impl Algo {
     /// Every algorithm, in the order `--help` lists them.
-    pub const ALL: [Algo; 10] = [
+    pub const ALL: [Algo; 11] = [
         Algo::Auto,
         Algo::Dijkstra,
         Algo::BellmanFord,
@@ -909,6 +919,7 @@ impl Algo {
         Algo::Crauser,
         Algo::CrauserEconomic,
         Algo::Martin,
+        Algo::Phast,
     ];
 
     /// The `--algo` name.
@@ -923,6 +934,7 @@ impl Algo {
             Algo::Crauser => "crauser",
             Algo::CrauserEconomic => "crauser-economic",
             Algo::Martin => "martin",
+            Algo::Phast => "phast",
             Algo::Auto => "auto",
         }
     }
@@ -952,6 +964,7 @@ impl Algo {
                 | Algo::Crauser
                 | Algo::CrauserEconomic
                 | Algo::Martin
+                | Algo::Phast
                 | Algo::Auto
         )
     }
@@ -964,7 +977,7 @@ impl Algo {
     /// Whether [`Options::classify`] applies: every engine strategy (the settling ones in
     /// their push variant).
     pub fn classifies(self) -> bool {
-        self.uses_engine()
+        self.uses_engine() && self != Algo::Phast
     }
 }
 
@@ -1093,6 +1106,7 @@ fn solve_unclipped(
         (Algo::Crauser, Some(e)) => crauser::solve(g, e, source, opts, crauser::Family::Crauser),
         (Algo::CrauserEconomic, Some(e)) => crauser::solve(g, e, source, opts, crauser::Family::Economic),
         (Algo::Martin, Some(e)) => crauser::solve(g, e, source, opts, crauser::Family::Martin),
+        (Algo::Phast, Some(e)) => phast::phast(g, e, source, opts),
         (a, None) => Err(Error::InvalidArgument(format!("`{}` runs on an engine; none was opened", a.name()))),
     }
 }

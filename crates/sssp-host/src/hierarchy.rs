@@ -1,0 +1,504 @@
+//! Contraction hierarchies for PHAST: a per-graph preprocessing that turns every later
+//! shortest-path tree into one small search and one sweep of a few hundred parallel levels.
+//!
+//! Why (issue #6): in a bulk-synchronous strategy a distance travels one arc per iteration, and
+//! NY's shortest-path trees are 784-1,199 arcs deep, so no delta gives fewer than 1,143
+//! iterations and the device loop cannot go below about 3 ms there. PHAST (Delling, Goldberg,
+//! Nowatzyk and Werneck, "PHAST: Hardware-accelerated shortest path trees", IPDPS 2011) trades
+//! a one-off contraction for a tree whose depth is the hierarchy's, not the graph's:
+//!
+//! 1. **Contraction** (this module, once per graph, on the host): vertices are removed one at a
+//!    time in order of importance; removing `v` adds a shortcut `u -> x` of weight
+//!    `w(u,v) + w(v,x)` for each in-neighbour `u` and out-neighbour `x` still present unless a
+//!    *witness* path `u -> x` no longer than that avoids `v` (a bounded Dijkstra finds it; a
+//!    search that gives up only adds a shortcut that was not needed). Distances between the
+//!    remaining vertices never change, so every shortest path has a representation that goes
+//!    up in rank and then down.
+//! 2. **Query** ([`Hierarchy::upward`]): a Dijkstra from the source over upward arcs only (a few
+//!    hundred vertices on a road graph) gives the exact distance of the top of every path.
+//! 3. **Sweep** (`Engine::sweep`, `sssp_kernels::sweep`): every other vertex takes the minimum
+//!    over its downward in-arcs, whose tails rank higher and are final. A vertex's *level* is
+//!    above every vertex below it it is joined to, so a whole level is one parallel pass, and
+//!    the levels run from the top down: a few hundred passes on a road graph instead of
+//!    thousands of frontier iterations.
+//!
+//! Choices, each for a measured or stated reason:
+//! - **Order**: lazily updated priority `4 * (shortcuts - arcs removed) + contracted neighbours +
+//!   2 * level`: the usual edge difference and spread terms, plus a level term because here the
+//!   number of levels is the sweep's latency ([`PRIORITY_LEVEL`]).
+//! - **Core**: contraction stops when the remaining graph becomes dense (mean out-degree above
+//!   [`CORE_DEGREE`]): the last vertices of a road graph form a near-clique whose contraction
+//!   would give one level per vertex, and on a scale-free graph contraction would never end
+//!   well. The core keeps its arcs; the query searches them along with the upward arcs (exact:
+//!   the core is the top of every path), and the sweep starts below it.
+//! - **Weights**: sums are kept in 64 bits while contracting; an arc whose weight does not fit
+//!   below `INF` is stored as `INF` and never relaxed through (a path that long overflows the
+//!   engines' 32-bit distances anyway, which the strategy reports as for any other run).
+//! - Integer weights only: a shortcut sums two `f32` weights in another order than a path does,
+//!   which would change a real-weighted distance by a rounding; negative weights have no
+//!   hierarchy. Self loops never lie on a shortest path and are dropped; of parallel arcs the
+//!   lightest is kept.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use sssp_kernels::INF;
+
+use crate::error::{Error, Result};
+use crate::graph::{Graph, Metric};
+use crate::mem::try_vec;
+
+/// Mean out-degree of the remaining graph above which contraction stops and the rest becomes
+/// the core (see the module doc). NY and the generated road graphs contract completely below
+/// it; at 32, `gen:road:400000` kept a core of 530 vertices that every query searched (and
+/// `gen:road:4000000` one of 8,614: 6.5 ms of search on the host), where contracting them
+/// cost 20% more build time and gave a 635-vertex search (0.4 ms).
+pub const CORE_DEGREE: u64 = 64;
+
+/// Weight of the level term in the contraction priority (see the module doc).
+pub const PRIORITY_LEVEL: i64 = 4;
+
+/// Vertices a witness search settles before it gives up (a shortcut is then added: safe,
+/// possibly unneeded).
+pub const WITNESS_SETTLES: u32 = 64;
+
+/// Arcs a witness search scans before it gives up likewise: a search from a hub's neighbour
+/// would otherwise scan the hub's whole adjacency.
+pub const WITNESS_ARCS: usize = 4096;
+
+/// A vertex with more (in-neighbour, out-neighbour) pairs than this is not simulated: its
+/// shortcut count is taken as the number of pairs, an upper bound, so hubs sort last (into
+/// the core, on a scale-free graph) without a witness search per pair (kron 16's hubs made
+/// the build take minutes).
+pub const SIMULATE_PAIRS: usize = 1024;
+
+/// What a contraction produced.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct HierarchyStats {
+    /// Shortcut arcs added.
+    pub shortcuts: u64,
+    /// Levels of the sweep.
+    pub levels: u32,
+    /// Vertices left uncontracted (searched by every query).
+    pub core: u32,
+    /// Arcs of the upward graph (core arcs included).
+    pub up_arcs: u64,
+    /// Downward arcs the sweep relaxes.
+    pub down_arcs: u64,
+    /// Time of the contraction.
+    #[serde(serialize_with = "ser_secs")]
+    pub build: Duration,
+}
+
+fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+/// A contraction hierarchy of a graph with its PHAST sweep layout (see the module doc).
+#[derive(Debug)]
+pub struct Hierarchy {
+    /// Identifies this hierarchy to an engine that keeps its sweep graph resident.
+    id: u64,
+    n: u32,
+    /// Upward graph in vertex ids: arcs to higher-ranked vertices, and a core vertex's arcs
+    /// to the rest of the core.
+    up_offsets: Vec<u64>,
+    up_heads: Vec<u32>,
+    up_weights: Vec<u32>,
+    /// The swept (non-core) vertices, top level first.
+    order: Vec<u32>,
+    /// Level `k` is `order[level_starts[k]..level_starts[k + 1]]`.
+    level_starts: Vec<u32>,
+    /// Downward in-arcs of `order[i]`: `down_offsets[i]..down_offsets[i + 1]`, tails and weights.
+    down_offsets: Vec<u64>,
+    down_tails: Vec<u32>,
+    down_weights: Vec<u32>,
+    /// The upward search's distances (`u64::MAX`: not reached), reset after each search.
+    scratch: std::sync::Mutex<Vec<u64>>,
+    /// What the build produced.
+    pub stats: HierarchyStats,
+}
+
+/// The sweep layout an engine uploads ([`Hierarchy::sweep_graph`]).
+pub struct SweepGraph<'a> {
+    /// The hierarchy's id (an engine re-uploads when it changes).
+    pub id: u64,
+    /// Vertices of the graph it was built from.
+    pub n: u32,
+    /// Swept vertices, top level first.
+    pub order: &'a [u32],
+    /// Level boundaries in `order`.
+    pub level_starts: &'a [u32],
+    /// Per position in `order`: the range of its downward in-arcs.
+    pub offsets: &'a [u64],
+    /// Tails of the downward in-arcs.
+    pub tails: &'a [u32],
+    /// Their weights (`INF`: too heavy to relax through).
+    pub weights: &'a [u32],
+}
+
+/// The result of an upward search: every vertex it reached, with its distance.
+#[derive(Clone, Debug, Default)]
+pub struct Upward {
+    /// `(vertex, distance)` for the vertices reached (distance below `INF`).
+    pub seeds: Vec<(u32, u32)>,
+    /// Arcs relaxed.
+    pub arcs: u64,
+    /// Some distance did not fit below `INF` and was dropped.
+    pub overflow: bool,
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The remaining graph while contracting: adjacency of uncontracted vertices, both ways.
+struct Remaining {
+    out: Vec<Vec<(u32, u64)>>,
+    inn: Vec<Vec<(u32, u64)>>,
+    /// Out-arcs of uncontracted vertices, in all.
+    arcs: u64,
+}
+
+impl Remaining {
+    /// Add `u -> x` of weight `w`, or lower an existing one.
+    fn add(&mut self, u: u32, x: u32, w: u64) {
+        match self.out[u as usize].iter_mut().find(|a| a.0 == x) {
+            Some(a) => a.1 = a.1.min(w),
+            None => {
+                self.out[u as usize].push((x, w));
+                self.arcs += 1;
+            }
+        }
+        match self.inn[x as usize].iter_mut().find(|a| a.0 == u) {
+            Some(a) => a.1 = a.1.min(w),
+            None => self.inn[x as usize].push((u, w)),
+        }
+    }
+}
+
+/// A bounded Dijkstra on the remaining graph, with its buffers kept between searches.
+struct Witness {
+    dist: Vec<u64>,
+    touched: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+impl Witness {
+    /// Distances from `from` avoiding `skip`, exact up to `limit` (farther ones may be
+    /// missing), settling at most [`WITNESS_SETTLES`] vertices. Read with [`Witness::at`]
+    /// until the next search.
+    fn search(&mut self, g: &Remaining, from: u32, skip: u32, limit: u64) {
+        for &t in &self.touched {
+            self.dist[t as usize] = u64::MAX;
+        }
+        self.touched.clear();
+        self.heap.clear();
+        self.dist[from as usize] = 0;
+        self.touched.push(from);
+        self.heap.push(Reverse((0, from)));
+        let (mut settled, mut scanned) = (0, 0);
+        while let Some(Reverse((d, v))) = self.heap.pop() {
+            if d > self.dist[v as usize] {
+                continue;
+            }
+            if d > limit || settled >= WITNESS_SETTLES || scanned >= WITNESS_ARCS {
+                break;
+            }
+            settled += 1;
+            scanned += g.out[v as usize].len();
+            for &(x, w) in &g.out[v as usize] {
+                let c = d + w;
+                if x != skip && c < self.dist[x as usize] {
+                    if self.dist[x as usize] == u64::MAX {
+                        self.touched.push(x);
+                    }
+                    self.dist[x as usize] = c;
+                    self.heap.push(Reverse((c, x)));
+                }
+            }
+        }
+    }
+
+    fn at(&self, v: u32) -> u64 {
+        self.dist[v as usize]
+    }
+}
+
+/// Per-vertex state of the contraction.
+struct Contraction {
+    g: Remaining,
+    witness: Witness,
+    level: Vec<u32>,
+    /// Neighbours already contracted.
+    gone: Vec<u32>,
+    contracted: Vec<bool>,
+}
+
+impl Contraction {
+    /// The shortcuts removing `v` needs, added to the graph when `apply`; returns how many.
+    fn shortcuts(&mut self, v: u32, apply: bool) -> u64 {
+        let (ins, outs) = (self.g.inn[v as usize].clone(), self.g.out[v as usize].clone());
+        let mut count = 0;
+        for &(u, wu) in &ins {
+            let Some(limit) = outs.iter().filter(|a| a.0 != u).map(|a| wu + a.1).max() else { continue };
+            self.witness.search(&self.g, u, v, limit);
+            for &(x, wx) in &outs {
+                if x != u && self.witness.at(x) > wu + wx {
+                    count += 1;
+                    if apply {
+                        self.g.add(u, x, wu + wx);
+                    }
+                }
+            }
+        }
+        count
+    }
+
+    fn priority(&mut self, v: u32) -> i64 {
+        let (ins, outs) = (self.g.inn[v as usize].len(), self.g.out[v as usize].len());
+        let removed = (ins + outs) as i64;
+        let added = if ins * outs > SIMULATE_PAIRS { (ins * outs) as i64 } else { self.shortcuts(v, false) as i64 };
+        4 * (added - removed) + self.gone[v as usize] as i64 + PRIORITY_LEVEL * self.level[v as usize] as i64
+    }
+
+    /// Remove `v`: add its shortcuts, detach it from its neighbours, and return its upward
+    /// out-arcs, downward in-arcs, and the number of shortcuts it took.
+    fn contract(&mut self, v: u32) -> (Arcs, Arcs, u64) {
+        let added = self.shortcuts(v, true);
+        let up = std::mem::take(&mut self.g.out[v as usize]);
+        let down = std::mem::take(&mut self.g.inn[v as usize]);
+        self.g.arcs -= up.len() as u64;
+        let next = self.level[v as usize] + 1;
+        for &(u, _) in &down {
+            let before = self.g.out[u as usize].len();
+            self.g.out[u as usize].retain(|a| a.0 != v);
+            self.g.arcs -= (before - self.g.out[u as usize].len()) as u64;
+        }
+        for &(x, _) in &up {
+            self.g.inn[x as usize].retain(|a| a.0 != v);
+        }
+        for &(y, _) in up.iter().chain(&down) {
+            self.gone[y as usize] += 1;
+            self.level[y as usize] = self.level[y as usize].max(next);
+        }
+        self.contracted[v as usize] = true;
+        (up, down, added)
+    }
+}
+
+/// One vertex's arcs while contracting: (other end, weight).
+type Arcs = Vec<(u32, u64)>;
+
+/// `n` empty arc lists, or [`Error::OutOfHostMemory`].
+fn arc_lists(n: usize) -> Result<Vec<Arcs>> {
+    let mut v = Vec::new();
+    crate::mem::reserve(&mut v, n)?;
+    v.resize_with(n, Vec::new);
+    Ok(v)
+}
+
+/// The weight as stored: `INF` for a sum that does not fit below it.
+fn stored(w: u64) -> u32 {
+    w.min(INF as u64) as u32
+}
+
+impl Hierarchy {
+    /// Contract `g` (see the module doc). Errors: [`Error::InvalidArgument`] for weights other
+    /// than non-negative integers; [`Error::OutOfHostMemory`].
+    pub fn build(g: &Graph) -> Result<Hierarchy> {
+        let started = Instant::now();
+        if g.metric() != Metric::Integer {
+            return Err(Error::InvalidArgument(
+                "phast needs non-negative integer weights (a shortcut of real weights rounds differently \
+                 from the path it stands for; negative weights have no hierarchy)"
+                    .into(),
+            ));
+        }
+        let weights = g.engine_weights();
+        let n = g.num_vertices();
+        let out = arc_lists(n)?;
+        let inn = arc_lists(n)?;
+        let mut g2 = Remaining { out, inn, arcs: 0 };
+        for v in 0..n as u32 {
+            for e in g.arc_range(v) {
+                let x = g.targets()[e];
+                if x != v {
+                    g2.add(v, x, weights[e] as u64);
+                }
+            }
+        }
+        let mut c = Contraction {
+            g: g2,
+            witness: Witness { dist: try_vec(n, u64::MAX)?, touched: Vec::new(), heap: BinaryHeap::new() },
+            level: try_vec(n, 0)?,
+            gone: try_vec(n, 0)?,
+            contracted: try_vec(n, false)?,
+        };
+        let mut heap: BinaryHeap<Reverse<(i64, u32)>> = BinaryHeap::new();
+        for v in 0..n as u32 {
+            let p = c.priority(v);
+            heap.push(Reverse((p, v)));
+        }
+        let mut up = arc_lists(n)?;
+        let mut down = arc_lists(n)?;
+        let mut remaining = n as u64;
+        let mut shortcuts = 0u64;
+        while let Some(Reverse((p, v))) = heap.pop() {
+            if c.contracted[v as usize] {
+                continue;
+            }
+            // Lazy update: contract only a vertex whose fresh priority is still the least.
+            let fresh = c.priority(v);
+            if fresh > p && heap.peek().is_some_and(|Reverse((q, _))| fresh > *q) {
+                heap.push(Reverse((fresh, v)));
+                continue;
+            }
+            if remaining > 1 && c.g.arcs > CORE_DEGREE * remaining {
+                heap.push(Reverse((fresh, v)));
+                break;
+            }
+            let (u, d, added) = c.contract(v);
+            shortcuts += added;
+            remaining -= 1;
+            up[v as usize] = u;
+            down[v as usize] = d;
+        }
+        // The core keeps its remaining arcs, all to core vertices.
+        let mut core = 0u32;
+        for ((arcs, out), &done) in up.iter_mut().zip(&mut c.g.out).zip(&c.contracted) {
+            if !done {
+                core += 1;
+                *arcs = std::mem::take(out);
+            }
+        }
+        Self::assemble(n, &c.contracted, &c.level, up, down, core, shortcuts, started)
+    }
+
+    /// Flatten the per-vertex arc lists into the upward CSR and the sweep layout.
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        n: usize,
+        contracted: &[bool],
+        level: &[u32],
+        up: Vec<Vec<(u32, u64)>>,
+        down: Vec<Vec<(u32, u64)>>,
+        core: u32,
+        shortcuts: u64,
+        started: Instant,
+    ) -> Result<Hierarchy> {
+        let up_arcs: usize = up.iter().map(Vec::len).sum();
+        let mut up_offsets = try_vec(n + 1, 0u64)?;
+        let (mut up_heads, mut up_weights) = (try_vec(up_arcs, 0u32)?, try_vec(up_arcs, 0u32)?);
+        let mut k = 0;
+        for (v, arcs) in up.iter().enumerate() {
+            for &(x, w) in arcs {
+                up_heads[k] = x;
+                up_weights[k] = stored(w);
+                k += 1;
+            }
+            up_offsets[v + 1] = k as u64;
+        }
+        // Sweep order: the contracted vertices by level, the highest first.
+        let mut order: Vec<u32> = (0..n as u32).filter(|&v| contracted[v as usize]).collect();
+        order.sort_by_key(|&v| (Reverse(level[v as usize]), v));
+        let mut level_starts = vec![0u32];
+        for i in 1..order.len() {
+            if level[order[i] as usize] != level[order[i - 1] as usize] {
+                level_starts.push(i as u32);
+            }
+        }
+        level_starts.push(order.len() as u32);
+        if order.is_empty() {
+            level_starts = vec![0];
+        }
+        let down_arcs: usize = order.iter().map(|&v| down[v as usize].len()).sum();
+        let mut down_offsets = try_vec(order.len() + 1, 0u64)?;
+        let (mut down_tails, mut down_weights) = (try_vec(down_arcs, 0u32)?, try_vec(down_arcs, 0u32)?);
+        let mut k = 0;
+        for (i, &v) in order.iter().enumerate() {
+            for &(u, w) in &down[v as usize] {
+                down_tails[k] = u;
+                down_weights[k] = stored(w);
+                k += 1;
+            }
+            down_offsets[i + 1] = k as u64;
+        }
+        let stats = HierarchyStats {
+            shortcuts,
+            levels: level_starts.len() as u32 - 1,
+            core,
+            up_arcs: up_arcs as u64,
+            down_arcs: down_arcs as u64,
+            build: started.elapsed(),
+        };
+        Ok(Hierarchy {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            n: n as u32,
+            up_offsets,
+            up_heads,
+            up_weights,
+            order,
+            level_starts,
+            down_offsets,
+            down_tails,
+            down_weights,
+            scratch: std::sync::Mutex::new(try_vec(n, u64::MAX)?),
+            stats,
+        })
+    }
+
+    /// Vertices of the graph it was built from.
+    pub fn num_vertices(&self) -> u32 {
+        self.n
+    }
+
+    /// The layout the sweep runs on.
+    pub fn sweep_graph(&self) -> SweepGraph<'_> {
+        SweepGraph {
+            id: self.id,
+            n: self.n,
+            order: &self.order,
+            level_starts: &self.level_starts,
+            offsets: &self.down_offsets,
+            tails: &self.down_tails,
+            weights: &self.down_weights,
+        }
+    }
+
+    /// The query's first half: Dijkstra from `source` over the upward arcs (and the core's),
+    /// returning the exact distance of every core vertex and an upper bound of every other
+    /// vertex it reaches, which the sweep lowers to the exact one.
+    pub fn upward(&self, source: u32) -> Upward {
+        let mut dist = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        let mut heap = BinaryHeap::new();
+        let mut res = Upward::default();
+        dist[source as usize] = 0;
+        heap.push(Reverse((0u64, source)));
+        while let Some(Reverse((d, v))) = heap.pop() {
+            if d > dist[v as usize] {
+                continue;
+            }
+            res.seeds.push((v, d as u32));
+            let (s, e) = (self.up_offsets[v as usize] as usize, self.up_offsets[v as usize + 1] as usize);
+            res.arcs += (e - s) as u64;
+            for k in s..e {
+                let (x, w) = (self.up_heads[k], self.up_weights[k]);
+                let c = d + w as u64;
+                if c >= INF as u64 {
+                    res.overflow = true;
+                } else if c < dist[x as usize] {
+                    dist[x as usize] = c;
+                    heap.push(Reverse((c, x)));
+                }
+            }
+        }
+        // Every vertex whose entry was lowered was pushed, hence popped: it is a seed, or it
+        // was popped stale after a lower entry of itself, a seed too.
+        for &(v, _) in &res.seeds {
+            dist[v as usize] = u64::MAX;
+        }
+        res
+    }
+}

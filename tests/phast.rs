@@ -1,0 +1,158 @@
+//! PHAST (`Algo::Phast`, `sssp::hierarchy`): the contraction and the sweep against Dijkstra on
+//! the families where it matters (roads, meshes, long paths), on graphs whose contraction
+//! stops at a core (scale-free, dense), on directed and disconnected ones, with zero weights,
+//! and at the 32-bit overflow edge; the hierarchy's own invariants; the refusals. Every
+//! family and the random multigraphs also run it through `sssp_tests::configs`. On the CPU
+//! (CI) the engine runs the sweep's bodies level by level; `scripts/gpu-suite.sh` runs this on
+//! the GPU.
+
+use sssp::engine;
+use sssp::generate::{generate, GenSpec};
+use sssp::hierarchy::{Hierarchy, CORE_DEGREE};
+use sssp::strategy::{solve, Algo, Options};
+use sssp::{EdgeList, Error, Graph, WeightSpec, UNREACHED};
+
+use sssp_tests::device;
+
+/// PHAST from `sources` equals Dijkstra, and the hierarchy keeps its invariants.
+fn check(g: &Graph, sources: &[u32], what: &str) {
+    let mut eng = engine::open(g, device()).unwrap();
+    for &src in sources {
+        let want = sssp::reference::dijkstra(g, src).unwrap();
+        let sol = solve(g, Algo::Phast, Some(eng.as_mut()), src, &Options::default())
+            .unwrap_or_else(|e| panic!("{what} from {src}: {e}"));
+        sssp::verify::compare(&sol.dist, &want).unwrap_or_else(|e| panic!("{what} from {src}: {e}"));
+    }
+    invariants(&g.hierarchy().unwrap().0, g, what);
+}
+
+/// Every vertex is swept once or is in the core; a downward arc's tail is in the core or in a
+/// level above its head's; the levels cover the sweep order.
+fn invariants(h: &Hierarchy, g: &Graph, what: &str) {
+    let sg = h.sweep_graph();
+    let n = g.num_vertices();
+    let mut level = vec![u32::MAX; n];
+    let levels = sg.level_starts.len().saturating_sub(1);
+    assert_eq!(levels as u32, h.stats.levels, "{what}");
+    for k in 0..levels {
+        let (s, e) = (sg.level_starts[k] as usize, sg.level_starts[k + 1] as usize);
+        assert!(s < e, "{what}: empty level {k}");
+        for &v in &sg.order[s..e] {
+            assert_eq!(level[v as usize], u32::MAX, "{what}: {v} swept twice");
+            level[v as usize] = k as u32;
+        }
+    }
+    assert_eq!(sg.order.len() + h.stats.core as usize, n, "{what}: swept + core != n");
+    for (i, &v) in sg.order.iter().enumerate() {
+        for j in sg.offsets[i]..sg.offsets[i + 1] {
+            let u = sg.tails[j as usize];
+            // Core vertices (never swept) sit above every level.
+            let above = level[u as usize] == u32::MAX || level[u as usize] < level[v as usize];
+            assert!(above, "{what}: down arc {u} -> {v} does not come from above");
+        }
+    }
+}
+
+#[test]
+fn roads_meshes_and_paths() {
+    for spec in ["road:3000", "grid2d:40x30", "grid3d:12x10x8", "path:2000", "uniform:2000:3"] {
+        let g = generate(&GenSpec::parse(spec).unwrap(), 7, WeightSpec::AsGiven).unwrap();
+        let n = g.num_vertices() as u32;
+        check(&g, &[0, n / 3, n - 1], spec);
+    }
+    // Unit weights: many equal-length paths (witnesses tie with the shortcut).
+    let g = generate(&GenSpec::parse("grid2d:30x30").unwrap(), 1, WeightSpec::Unit).unwrap();
+    check(&g, &[0, 455], "grid2d unit");
+}
+
+#[test]
+fn contraction_that_stops_at_a_core() {
+    // Scale-free and dense graphs: the remaining graph passes CORE_DEGREE arcs per vertex
+    // and the rest is searched by every query.
+    // Kronecker: hubs are never simulated (their pairs are the estimate) and sort last.
+    let g = generate(&GenSpec::parse("kron:11").unwrap(), 3, WeightSpec::AsGiven).unwrap();
+    check(&g, &[0, 17, 200], "kron:11");
+    // Mean degree 100 from the start: all of it is the core, searched by every query.
+    let g = generate(&GenSpec::parse("uniform:300:100").unwrap(), 3, WeightSpec::AsGiven).unwrap();
+    check(&g, &[0, 17, 200], "uniform:300:100");
+    let h = g.hierarchy().unwrap().0;
+    assert!(h.stats.core > 0, "expected a core (mean degree above {CORE_DEGREE})");
+}
+
+#[test]
+fn directed_disconnected_zero_weights_loops_and_parallel_arcs() {
+    // Two one-way rings joined one way, an island, zero-weight arcs, self loops, parallel arcs.
+    let mut arcs = vec![];
+    for i in 0..50u32 {
+        arcs.push((i, (i + 1) % 50, (i % 3) as i64));
+        arcs.push((50 + i, 50 + (i + 1) % 50, 2));
+        arcs.push((i, i, 0));
+        arcs.push((i, (i + 1) % 50, 7));
+    }
+    arcs.push((10, 60, 0));
+    arcs.push((100, 101, 1));
+    let g = Graph::from_arcs(102, &arcs).unwrap();
+    check(&g, &[0, 55, 100, 101], "rings");
+    // One vertex, no arcs.
+    let g = Graph::from_arcs(1, &[]).unwrap();
+    check(&g, &[0], "one vertex");
+}
+
+#[test]
+fn overflow_is_reported_as_by_every_strategy() {
+    // A path of weights 2^31 - 2: two arcs fit below 2^32 - 1, three do not. Contraction
+    // makes shortcuts of the sums (stored as INF when they do not fit).
+    let w = (1i64 << 31) - 2;
+    let g = Graph::from_arcs(4, &[(0, 1, w), (1, 2, w), (2, 3, w)]).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    match solve(&g, Algo::Phast, Some(eng.as_mut()), 0, &Options::default()) {
+        Err(Error::DistanceOverflow { vertex: 3, .. }) => {}
+        other => panic!("expected an overflow at 3, got {other:?}"),
+    }
+    // From 1 everything fits.
+    let sol = solve(&g, Algo::Phast, Some(eng.as_mut()), 1, &Options::default()).unwrap();
+    assert_eq!(sol.dist, vec![UNREACHED, 0, w, 2 * w]);
+}
+
+#[test]
+fn queries_and_trees_come_from_the_full_tree() {
+    let g = generate(&GenSpec::parse("road:2000").unwrap(), 2, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    let want = sssp::reference::dijkstra(&g, 5).unwrap();
+    let cutoff = want[100];
+    let o = Options::default().with_cutoff(cutoff as u64).with_tree();
+    let sol = solve(&g, Algo::Phast, Some(eng.as_mut()), 5, &o).unwrap();
+    for (v, (&d, &w)) in sol.dist.iter().zip(&want).enumerate() {
+        assert_eq!(d, if w <= cutoff { w } else { UNREACHED }, "vertex {v}");
+    }
+    sssp::verify::check_tree(&g, 5, &sol.dist, sol.parents.as_ref().unwrap()).unwrap();
+    assert_eq!(sol.path(100).unwrap().first(), Some(&5));
+}
+
+#[test]
+fn refusals_are_typed() {
+    // Real weights: a shortcut would round differently from its path.
+    let mut e = EdgeList::with_capacity(3, 2);
+    e.push(0, 1, 1);
+    e.push(1, 2, 1);
+    let g = e.into_graph(WeightSpec::parse("real:0.5-2.5").unwrap(), false).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    match solve(&g, Algo::Phast, Some(eng.as_mut()), 0, &Options::default()) {
+        Err(Error::InvalidArgument(m)) => assert!(m.contains("integer"), "{m}"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    // Negative weights.
+    let g = Graph::from_arcs(3, &[(0, 1, 4), (1, 2, -1)]).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    assert!(matches!(
+        solve(&g, Algo::Phast, Some(eng.as_mut()), 0, &Options::default()),
+        Err(Error::NegativeWeight { .. })
+    ));
+    // A batched engine.
+    let g = generate(&GenSpec::parse("path:10").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+    let mut eng = engine::open_lanes(&g, device(), 4).unwrap();
+    assert!(matches!(
+        solve(&g, Algo::Phast, Some(eng.as_mut()), 0, &Options::default()),
+        Err(Error::InvalidArgument(_))
+    ));
+}
