@@ -143,8 +143,9 @@ pub struct SweepGraph<'a> {
 /// The result of an upward search: every vertex it reached, with its distance.
 #[derive(Clone, Debug, Default)]
 pub struct Upward {
-    /// `(vertex, distance)` for the vertices reached (distance below `INF`).
-    pub seeds: Vec<(u32, u32)>,
+    /// The vertices reached (distance below `INF`), each as the sweep's seed item
+    /// ([`sssp_kernels::sweep::seed_item`]: `(distance << 32) | vertex`).
+    pub seeds: Vec<u64>,
     /// Arcs relaxed.
     pub arcs: u64,
     /// Some distance did not fit below `INF` and was dropped.
@@ -155,13 +156,43 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// The remaining graph while contracting: adjacency of uncontracted vertices, both ways.
 struct Remaining {
-    out: Vec<Vec<(u32, u64)>>,
-    inn: Vec<Vec<(u32, u64)>>,
+    out: Vec<Arcs>,
+    inn: Vec<Arcs>,
     /// Out-arcs of uncontracted vertices, in all.
     arcs: u64,
 }
 
 impl Remaining {
+    /// `g` without self loops (never on a shortest path) and with the lightest of parallel
+    /// arcs, in one pass: each row is merged through a position table rather than by
+    /// [`Remaining::add`]'s search of the row, which costs a hub the square of its degree.
+    fn of(g: &Graph) -> Result<Remaining> {
+        let (n, weights) = (g.num_vertices(), g.engine_weights());
+        let (mut out, mut inn) = (arc_lists(n)?, arc_lists(n)?);
+        let mut at = try_vec(n, u32::MAX)?;
+        let mut arcs = 0;
+        for v in 0..n as u32 {
+            let row = &mut out[v as usize];
+            for e in g.arc_range(v) {
+                let (x, w) = (g.targets()[e], weights[e] as u64);
+                match at[x as usize] {
+                    _ if x == v => {}
+                    u32::MAX => {
+                        at[x as usize] = row.len() as u32;
+                        row.push((x, w));
+                    }
+                    i => row[i as usize].1 = row[i as usize].1.min(w),
+                }
+            }
+            for &(x, w) in row.iter() {
+                at[x as usize] = u32::MAX;
+                inn[x as usize].push((v, w));
+            }
+            arcs += row.len() as u64;
+        }
+        Ok(Remaining { out, inn, arcs })
+    }
+
     /// Add `u -> x` of weight `w`, or lower an existing one.
     fn add(&mut self, u: u32, x: u32, w: u64) {
         match self.out[u as usize].iter_mut().find(|a| a.0 == x) {
@@ -239,7 +270,11 @@ struct Contraction {
 impl Contraction {
     /// The shortcuts removing `v` needs, added to the graph when `apply`; returns how many.
     fn shortcuts(&mut self, v: u32, apply: bool) -> u64 {
-        let (ins, outs) = (self.g.inn[v as usize].clone(), self.g.out[v as usize].clone());
+        // Borrowed out of the graph for the loop, not copied (this runs at every priority
+        // update): no search reads them (a witness search never reaches `v`, which it skips)
+        // and no shortcut touches them (its ends are `v`'s neighbours, never `v`).
+        let ins = std::mem::take(&mut self.g.inn[v as usize]);
+        let outs = std::mem::take(&mut self.g.out[v as usize]);
         let mut count = 0;
         for &(u, wu) in &ins {
             let Some(limit) = outs.iter().filter(|a| a.0 != u).map(|a| wu + a.1).max() else { continue };
@@ -253,6 +288,8 @@ impl Contraction {
                 }
             }
         }
+        self.g.inn[v as usize] = ins;
+        self.g.out[v as usize] = outs;
         count
     }
 
@@ -299,6 +336,25 @@ fn arc_lists(n: usize) -> Result<Vec<Arcs>> {
     Ok(v)
 }
 
+/// Rows of arcs as a CSR: offsets (one per row, plus the end), other ends, stored weights.
+fn flatten<'a>(rows: impl Iterator<Item = &'a Arcs> + Clone) -> Result<(Vec<u64>, Vec<u32>, Vec<u32>)> {
+    let (count, total) = rows.clone().fold((0, 0), |(c, t), r| (c + 1, t + r.len()));
+    let mut offsets = Vec::new();
+    crate::mem::reserve(&mut offsets, count + 1)?;
+    let (mut ends, mut weights) = (Vec::new(), Vec::new());
+    crate::mem::reserve(&mut ends, total)?;
+    crate::mem::reserve(&mut weights, total)?;
+    offsets.push(0);
+    for row in rows {
+        for &(x, w) in row {
+            ends.push(x);
+            weights.push(stored(w));
+        }
+        offsets.push(ends.len() as u64);
+    }
+    Ok((offsets, ends, weights))
+}
+
 /// The weight as stored: `INF` for a sum that does not fit below it.
 fn stored(w: u64) -> u32 {
     w.min(INF as u64) as u32
@@ -316,21 +372,9 @@ impl Hierarchy {
                     .into(),
             ));
         }
-        let weights = g.engine_weights();
         let n = g.num_vertices();
-        let out = arc_lists(n)?;
-        let inn = arc_lists(n)?;
-        let mut g2 = Remaining { out, inn, arcs: 0 };
-        for v in 0..n as u32 {
-            for e in g.arc_range(v) {
-                let x = g.targets()[e];
-                if x != v {
-                    g2.add(v, x, weights[e] as u64);
-                }
-            }
-        }
         let mut c = Contraction {
-            g: g2,
+            g: Remaining::of(g)?,
             witness: Witness { dist: try_vec(n, u64::MAX)?, touched: Vec::new(), heap: BinaryHeap::new() },
             level: try_vec(n, 0)?,
             gone: try_vec(n, 0)?,
@@ -356,7 +400,6 @@ impl Hierarchy {
                 continue;
             }
             if remaining > 1 && c.g.arcs > CORE_DEGREE * remaining {
-                heap.push(Reverse((fresh, v)));
                 break;
             }
             let (u, d, added) = c.contract(v);
@@ -365,15 +408,13 @@ impl Hierarchy {
             up[v as usize] = u;
             down[v as usize] = d;
         }
-        // The core keeps its remaining arcs, all to core vertices.
-        let mut core = 0u32;
+        // The core (the `remaining` vertices) keeps its arcs, all to core vertices.
         for ((arcs, out), &done) in up.iter_mut().zip(&mut c.g.out).zip(&c.contracted) {
             if !done {
-                core += 1;
                 *arcs = std::mem::take(out);
             }
         }
-        Self::assemble(n, &c.contracted, &c.level, up, down, core, shortcuts, started)
+        Self::assemble(n, &c.contracted, &c.level, up, down, remaining as u32, shortcuts, started)
     }
 
     /// Flatten the per-vertex arc lists into the upward CSR and the sweep layout.
@@ -382,49 +423,24 @@ impl Hierarchy {
         n: usize,
         contracted: &[bool],
         level: &[u32],
-        up: Vec<Vec<(u32, u64)>>,
-        down: Vec<Vec<(u32, u64)>>,
+        up: Vec<Arcs>,
+        down: Vec<Arcs>,
         core: u32,
         shortcuts: u64,
         started: Instant,
     ) -> Result<Hierarchy> {
-        let up_arcs: usize = up.iter().map(Vec::len).sum();
-        let mut up_offsets = try_vec(n + 1, 0u64)?;
-        let (mut up_heads, mut up_weights) = (try_vec(up_arcs, 0u32)?, try_vec(up_arcs, 0u32)?);
-        let mut k = 0;
-        for (v, arcs) in up.iter().enumerate() {
-            for &(x, w) in arcs {
-                up_heads[k] = x;
-                up_weights[k] = stored(w);
-                k += 1;
-            }
-            up_offsets[v + 1] = k as u64;
-        }
-        // Sweep order: the contracted vertices by level, the highest first.
+        let (up_offsets, up_heads, up_weights) = flatten(up.iter())?;
+        // Sweep order: the contracted vertices by level, the highest first; a level starts
+        // where the level changes.
         let mut order: Vec<u32> = (0..n as u32).filter(|&v| contracted[v as usize]).collect();
         order.sort_by_key(|&v| (Reverse(level[v as usize]), v));
-        let mut level_starts = vec![0u32];
-        for i in 1..order.len() {
-            if level[order[i] as usize] != level[order[i - 1] as usize] {
-                level_starts.push(i as u32);
-            }
-        }
-        level_starts.push(order.len() as u32);
-        if order.is_empty() {
-            level_starts = vec![0];
-        }
-        let down_arcs: usize = order.iter().map(|&v| down[v as usize].len()).sum();
-        let mut down_offsets = try_vec(order.len() + 1, 0u64)?;
-        let (mut down_tails, mut down_weights) = (try_vec(down_arcs, 0u32)?, try_vec(down_arcs, 0u32)?);
-        let mut k = 0;
-        for (i, &v) in order.iter().enumerate() {
-            for &(u, w) in &down[v as usize] {
-                down_tails[k] = u;
-                down_weights[k] = stored(w);
-                k += 1;
-            }
-            down_offsets[i + 1] = k as u64;
-        }
+        let lev = |i: usize| level[order[i] as usize];
+        let level_starts: Vec<u32> = (0..=order.len())
+            .filter(|&i| i == 0 || i == order.len() || lev(i) != lev(i - 1))
+            .map(|i| i as u32)
+            .collect();
+        let (down_offsets, down_tails, down_weights) = flatten(order.iter().map(|&v| &down[v as usize]))?;
+        let (up_arcs, down_arcs) = (up_heads.len(), down_tails.len());
         let stats = HierarchyStats {
             shortcuts,
             levels: level_starts.len() as u32 - 1,
@@ -480,7 +496,7 @@ impl Hierarchy {
             if d > dist[v as usize] {
                 continue;
             }
-            res.seeds.push((v, d as u32));
+            res.seeds.push(sssp_kernels::sweep::seed_item(v, d as u32));
             let (s, e) = (self.up_offsets[v as usize] as usize, self.up_offsets[v as usize + 1] as usize);
             res.arcs += (e - s) as u64;
             for k in s..e {
@@ -496,8 +512,8 @@ impl Hierarchy {
         }
         // Every vertex whose entry was lowered was pushed, hence popped: it is a seed, or it
         // was popped stale after a lower entry of itself, a seed too.
-        for &(v, _) in &res.seeds {
-            dist[v as usize] = u64::MAX;
+        for &item in &res.seeds {
+            dist[item as u32 as usize] = u64::MAX;
         }
         res
     }

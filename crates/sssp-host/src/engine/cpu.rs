@@ -789,12 +789,11 @@ impl Engine for CpuEngine {
         Ok((found, arcs))
     }
 
-    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[(u32, u32)]) -> Result<()> {
+    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64]) -> Result<()> {
         super::one_lane(self.lanes(), "the PHAST sweep")?;
-        let items: Vec<u64> = seeds.iter().map(|&(v, d)| sweep::seed_item(v, d)).collect();
         let mut a = super::sweep_args(h, self.n, self.lay.csr.metric, self.dist.ptr(), self.counters.ptr())?;
-        a.seeds = items.as_ptr();
-        a.seed_count = items.len() as u32;
+        a.seeds = seeds.as_ptr();
+        a.seed_count = seeds.len() as u32;
         // SAFETY: dist has n entries and every id in the seeds and the sweep graph is < n (a
         // hierarchy of an n-vertex graph: `sweep_args` checked); each vertex is written by its
         // own thread only, reading tails of earlier levels.

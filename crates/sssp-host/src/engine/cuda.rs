@@ -519,6 +519,8 @@ pub struct CudaEngine {
     bfs_cells: Option<CudaSlice<u64>>,
     /// PHAST's sweep graph (first sweep; replaced when another hierarchy comes).
     sweep: Option<SweepBufs>,
+    /// The sweep's seed items, grown (to a power of two) when a search reaches more vertices.
+    sweep_seeds: Option<CudaSlice<u64>>,
     /// The edge classes (classified targets, sink tails, sink arcs), computed on the first
     /// classified run; `Some` once tried (`None` inside when the graph is not classified).
     classes: Option<Option<ClassBufs>>,
@@ -530,7 +532,7 @@ pub struct CudaEngine {
 /// read them, through the layout).
 type ClassBufs = (CudaSlice<u32>, CudaSlice<u32>, CudaSlice<u64>);
 
-/// A hierarchy's sweep graph on the device, and the seed buffer.
+/// A hierarchy's sweep graph on the device.
 struct SweepBufs {
     id: u64,
     order: CudaSlice<u32>,
@@ -538,9 +540,6 @@ struct SweepBufs {
     offsets: CudaSlice<u64>,
     tails: CudaSlice<u32>,
     weights: CudaSlice<u32>,
-    /// The level boundaries on the host too (launch sizes).
-    starts: Vec<u32>,
-    seeds: CudaSlice<u64>,
     /// Device bytes all of it takes.
     bytes: u64,
 }
@@ -717,6 +716,7 @@ impl CudaEngine {
             bounds: None,
             bfs_cells: None,
             sweep: None,
+            sweep_seeds: None,
             classes: None,
             deferred: None,
         };
@@ -757,9 +757,7 @@ impl CudaEngine {
         let (n, m) = (self.n as u64, g.num_arcs() as u64);
         if self.settle.is_none() {
             let needed = st::settle_bytes(n, self.k.settle_grid as u64);
-            if needed > self.spare {
-                return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare });
-            }
+            self.check_spare(needed)?;
             let nz = (n as usize).max(1);
             let s = &self.stream;
             let bufs = [
@@ -793,12 +791,10 @@ impl CudaEngine {
             self.spare -= needed;
             self.settle = Some(CudaSettle { lay, _bufs: bufs, cells, _mins: mins, rev: None });
         }
-        let cs = self.settle.as_mut().expect("allocated above");
-        if pull && cs.rev.is_none() {
+        if pull && self.settle.as_ref().is_some_and(|cs| cs.rev.is_none()) {
             let needed = st::reverse_bytes(n, m);
-            if needed > self.spare {
-                return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare });
-            }
+            self.check_spare(needed)?;
+            let cs = self.settle.as_mut().expect("allocated above");
             let (offsets, tails, ws) = st::reverse_csr(g, weights)?;
             let s = &self.stream;
             let rev = (s.clone_htod(&offsets)?, s.clone_htod(&tails)?, s.clone_htod(&ws)?);
@@ -816,47 +812,57 @@ impl CudaEngine {
         Ok(())
     }
 
-    /// Copy `h`'s sweep graph in unless it is the one already here, with room for `seeds`
-    /// seeds, within the memory the fit check left.
+    /// Copy `h`'s sweep graph in unless it is the one already here, and make room for `seeds`
+    /// seed items (a new hierarchy does not re-copy the seeds, more seeds do not re-copy the
+    /// graph), within the memory the fit check left.
     fn ensure_sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: usize) -> Result<()> {
-        let fits = self.sweep.as_ref().is_some_and(|b| b.id == h.id && b.seeds.len() >= seeds);
-        if fits {
-            return Ok(());
-        }
-        if let Some(old) = self.sweep.take() {
-            self.spare += old.bytes;
-        }
-        let cap = seeds.max(1024);
-        let bytes = 4 * h.order.len() as u64
-            + 4 * h.level_starts.len() as u64
-            + 8 * h.offsets.len() as u64
-            + 8 * h.tails.len() as u64
-            + 8 * cap as u64;
-        if bytes > self.spare {
-            return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed: bytes, available: self.spare });
-        }
-        let s = &self.stream;
-        // Empty slices cannot be allocated: one padding entry each.
-        fn nz<T: Copy + Default>(x: &[T]) -> Vec<T> {
-            if x.is_empty() {
-                vec![T::default()]
-            } else {
-                x.to_vec()
+        if self.sweep.as_ref().is_none_or(|b| b.id != h.id) {
+            if let Some(old) = self.sweep.take() {
+                self.spare += old.bytes;
             }
+            let bytes = 4 * h.order.len() as u64
+                + 4 * h.level_starts.len() as u64
+                + 8 * h.offsets.len() as u64
+                + 8 * h.tails.len() as u64;
+            self.check_spare(bytes)?;
+            let s = &self.stream;
+            // Empty slices cannot be allocated: one padding entry each.
+            fn nz<T: Copy + Default>(x: &[T]) -> Vec<T> {
+                if x.is_empty() {
+                    vec![T::default()]
+                } else {
+                    x.to_vec()
+                }
+            }
+            self.sweep = Some(SweepBufs {
+                id: h.id,
+                order: s.clone_htod(&nz(h.order))?,
+                level_starts: s.clone_htod(&nz(h.level_starts))?,
+                offsets: s.clone_htod(&nz(h.offsets))?,
+                tails: s.clone_htod(&nz(h.tails))?,
+                weights: s.clone_htod(&nz(h.weights))?,
+                bytes,
+            });
+            self.spare -= bytes;
         }
-        let b = SweepBufs {
-            id: h.id,
-            order: s.clone_htod(&nz(h.order))?,
-            level_starts: s.clone_htod(&nz(h.level_starts))?,
-            offsets: s.clone_htod(&nz(h.offsets))?,
-            tails: s.clone_htod(&nz(h.tails))?,
-            weights: s.clone_htod(&nz(h.weights))?,
-            starts: h.level_starts.to_vec(),
-            seeds: s.alloc_zeros::<u64>(cap)?,
-            bytes,
-        };
-        self.spare -= bytes;
-        self.sweep = Some(b);
+        let have = self.sweep_seeds.as_ref().map_or(0, |b| b.len());
+        if have < seeds {
+            let cap = seeds.next_power_of_two().max(1024);
+            self.sweep_seeds = None;
+            self.spare += 8 * have as u64;
+            self.check_spare(8 * cap as u64)?;
+            self.sweep_seeds = Some(self.stream.alloc_zeros::<u64>(cap)?);
+            self.spare -= 8 * cap as u64;
+        }
+        Ok(())
+    }
+
+    /// `Ok` if `needed` more bytes fit in the memory the fit check left, else
+    /// [`Error::OutOfDeviceMemory`] (the caller takes them from `spare` once allocated).
+    fn check_spare(&self, needed: u64) -> Result<()> {
+        if needed > self.spare {
+            return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare });
+        }
         Ok(())
     }
 
@@ -1184,9 +1190,7 @@ impl Engine for CudaEngine {
         }
         if self.bounds.is_none() {
             let needed = 12 * n.max(1) as u64 + 64;
-            if needed > self.spare {
-                return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare });
-            }
+            self.check_spare(needed)?;
             self.spare -= needed;
             let nz = n.max(1);
             self.bounds = Some(BoundsBufs {
@@ -1248,25 +1252,26 @@ impl Engine for CudaEngine {
         Ok((c[0], c[1]))
     }
 
-    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[(u32, u32)]) -> Result<()> {
+    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64]) -> Result<()> {
         super::one_lane(self.lanes(), "the PHAST sweep")?;
         let mut a = super::sweep_args(h, self.n, self.lay.csr.metric, self.lay.dist, self.lay.counters)?;
         self.ensure_sweep(h, seeds.len())?;
         let s = &self.stream;
-        let b = self.sweep.as_mut().expect("ensured above");
-        let items: Vec<u64> = seeds.iter().map(|&(v, d)| sssp_kernels::sweep::seed_item(v, d)).collect();
-        if !items.is_empty() {
-            s.memcpy_htod(&items, &mut b.seeds.slice_mut(..items.len()))?;
+        let b = self.sweep.as_ref().expect("ensured above");
+        let items = self.sweep_seeds.as_mut().expect("ensured above");
+        if !seeds.is_empty() {
+            s.memcpy_htod(seeds, &mut items.slice_mut(..seeds.len()))?;
         }
         a.down.offsets = device_addr(&b.offsets, s) as *const u64;
         a.down.targets = device_addr(&b.tails, s) as *const u32;
         a.down.weights = device_addr(&b.weights, s) as *const u32;
         a.order = device_addr(&b.order, s) as *const u32;
         a.level_starts = device_addr(&b.level_starts, s) as *const u32;
-        a.seeds = device_addr(&b.seeds, s) as *const u64;
-        a.seed_count = items.len() as u32;
-        let size = |k: usize| b.starts[k + 1] - b.starts[k];
-        let levels = b.starts.len().saturating_sub(1);
+        a.seeds = device_addr(items, s) as *const u64;
+        a.seed_count = seeds.len() as u32;
+        let starts = h.level_starts;
+        let size = |k: usize| starts[k + 1] - starts[k];
+        let levels = starts.len().saturating_sub(1);
         let top = (0..levels).take_while(|&k| size(k) <= SWEEP_BLOCK_LEVEL).count();
         let rest: Vec<(u32, u32)> = (top..levels).map(|k| (k as u32, size(k))).collect();
         let (grid, k) = (self.k.grid, &self.k);

@@ -266,13 +266,13 @@ pub trait Engine {
     fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)>;
 
     /// PHAST's downward sweep over a contraction hierarchy (`crate::hierarchy`,
-    /// `sssp_kernels::sweep`), after [`Engine::init`]: write `seeds` (the upward search's
-    /// `(vertex, distance)` pairs), then run every level of `h` from the top, each vertex taking
+    /// `sssp_kernels::sweep`), after [`Engine::init`]: write `seeds` (the upward search's, as
+    /// `sssp_kernels::sweep::seed_item`s), then run every level of `h` from the top, each vertex taking
     /// the least candidate over its downward in-arcs; arcs relaxed and overflows go to the
     /// counters. The GPU copies the sweep graph in on first use and keeps it while the same
     /// hierarchy comes back (fit-checked); the CPU reads it in place. A new operator because no
     /// existing one pulls along a fixed order of levels. Queued.
-    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[(u32, u32)]) -> Result<()>;
+    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64]) -> Result<()>;
 }
 
 /// Open an engine for `g` on the requested device.

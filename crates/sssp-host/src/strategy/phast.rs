@@ -25,13 +25,12 @@ use crate::UNREACHED;
 pub fn phast(g: &Graph, eng: &mut dyn Engine, source: u32, _opts: &Options) -> Result<Solution> {
     crate::reference::check_source(g, source)?;
     crate::engine::one_lane(eng.lanes(), "phast")?;
-    let t = Instant::now();
     let (h, built) = g.hierarchy()?;
-    let prepare = if built { t.elapsed() } else { Default::default() };
-    solve_with(g, eng, &h, source).map(|mut sol| {
-        sol.stats.prepare = prepare;
-        sol
-    })
+    let mut sol = solve_with(g, eng, &h, source)?;
+    if built {
+        sol.stats.prepare = h.stats.build;
+    }
+    Ok(sol)
 }
 
 /// [`phast`] with a hierarchy at hand (`h` built from `g`).
