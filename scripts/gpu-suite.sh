@@ -55,7 +55,7 @@ run)
   done
   # PHAST's sweep: the one-block top levels (barriers) and the per-level grid launches.
   for tool in memcheck racecheck; do
-    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/phast --test-threads 1 roads directed overflow 2>&1 | tail -n 6; then fail=1; fi
+    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/phast --test-threads 1 roads directed overflow core 2>&1 | tail -n 6; then fail=1; fi
   done
   # The classified kernels (H-BF's edge classes: plain stores into in-degree-1 heads, the
   # deferred sink pass) and the classification passes themselves.

@@ -8,7 +8,7 @@
 
 use sssp::engine;
 use sssp::generate::{generate, GenSpec};
-use sssp::hierarchy::{Hierarchy, CORE_DEGREE};
+use sssp::hierarchy::{Hierarchy, HierarchyParams, CORE_DEGREE};
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{EdgeList, Error, Graph, WeightSpec, UNREACHED};
 
@@ -77,6 +77,91 @@ fn contraction_that_stops_at_a_core() {
     check(&g, &[0, 17, 200], "uniform:300:100");
     let h = g.hierarchy().unwrap().0;
     assert!(h.stats.core > 0, "expected a core (mean degree above {CORE_DEGREE})");
+}
+
+/// PHAST with `h` (built from `g`) from `sources` equals Dijkstra.
+fn check_with(g: &Graph, h: &Hierarchy, sources: &[u32], what: &str) {
+    let mut eng = engine::open(g, device()).unwrap();
+    for &src in sources {
+        let want = sssp::reference::dijkstra(g, src).unwrap();
+        let sol = sssp::strategy::phast::solve_with(g, eng.as_mut(), h, src)
+            .unwrap_or_else(|e| panic!("{what} from {src}: {e}"));
+        sssp::verify::compare(&sol.dist, &want).unwrap_or_else(|e| panic!("{what} from {src}: {e}"));
+    }
+    invariants(h, g, what);
+}
+
+#[test]
+fn core_table_and_host_search_agree() {
+    // A core with its distance table (the default up to CORE_TABLE vertices) and the same
+    // core searched on the host (table limit 0), from sources below and inside the core, on
+    // an undirected scale-free graph, a dense one (all core), and a directed one whose core
+    // is not strongly connected (unreachable table entries), with zero weights.
+    // Two dense blocks of 80 (each vertex to the next 75 of its block; block 0's arcs heavier
+    // than any way into it, so that every entry below is its own vertex's best), block 0 joined to
+    // block 1 one way only, and a fringe of 10 into block 0 and 10 out of block 1.
+    let mut arcs = vec![];
+    for i in 0..80u32 {
+        for k in 1..=75u32 {
+            arcs.push((i, (i + k) % 80, 100 + ((i * k) % 5) as i64));
+            arcs.push((80 + i, 80 + (i + k) % 80, ((i + k) % 3) as i64));
+        }
+        arcs.push((i, 80 + (i * 7) % 80, 4));
+    }
+    for i in 0..10u32 {
+        arcs.push((160 + i, i * 3, 2));
+        arcs.push((80 + i * 5, 170 + i, (i % 2) as i64));
+    }
+    // And a source below the core with 50 core entries (more than one chunk of the table
+    // pass), at weights that make different entries the best for different core vertices.
+    for i in 0..50u32 {
+        arcs.push((180, i, ((i * 37) % 11) as i64));
+    }
+    // Leaves out of block 1, so that the mean degree starts below CORE_DEGREE.
+    for i in 0..60u32 {
+        arcs.push((80 + i, 181 + i, 1));
+    }
+    let one_way = Graph::from_arcs(241, &arcs).unwrap();
+    let graphs = [
+        ("kron:11", generate(&GenSpec::parse("kron:11").unwrap(), 5, WeightSpec::AsGiven).unwrap()),
+        ("uniform:300:100", generate(&GenSpec::parse("uniform:300:100").unwrap(), 5, WeightSpec::AsGiven).unwrap()),
+        ("one-way blocks", one_way),
+    ];
+    for (what, g) in &graphs {
+        let table = Hierarchy::build(g).unwrap();
+        let host = Hierarchy::build_with(g, HierarchyParams { core_table: 0, ..Default::default() }).unwrap();
+        assert!(table.stats.core > 0 && table.stats.core_table, "{what}: expected a core with a table");
+        assert!(!host.stats.core_table, "{what}");
+        let n = g.num_vertices() as u32;
+        let sources = [0, 1, n / 2, 179, 180, n - 1];
+        check_with(g, &table, &sources, &format!("{what} with the table"));
+        check_with(g, &host, &sources, &format!("{what} searched on the host"));
+    }
+}
+
+#[test]
+fn a_core_distance_too_far_to_store_is_an_overflow() {
+    // All core (mean out-degree above CORE_DEGREE): a block of 80 vertices, each with arcs
+    // of weight 1 to the next 70; a -> block[0] and block[5] -> b of weight 2^31 - 1. From a,
+    // b lies at 2 (2^31 - 1) + 5 = 2^32 + 3: the table stores INF for it (saturated), and the
+    // query reports the overflow at b; from block[0] every distance fits and is exact.
+    let w = (1i64 << 31) - 1;
+    let (a, b) = (80u32, 81u32);
+    let mut arcs = vec![(a, 0, w), (5, b, w)];
+    for i in 0..80u32 {
+        for k in 1..=70u32 {
+            arcs.push((i, (i + k) % 80, 1));
+        }
+    }
+    let g = Graph::from_arcs(82, &arcs).unwrap();
+    let h = g.hierarchy().unwrap().0;
+    assert!(h.stats.core_table && h.stats.core == 82, "{:?}", h.stats);
+    let mut eng = engine::open(&g, device()).unwrap();
+    match solve(&g, Algo::Phast, Some(eng.as_mut()), a, &Options::default()) {
+        Err(Error::DistanceOverflow { vertex, .. }) => assert_eq!(vertex, b),
+        other => panic!("expected an overflow at {b}, got {other:?}"),
+    }
+    check(&g, &[0, 5, b], "saturated core");
 }
 
 #[test]

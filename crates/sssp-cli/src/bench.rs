@@ -499,11 +499,12 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             if !warm.stats.prepare.is_zero() {
                 let h = &g.hierarchy()?.0.stats;
                 eprintln!(
-                    "phast: contraction hierarchy built in {:.2} s ({} levels, {} shortcuts, core of {}), once per graph, not in the times",
+                    "phast: contraction hierarchy built in {:.2} s ({} levels, {} shortcuts, core of {}{}), once per graph, not in the times",
                     warm.stats.prepare.as_secs_f64(),
                     h.levels,
                     h.shortcuts,
-                    h.core
+                    h.core,
+                    if h.core_table { " with its distance table" } else { "" }
                 );
             }
         }

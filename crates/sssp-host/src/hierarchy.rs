@@ -24,13 +24,22 @@
 //!
 //! Choices, each for a measured or stated reason:
 //! - **Order**: lazily updated priority `4 * (shortcuts - arcs removed) + contracted neighbours +
-//!   2 * level`: the usual edge difference and spread terms, plus a level term because here the
+//!   4 * level`: the usual edge difference and spread terms, plus a level term because here the
 //!   number of levels is the sweep's latency ([`PRIORITY_LEVEL`]).
 //! - **Core**: contraction stops when the remaining graph becomes dense (mean out-degree above
 //!   [`CORE_DEGREE`]): the last vertices of a road graph form a near-clique whose contraction
 //!   would give one level per vertex, and on a scale-free graph contraction would never end
-//!   well. The core keeps its arcs; the query searches them along with the upward arcs (exact:
-//!   the core is the top of every path), and the sweep starts below it.
+//!   well. The core keeps its arcs, and the sweep starts below it.
+//! - **Core table**: a core of up to [`CORE_TABLE`] vertices gets its all-pairs distances at
+//!   build time (a Dijkstra from each core vertex over the core's arcs, on every host core).
+//!   The query's upward search then stops at the core: each core vertex it reaches is an
+//!   *entry*, and the engine gives every core vertex `c` the least `d(entry) + table[entry][c]`
+//!   in one parallel pass ([`sssp_kernels::sweep::core_table`]). Exact: a shortest path enters the
+//!   core at its first core vertex, by upward arcs only, so that entry's search distance is
+//!   exact, and contraction keeps the distances between remaining vertices. Without it every
+//!   query searched the whole core on one host core: `gen:road:4000000`'s 5,929 core vertices
+//!   and 380k core arcs took 5-6 ms of a 12 ms query. A bigger core (a scale-free graph's) is
+//!   searched on the host as before: its table would take `C^2 * 4` bytes.
 //! - **Weights**: sums are kept in 64 bits while contracting; an arc whose weight does not fit
 //!   below `INF` is stored as `INF` and never relaxed through (a path that long overflows the
 //!   engines' 32-bit distances anyway, which the strategy reports as for any other run).
@@ -75,6 +84,26 @@ pub const WITNESS_ARCS: usize = 4096;
 /// the build take minutes).
 pub const SIMULATE_PAIRS: usize = 1024;
 
+/// Largest core that gets an all-pairs distance table (see the module doc): 8,192^2 entries
+/// of 4 bytes are 256 MiB, on the host and on the device.
+pub const CORE_TABLE: u32 = 8192;
+
+/// The contraction's size limits ([`Hierarchy::build_with`]); the defaults are the constants
+/// above, measured as their docs say.
+#[derive(Clone, Copy, Debug)]
+pub struct HierarchyParams {
+    /// [`CORE_DEGREE`].
+    pub core_degree: u64,
+    /// [`CORE_TABLE`]: 0 searches every core on the host.
+    pub core_table: u32,
+}
+
+impl Default for HierarchyParams {
+    fn default() -> Self {
+        HierarchyParams { core_degree: CORE_DEGREE, core_table: CORE_TABLE }
+    }
+}
+
 /// What a contraction produced.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct HierarchyStats {
@@ -84,6 +113,8 @@ pub struct HierarchyStats {
     pub levels: u32,
     /// Vertices left uncontracted (searched by every query).
     pub core: u32,
+    /// The core has a distance table (at most [`CORE_TABLE`] vertices).
+    pub core_table: bool,
     /// Arcs of the upward graph (core arcs included).
     pub up_arcs: u64,
     /// Downward arcs the sweep relaxes.
@@ -116,6 +147,8 @@ pub struct Hierarchy {
     down_offsets: Vec<u64>,
     down_tails: Vec<u32>,
     down_weights: Vec<u32>,
+    /// The core's distance table, when it has one.
+    table: Option<CoreTable>,
     /// The upward search's distances (`u64::MAX`: not reached), reset after each search.
     scratch: std::sync::Mutex<Vec<u64>>,
     /// What the build produced.
@@ -138,14 +171,21 @@ pub struct SweepGraph<'a> {
     pub tails: &'a [u32],
     /// Their weights (`INF`: too heavy to relax through).
     pub weights: &'a [u32],
+    /// The core's vertices in table order (empty: no table).
+    pub core: &'a [u32],
+    /// The core's distances, row `i` from `core[i]` (`INF`: unreachable or too far).
+    pub table: &'a [u32],
 }
 
 /// The result of an upward search: every vertex it reached, with its distance.
 #[derive(Clone, Debug, Default)]
 pub struct Upward {
     /// The vertices reached (distance below `INF`), each as the sweep's seed item
-    /// ([`sssp_kernels::sweep::seed_item`]: `(distance << 32) | vertex`).
+    /// ([`sssp_kernels::sweep::seed_item`]: `(distance << 32) | vertex`); with a core table,
+    /// core vertices are not among them.
     pub seeds: Vec<u64>,
+    /// With a core table: the core vertices reached, as `seed_item(table row, distance)`.
+    pub entries: Vec<u64>,
     /// Arcs relaxed.
     pub arcs: u64,
     /// Some distance did not fit below `INF` and was dropped.
@@ -328,6 +368,68 @@ impl Contraction {
 /// One vertex's arcs while contracting: (other end, weight).
 type Arcs = Vec<(u32, u64)>;
 
+/// All-pairs distances of a small core (see the module doc).
+#[derive(Debug)]
+struct CoreTable {
+    /// Core vertices in table order.
+    vertices: Vec<u32>,
+    /// Table row of each graph vertex (`u32::MAX`: not in the core).
+    row: Vec<u32>,
+    /// `dist[i * C + j]`: from `vertices[i]` to `vertices[j]`, `INF` when unreachable or
+    /// too far to store.
+    dist: Vec<u32>,
+    /// Some finite distance was too far to store: a query that enters the core raises the
+    /// overflow flag so that the host checks its result (as after any overflow).
+    saturated: bool,
+}
+
+impl CoreTable {
+    /// The table of the core (`!contracted`) over its arcs (`arcs[v]` of each core vertex,
+    /// all to core vertices): one Dijkstra per core vertex, in parallel.
+    fn build(arcs: &[Arcs], contracted: &[bool]) -> Result<CoreTable> {
+        use rayon::prelude::*;
+        let vertices: Vec<u32> = (0..contracted.len() as u32).filter(|&v| !contracted[v as usize]).collect();
+        let c = vertices.len();
+        let mut row = try_vec(contracted.len(), u32::MAX)?;
+        for (i, &v) in vertices.iter().enumerate() {
+            row[v as usize] = i as u32;
+        }
+        let local: Vec<Arcs> =
+            vertices.iter().map(|&v| arcs[v as usize].iter().map(|&(x, w)| (row[x as usize], w)).collect()).collect();
+        let mut dist = try_vec(c * c, INF)?;
+        let saturated = dist
+            .par_chunks_mut(c)
+            .enumerate()
+            .map_init(
+                || (vec![u64::MAX; c], BinaryHeap::new()),
+                |(d, heap), (i, out)| {
+                    d.fill(u64::MAX);
+                    d[i] = 0;
+                    heap.push(Reverse((0u64, i as u32)));
+                    while let Some(Reverse((du, u))) = heap.pop() {
+                        if du > d[u as usize] {
+                            continue;
+                        }
+                        for &(x, w) in &local[u as usize] {
+                            if du + w < d[x as usize] {
+                                d[x as usize] = du + w;
+                                heap.push(Reverse((du + w, x)));
+                            }
+                        }
+                    }
+                    let mut saturated = false;
+                    for (o, &du) in out.iter_mut().zip(d.iter()) {
+                        saturated |= du != u64::MAX && du >= INF as u64;
+                        *o = stored(du);
+                    }
+                    saturated
+                },
+            )
+            .reduce(|| false, |a, b| a || b);
+        Ok(CoreTable { vertices, row, dist, saturated })
+    }
+}
+
 /// `n` empty arc lists, or [`Error::OutOfHostMemory`].
 fn arc_lists(n: usize) -> Result<Vec<Arcs>> {
     let mut v = Vec::new();
@@ -364,6 +466,11 @@ impl Hierarchy {
     /// Contract `g` (see the module doc). Errors: [`Error::InvalidArgument`] for weights other
     /// than non-negative integers; [`Error::OutOfHostMemory`].
     pub fn build(g: &Graph) -> Result<Hierarchy> {
+        Self::build_with(g, HierarchyParams::default())
+    }
+
+    /// [`Hierarchy::build`] with other size limits.
+    pub fn build_with(g: &Graph, params: HierarchyParams) -> Result<Hierarchy> {
         let started = Instant::now();
         if g.metric() != Metric::Integer {
             return Err(Error::InvalidArgument(
@@ -399,7 +506,7 @@ impl Hierarchy {
                 heap.push(Reverse((fresh, v)));
                 continue;
             }
-            if remaining > 1 && c.g.arcs > CORE_DEGREE * remaining {
+            if remaining > 1 && c.g.arcs > params.core_degree.saturating_mul(remaining) {
                 break;
             }
             let (u, d, added) = c.contract(v);
@@ -414,7 +521,12 @@ impl Hierarchy {
                 *arcs = std::mem::take(out);
             }
         }
-        Self::assemble(n, &c.contracted, &c.level, up, down, remaining as u32, shortcuts, started)
+        let table = match remaining {
+            0 => None,
+            r if r <= params.core_table as u64 => Some(CoreTable::build(&up, &c.contracted)?),
+            _ => None,
+        };
+        Self::assemble(n, &c.contracted, &c.level, up, down, table, remaining as u32, shortcuts, started)
     }
 
     /// Flatten the per-vertex arc lists into the upward CSR and the sweep layout.
@@ -425,6 +537,7 @@ impl Hierarchy {
         level: &[u32],
         up: Vec<Arcs>,
         down: Vec<Arcs>,
+        table: Option<CoreTable>,
         core: u32,
         shortcuts: u64,
         started: Instant,
@@ -445,6 +558,7 @@ impl Hierarchy {
             shortcuts,
             levels: level_starts.len() as u32 - 1,
             core,
+            core_table: table.is_some(),
             up_arcs: up_arcs as u64,
             down_arcs: down_arcs as u64,
             build: started.elapsed(),
@@ -460,6 +574,7 @@ impl Hierarchy {
             down_offsets,
             down_tails,
             down_weights,
+            table,
             scratch: std::sync::Mutex::new(try_vec(n, u64::MAX)?),
             stats,
         })
@@ -480,20 +595,29 @@ impl Hierarchy {
             offsets: &self.down_offsets,
             tails: &self.down_tails,
             weights: &self.down_weights,
+            core: self.table.as_ref().map_or(&[], |t| &t.vertices),
+            table: self.table.as_ref().map_or(&[], |t| &t.dist),
         }
     }
 
-    /// The query's first half: Dijkstra from `source` over the upward arcs (and the core's),
-    /// returning the exact distance of every core vertex and an upper bound of every other
-    /// vertex it reaches, which the sweep lowers to the exact one.
+    /// The query's first half: Dijkstra from `source` over the upward arcs, returning an upper
+    /// bound of the distance of every vertex it reaches, which the sweep lowers to the exact
+    /// one. The core: with a table, the search stops at its vertices (the entries, whose
+    /// table rows the sweep combines); without, it searches the core's arcs too and returns
+    /// the exact distance of every core vertex.
     pub fn upward(&self, source: u32) -> Upward {
         let mut dist = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
         let mut heap = BinaryHeap::new();
         let mut res = Upward::default();
+        let row = self.table.as_ref().map_or(&[][..], |t| &t.row);
         dist[source as usize] = 0;
         heap.push(Reverse((0u64, source)));
         while let Some(Reverse((d, v))) = heap.pop() {
             if d > dist[v as usize] {
+                continue;
+            }
+            if let Some(&r) = row.get(v as usize).filter(|&&r| r != u32::MAX) {
+                res.entries.push(sssp_kernels::sweep::seed_item(r, d as u32));
                 continue;
             }
             res.seeds.push(sssp_kernels::sweep::seed_item(v, d as u32));
@@ -510,10 +634,16 @@ impl Hierarchy {
                 }
             }
         }
-        // Every vertex whose entry was lowered was pushed, hence popped: it is a seed, or it
-        // was popped stale after a lower entry of itself, a seed too.
+        // Every vertex whose entry was lowered was pushed, hence popped: it is a seed or an
+        // entry, or it was popped stale after a lower entry of itself, one too.
         for &item in &res.seeds {
             dist[item as u32 as usize] = u64::MAX;
+        }
+        if let Some(t) = &self.table {
+            for &item in &res.entries {
+                dist[t.vertices[item as u32 as usize] as usize] = u64::MAX;
+            }
+            res.overflow |= t.saturated && !res.entries.is_empty();
         }
         res
     }

@@ -250,6 +250,15 @@ mod main_module {
         warp_add_u64(core::ptr::addr_of_mut!((*a.counters).arcs), arcs);
     }
 
+    /// The core's distances from the entries and the table (`sweep::core_table`), over the grid,
+    /// before the levels.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_sweep_core(a: SweepArgs) {
+        let (t, n) = global_tid();
+        let read = sweep::core_table(&a, t, n);
+        warp_add_u64(core::ptr::addr_of_mut!((*a.counters).arcs), read);
+    }
+
     /// One level (`first`) of PHAST's sweep over the grid.
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_sweep(a: SweepArgs) {

@@ -6,13 +6,15 @@
 //! atomics (each vertex is written by its own thread only) and no frontier.
 //!
 //! - [`seed`]: write the upward search's distances (one per item).
+//! - [`core_table`]: with a core distance table, give every core vertex the least of its entries'
+//!   distances plus their table rows (one min-plus product, before the levels).
 //! - [`level`]: one level's pass, grid-stride over its positions in the sweep order.
 //!
 //! On the GPU the small top levels run in one block with a barrier between them (a launch
 //! costs more than their work), the rest one launch each; the CPU backend runs the same bodies
 //! level by level.
 
-use crate::relax::{candidate, load_packed, raise};
+use crate::relax::{candidate, load_packed, raise, relax};
 use crate::types::*;
 
 /// Parameters of the sweep.
@@ -29,16 +31,25 @@ pub struct SweepArgs {
     pub level_starts: *const u32,
     /// Packed distances of the graph's vertices.
     pub dist: *mut u64,
-    /// Seeds: `(distance << 32) | vertex`, `seed_count` of them.
+    /// Seeds: `(distance << 32) | vertex`, `seed_count` of them; then the core entries,
+    /// `(distance << 32) | table row`, `entry_count` of them.
     pub seeds: *const u64,
     /// The run's counters (`arcs`, `overflow`).
     pub counters: *mut Counters,
+    /// The core's vertices in table order, `core_count` of them.
+    pub core: *const u32,
+    /// The core's distance table: row `i`, column `j` at `i * core_count + j`.
+    pub table: *const u32,
     /// Seeds to write ([`seed`]).
     pub seed_count: u32,
     /// First level of the launch.
     pub first: u32,
     /// One past its last level.
     pub last: u32,
+    /// Core vertices (0: no table).
+    pub core_count: u32,
+    /// Core entries after the seeds (at most `core_count`: a vertex is reached once).
+    pub entry_count: u32,
     /// Padding.
     pub _pad: u32,
 }
@@ -61,6 +72,52 @@ pub unsafe fn seed(a: &SweepArgs, tid: u32, nthreads: u32) {
         *a.dist.add((s as u32) as usize) = pack((s >> 32) as u32, 0);
         i += nthreads;
     }
+}
+
+/// Entries one work item of [`core_table`] folds before its atomic min.
+pub const CORE_CHUNK: u32 = 32;
+
+/// Work items of [`core_table`]: one per core vertex and chunk of [`CORE_CHUNK`] entries (at most
+/// 8,192 x 256 with the host's table limit, so 32 bits hold it).
+#[inline(always)]
+pub fn core_items(a: &SweepArgs) -> u32 {
+    a.core_count * a.entry_count.div_ceil(CORE_CHUNK)
+}
+
+/// This thread's share of the core: item `p` folds entries `chunk * CORE_CHUNK..` for core
+/// vertex `p % core_count` (so a warp reads one table row's neighbouring columns) and lowers
+/// it with one atomic min. Returns the table entries read. A sum that does not fit below
+/// `INF` raises the overflow flag; an `INF` entry (unreachable) is skipped.
+#[inline(always)]
+pub unsafe fn core_table(a: &SweepArgs, tid: u32, nthreads: u32) -> u64 {
+    let metric = Metric::from_code(a.down.metric);
+    let entries = a.seeds.add(a.seed_count as usize);
+    let (items, cn) = (core_items(a), a.core_count);
+    let mut read = 0u64;
+    let mut p = tid;
+    while p < items {
+        let (c, chunk) = (p % cn, p / cn);
+        let (s, e) = (chunk * CORE_CHUNK, a.entry_count.min((chunk + 1) * CORE_CHUNK));
+        let mut best = INF;
+        for i in s..e {
+            let item = *entries.add(i as usize);
+            let t = *a.table.add((item as u32) as usize * cn as usize + c as usize);
+            if t == INF {
+                continue;
+            }
+            match candidate(metric, (item >> 32) as u32, t) {
+                Some(x) if x < best => best = x,
+                Some(_) => {}
+                None => raise(core::ptr::addr_of_mut!((*a.counters).overflow)),
+            }
+        }
+        read += (e - s) as u64;
+        if best != INF {
+            relax(a.dist, *a.core.add(c as usize), best, 0);
+        }
+        p += nthreads;
+    }
+    read
 }
 
 /// The positions of level `k`.
@@ -136,9 +193,13 @@ mod tests {
                 dist: dist.as_mut_ptr(),
                 seeds: seeds.as_ptr(),
                 counters: &mut counters,
+                core: core::ptr::null(),
+                table: core::ptr::null(),
                 seed_count: 1,
                 first: 0,
                 last: 3,
+                core_count: 0,
+                entry_count: 0,
                 _pad: 0,
             };
             let mut arcs = 0;
@@ -157,6 +218,75 @@ mod tests {
             assert_eq!(arcs, 4);
             // The INF-weight arc's sum does not fit: flagged, for the host to check whether
             // it hid a reachable vertex (here 1 has no other in-arc in the hierarchy).
+            assert_eq!(counters.overflow, 1);
+        }
+    }
+
+    /// A core of 40 vertices (ids 100..140 of 140) with a table, 37 entries (two chunks):
+    /// every core vertex gets the least entry distance plus table entry, over INF entries
+    /// (skipped) and a sum that does not fit (flagged), with any thread count.
+    #[test]
+    fn core_table_takes_the_least_entry() {
+        const C: usize = 40;
+        let core: Vec<u32> = (0..C as u32).map(|i| 100 + i).collect();
+        let mut table = vec![0u32; C * C];
+        for i in 0..C {
+            for j in 0..C {
+                table[i * C + j] = match (i * 7 + j * 3) % 10 {
+                    0 => INF,
+                    k => (i.abs_diff(j) * 5 + k) as u32,
+                };
+            }
+            table[i * C + i] = 0;
+        }
+        table[39 * C + 2] = INF - 5; // entry 39 sits at 10: the sum does not fit
+        let entries: Vec<u64> = (3..C as u32).map(|r| seed_item(r, 10 + (r * 13) % 50)).collect();
+        let mut want = vec![INF; C];
+        for &e in &entries {
+            let (r, d) = (e as u32 as usize, (e >> 32) as u32);
+            for j in 0..C {
+                let t = table[r * C + j];
+                if t != INF && (d as u64 + t as u64) < INF as u64 {
+                    want[j] = want[j].min(d + t);
+                }
+            }
+        }
+        for threads in [1u32, 5, 64] {
+            let mut dist = [pack(INF, NO_ITER); 140];
+            let mut counters = Counters::default();
+            let no: [u64; 1] = [0];
+            let a = SweepArgs {
+                down: Csr {
+                    offsets: no.as_ptr(),
+                    targets: core::ptr::null(),
+                    weights: core::ptr::null(),
+                    n: 0,
+                    lane_bits: 0,
+                    metric: Metric::Integer.code(),
+                },
+                order: core::ptr::null(),
+                level_starts: core::ptr::null(),
+                dist: dist.as_mut_ptr(),
+                seeds: entries.as_ptr(),
+                counters: &mut counters,
+                core: core.as_ptr(),
+                table: table.as_ptr(),
+                seed_count: 0,
+                first: 0,
+                last: 0,
+                core_count: C as u32,
+                entry_count: entries.len() as u32,
+                _pad: 0,
+            };
+            assert_eq!(core_items(&a), C as u32 * 2);
+            let mut read = 0;
+            for t in 0..threads {
+                read += unsafe { core_table(&a, t, threads) };
+            }
+            let got: Vec<u32> = dist[100..].iter().map(|&p| dist_of(p)).collect();
+            assert_eq!(got, want, "threads {threads}");
+            assert!(dist[..100].iter().all(|&p| dist_of(p) == INF));
+            assert_eq!(read, (C * entries.len()) as u64);
             assert_eq!(counters.overflow, 1);
         }
     }

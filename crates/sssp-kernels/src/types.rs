@@ -613,7 +613,7 @@ const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ExtractArgs>() == 24);
 const _: () = assert!(core::mem::size_of::<crate::bounds::BoundsArgs>() == 5 * 8 + 16);
 const _: () = assert!(core::mem::size_of::<crate::bfs::BfsArgs>() == 32 + 8 + 8 + 8);
-const _: () = assert!(core::mem::size_of::<crate::sweep::SweepArgs>() == 32 + 5 * 8 + 4 * 4);
+const _: () = assert!(core::mem::size_of::<crate::sweep::SweepArgs>() == 32 + 7 * 8 + 6 * 4);
 const _: () = assert!(core::mem::size_of::<ScanArgs>() == 16 + 8 + 8 + 8 + 8 + 16 + 8);
 const _: () = assert!(core::mem::size_of::<SeedArgs>() == 8 + 16 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<crate::classify::ClassifyArgs>() == 32 + 5 * 8);

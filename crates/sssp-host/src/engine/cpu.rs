@@ -789,22 +789,33 @@ impl Engine for CpuEngine {
         Ok((found, arcs))
     }
 
-    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64]) -> Result<()> {
+    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64], entries: &[u64]) -> Result<()> {
         super::one_lane(self.lanes(), "the PHAST sweep")?;
-        let mut a = super::sweep_args(h, self.n, self.lay.csr.metric, self.dist.ptr(), self.counters.ptr())?;
-        a.seeds = seeds.as_ptr();
-        a.seed_count = seeds.len() as u32;
+        // The entries follow the seeds in one array, as on the device.
+        let joined: Vec<u64>;
+        let items = if entries.is_empty() {
+            seeds
+        } else {
+            joined = [seeds, entries].concat();
+            &joined
+        };
+        let (metric, dist, counters) = (self.lay.csr.metric, self.dist.ptr(), self.counters.ptr());
+        let mut a = super::sweep_args(h, self.n, metric, dist, counters, seeds.len(), entries.len())?;
+        a.seeds = items.as_ptr();
         // SAFETY: dist has n entries and every id in the seeds and the sweep graph is < n (a
         // hierarchy of an n-vertex graph: `sweep_args` checked); each vertex is written by its
-        // own thread only, reading tails of earlier levels.
+        // own thread only, reading tails of earlier levels; core vertices by atomic mins.
         unsafe { sweep::seed(&a, 0, 1) };
-        let mut arcs = 0;
+        let t = CPU_THREADS;
+        let mut arcs = match sweep::core_items(&a) {
+            0 => 0,
+            _ => (0..t).into_par_iter().map(|i| unsafe { sweep::core_table(&a, i, t) }).sum::<u64>(),
+        };
         for k in 0..a.last {
             let (s, e) = unsafe { sweep::level_range(&a, k) };
             arcs += if e - s <= SERIAL_THREADS {
                 unsafe { sweep::level(&a, k, 0, 1) }
             } else {
-                let t = CPU_THREADS;
                 (0..t).into_par_iter().map(|i| unsafe { sweep::level(&a, k, i, t) }).sum::<u64>()
             };
         }

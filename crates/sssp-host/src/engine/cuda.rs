@@ -127,6 +127,7 @@ struct Kernels {
     /// PHAST's sweep (`sssp_kernels::sweep`): one level over the grid; the top levels in one block.
     sweep: CudaFunction,
     sweep_block: CudaFunction,
+    sweep_core: CudaFunction,
     /// Blocks of the grid-stride kernels.
     grid: u32,
     /// Blocks of the persistent loop kernel: exactly as many as can be resident at once (its
@@ -222,6 +223,7 @@ impl Kernels {
             bfs_warp: f("sssp_bfs_warp")?,
             sweep: f("sssp_sweep")?,
             sweep_block: f("sssp_sweep_block")?,
+            sweep_core: f("sssp_sweep_core")?,
             advance,
             grid: sms * per_sm,
             loop_grid: loop_grid_cap(sms * loop_per_sm.min(loop_blocks_per_sm())),
@@ -540,6 +542,9 @@ struct SweepBufs {
     offsets: CudaSlice<u64>,
     tails: CudaSlice<u32>,
     weights: CudaSlice<u32>,
+    /// The core's vertices and distance table (one padding entry each when it has none).
+    core: CudaSlice<u32>,
+    table: CudaSlice<u32>,
     /// Device bytes all of it takes.
     bytes: u64,
 }
@@ -823,7 +828,8 @@ impl CudaEngine {
             let bytes = 4 * h.order.len() as u64
                 + 4 * h.level_starts.len() as u64
                 + 8 * h.offsets.len() as u64
-                + 8 * h.tails.len() as u64;
+                + 8 * h.tails.len() as u64
+                + 4 * (h.core.len() + h.table.len()) as u64;
             self.check_spare(bytes)?;
             let s = &self.stream;
             // Empty slices cannot be allocated: one padding entry each.
@@ -841,6 +847,8 @@ impl CudaEngine {
                 offsets: s.clone_htod(&nz(h.offsets))?,
                 tails: s.clone_htod(&nz(h.tails))?,
                 weights: s.clone_htod(&nz(h.weights))?,
+                core: s.clone_htod(&nz(h.core))?,
+                table: s.clone_htod(&nz(h.table))?,
                 bytes,
             });
             self.spare -= bytes;
@@ -1252,15 +1260,18 @@ impl Engine for CudaEngine {
         Ok((c[0], c[1]))
     }
 
-    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64]) -> Result<()> {
+    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64], entries: &[u64]) -> Result<()> {
         super::one_lane(self.lanes(), "the PHAST sweep")?;
-        let mut a = super::sweep_args(h, self.n, self.lay.csr.metric, self.lay.dist, self.lay.counters)?;
-        self.ensure_sweep(h, seeds.len())?;
+        let (metric, dist, counters) = (self.lay.csr.metric, self.lay.dist, self.lay.counters);
+        let mut a = super::sweep_args(h, self.n, metric, dist, counters, seeds.len(), entries.len())?;
+        self.ensure_sweep(h, seeds.len() + entries.len())?;
         let s = &self.stream;
         let b = self.sweep.as_ref().expect("ensured above");
         let items = self.sweep_seeds.as_mut().expect("ensured above");
-        if !seeds.is_empty() {
-            s.memcpy_htod(seeds, &mut items.slice_mut(..seeds.len()))?;
+        for (part, at) in [(seeds, 0), (entries, seeds.len())] {
+            if !part.is_empty() {
+                s.memcpy_htod(part, &mut items.slice_mut(at..at + part.len()))?;
+            }
         }
         a.down.offsets = device_addr(&b.offsets, s) as *const u64;
         a.down.targets = device_addr(&b.tails, s) as *const u32;
@@ -1268,7 +1279,8 @@ impl Engine for CudaEngine {
         a.order = device_addr(&b.order, s) as *const u32;
         a.level_starts = device_addr(&b.level_starts, s) as *const u32;
         a.seeds = device_addr(items, s) as *const u64;
-        a.seed_count = seeds.len() as u32;
+        a.core = device_addr(&b.core, s) as *const u32;
+        a.table = device_addr(&b.table, s) as *const u32;
         let starts = h.level_starts;
         let size = |k: usize| starts[k + 1] - starts[k];
         let levels = starts.len().saturating_sub(1);
@@ -1281,7 +1293,14 @@ impl Engine for CudaEngine {
         // SAFETY: the sweep graph and seeds are this engine's copies of a hierarchy of its
         // n-vertex graph (`sweep_args` checked the size), dist has n entries; each vertex is
         // written by its own thread only.
+        let core = sssp_kernels::sweep::core_items(&a);
         unsafe {
+            if core > 0 {
+                // Before the block: the seeds it writes are not core vertices, and its levels
+                // read the core's final distances.
+                s.launch_builder(&k.sweep_core).arg(&a).launch(Kernels::cfg(core.div_ceil(BLOCK).clamp(1, grid)))?;
+                k.done(s, "sweep_core")?;
+            }
             s.launch_builder(&k.sweep_block).arg(&a).launch(one)?;
             k.done(s, "sweep_block")?;
             for (level, len) in rest {

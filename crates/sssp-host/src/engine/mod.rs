@@ -267,12 +267,14 @@ pub trait Engine {
 
     /// PHAST's downward sweep over a contraction hierarchy (`crate::hierarchy`,
     /// `sssp_kernels::sweep`), after [`Engine::init`]: write `seeds` (the upward search's, as
-    /// `sssp_kernels::sweep::seed_item`s), then run every level of `h` from the top, each vertex taking
+    /// `sssp_kernels::sweep::seed_item`s), give the core's vertices their distances from
+    /// `entries` and `h`'s core table (when it has one; `entries` empty otherwise), then run
+    /// every level of `h` from the top, each vertex taking
     /// the least candidate over its downward in-arcs; arcs relaxed and overflows go to the
     /// counters. The GPU copies the sweep graph in on first use and keeps it while the same
     /// hierarchy comes back (fit-checked); the CPU reads it in place. A new operator because no
     /// existing one pulls along a fixed order of levels. Queued.
-    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64]) -> Result<()>;
+    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64], entries: &[u64]) -> Result<()>;
 }
 
 /// Open an engine for `g` on the requested device.
@@ -328,19 +330,30 @@ pub(crate) fn graph_vertices(ids: u32, lanes: u32, lane: u32) -> Result<u32> {
 }
 
 /// The sweep's arguments over `h`'s host arrays (the CPU engine reads them in place; the GPU
-/// swaps in its copies), all levels, no seeds; or an error when `h` was built from a graph of
-/// another size than the engine's `n` vertices (every id it holds must be `< n`).
+/// swaps in its copies), all levels, for `seeds` seeds followed by `entries` core entries
+/// (the caller points `seeds` at them); or an error when `h` was built from a graph of
+/// another size than the engine's `n` vertices (every id it holds must be `< n`), or when
+/// there are more entries than core vertices (each is reached once).
 pub(crate) fn sweep_args(
     h: &crate::hierarchy::SweepGraph<'_>,
     n: u32,
     metric: u16,
     dist: *mut u64,
     counters: *mut sssp_kernels::Counters,
+    seeds: usize,
+    entries: usize,
 ) -> Result<sssp_kernels::sweep::SweepArgs> {
     if h.n != n {
         return Err(Error::InvalidArgument(format!(
             "a hierarchy of a {}-vertex graph swept on an engine of {n} vertices",
             h.n
+        )));
+    }
+    if entries > h.core.len() || h.table.len() != h.core.len() * h.core.len() {
+        return Err(Error::InvalidArgument(format!(
+            "{entries} core entries for a core table of {} vertices ({} entries)",
+            h.core.len(),
+            h.table.len()
         )));
     }
     Ok(sssp_kernels::sweep::SweepArgs {
@@ -357,9 +370,13 @@ pub(crate) fn sweep_args(
         dist,
         seeds: std::ptr::null(),
         counters,
-        seed_count: 0,
+        core: h.core.as_ptr(),
+        table: h.table.as_ptr(),
+        seed_count: seeds as u32,
         first: 0,
         last: h.level_starts.len().saturating_sub(1) as u32,
+        core_count: h.core.len() as u32,
+        entry_count: entries as u32,
         _pad: 0,
     })
 }

@@ -3,10 +3,11 @@
 //! bound by the depth of the trees (issue #6; [`crate::hierarchy`] says why and how).
 //!
 //! A solve is two operators: the upward search on the host ([`Hierarchy::upward`], a few
-//! hundred vertices on a road graph) and the engine's level sweep ([`Engine::sweep`]). The
-//! hierarchy is built once per graph ([`Graph::hierarchy`]) and its time is reported apart
-//! ([`Stats::prepare`]), like the graph's upload: it pays off over many sources (NY: after
-//! about 700, against the best frontier configuration; docs/benchmarks.md).
+//! hundred vertices on a road graph) and the engine's sweep ([`Engine::sweep`]: the core's
+//! distances from its table, then the levels). The hierarchy is built once per graph
+//! ([`Graph::hierarchy`]) and its time is reported apart ([`Stats::prepare`]), like the
+//! graph's upload: it pays off over many sources (NY: after about 1,500-2,100, road 4M after
+//! about 5,600, against the best frontier configuration; docs/benchmarks.md).
 //!
 //! Integer weights only (see [`crate::hierarchy`]); cutoff and target queries are answered by
 //! clipping the full tree (the sweep has no early exit); the shortest-path tree is built on
@@ -38,7 +39,7 @@ pub fn solve_with(g: &Graph, eng: &mut dyn Engine, h: &Hierarchy, source: u32) -
     let started = Instant::now();
     eng.init(source)?;
     let up = h.upward(source);
-    eng.sweep(&h.sweep_graph(), &up.seeds)?;
+    eng.sweep(&h.sweep_graph(), &up.seeds, &up.entries)?;
     let mut sol = finish(g, eng, Stats::default(), started)?;
     sol.stats.iterations = h.stats.levels;
     sol.stats.arcs_relaxed += up.arcs;
