@@ -12,7 +12,7 @@ use sssp::hierarchy::{Hierarchy, HierarchyParams, CORE_DEGREE};
 use sssp::strategy::{solve, Algo, Options};
 use sssp::{EdgeList, Error, Graph, WeightSpec, UNREACHED};
 
-use sssp_tests::device;
+use sssp_tests::{device, TempDir};
 
 /// PHAST from `sources` equals Dijkstra, and the hierarchy keeps its invariants.
 fn check(g: &Graph, sources: &[u32], what: &str) {
@@ -137,6 +137,99 @@ fn core_table_and_host_search_agree() {
         check_with(g, &table, &sources, &format!("{what} with the table"));
         check_with(g, &host, &sources, &format!("{what} searched on the host"));
     }
+}
+
+/// The graph with two dense one-way blocks of `core_table_and_host_search_agree`, smaller:
+/// a core that keeps a table.
+fn graph_with_a_core() -> Graph {
+    let mut arcs = vec![];
+    for i in 0..80u32 {
+        for k in 1..=70u32 {
+            arcs.push((i, (i + k) % 80, 1 + ((i * k) % 5) as i64));
+        }
+    }
+    for i in 0..10u32 {
+        arcs.push((80 + i, i * 3, 2));
+        arcs.push((i * 5, 90 + i, (i % 2) as i64));
+    }
+    Graph::from_arcs(100, &arcs).unwrap()
+}
+
+#[test]
+fn hierarchy_files_round_trip() {
+    let dir = TempDir::new("ch");
+    let road = generate(&GenSpec::parse("road:3000").unwrap(), 4, WeightSpec::AsGiven).unwrap();
+    let core = graph_with_a_core();
+    for (what, g, params) in [
+        ("road", &road, HierarchyParams::default()),
+        ("core with a table", &core, HierarchyParams::default()),
+        ("core searched on the host", &core, HierarchyParams { core_table: 0, ..Default::default() }),
+    ] {
+        let h = Hierarchy::build_with(g, params).unwrap();
+        let path = dir.path(&format!("{what}.ch"));
+        h.write(g, &path).unwrap();
+        let back = Hierarchy::read(g, &path).unwrap();
+        let (a, b) = (h.sweep_graph(), back.sweep_graph());
+        assert_eq!(
+            (a.order, a.level_starts, a.offsets, a.tails),
+            (b.order, b.level_starts, b.offsets, b.tails),
+            "{what}"
+        );
+        assert_eq!((a.weights, a.core, a.table), (b.weights, b.core, b.table), "{what}");
+        assert_eq!(format!("{:?}", h.stats), format!("{:?}", back.stats), "{what}");
+        assert_eq!(h.upward(1).seeds, back.upward(1).seeds, "{what}");
+        check_with(g, &back, &[0, 1, 85], &format!("{what}, read back"));
+    }
+    // Graph::hierarchy_file: built and written once, read by a fresh copy of the graph.
+    let path = dir.path("cached.ch");
+    let (_, read) = road.hierarchy_file(&path).unwrap();
+    assert!(!read && path.exists());
+    let again = generate(&GenSpec::parse("road:3000").unwrap(), 4, WeightSpec::AsGiven).unwrap();
+    let (h, read) = again.hierarchy_file(&path).unwrap();
+    assert!(read);
+    assert!(std::ptr::eq(&*h, &*again.hierarchy().unwrap().0), "the graph keeps what it read");
+    check(&again, &[0, 2999], "road, hierarchy from its file");
+}
+
+#[test]
+fn bad_hierarchy_files_are_typed_errors() {
+    let dir = TempDir::new("badch");
+    let g = graph_with_a_core();
+    let h = Hierarchy::build(&g).unwrap();
+    let path = dir.path("h.ch");
+    h.write(&g, &path).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let bad = dir.path("bad.ch");
+    let parse_error = |bytes: &[u8], what: &str| -> String {
+        std::fs::write(&bad, bytes).unwrap();
+        match Hierarchy::read(&g, &bad) {
+            Err(Error::Parse { line: 0, msg, .. }) => msg,
+            other => panic!("{what}: expected a parse error, got {:?}", other.map(|h| h.stats)),
+        }
+    };
+    // A corrupted byte is caught wherever it is (the checksum covers the whole file but the
+    // magic, version and flags, which are checked themselves): every header byte, and body
+    // bytes at a stride that visits every array; truncations likewise.
+    for i in (0..104).chain((104..good.len()).step_by(61)) {
+        let mut b = good.clone();
+        b[i] ^= 0x41;
+        parse_error(&b, &format!("byte {i} flipped"));
+    }
+    for len in (0..good.len()).step_by(97) {
+        parse_error(&good[..len], &format!("truncated to {len}"));
+    }
+    let mut longer = good.clone();
+    longer.extend([0u8; 8]);
+    assert!(parse_error(&longer, "longer").contains("truncated or corrupt"));
+    assert!(parse_error(b"hello", "text").contains("too short"));
+    // Another graph: same size, other weights.
+    let other = Graph::from_arcs(100, &[(0, 1, 1)]).unwrap();
+    match Hierarchy::read(&other, &path) {
+        Err(Error::Parse { msg, .. }) => assert!(msg.contains("another graph"), "{msg}"),
+        r => panic!("expected a refusal, got {:?}", r.map(|h| h.stats)),
+    }
+    // A missing file is an I/O error naming it.
+    assert!(matches!(Hierarchy::read(&g, &dir.path("none.ch")), Err(Error::Io { .. })));
 }
 
 #[test]

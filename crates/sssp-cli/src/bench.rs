@@ -23,6 +23,8 @@ use crate::common::{self, balance_name, dedupe_name, parse_balance, parse_dedupe
 pub struct BenchArgs {
     #[command(flatten)]
     graph: GraphArgs,
+    #[command(flatten)]
+    hierarchy: common::HierarchyArg,
     /// Algorithms, comma-separated.
     #[arg(long, default_value = "workfront,near-far,bucketing", value_delimiter = ',')]
     algos: Vec<String>,
@@ -426,6 +428,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     }
     let g = a.graph.load_nonempty()?;
     let configs = configs(&a, &g)?;
+    a.hierarchy.apply(&g, &configs.iter().map(|c| c.algo).collect::<Vec<_>>())?;
     let sources = if explicit.is_empty() {
         let s = sssp::reference::pick_sources(&g, a.trials, a.seed);
         eprintln!("sources: {:?} (seed {})", s, a.seed);

@@ -177,6 +177,40 @@ pub struct SolveArgs {
     /// Seed of the random source picker (printed with each run).
     #[arg(long, default_value_t = 27491095)]
     pub seed: u64,
+    #[command(flatten)]
+    pub hierarchy: HierarchyArg,
+}
+
+/// Where `--algo phast` keeps its contraction hierarchy between processes.
+#[derive(Args, Clone)]
+pub struct HierarchyArg {
+    /// For --algo phast: read the graph's contraction hierarchy from FILE if it exists (it
+    /// must have been written for this graph: a file of another graph, or a corrupt one, is
+    /// an error), else build it and write it there. Without it every process builds its own.
+    #[arg(long, value_name = "FILE")]
+    pub hierarchy: Option<PathBuf>,
+}
+
+impl HierarchyArg {
+    /// Read or build-and-write `g`'s hierarchy when `--hierarchy` was given (it must come with
+    /// phast among `algos`), saying which on stderr.
+    pub fn apply(&self, g: &Graph, algos: &[Algo]) -> Result<()> {
+        let Some(path) = &self.hierarchy else { return Ok(()) };
+        if !algos.contains(&Algo::Phast) {
+            return Err(Error::InvalidArgument("--hierarchy is the contraction hierarchy of --algo phast".into()));
+        }
+        let started = std::time::Instant::now();
+        let (h, read) = g.hierarchy_file(path)?;
+        let took = started.elapsed().as_secs_f64();
+        let what = if read { "read from" } else { "built and written to" };
+        eprintln!(
+            "phast: contraction hierarchy {what} {} in {took:.2} s ({} levels, core of {})",
+            path.display(),
+            h.stats.levels,
+            h.stats.core
+        );
+        Ok(())
+    }
 }
 
 pub fn parse_balance(s: &str) -> Result<Balance> {

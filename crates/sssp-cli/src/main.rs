@@ -233,6 +233,7 @@ fn run(a: RunArgs) -> Result<()> {
         ));
     }
     let g = a.graph.load_nonempty()?;
+    a.solve.hierarchy.apply(&g, &[algo])?;
     for &t in &targets {
         sssp::reference::check_source(&g, t)?;
     }
@@ -353,6 +354,7 @@ fn path(a: PathArgs) -> Result<()> {
     }
     let g = a.graph.load_nonempty()?;
     let algo = a.solve.algo()?;
+    a.solve.hierarchy.apply(&g, &[algo])?;
     // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
     let opts = sssp::strategy::Options { target: Some(a.target), ..a.solve.options(&g, false)? };
     let mut eng = a.solve.open_engine(&g, algo)?;

@@ -247,6 +247,28 @@ impl Graph {
         Ok((self.hierarchy.get().expect("set above").clone(), built))
     }
 
+    /// The graph's contraction hierarchy from the file `path` when it exists (it must hold a
+    /// hierarchy of this graph: [`crate::hierarchy::Hierarchy::read`]), else built and written
+    /// there ([`crate::hierarchy::Hierarchy::write`]); kept as [`Graph::hierarchy`] keeps one.
+    /// Returns it and whether it was read (`false`: built and written). A graph that already
+    /// holds a hierarchy returns it (and writes it to `path` if no file is there).
+    pub fn hierarchy_file(
+        &self,
+        path: &std::path::Path,
+    ) -> Result<(std::sync::Arc<crate::hierarchy::Hierarchy>, bool)> {
+        use crate::hierarchy::Hierarchy;
+        if self.hierarchy.get().is_none() && path.exists() {
+            let h = std::sync::Arc::new(Hierarchy::read(self, path)?);
+            let _ = self.hierarchy.set(h);
+            return Ok((self.hierarchy.get().expect("set above").clone(), true));
+        }
+        let (h, _) = self.hierarchy()?;
+        if !path.exists() {
+            h.write(self, path)?;
+        }
+        Ok((h, false))
+    }
+
     /// `f(self)`, computed once per graph and kept (the heuristic delta).
     pub(crate) fn cached_delta(&self, f: impl FnOnce(&Graph) -> u32) -> u32 {
         *self.delta.get_or_init(|| f(self))

@@ -22,6 +22,9 @@
 //!    the levels run from the top down: a few hundred passes on a road graph instead of
 //!    thousands of frontier iterations.
 //!
+//! A hierarchy can be written to a file and read back by later processes ([`mod@file`]:
+//! [`Hierarchy::write`], [`Hierarchy::read`], [`Graph::hierarchy_file`]).
+//!
 //! Choices, each for a measured or stated reason:
 //! - **Order**: lazily updated priority `4 * (shortcuts - arcs removed) + contracted neighbours +
 //!   4 * level`: the usual edge difference and spread terms, plus a level term because here the
@@ -59,6 +62,8 @@ use sssp_kernels::INF;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, Metric};
 use crate::mem::try_vec;
+
+pub mod file;
 
 /// Mean out-degree of the remaining graph above which contraction stops and the rest becomes
 /// the core (see the module doc). NY and the generated road graphs contract completely below

@@ -271,7 +271,7 @@ fn padding(len: usize) -> usize {
 
 /// Wrapping sum of `mix64(word ^ (index * K))` over `bytes` as little-endian words, the first
 /// having index `first`; a final partial word is zero-padded (as the file's padding is).
-fn section_sum(bytes: &[u8], first: u64) -> u64 {
+pub(crate) fn section_sum(bytes: &[u8], first: u64) -> u64 {
     bytes
         .par_chunks(BLOCK_WORDS * 8)
         .enumerate()
