@@ -373,6 +373,9 @@ impl Contraction {
 /// One vertex's arcs while contracting: (other end, weight).
 type Arcs = Vec<(u32, u64)>;
 
+/// A CSR as stored: offsets (one per row, plus the end), other ends, weights.
+type Arrays = (Vec<u64>, Vec<u32>, Vec<u32>);
+
 /// All-pairs distances of a small core (see the module doc).
 #[derive(Debug)]
 struct CoreTable {
@@ -444,7 +447,7 @@ fn arc_lists(n: usize) -> Result<Vec<Arcs>> {
 }
 
 /// Rows of arcs as a CSR: offsets (one per row, plus the end), other ends, stored weights.
-fn flatten<'a>(rows: impl Iterator<Item = &'a Arcs> + Clone) -> Result<(Vec<u64>, Vec<u32>, Vec<u32>)> {
+fn flatten<'a>(rows: impl Iterator<Item = &'a Arcs> + Clone) -> Result<Arrays> {
     let (count, total) = rows.clone().fold((0, 0), |(c, t), r| (c + 1, t + r.len()));
     let mut offsets = Vec::new();
     crate::mem::reserve(&mut offsets, count + 1)?;
@@ -547,7 +550,7 @@ impl Hierarchy {
         shortcuts: u64,
         started: Instant,
     ) -> Result<Hierarchy> {
-        let (up_offsets, up_heads, up_weights) = flatten(up.iter())?;
+        let up = flatten(up.iter())?;
         // Sweep order: the contracted vertices by level, the highest first; a level starts
         // where the level changes.
         let mut order: Vec<u32> = (0..n as u32).filter(|&v| contracted[v as usize]).collect();
@@ -557,8 +560,8 @@ impl Hierarchy {
             .filter(|&i| i == 0 || i == order.len() || lev(i) != lev(i - 1))
             .map(|i| i as u32)
             .collect();
-        let (down_offsets, down_tails, down_weights) = flatten(order.iter().map(|&v| &down[v as usize]))?;
-        let (up_arcs, down_arcs) = (up_heads.len(), down_tails.len());
+        let down = flatten(order.iter().map(|&v| &down[v as usize]))?;
+        let (up_arcs, down_arcs) = (up.1.len(), down.1.len());
         let stats = HierarchyStats {
             shortcuts,
             levels: level_starts.len() as u32 - 1,
@@ -568,9 +571,23 @@ impl Hierarchy {
             down_arcs: down_arcs as u64,
             build: started.elapsed(),
         };
+        Self::from_parts(n as u32, up, order, level_starts, down, table, stats)
+    }
+
+    /// A hierarchy of an `n`-vertex graph from its arrays (built or read), with a fresh id and
+    /// search scratch.
+    fn from_parts(
+        n: u32,
+        (up_offsets, up_heads, up_weights): Arrays,
+        order: Vec<u32>,
+        level_starts: Vec<u32>,
+        (down_offsets, down_tails, down_weights): Arrays,
+        table: Option<CoreTable>,
+        stats: HierarchyStats,
+    ) -> Result<Hierarchy> {
         Ok(Hierarchy {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            n: n as u32,
+            n,
             up_offsets,
             up_heads,
             up_weights,
@@ -580,7 +597,7 @@ impl Hierarchy {
             down_tails,
             down_weights,
             table,
-            scratch: std::sync::Mutex::new(try_vec(n, u64::MAX)?),
+            scratch: std::sync::Mutex::new(try_vec(n as usize, u64::MAX)?),
             stats,
         })
     }

@@ -31,10 +31,9 @@
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::{CoreTable, Hierarchy, HierarchyStats, NEXT_ID};
+use super::{Arrays, CoreTable, Hierarchy, HierarchyStats};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::io::binary::section_sum;
@@ -305,10 +304,9 @@ impl Hierarchy {
             return Err(bad("the table flag and the table size disagree".into()));
         }
         let mut b = Body { r, path, sum: BodySum { word: 0, sum: 0 } };
-        let (up_offsets, up_heads, up_weights) = (b.u64s(n + 1)?, b.u32s(c.up_arcs)?, b.u32s(c.up_arcs)?);
+        let up = (b.u64s(n + 1)?, b.u32s(c.up_arcs)?, b.u32s(c.up_arcs)?);
         let (order, level_starts) = (b.u32s(c.swept)?, b.u32s(c.starts)?);
-        let (down_offsets, down_tails, down_weights) =
-            (b.u64s(c.swept + 1)?, b.u32s(c.down_arcs)?, b.u32s(c.down_arcs)?);
+        let down = (b.u64s(c.swept + 1)?, b.u32s(c.down_arcs)?, b.u32s(c.down_arcs)?);
         let (core, dist) = (b.u32s(c.table)?, b.u32s(c.table * c.table)?);
         let body = b.sum;
         if checksum(version, flags, n, print, &c, body.sum) != word(96) {
@@ -317,10 +315,10 @@ impl Hierarchy {
         let table = (c.table > 0).then_some((core, dist, flags & FLAG_SATURATED != 0));
         let h = Hierarchy::checked(
             n as u32,
-            (up_offsets, up_heads, up_weights),
+            up,
             order,
             level_starts,
-            (down_offsets, down_tails, down_weights),
+            down,
             table,
             HierarchyStats {
                 shortcuts: c.shortcuts,
@@ -339,16 +337,16 @@ impl Hierarchy {
     /// module doc); the message says what is wrong.
     fn checked(
         n: u32,
-        (up_offsets, up_heads, up_weights): (Vec<u64>, Vec<u32>, Vec<u32>),
+        up: Arrays,
         order: Vec<u32>,
         level_starts: Vec<u32>,
-        (down_offsets, down_tails, down_weights): (Vec<u64>, Vec<u32>, Vec<u32>),
+        down: Arrays,
         table: Option<(Vec<u32>, Vec<u32>, bool)>,
         mut stats: HierarchyStats,
     ) -> std::result::Result<Hierarchy, String> {
         let nu = n as usize;
-        csr_ok("upward", &up_offsets, &up_heads, n)?;
-        csr_ok("downward", &down_offsets, &down_tails, n)?;
+        csr_ok("upward", &up, n)?;
+        csr_ok("downward", &down, n)?;
         // Level of every swept vertex (u32::MAX: not swept, i.e. in the core).
         let mut level = try_vec(nu, u32::MAX).map_err(|e| e.to_string())?;
         let starts_ok = level_starts.first() == Some(&0)
@@ -371,8 +369,8 @@ impl Hierarchy {
             return Err(format!("{} core vertices stated, {core} not swept", stats.core));
         }
         for (i, &v) in order.iter().enumerate() {
-            for j in down_offsets[i]..down_offsets[i + 1] {
-                let u = down_tails[j as usize];
+            for j in down.0[i]..down.0[i + 1] {
+                let u = down.1[j as usize];
                 if level[u as usize] != u32::MAX && level[u as usize] >= level[v as usize] {
                     return Err(format!("downward arc {u} -> {v} does not come from a higher level"));
                 }
@@ -395,29 +393,17 @@ impl Hierarchy {
             }
         };
         stats.levels = level_starts.len() as u32 - 1;
-        Ok(Hierarchy {
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            n,
-            up_offsets,
-            up_heads,
-            up_weights,
-            order,
-            level_starts,
-            down_offsets,
-            down_tails,
-            down_weights,
-            table,
-            scratch: std::sync::Mutex::new(try_vec(nu, u64::MAX).map_err(|e| e.to_string())?),
-            stats,
-        })
+        Hierarchy::from_parts(n, up, order, level_starts, down, table, stats).map_err(|e| e.to_string())
     }
 }
 
-/// A CSR's offsets start at 0, never decrease, end at the arc count, and its ids are `< n`.
-fn csr_ok(what: &str, offsets: &[u64], ids: &[u32], n: u32) -> std::result::Result<(), String> {
+/// A CSR's offsets start at 0, never decrease and end at the arc count, its ids are `< n`,
+/// and it has a weight per arc.
+fn csr_ok(what: &str, (offsets, ids, weights): &Arrays, n: u32) -> std::result::Result<(), String> {
     let ok = offsets.first() == Some(&0)
         && offsets.last() == Some(&(ids.len() as u64))
-        && offsets.windows(2).all(|w| w[0] <= w[1]);
+        && offsets.windows(2).all(|w| w[0] <= w[1])
+        && weights.len() == ids.len();
     if !ok {
         return Err(format!("{what} offsets do not run from 0 to the arc count without decreasing"));
     }
