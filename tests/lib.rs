@@ -47,6 +47,9 @@ pub fn configs(metric: Metric) -> Vec<(Algo, Options)> {
 fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
     let [heuristic, narrow, huge, odd] = deltas(metric);
     // `auto` picks from the device and the graph; whatever it picks must be exact.
+    // `auto` first: from a graph's first source it runs its frontier pick; from later ones,
+    // once the phast configuration (last) has left the graph a hierarchy with a small core,
+    // it runs phast (`strategy::auto::phast_fits`). Both paths are checked.
     let mut v = vec![(Algo::Auto, Options::default())];
     for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition] {
         v.push((Algo::TopoBf, Options { balance, hub_degree: 3, ..Options::default() }));

@@ -189,6 +189,11 @@ fn hierarchy_files_round_trip() {
     assert!(read);
     assert!(std::ptr::eq(&*h, &*again.hierarchy().unwrap().0), "the graph keeps what it read");
     check(&again, &[0, 2999], "road, hierarchy from its file");
+    // auto runs phast on a graph that holds a hierarchy with a small core.
+    let mut eng = engine::open(&again, device()).unwrap();
+    let sol = solve(&again, Algo::Auto, Some(eng.as_mut()), 7, &Options::default()).unwrap();
+    assert_eq!(sol.stats.chosen_algo, Some(Algo::Phast));
+    sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&again, 7).unwrap()).unwrap();
 }
 
 #[test]

@@ -187,6 +187,8 @@ pub struct HierarchyArg {
     /// For --algo phast: read the graph's contraction hierarchy from FILE if it exists (it
     /// must have been written for this graph: a file of another graph, or a corrupt one, is
     /// an error), else build it and write it there. Without it every process builds its own.
+    /// With --algo auto, full solves then run phast when the hierarchy's core is small (road
+    /// networks, meshes).
     #[arg(long, value_name = "FILE")]
     pub hierarchy: Option<PathBuf>,
 }
@@ -196,8 +198,10 @@ impl HierarchyArg {
     /// phast among `algos`), saying which on stderr.
     pub fn apply(&self, g: &Graph, algos: &[Algo]) -> Result<()> {
         let Some(path) = &self.hierarchy else { return Ok(()) };
-        if !algos.contains(&Algo::Phast) {
-            return Err(Error::InvalidArgument("--hierarchy is the contraction hierarchy of --algo phast".into()));
+        if !algos.iter().any(|a| matches!(a, Algo::Phast | Algo::Auto)) {
+            return Err(Error::InvalidArgument(
+                "--hierarchy is the contraction hierarchy of --algo phast (or of auto, which runs phast on it)".into(),
+            ));
         }
         let started = std::time::Instant::now();
         let (h, read) = g.hierarchy_file(path)?;

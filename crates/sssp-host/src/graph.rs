@@ -247,6 +247,12 @@ impl Graph {
         Ok((self.hierarchy.get().expect("set above").clone(), built))
     }
 
+    /// The contraction hierarchy the graph holds (built by [`Graph::hierarchy`] or read by
+    /// [`Graph::hierarchy_file`]), without building one.
+    pub fn held_hierarchy(&self) -> Option<std::sync::Arc<crate::hierarchy::Hierarchy>> {
+        self.hierarchy.get().cloned()
+    }
+
     /// The graph's contraction hierarchy from the file `path` when it exists (it must hold a
     /// hierarchy of this graph: [`crate::hierarchy::Hierarchy::read`]), else built and written
     /// there ([`crate::hierarchy::Hierarchy::write`]); kept as [`Graph::hierarchy`] keeps one.

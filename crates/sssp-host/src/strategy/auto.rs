@@ -10,6 +10,7 @@
 //! | CPU | skewed degrees | Near-Far, virtual warps, heuristic delta | kron 18 on 2 cores: 172 ms (Workfront 206, Dijkstra 424) |
 //! | any | a negative weight | serial Bellman-Ford (the only algorithm that accepts one) | |
 //! | CPU | even degrees | serial Dijkstra | NY on 2 cores: 42 ms (Near-Far 141, Workfront 1495); road 1M: 174 vs 474 |
+//! | any | one source, no cutoff or target, the graph already holds a contraction hierarchy whose core is at most 1/[`PHAST_CORE_SHARE`] of the vertices (built, or read with `--hierarchy`) | PHAST ([`phast_fits`]) | H100: NY 1.76 ms (auto's frontier pick 8.07), road 4M 3.13 (25.6), grid2d 1M 2.67 (16.1); CPU engine on 2 cores: NY 4-6.5 ms (Dijkstra 23-42). kron 16's core is 42% of its vertices: 30.4 ms against 0.69 |
 //!
 //! "Skewed" means the largest out-degree is at least [`SKEW`] times the mean and at least
 //! [`SKEW_MIN_DEGREE`]: a hub then holds a warp's worth of arcs many times over, and only
@@ -33,6 +34,30 @@ pub const GPU_ROAD_DELTA_FACTOR: u64 = 8;
 /// Mean out-degree below which an even-degree graph is taken for a road network (road
 /// networks: 2.4-2.8; grids and meshes: 4-6). Measured on NY (2.8), road 4M (2.5), grid3d (6).
 pub const ROAD_MEAN_DEGREE: f64 = 3.5;
+
+/// `auto` runs PHAST on a graph holding a hierarchy whose core is at most this fraction of its
+/// vertices (road 4M: 1/675, grid2d 1M: 1/897, NY: no core; kron 16: 1/2.4, where the host
+/// search of the core is the whole solve).
+pub const PHAST_CORE_SHARE: u64 = 64;
+
+/// PHAST as `auto`'s pick for one full solve on an engine of `lanes` lanes, with the reason, or
+/// `None`: only when the graph already holds a hierarchy (building one costs seconds to
+/// minutes, which a single solve never pays back) with a small core, on one lane, for a full
+/// tree (a cutoff or target query stops the frontier strategies early; a trace wants their
+/// iterations).
+pub fn phast_fits(g: &Graph, lanes: u32, base: &Options) -> Option<Choice> {
+    let h = g.held_hierarchy()?;
+    let small_core = h.stats.core as u64 * PHAST_CORE_SHARE <= g.num_vertices() as u64;
+    let full = base.cutoff.is_none() && base.target.is_none() && !base.trace;
+    (lanes == 1 && full && small_core && g.metric() == Metric::Integer).then(|| Choice {
+        algo: Algo::Phast,
+        opts: *base,
+        why: format!(
+            "auto: phast (the graph holds a contraction hierarchy: {} levels, core of {})",
+            h.stats.levels, h.stats.core
+        ),
+    })
+}
 
 /// What `auto` picked, and why, in one line.
 #[derive(Clone, Debug)]
@@ -137,5 +162,20 @@ mod tests {
             "{}",
             gpu_road.why
         );
+    }
+
+    #[test]
+    fn phast_only_on_a_held_hierarchy_with_a_small_core() {
+        let (road, kron) = (graph("road:3000"), graph("kron:11"));
+        let o = Options::default();
+        assert!(phast_fits(&road, 1, &o).is_none(), "no hierarchy built yet");
+        road.hierarchy().unwrap();
+        kron.hierarchy().unwrap();
+        assert_eq!(phast_fits(&road, 1, &o).map(|c| c.algo), Some(Algo::Phast));
+        assert!(phast_fits(&road, 2, &o).is_none(), "batched");
+        assert!(phast_fits(&road, 1, &o.with_cutoff(10)).is_none(), "a cutoff query");
+        assert!(phast_fits(&road, 1, &Options { trace: true, ..o }).is_none(), "traced");
+        assert!(kron.hierarchy().unwrap().0.stats.core as u64 * PHAST_CORE_SHARE > 2048);
+        assert!(phast_fits(&kron, 1, &o).is_none(), "kron's core is too big");
     }
 }

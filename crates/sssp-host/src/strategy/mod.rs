@@ -1084,7 +1084,8 @@ fn solve_unclipped(
     };
     match (algo, eng) {
         (Algo::Auto, eng) => {
-            let c = auto::choose(g, eng.as_ref().is_some_and(|e| e.is_gpu()), opts);
+            let phast = eng.as_ref().and_then(|e| auto::phast_fits(g, e.lanes(), opts));
+            let c = phast.unwrap_or_else(|| auto::choose(g, eng.as_ref().is_some_and(|e| e.is_gpu()), opts));
             let mut sol = solve_unclipped(g, c.algo, eng, source, &c.opts)?;
             sol.stats.chosen = Some(c.why);
             sol.stats.chosen_algo = Some(c.algo);
