@@ -13,12 +13,12 @@ run() { echo "\$ $*"; "$@"; }
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   nproc
-  run $S bench $NY --device gpu --trials 5 --algos phast,auto
+  run $S bench $NY --device gpu --trials 5 --algos auto,phast
   run $S bench $NY $B --trials 5 --algos bucketing --deltas 15000,150000
   run $S bench $NY --device cpu --trials 5 --algos phast,dijkstra
   if [ "${2:-}" != quick ]; then
-    run $S bench gen:road:4000000 --device gpu --trials 3 --algos phast,auto
+    run $S bench gen:road:4000000 --device gpu --trials 3 --algos auto,phast
   fi
-  run $S bench gen:grid2d:1000x1000 --device gpu --trials 3 --algos phast,auto
-  run $S bench gen:kron:16 --device gpu --trials 3 --algos phast,auto
+  run $S bench gen:grid2d:1000x1000 --device gpu --trials 3 --algos auto,phast
+  run $S bench gen:kron:16 --device gpu --trials 3 --algos auto,phast
 } 2>&1 | tee "$out"

@@ -6,8 +6,9 @@
 //! hundred vertices on a road graph) and the engine's sweep ([`Engine::sweep`]: the core's
 //! distances from its table, then the levels). The hierarchy is built once per graph
 //! ([`Graph::hierarchy`]) and its time is reported apart ([`Stats::prepare`]), like the
-//! graph's upload: it pays off over many sources (NY: after about 1,500-2,100, road 4M after
-//! about 5,600, against the best frontier configuration; docs/benchmarks.md).
+//! graph's upload: it pays off over many sources (NY: after about 1,150, road 4M after about
+//! 2,250, against the best frontier configuration; docs/benchmarks.md), or is read from a
+//! file ([`Graph::hierarchy_file`]).
 //!
 //! Integer weights only (see [`crate::hierarchy`]); cutoff and target queries are answered by
 //! clipping the full tree (the sweep has no early exit); the shortest-path tree is built on
