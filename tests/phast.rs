@@ -156,6 +156,23 @@ fn graph_with_a_core() -> Graph {
 }
 
 #[test]
+fn the_hierarchy_does_not_depend_on_the_thread_count() {
+    // The rounds pick their vertices by priority alone and apply them in order.
+    for spec in ["road:3000", "kron:10"] {
+        let g = generate(&GenSpec::parse(spec).unwrap(), 9, WeightSpec::AsGiven).unwrap();
+        let build = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| Hierarchy::build(&g).unwrap())
+        };
+        let (one, three) = (build(1), build(3));
+        let (a, b) = (one.sweep_graph(), three.sweep_graph());
+        assert_eq!((a.order, a.level_starts, a.offsets), (b.order, b.level_starts, b.offsets), "{spec}");
+        assert_eq!((a.tails, a.weights, a.core, a.table), (b.tails, b.weights, b.core, b.table), "{spec}");
+        assert_eq!(one.upward(5).seeds, three.upward(5).seeds, "{spec}");
+    }
+}
+
+#[test]
 fn hierarchy_files_round_trip() {
     let dir = TempDir::new("ch");
     let road = generate(&GenSpec::parse("road:3000").unwrap(), 4, WeightSpec::AsGiven).unwrap();
