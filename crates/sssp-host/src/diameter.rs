@@ -81,7 +81,7 @@ use sssp_kernels::bounds::{
 
 use crate::engine::{self, BucketSpec, DeviceKind, Engine, LoopSpec};
 use crate::error::{Error, Result};
-use crate::graph::{Graph, Weights};
+use crate::graph::{Graph, Metric, Weights};
 use crate::strategy::{self, Algo};
 use crate::{Dist, UNREACHED};
 use sssp_kernels::{NO_CUTOFF, NO_TARGET};
@@ -869,36 +869,83 @@ fn conclude(tally: Tally, members: &[u32], lb: &[u64], ub: &[u64], rules: u32) -
 
 /// Whether `g` is symmetric as a metric: for every arc `u -> v` of weight `w`, the cheapest arc
 /// `v -> u` weighs at most `w` (so the cheapest copies agree both ways and `d(u, v) = d(v, u)`).
-/// Self loops are ignored. O(m log d) time, 12 bytes per arc of scratch.
+/// Self loops are ignored. Equivalently, every vertex's out-neighbours with their cheapest
+/// weights are its in-neighbours with theirs: each vertex's out-arcs are sorted (in parallel),
+/// its in-arcs come out of a counting sort by tail already in tail order, and one linear merge
+/// per vertex compares them (in parallel). O(m) memory accesses in order but the counting
+/// sort's scatter, instead of a binary search per arc (kron 20 on 2 cores: 6.8 s before);
+/// 16 bytes per arc of scratch.
 pub fn is_symmetric(g: &Graph) -> Result<bool> {
     use rayon::prelude::*;
-    let n = g.num_vertices();
-    let m = g.num_arcs();
-    // Each adjacency sorted by (head, weight), so the cheapest arc to a head comes first.
-    let mut sorted = crate::mem::try_vec(m, (0u32, 0i64))?;
-    let offs = g.offsets();
-    let mut pieces: Vec<&mut [(u32, i64)]> = Vec::with_capacity(n);
-    let mut rest = sorted.as_mut_slice();
+    let (n, m) = (g.num_vertices(), g.num_arcs());
+    let (offs, targets, ws) = (g.offsets(), g.targets(), g.engine_weights());
+    // (other end, weight) as one ordered key: the weights' bit patterns order as the weights
+    // (u32 integers; non-negative f32s), i32s once their sign bit is flipped.
+    let flip = if g.metric() == Metric::Signed { 0x8000_0000 } else { 0 };
+    let key = |other: u32, e: usize| (other as u64) << 32 | (ws[e] ^ flip) as u64;
+    // Out-arcs, each vertex's sorted by key: the cheapest arc to a head first.
+    let mut out = crate::mem::try_vec(m, 0u64)?;
+    split_rows(&mut out, offs)?.into_par_iter().enumerate().for_each(|(v, row)| {
+        for (slot, e) in row.iter_mut().zip(offs[v] as usize..) {
+            *slot = key(targets[e], e);
+        }
+        row.sort_unstable();
+    });
+    // In-arcs by a counting sort over the tails in order: each row comes out in tail order.
+    let mut in_offs = crate::mem::try_vec(n + 1, 0u64)?;
+    for &t in targets {
+        in_offs[t as usize + 1] += 1;
+    }
     for v in 0..n {
-        let len = (offs[v + 1] - offs[v]) as usize;
-        let (a, b) = rest.split_at_mut(len);
-        pieces.push(a);
+        in_offs[v + 1] += in_offs[v];
+    }
+    let mut inn = crate::mem::try_vec(m, 0u64)?;
+    let mut cursor = crate::mem::try_vec(n, 0u64)?;
+    cursor.copy_from_slice(&in_offs[..n]);
+    for u in 0..n {
+        for e in offs[u] as usize..offs[u + 1] as usize {
+            let at = &mut cursor[targets[e] as usize];
+            inn[*at as usize] = key(u as u32, e);
+            *at += 1;
+        }
+    }
+    // The (other end, cheapest weight) runs of a row, self loops skipped (rows are grouped by
+    // other end; in-rows are not sorted by weight within a tail, so take the least).
+    fn runs(row: &[u64], v: u32) -> impl Iterator<Item = u64> + '_ {
+        let mut i = 0;
+        std::iter::from_fn(move || loop {
+            let first = *row.get(i)?;
+            let other = (first >> 32) as u32;
+            let mut least = first;
+            i += 1;
+            while i < row.len() && (row[i] >> 32) as u32 == other {
+                least = least.min(row[i]);
+                i += 1;
+            }
+            if other != v {
+                return Some(least);
+            }
+        })
+    }
+    let rows_in = split_rows(&mut inn, &in_offs)?;
+    Ok(split_rows(&mut out, offs)?
+        .into_par_iter()
+        .zip(rows_in)
+        .enumerate()
+        .all(|(v, (o, i))| runs(o, v as u32).eq(runs(i, v as u32))))
+}
+
+/// `data` cut into the rows of a CSR's `offsets`.
+fn split_rows<'a>(data: &'a mut [u64], offsets: &[u64]) -> Result<Vec<&'a mut [u64]>> {
+    let mut rows = Vec::new();
+    crate::mem::reserve(&mut rows, offsets.len().saturating_sub(1))?;
+    let mut rest = data;
+    for w in offsets.windows(2) {
+        let (a, b) = rest.split_at_mut((w[1] - w[0]) as usize);
+        rows.push(a);
         rest = b;
     }
-    pieces.into_par_iter().enumerate().for_each(|(v, adj)| {
-        for (slot, arc) in adj.iter_mut().zip(g.neighbors(v as u32)) {
-            *slot = arc;
-        }
-        adj.sort_unstable();
-    });
-    let cheapest = |v: u32, head: u32| -> Option<i64> {
-        let adj = &sorted[offs[v as usize] as usize..offs[v as usize + 1] as usize];
-        let i = adj.partition_point(|&(h, _)| h < head);
-        adj.get(i).filter(|a| a.0 == head).map(|a| a.1)
-    };
-    Ok((0..n as u32)
-        .into_par_iter()
-        .all(|u| g.neighbors(u).all(|(v, w)| v == u || cheapest(v, u).is_some_and(|back| back <= w))))
+    Ok(rows)
 }
 
 /// Strongly connected components (on a symmetric graph: the connected components).
@@ -1023,5 +1070,50 @@ mod tests {
         // 0 -> 1 costs 1 (cheapest of 1 and 5), 1 -> 0 costs 1.
         assert!(is_symmetric(&Graph::from_arcs(2, &[(0, 1, 5), (0, 1, 1), (1, 0, 1), (0, 0, 3)]).unwrap()).unwrap());
         assert!(!is_symmetric(&Graph::from_arcs(2, &[(0, 1, 1), (1, 0, 2)]).unwrap()).unwrap());
+    }
+
+    /// The definition, by brute force: every arc `u -> v` (u != v) has a way back no heavier.
+    fn symmetric_by_definition(g: &Graph) -> bool {
+        (0..g.num_vertices() as u32).all(|u| {
+            g.neighbors(u).all(|(v, w)| v == u || g.neighbors(v).filter(|&(x, _)| x == u).any(|(_, b)| b <= w))
+        })
+    }
+
+    #[test]
+    fn symmetry_agrees_with_its_definition() {
+        // Random small multigraphs, made symmetric, then some spoiled by one arc: self loops,
+        // parallel arcs, negative weights (signed), heavier copies one way.
+        let mut r = crate::rng::Rng::new(11);
+        let (mut yes, mut no) = (0, 0);
+        for t in 0..2000 {
+            let n = 1 + r.below(7) as u32;
+            let mut arcs = vec![];
+            for _ in 0..r.below(12) {
+                let (u, v) = (r.below(n as u64) as u32, r.below(n as u64) as u32);
+                let w = r.below(4) as i64 - if t % 3 == 0 { 2 } else { 0 };
+                arcs.push((u, v, w));
+                arcs.push((v, u, w));
+                if r.below(4) == 0 {
+                    arcs.push((u, v, w + r.below(3) as i64));
+                }
+            }
+            match r.below(3) {
+                0 => arcs.push((r.below(n as u64) as u32, r.below(n as u64) as u32, r.below(5) as i64)),
+                1 if !arcs.is_empty() => {
+                    let i = r.below(arcs.len() as u64) as usize;
+                    arcs[i].2 -= 1;
+                }
+                _ => {}
+            }
+            let g = Graph::from_arcs(n, &arcs).unwrap();
+            let want = symmetric_by_definition(&g);
+            assert_eq!(is_symmetric(&g).unwrap(), want, "{arcs:?}");
+            if want {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+        }
+        assert!(yes > 300 && no > 300, "{yes} symmetric, {no} not");
     }
 }
