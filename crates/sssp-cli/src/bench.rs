@@ -500,14 +500,10 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             let warm = solve(&g, c.algo, eng.as_deref_mut(), sources[0], &opts)?;
             // PHAST's hierarchy is built by the first solve, once per graph: said apart.
             if !warm.stats.prepare.is_zero() {
-                let h = &g.hierarchy()?.0.stats;
                 eprintln!(
-                    "phast: contraction hierarchy built in {:.2} s ({} levels, {} shortcuts, core of {}{}), once per graph, not in the times",
+                    "phast: contraction hierarchy built in {:.2} s ({}), once per graph, not in the times",
                     warm.stats.prepare.as_secs_f64(),
-                    h.levels,
-                    h.shortcuts,
-                    h.core,
-                    if h.core_table { " with its distance table" } else { "" }
+                    g.hierarchy()?.0.stats.summary()
                 );
             }
         }

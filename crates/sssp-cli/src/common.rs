@@ -207,12 +207,7 @@ impl HierarchyArg {
         let (h, read) = g.hierarchy_file(path)?;
         let took = started.elapsed().as_secs_f64();
         let what = if read { "read from" } else { "built and written to" };
-        eprintln!(
-            "phast: contraction hierarchy {what} {} in {took:.2} s ({} levels, core of {})",
-            path.display(),
-            h.stats.levels,
-            h.stats.core
-        );
+        eprintln!("phast: contraction hierarchy {what} {} in {took:.2} s ({})", path.display(), h.stats.summary());
         Ok(())
     }
 }

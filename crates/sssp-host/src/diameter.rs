@@ -920,30 +920,16 @@ pub fn is_symmetric(g: &Graph) -> Result<bool> {
         }
     });
     drop(cells);
-    split_rows(&mut inn, &in_offs)?.into_par_iter().for_each(|row| row.sort_unstable());
-    // The (other end, cheapest weight) runs of a sorted row, self loops skipped.
+    // The (other end, cheapest weight) of each run of a sorted row (its first key is the
+    // least), self loops skipped.
     fn runs(row: &[u64], v: u32) -> impl Iterator<Item = u64> + '_ {
-        let mut i = 0;
-        std::iter::from_fn(move || loop {
-            let first = *row.get(i)?;
-            let other = (first >> 32) as u32;
-            let mut least = first;
-            i += 1;
-            while i < row.len() && (row[i] >> 32) as u32 == other {
-                least = least.min(row[i]);
-                i += 1;
-            }
-            if other != v {
-                return Some(least);
-            }
-        })
+        row.chunk_by(|a, b| a >> 32 == b >> 32).map(|r| r[0]).filter(move |&k| (k >> 32) as u32 != v)
     }
     let rows_in = split_rows(&mut inn, &in_offs)?;
-    Ok(split_rows(&mut out, offs)?
-        .into_par_iter()
-        .zip(rows_in)
-        .enumerate()
-        .all(|(v, (o, i))| runs(o, v as u32).eq(runs(i, v as u32))))
+    Ok(split_rows(&mut out, offs)?.into_par_iter().zip(rows_in).enumerate().all(|(v, (o, i))| {
+        i.sort_unstable();
+        runs(o, v as u32).eq(runs(i, v as u32))
+    }))
 }
 
 /// `data` cut into the rows of a CSR's `offsets`.

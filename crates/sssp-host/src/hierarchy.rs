@@ -137,6 +137,15 @@ pub struct HierarchyStats {
     pub build: Duration,
 }
 
+impl HierarchyStats {
+    /// Its shape in words, for the command line: `122 levels, 1019295 shortcuts, core of 0`,
+    /// and whether the core has its distance table.
+    pub fn summary(&self) -> String {
+        let table = if self.core_table { " with its distance table" } else { "" };
+        format!("{} levels, {} shortcuts, core of {}{table}", self.levels, self.shortcuts, self.core)
+    }
+}
+
 fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
     s.serialize_f64(d.as_secs_f64())
 }
