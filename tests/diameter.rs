@@ -150,11 +150,16 @@ fn random_graphs_match_brute_force() {
         if !directed {
             assert!(!x.directed || g.num_arcs() == 0 || !sssp::diameter::is_symmetric(&g).unwrap(), "{what}");
         }
-        // Only the diameter asked for: the same answer. (Not necessarily fewer eccentricities:
-        // other candidates change the alternation's picks.)
-        let lean = diameter(&g, device(), &DiameterOptions { algo, ..DiameterOptions::default() }).unwrap();
-        assert_eq!((lean.diameter, lean.radius, lean.center.is_none()), (x.diameter, None, true), "{what}");
-        assert!(lean.eccentricities >= 1, "{what}");
+        // Only the diameter asked for: the same answer, ended by pair certification on
+        // undirected graphs, and by the paper's rules with `pairs: false`. (Not necessarily
+        // fewer eccentricities: other candidates change the alternation's picks.)
+        for pairs in [true, false] {
+            let lean = diameter(&g, device(), &DiameterOptions { algo, pairs, ..DiameterOptions::default() }).unwrap();
+            assert_eq!((lean.diameter, lean.radius, lean.center.is_none()), (x.diameter, None, true), "{what}");
+            let (u, v) = lean.diameter_pair;
+            assert_eq!(b.dist[u as usize][v as usize], x.diameter, "{what}: lean witness, pairs {pairs}");
+            assert!(lean.eccentricities >= 1, "{what}");
+        }
         // The whole graph: infinite exactly when disconnected, with a pair that has no path.
         let whole =
             diameter(&g, device(), &DiameterOptions { algo, scope: Scope::Whole, ..DiameterOptions::default() })
@@ -321,6 +326,14 @@ fn device_and_host_bounds_agree() {
                 assert_eq!((&dev.center, &dev.periphery), (&host.center, &host.periphery), "{what}");
                 let (u, v) = dev.diameter_pair;
                 check_path(&g, dev.path.as_ref().unwrap(), u, v, dev.diameter, &what);
+                // The diameter alone, ended by pair certification: the same picks too.
+                let lean = |algo| diameter(&g, device(), &DiameterOptions { algo, bfs, ..DiameterOptions::default() });
+                let (dev, host) = (lean(algo).unwrap(), lean(Algo::Dijkstra).unwrap());
+                assert_eq!(
+                    (dev.diameter, dev.diameter_pair, dev.eccentricities),
+                    (host.diameter, host.diameter_pair, host.eccentricities),
+                    "{what}, diameter only"
+                );
             }
         }
     }
@@ -365,4 +378,42 @@ fn batched_eccentricities_match_brute_force() {
     // A batch that is not a power of two is a typed error.
     let e = diameter(&g, device(), &DiameterOptions { batch: 3, ..all(Algo::Workfront) }).unwrap_err();
     assert!(matches!(e, sssp::Error::InvalidArgument(_)), "{e}");
+}
+
+/// Pair certification (`DiameterOptions::pairs`, the default for the diameter alone) on
+/// Kronecker graphs, where the paper's loop ends with one eccentricity per leftover leaf: the
+/// same diameter as the paper's rules and as brute force on the smallest, with the witness's
+/// distance checked, and at most 20 eccentricities (the target; the paper's rules need
+/// up to 203 on these).
+#[test]
+fn pair_certification_on_kronecker_graphs() {
+    let scales: &[u32] = if device() == DeviceKind::Gpu { &[10, 14] } else { &[9, 10, 11, 12, 13, 14] };
+    let (mut most, mut paper_most) = (0, 0);
+    for &scale in scales {
+        for seed in 1..=6 {
+            let spec = format!("kron:{scale}");
+            let g = generate(&GenSpec::parse(&spec).unwrap(), seed, WeightSpec::Unit).unwrap();
+            let what = format!("{spec} seed {seed}");
+            let x = diameter(&g, device(), &DiameterOptions::default()).unwrap();
+            let paper =
+                diameter(&g, device(), &DiameterOptions { pairs: false, ..DiameterOptions::default() }).unwrap();
+            assert_eq!(x.diameter, paper.diameter, "{what}");
+            let (u, v) = x.diameter_pair;
+            assert_eq!(sssp::reference::dijkstra(&g, u).unwrap()[v as usize], x.diameter, "{what}: witness");
+            if scale <= 10 {
+                check_diameter(&g, &x, &what);
+            }
+            assert!(x.eccentricities <= 20, "{what}: {} eccentricities", x.eccentricities);
+            most = most.max(x.eccentricities);
+            paper_most = paper_most.max(paper.eccentricities);
+        }
+    }
+    eprintln!("kron: at most {most} eccentricities with pairs, {paper_most} with the paper's rules");
+    assert!(paper_most > 20, "the graphs no longer exercise pair certification ({paper_most})");
+}
+
+/// The diameter of `x` against brute force (the diameter only: no radius asked).
+fn check_diameter(g: &Graph, x: &Extremes, what: &str) {
+    let b = brute(g);
+    assert_eq!(x.diameter, *b.ecc.iter().max().unwrap(), "{what}: brute force");
 }

@@ -47,9 +47,21 @@
 //! `lb <= R < ub`; for the periphery (once the diameter `D` is known) while `lb < D <= ub`.
 //! Radius, center and periphery are only pursued when asked for, so each costs only the extra
 //! eccentricities it needs. Candidates are chosen alternately with the largest upper bound and
-//! the smallest lower bound (ties: higher degree, then smaller id), starting from a vertex of
-//! highest degree, as in the paper. The loop ends when no candidate is left; then `D_L = D_U`
-//! (a vertex with `ub > D_L` would still be a candidate) and `R_L = R_U` likewise.
+//! the smallest lower bound (ties: the smaller id), starting from a vertex of highest degree
+//! (ties: the smaller id), as in the paper. The loop ends when no candidate is left; then
+//! `D_L = D_U` (a vertex with `ub > D_L` would still be a candidate) and `R_L = R_U` likewise.
+//!
+//! # Pair certification (beyond the paper)
+//!
+//! When only the diameter is asked for on an undirected graph, one eccentricity at a time
+//! ([`DiameterOptions::pairs`], on by default), the loop ends differently once at most
+//! 1,024 members have `ub > D_L` (the device counts them in the same pass): a vertex also leaves
+//! that open set when each of its pairs with the others left open is certified by some computed
+//! `w` with `d(a, w) + d(w, b) <= D_L`, and the picks alternate between the open vertex with
+//! the largest upper bound and the vertex within `D_L - R` (`R` the least eccentricity seen) of
+//! the most open ones. The loop ends when the open set is empty, with `D = D_L`. The rule, its
+//! soundness and the measurements that chose it are in the `pairs` submodule's docs: on kron
+//! graphs it needs at most 20 eccentricities where the paper's loop needs up to 634.
 //!
 //! # Where it runs
 //!
@@ -70,14 +82,18 @@
 //! and the host picks the next round from the bounds (`picks`). The same rules, so the same
 //! exact answers; more eccentricities in all, fewer passes.
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use sssp_kernels::bounds::{
-    candidate, far_vertex, update_bounds, widen, B_ECC, B_LOWER, B_UPPER, NO_GLOBALS, RULE_CENTER, RULE_DIAMETER,
-    RULE_PERIPHERY, RULE_RADIUS,
+    candidate, far_vertex, update_bounds, widen, B_DLO, B_ECC, B_LOWER, B_OVER, B_UPPER, NO_GLOBALS, RULE_CENTER,
+    RULE_DIAMETER, RULE_PERIPHERY, RULE_RADIUS,
 };
+
+mod pairs;
+use pairs::{Pairs, PAIR_LIMIT};
 
 use crate::engine::{self, BucketSpec, DeviceKind, Engine, LoopSpec};
 use crate::error::{Error, Result};
@@ -163,6 +179,11 @@ pub struct DiameterOptions {
     /// queue BFS (the level kernels take one source). Elsewhere (directed graphs, serial
     /// algorithms) it is ignored. 1 (default): one at a time, the paper's loop.
     pub batch: u32,
+    /// Pair certification (module docs, "Pair certification"): on undirected graphs, when only
+    /// the diameter is asked for, one at a time, end the bounding by certifying the pairs of
+    /// the few vertices left open instead of computing each one's eccentricity. On by default;
+    /// `false` runs the paper's loop to the end (`--paper-end`).
+    pub pairs: bool,
 }
 
 impl Default for DiameterOptions {
@@ -178,6 +199,7 @@ impl Default for DiameterOptions {
             path: false,
             symmetric: None,
             batch: 1,
+            pairs: true,
         }
     }
 }
@@ -221,9 +243,40 @@ pub struct Extremes {
     /// (the upload, and on a GPU the CUDA context).
     #[serde(serialize_with = "ser_secs")]
     pub prepare: Duration,
+    /// The preparation's parts (the first two run beside the third, so they overlap).
+    pub prepare_parts: Preparation,
     /// Wall time of the bounding itself (every eccentricity and bounds pass, and the path).
     #[serde(serialize_with = "ser_secs")]
     pub compute: Duration,
+}
+
+/// Where [`Extremes::prepare`] went, seconds in JSON. The symmetry check and the components run
+/// on a second thread while the forward engine opens.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Preparation {
+    /// [`is_symmetric`] (zero when [`DiameterOptions::symmetric`] said).
+    #[serde(serialize_with = "ser_secs")]
+    pub symmetry: Duration,
+    /// [`connected`] or [`strongly_connected`].
+    #[serde(serialize_with = "ser_secs")]
+    pub components: Duration,
+    /// Opening the engines: on a GPU the CUDA context, the module and the upload; on a directed
+    /// graph also the reverse graph's.
+    #[serde(serialize_with = "ser_secs")]
+    pub engine: Duration,
+}
+
+/// Symmetry (unless `known`) and components of `g`, timed.
+fn structure(g: &Graph, known: Option<bool>) -> Result<(bool, Components, Preparation)> {
+    let t = Instant::now();
+    let symmetric = match known {
+        Some(s) => s,
+        None => is_symmetric(g)?,
+    };
+    let symmetry = t.elapsed();
+    let t = Instant::now();
+    let comps = if symmetric { connected(g)? } else { strongly_connected(g)? };
+    Ok((symmetric, comps, Preparation { symmetry, components: t.elapsed(), engine: Duration::ZERO }))
 }
 
 fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
@@ -267,11 +320,18 @@ pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result
                 .into(),
         ));
     }
-    let symmetric = match opts.symmetric {
-        Some(s) => s,
-        None => is_symmetric(g)?,
-    };
-    let comps = if symmetric { connected(g)? } else { strongly_connected(g)? };
+    // The structure (symmetry, components) on a second thread while this one opens the
+    // forward engine: independent work, and on a GPU the CUDA context and the upload alone take
+    // 0.3-0.5 s of kron 20's preparation.
+    let (structure, fwd) = std::thread::scope(|s| {
+        let h = s.spawn(|| structure(g, opts.symmetric));
+        let t = Instant::now();
+        let fwd = if opts.algo.uses_engine() { engine::open(g, device).map(Some) } else { Ok(None) };
+        (h.join(), fwd.map(|e| (e, t.elapsed())))
+    });
+    let (symmetric, comps, mut parts) = structure.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    let (fwd, engine_time) = fwd?;
+    parts.engine = engine_time;
     let members = comps.largest_members();
     let center_wanted = opts.center;
     let radius_wanted = opts.radius || opts.center;
@@ -293,13 +353,17 @@ pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result
         bounds_on_device: false,
         chosen: None,
         prepare: Duration::ZERO,
+        prepare_parts: Preparation::default(),
         compute: Duration::ZERO,
     };
     let whole_infinite = opts.scope == Scope::Whole && comps.count > 1;
     let need_bounds = !whole_infinite || radius_wanted || opts.periphery;
 
-    let mut runner = Runner::open(g, device, opts, symmetric || !need_bounds)?;
+    let t = Instant::now();
+    let mut runner = Runner::open(g, device, opts, fwd, symmetric || !need_bounds)?;
+    parts.engine += t.elapsed();
     x.prepare = started.elapsed();
+    x.prepare_parts = parts;
     let started = Instant::now();
     if need_bounds {
         let rules = RULE_DIAMETER
@@ -361,9 +425,15 @@ struct Runner<'g> {
 }
 
 impl<'g> Runner<'g> {
-    fn open(g: &'g Graph, device: DeviceKind, opts: &DiameterOptions, symmetric: bool) -> Result<Self> {
+    /// With the forward engine `fwd_eng` already open (when the algorithm uses one).
+    fn open(
+        g: &'g Graph,
+        device: DeviceKind,
+        opts: &DiameterOptions,
+        fwd_eng: Option<Box<dyn Engine>>,
+        symmetric: bool,
+    ) -> Result<Self> {
         let engine_needed = opts.algo.uses_engine();
-        let fwd_eng = if engine_needed { Some(engine::open(g, device)?) } else { None };
         let rev = if symmetric { None } else { Some(g.reverse()) };
         let rev_eng = match (&rev, engine_needed) {
             (Some(r), true) => Some(engine::open(r, device)?),
@@ -425,6 +495,9 @@ struct StepOut {
     /// The candidate with the largest upper bound, and the one with the smallest lower bound.
     upper: Option<u32>,
     lower: Option<u32>,
+    /// `D_L` after this step, and how many members have an upper bound above it.
+    d_lo: u64,
+    over: u64,
 }
 
 /// Where the bounds live: on the host (any graph, any SSSP algorithm) or on an engine
@@ -435,6 +508,10 @@ trait Book {
     fn step(&mut self, src: u32, rules: u32) -> Result<StepOut>;
     /// The final bounds of the members, in member order.
     fn finals(&mut self) -> Result<(Vec<u64>, Vec<u64>)>;
+    /// The members whose upper bound exceeds `d_lo`, with it, ascending.
+    fn open_set(&mut self, d_lo: u64) -> Result<Vec<(u32, u64)>>;
+    /// The last step's distances from its source to `ids` (undirected graphs).
+    fn last_at(&mut self, ids: &[u32]) -> Result<Vec<u64>>;
 }
 
 /// Host bookkeeping over downloaded distances, with backward distances on directed graphs.
@@ -443,6 +520,8 @@ struct HostBook<'a, 'g> {
     run: &'a mut Runner<'g>,
     lb: Vec<u64>,
     ub: Vec<u64>,
+    /// The last step's forward distances.
+    last: Vec<Dist>,
 }
 
 impl Book for HostBook<'_, '_> {
@@ -483,8 +562,10 @@ impl Book for HostBook<'_, '_> {
         // (bound, vertex) of the best pick so far on each side.
         let mut upper: Option<(u64, u32)> = None;
         let mut lower: Option<(u64, u32)> = None;
+        let mut over = 0;
         for (j, &v) in self.members.iter().enumerate() {
             let (l, h) = (self.lb[j], self.ub[j]);
+            over += (h > g[0]) as u64;
             if candidate(l, h, &g, rules) {
                 if upper.is_none_or(|(k, _)| h > k) {
                     upper = Some((h, v));
@@ -494,17 +575,28 @@ impl Book for HostBook<'_, '_> {
                 }
             }
         }
+        self.last = f;
         Ok(StepOut {
             ecc,
             far,
             back: directed.then_some((bmax, bfar)),
             upper: upper.map(|x| x.1),
             lower: lower.map(|x| x.1),
+            d_lo: g[0],
+            over,
         })
     }
 
     fn finals(&mut self) -> Result<(Vec<u64>, Vec<u64>)> {
         Ok((std::mem::take(&mut self.lb), std::mem::take(&mut self.ub)))
+    }
+
+    fn open_set(&mut self, d_lo: u64) -> Result<Vec<(u32, u64)>> {
+        Ok(self.members.iter().zip(&self.ub).filter(|&(_, &h)| h > d_lo).map(|(&v, &h)| (v, h)).collect())
+    }
+
+    fn last_at(&mut self, ids: &[u32]) -> Result<Vec<u64>> {
+        Ok(ids.iter().map(|&v| self.last[v as usize] as u64).collect())
     }
 }
 
@@ -575,6 +667,8 @@ impl Book for DeviceBook<'_> {
             back: None,
             upper: (c[B_UPPER] != 0).then(|| far_vertex(c[B_UPPER])),
             lower: (c[B_LOWER] != u64::MAX).then_some(c[B_LOWER] as u32),
+            d_lo: c[B_DLO],
+            over: c[B_OVER],
         })
     }
 
@@ -582,6 +676,19 @@ impl Book for DeviceBook<'_> {
         let (lb, ub) = self.eng.bounds()?;
         let wide = |x: &[u32]| self.members.iter().map(|&v| x[v as usize] as u64).collect();
         Ok((wide(&lb), wide(&ub)))
+    }
+
+    fn open_set(&mut self, d_lo: u64) -> Result<Vec<(u32, u64)>> {
+        // Once per bounding: both bound arrays (INF, no bound, is above any D_L).
+        let (_, ub) = self.eng.bounds()?;
+        Ok(self.members.iter().map(|&v| (v, ub[v as usize] as u64)).filter(|&(_, h)| h > d_lo).collect())
+    }
+
+    fn last_at(&mut self, ids: &[u32]) -> Result<Vec<u64>> {
+        // All n distances (4 bytes each, page-locked), then the few asked for: no gather operator
+        // for a list of at most PAIR_LIMIT vertices.
+        let d = self.eng.distances()?;
+        Ok(ids.iter().map(|&v| d[v as usize] as u64).collect())
     }
 }
 
@@ -633,6 +740,9 @@ fn bound(
     // Start from a vertex of highest degree (the paper, after Takes and Kosters); ties: the
     // smallest id.
     let first = members.iter().copied().fold(members[0], |b, v| if g.degree(v) > g.degree(b) { v } else { b });
+    // Pair certification: undirected (the pair bound adds d(a, w) and d(w, b)), the diameter
+    // alone (the others need every bound to meet).
+    let pairs_on = (symmetric && rules == RULE_DIAMETER && opts.pairs).then_some(g);
     if symmetric {
         if let Some(eng) = run.fwd_eng.as_deref_mut() {
             let unit = g.num_arcs() == 0 || g.weight_range() == Some((1, 1));
@@ -674,7 +784,7 @@ fn bound(
                 }
                 eng.bounds_init(&member)?;
                 let mut book = DeviceBook { g, eng, spec, bfs, members, traversals: 0 };
-                match drive(&mut book, members, first, rules) {
+                match drive(&mut book, members, first, rules, pairs_on) {
                     Err(Error::Verification(m)) if m == OVERFLOWED => {}
                     r => {
                         let r = r.map(|b| Bounded { on_device: true, ..b });
@@ -692,8 +802,14 @@ fn bound(
         }
     }
     let k = members.len();
-    let mut book = HostBook { members, run, lb: crate::mem::try_vec(k, 0u64)?, ub: crate::mem::try_vec(k, u64::MAX)? };
-    drive(&mut book, members, first, rules)
+    let mut book = HostBook {
+        members,
+        run,
+        lb: crate::mem::try_vec(k, 0u64)?,
+        ub: crate::mem::try_vec(k, u64::MAX)?,
+        last: Vec::new(),
+    };
+    drive(&mut book, members, first, rules, pairs_on)
 }
 
 /// What the bounding loops learn from the eccentricities they compute: the best realised
@@ -702,16 +818,21 @@ struct Tally {
     best: (u64, u32, u32),
     center: Option<(u64, u32, u32)>,
     eccentricities: u32,
+    /// The sources so far.
+    sources: HashSet<u32>,
+    /// Whether pair certification ended the bounding (the upper bounds need not meet).
+    by_pairs: bool,
 }
 
 impl Tally {
     fn new(first: u32) -> Self {
-        Tally { best: (0, first, first), center: None, eccentricities: 0 }
+        Tally { best: (0, first, first), center: None, eccentricities: 0, sources: HashSet::new(), by_pairs: false }
     }
 
     /// Take in the eccentricity of `u`.
     fn add(&mut self, u: u32, s: &StepOut, members: usize) -> Result<()> {
         self.eccentricities += 1;
+        self.sources.insert(u);
         if s.ecc > self.best.0 {
             self.best = (s.ecc, u, s.far);
         }
@@ -732,15 +853,37 @@ impl Tally {
 }
 
 /// Algorithm 1's loop: compute an eccentricity, update the bounds, pick the next candidate,
-/// alternately the largest upper bound and the smallest lower bound, until none is left.
-fn drive(book: &mut dyn Book, members: &[u32], first: u32, rules: u32) -> Result<Bounded> {
+/// alternately the largest upper bound and the smallest lower bound, until none is left. With
+/// `pairs_on` (the graph), pair certification takes over once at most [`PAIR_LIMIT`] members
+/// have an upper bound above `D_L` ([`pairs`]): its own picks, and the loop ends when no pair
+/// can be farther apart than `D_L`.
+fn drive(book: &mut dyn Book, members: &[u32], first: u32, rules: u32, pairs_on: Option<&Graph>) -> Result<Bounded> {
     let mut tally = Tally::new(first);
     let mut next = Some(first);
     let mut take_upper = true;
+    let mut pairs: Option<Pairs> = None;
     while let Some(u) = next {
         let s = book.step(u, rules)?;
         tally.add(u, &s, members.len())?;
         next = if take_upper { s.upper } else { s.lower };
+        if let Some(g) = pairs_on {
+            if pairs.is_none() && s.over <= PAIR_LIMIT {
+                pairs = Some(Pairs::new(g, book.open_set(s.d_lo)?)?);
+            }
+            if let Some(p) = pairs.as_mut() {
+                p.take(s.ecc, s.d_lo, book.last_at(p.vertices())?);
+                if p.closed() {
+                    tally.by_pairs = true;
+                    break;
+                }
+                let least = tally.center.map_or(0, |c| c.0);
+                let cover =
+                    if take_upper { None } else { p.cover(g, s.d_lo.saturating_sub(least).max(1), &tally.sources) };
+                // The paper's lower pick when the balls outgrow their budget; the upper pick
+                // when neither has one.
+                next = cover.or(if take_upper { None } else { s.lower }).or_else(|| p.upper(g));
+            }
+        }
         take_upper = !take_upper;
     }
     let (lb, ub) = book.finals()?;
@@ -776,7 +919,8 @@ fn batched(
         }
         for (j, &u) in next.iter().enumerate() {
             let e = eng.bounds_step(j as u32, u, rules)?[B_ECC];
-            let s = StepOut { ecc: e >> 32, far: far_vertex(e), back: None, upper: None, lower: None };
+            let s =
+                StepOut { ecc: e >> 32, far: far_vertex(e), back: None, upper: None, lower: None, d_lo: 0, over: 0 };
             tally.add(u, &s, members.len())?;
         }
         let (lb, ub) = eng.bounds()?;
@@ -829,9 +973,10 @@ fn picks(lb: &[u32], ub: &[u32], members: &[u32], rules: u32, k: usize) -> Vec<u
 /// The answers from the final bounds, checked: the diameter's bounds met at the best realised
 /// distance, and the radius's at the smallest eccentricity.
 fn conclude(tally: Tally, members: &[u32], lb: &[u64], ub: &[u64], rules: u32) -> Result<Bounded> {
-    let Tally { best, center, eccentricities } = tally;
+    let Tally { best, center, eccentricities, by_pairs, .. } = tally;
     let d_lo = lb.iter().copied().max().unwrap_or(0);
-    let d_hi = ub.iter().copied().max().unwrap_or(0);
+    // Pair certification leaves upper bounds above D_L: it showed no pair reaches them.
+    let d_hi = if by_pairs { d_lo } else { ub.iter().copied().max().unwrap_or(0) };
     if d_lo != d_hi || d_lo != best.0 {
         return Err(Error::Verification(format!(
             "diameter bounds did not meet ({d_lo} < {d_hi}, witness {}): internal fault",

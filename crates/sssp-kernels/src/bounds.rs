@@ -34,7 +34,11 @@ pub const B_UPPER: usize = 5;
 /// Result cell: `(lb << 32) | v` of the candidate with the smallest lower bound (`u64::MAX`:
 /// none).
 pub const B_LOWER: usize = 6;
-/// Result cells in all (one spare).
+/// Result cell: how many members have an upper bound above `D_L` (the diameter's open set:
+/// only they can be an end of a pair farther apart than `D_L`). The host switches to pair
+/// certification (`sssp::diameter`) once it is small.
+pub const B_OVER: usize = 7;
+/// Result cells in all.
 pub const B_CELLS: usize = 8;
 
 /// What the result cells hold before the passes fold into them.
@@ -190,20 +194,22 @@ pub unsafe fn update_partial(a: &BoundsArgs, tid: u32, nthreads: u32) -> [u64; 4
 
 /// Pass 3 (UPDATE CANDIDATES and selection): this thread's candidate with the largest upper
 /// bound (as a [`far_key`]; 0 for none) and with the smallest lower bound (`(lb << 32) | v`;
-/// `u64::MAX` for none), by the global bounds in `out`.
+/// `u64::MAX` for none), by the global bounds in `out`, and how many of its members have an
+/// upper bound above `D_L` (for [`B_OVER`]).
 #[inline(always)]
-pub unsafe fn pick_partial(a: &BoundsArgs, tid: u32, nthreads: u32) -> (u64, u64) {
+pub unsafe fn pick_partial(a: &BoundsArgs, tid: u32, nthreads: u32) -> (u64, u64, u64) {
     let g: Globals = [
         core::ptr::read_volatile(a.out.add(B_DLO)),
         core::ptr::read_volatile(a.out.add(B_DHI)),
         core::ptr::read_volatile(a.out.add(B_RLO)),
         core::ptr::read_volatile(a.out.add(B_RHI)),
     ];
-    let (mut up, mut low) = (0u64, u64::MAX);
+    let (mut up, mut low, mut over) = (0u64, u64::MAX, 0u64);
     let mut v = tid;
     while v < a.n {
         if *a.member.add(v as usize) != 0 {
             let (l, h) = (*a.lb.add(v as usize), *a.ub.add(v as usize));
+            over += (h as u64 > g[0]) as u64;
             if candidate(l as u64, h as u64, &g, a.rules) {
                 let ku = far_key(h, v);
                 let kl = ((l as u64) << 32) | v as u64;
@@ -213,7 +219,7 @@ pub unsafe fn pick_partial(a: &BoundsArgs, tid: u32, nthreads: u32) -> (u64, u64
         }
         v += nthreads;
     }
-    (up, low)
+    (up, low, over)
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
 #[cfg(not(feature = "twins"))]
 use crate::block_loop;
-use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_RHI, B_RLO, B_UPPER};
+use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_OVER, B_RHI, B_RLO, B_UPPER};
 use crate::classify::{self, ClassifyArgs, SinkArgs};
 use crate::sweep::{self, SweepArgs};
 use crate::warp::{block_barrier, lane_id, warp_add_u64, warp_fold};
@@ -212,9 +212,10 @@ mod main_module {
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_bounds_pick(a: BoundsArgs) {
         let (t, n) = global_tid();
-        let (up, low) = bounds::pick_partial(&a, t, n);
+        let (up, low, over) = bounds::pick_partial(&a, t, n);
         fold_into(a.out.add(B_UPPER), up, true);
         fold_into(a.out.add(B_LOWER), low, false);
+        warp_add_u64(a.out.add(B_OVER), over);
     }
 
     /// One BFS level, thread-centric (the paper's Algorithm 3): see [`bfs`].

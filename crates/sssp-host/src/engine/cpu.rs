@@ -12,7 +12,7 @@ use std::cell::UnsafeCell;
 use rayon::prelude::*;
 use sssp_kernels::advance as k;
 use sssp_kernels::bfs::{self, BfsArgs};
-use sssp_kernels::bounds::{self, BoundsArgs, B_CELLS, B_DLO, B_ECC, B_LOWER, B_RESET, B_RHI, B_UPPER};
+use sssp_kernels::bounds::{self, BoundsArgs, B_CELLS, B_DLO, B_ECC, B_LOWER, B_OVER, B_RESET, B_RHI, B_UPPER};
 use sssp_kernels::classify;
 use sssp_kernels::split::{self, Next};
 use sssp_kernels::sweep;
@@ -760,12 +760,13 @@ impl Engine for CpuEngine {
             .reduce(|| [0, 0, u64::MAX, u64::MAX], fold);
         out[B_DLO..=B_RHI].copy_from_slice(&g);
         a.out = out.as_mut_ptr();
-        let (up, low) = (0..t)
+        let (up, low, over) = (0..t)
             .into_par_iter()
             .map(|i| unsafe { bounds::pick_partial(&a, i, t) })
-            .reduce(|| (0, u64::MAX), |x, y| (x.0.max(y.0), x.1.min(y.1)));
+            .reduce(|| (0, u64::MAX, 0), |x, y| (x.0.max(y.0), x.1.min(y.1), x.2 + y.2));
         out[B_UPPER] = up;
         out[B_LOWER] = low;
+        out[B_OVER] = over;
         Ok(out)
     }
 
