@@ -75,6 +75,22 @@ impl GraphArgs {
 }
 
 impl GraphArgs {
+    /// `Some(true)` when the graph is symmetric by construction: `--symmetrize`, or a `gen:`
+    /// family that stores every edge both ways with weights that keep that
+    /// (`GenSpec::undirected`, `WeightSpec::keeps_symmetry`); `None`: not known without a check.
+    pub fn known_symmetric(&self) -> Result<Option<bool>> {
+        if self.symmetrize {
+            return Ok(Some(true));
+        }
+        if let Some(spec) = self.graph.strip_prefix("gen:") {
+            let spec = sssp::generate::GenSpec::parse(spec)?;
+            if spec.undirected() && WeightSpec::parse(&self.weights)?.keeps_symmetry() {
+                return Ok(Some(true));
+            }
+        }
+        Ok(None)
+    }
+
     /// [`GraphArgs::load`] for commands that solve: a graph without vertices has no source, and
     /// since only an input can be empty (generators refuse empty specs) that is bad input naming
     /// the file (exit 4), not a bad argument.
@@ -278,6 +294,16 @@ impl SolveArgs {
             variant: Variant::parse(&self.variant)?,
             classify: if self.no_classify { Classify::Off } else { Classify::parse(&self.classify)? },
         })
+    }
+
+    /// Start the GPU's set-up in the background (`sssp::engine::warm_up`) when `algo` runs on
+    /// an engine and the device may be the GPU: for commands that load the graph first.
+    pub fn warm_up(&self, algo: Algo) {
+        if algo.uses_engine() {
+            if let Ok(kind) = DeviceKind::parse(&self.device) {
+                sssp::engine::warm_up(kind);
+            }
+        }
     }
 
     /// Open an engine if the algorithm needs one, and say which device it is.

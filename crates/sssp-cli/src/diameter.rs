@@ -13,7 +13,8 @@ pub const DEFINITIONS: &str = "\
 Definitions. ecc(v), the eccentricity, is the largest shortest-path distance from v to a vertex of
 its component; the diameter is the largest eccentricity, the radius the smallest, the center the
 vertices of smallest eccentricity, the periphery those of largest.
-- Undirected (symmetric) graphs, detected or given by --symmetrize: the component is the largest
+- Undirected (symmetric) graphs, detected, or known from --symmetrize or an undirected `gen:`
+  family (kron, grid2d, grid3d, road, path, star): the component is the largest
   connected component (most vertices; ties: the one holding the smallest id), as in Takes and
   Kosters' BoundingDiameters. --whole: the diameter of the whole graph, `inf` if disconnected.
 - Directed graphs: ecc(v) is the longest shortest path out of v to a vertex of the largest
@@ -90,6 +91,10 @@ pub fn diameter(a: DiameterArgs) -> Result<()> {
         ));
     }
     let device = DeviceKind::parse(&a.device)?;
+    if algo.uses_engine() {
+        // The GPU's set-up runs while the graph loads.
+        sssp::engine::warm_up(device);
+    }
     let g = a.graph.load_nonempty()?;
     let opts = DiameterOptions {
         algo,
@@ -105,8 +110,8 @@ pub fn diameter(a: DiameterArgs) -> Result<()> {
         center: a.center,
         periphery: a.periphery,
         path: a.path,
-        // --symmetrize made it symmetric; otherwise detect.
-        symmetric: if a.graph.symmetrize { Some(true) } else { None },
+        // --symmetrize or an undirected generator made it symmetric; otherwise detect.
+        symmetric: a.graph.known_symmetric()?,
         batch: a.batch,
         pairs: !a.paper_end,
     };

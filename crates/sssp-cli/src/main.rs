@@ -232,6 +232,7 @@ fn run(a: RunArgs) -> Result<()> {
             "--batch runs independent distance queries; --multi-source and trees run with --batch 1".into(),
         ));
     }
+    a.solve.warm_up(algo);
     let g = a.graph.load_nonempty()?;
     a.solve.hierarchy.apply(&g, &[algo])?;
     for &t in &targets {
@@ -352,8 +353,9 @@ fn path(a: PathArgs) -> Result<()> {
             "path goes from one source: give a single --source (or none for one seeded random pick)".into(),
         ));
     }
-    let g = a.graph.load_nonempty()?;
     let algo = a.solve.algo()?;
+    a.solve.warm_up(algo);
+    let g = a.graph.load_nonempty()?;
     a.solve.hierarchy.apply(&g, &[algo])?;
     // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
     let opts = sssp::strategy::Options { target: Some(a.target), ..a.solve.options(&g, false)? };

@@ -229,6 +229,23 @@ negcycle:N:LEN:REACH   strongly connected N-vertex digraph plus a planted cycle 
         Ok(spec)
     }
 
+    /// Whether the family stores every edge as two arcs, one each way, with one weight for both
+    /// under any [`WeightSpec`] that [keeps symmetry](WeightSpec::keeps_symmetry) (the weights
+    /// are a function of the edge, or the generator's own symmetric lengths): the graph is then
+    /// symmetric by construction, and `sssp diameter` skips its symmetry check (tested against
+    /// [`crate::diameter::is_symmetric`] for every family).
+    pub fn undirected(&self) -> bool {
+        matches!(
+            self,
+            GenSpec::Kron { .. }
+                | GenSpec::Grid2d { .. }
+                | GenSpec::Grid3d { .. }
+                | GenSpec::Road { .. }
+                | GenSpec::Path { .. }
+                | GenSpec::Star { .. }
+        )
+    }
+
     /// Canonical text form; `GenSpec::parse(&spec.name())` gives `spec` back.
     pub fn name(&self) -> String {
         match *self {
@@ -1020,6 +1037,34 @@ impl Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn undirected_families_are_symmetric_with_every_symmetric_weight_spec() {
+        let weights = [
+            WeightSpec::AsGiven,
+            WeightSpec::Unit,
+            WeightSpec::Random { lo: 1, hi: 9, seed: 3 },
+            WeightSpec::DEFAULT_RANDOM,
+            WeightSpec::DEFAULT_REAL,
+        ];
+        let shifted = WeightSpec::Shifted { lo: 1, hi: 9, potential: 5, seed: 3 };
+        for spec in all_small() {
+            for seed in 1..4 {
+                for &w in &weights {
+                    assert!(w.keeps_symmetry());
+                    let g = generate(&spec, seed, w).unwrap();
+                    let sym = crate::diameter::is_symmetric(&g).unwrap();
+                    if spec.undirected() {
+                        assert!(sym, "{} seed {seed} {w:?}: not symmetric", spec.name());
+                    }
+                }
+                assert!(!shifted.keeps_symmetry());
+            }
+        }
+        // The directed families are not (the claim is not vacuous).
+        let g = generate(&GenSpec::parse("uniform:200:4").unwrap(), 1, WeightSpec::Unit).unwrap();
+        assert!(!GenSpec::parse("uniform:200:4").unwrap().undirected() && !crate::diameter::is_symmetric(&g).unwrap());
+    }
 
     fn all_small() -> Vec<GenSpec> {
         [

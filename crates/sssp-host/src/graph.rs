@@ -509,6 +509,12 @@ impl WeightSpec {
     /// Uniform reals in [0, 1), seed as [`WeightSpec::DEFAULT_RANDOM`]'s.
     pub const DEFAULT_REAL: WeightSpec = WeightSpec::RandomReal { lo: 0.0, hi: 1.0, seed: 27491095 };
 
+    /// Whether both arcs of an edge get one weight (all but [`WeightSpec::Shifted`], whose
+    /// potential makes `u -> v` and `v -> u` differ): see [`crate::generate::GenSpec::undirected`].
+    pub fn keeps_symmetry(&self) -> bool {
+        !matches!(self, WeightSpec::Shifted { .. })
+    }
+
     /// Parse `unit`, `given`, `random`, `random:LO-HI`, `random:LO-HI:SEED`, the real forms
     /// `real`, `real:LO-HI`, `real:LO-HI:SEED` (LO and HI plain decimals, e.g. `real:0.5-2`),
     /// or `shifted:LO-HI:P[:SEED]` ([`WeightSpec::Shifted`]).

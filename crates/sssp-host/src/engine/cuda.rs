@@ -8,7 +8,7 @@
 //! Safety discipline: `Kernels` holds the only launch calls, one typed method each, with the
 //! conditions the caller must uphold; strategy code never names a kernel.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -83,6 +83,7 @@ fn loop_blocks_per_sm() -> u32 {
 }
 
 /// One typed wrapper per kernel.
+#[derive(Clone)]
 struct Kernels {
     _module: Arc<CudaModule>,
     init: CudaFunction,
@@ -143,6 +144,7 @@ struct Kernels {
 /// The `_classified` entry points (`sssp_kernels::classify`), from the second PTX module
 /// ([`PTX_TWINS`]), and the grids of their loops: each at most its plain loop's (the buffers
 /// per block are sized for those) and what the twin keeps resident.
+#[derive(Clone)]
 struct Twins {
     _module: Arc<CudaModule>,
     advance: CudaFunction,
@@ -167,7 +169,8 @@ fn resident_both(a: &CudaFunction, b: &CudaFunction) -> Result<u32> {
 impl Kernels {
     fn load(ctx: &Arc<CudaContext>) -> Result<Self> {
         // `SSSP_PTX=FILE` loads another build of the same kernels (e.g. `cargo xtask ptx --arch
-        // sm_90 --out FILE`) to compare targets without rebuilding the host.
+        // sm_90 --out FILE`) to compare targets without rebuilding the host. Read once per
+        // process: every engine shares the kernels (`LOADED`).
         let text = match std::env::var_os("SSSP_PTX") {
             Some(p) => std::fs::read_to_string(&p).map_err(|e| Error::io(p, e))?,
             None => PTX.to_string(),
@@ -590,6 +593,39 @@ struct KernelOnly {
     _hist: CudaSlice<u32>,
 }
 
+/// The process's CUDA context and kernels module, made by the first engine (or [`warm_up`]) and
+/// shared by every later one: the driver keeps one primary context per device anyway, and
+/// loading the module costs tens of milliseconds even from the driver's JIT cache (seconds
+/// without it). Kept until the process ends. Failures are not kept: the next engine tries again.
+static LOADED: Mutex<Option<(Arc<CudaContext>, Kernels)>> = Mutex::new(None);
+
+/// The shared context and kernels, made on first use (see [`LOADED`]).
+fn loaded() -> Result<(Arc<CudaContext>, Kernels)> {
+    // A poisoned lock only means a thread panicked while loading: the slot is still valid.
+    let mut slot = LOADED.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((ctx, k)) = slot.as_ref() {
+        return Ok((ctx.clone(), k.clone()));
+    }
+    let ctx = open_context()?;
+    // One stream per engine, and ordering between launches is the stream's: per-buffer event
+    // tracking would record events on every launch for nothing.
+    // SAFETY: every engine uses a single stream for every operation.
+    unsafe { ctx.disable_event_tracking() };
+    let k = Kernels::load(&ctx)?;
+    *slot = Some((ctx.clone(), k.clone()));
+    Ok((ctx, k))
+}
+
+/// Make the CUDA context and load the kernels on a background thread, so that a caller with
+/// other work first (reading or generating a graph) has them ready when its engine opens:
+/// 0.2-0.3 s of a first engine's opening on the lent H100 machine. Does nothing without a usable
+/// GPU (the engine then reports why); never blocks.
+pub fn warm_up() {
+    std::thread::spawn(|| {
+        let _ = loaded();
+    });
+}
+
 /// Turn "no driver / no device" into `Error::NoGpu` so `--device auto` can fall back.
 fn open_context() -> Result<Arc<CudaContext>> {
     // cudarc panics when it has to load a missing libcuda; ask first, without loading it for use.
@@ -624,11 +660,7 @@ impl CudaEngine {
     pub fn with_lanes(g: &Graph, limit: Option<u64>, lanes: u32) -> Result<Self> {
         let lane_bits = super::lane_bits(g, lanes)?;
         let weights = g.engine_weights();
-        let ctx = open_context()?;
-        // One stream, and ordering between launches is the stream's: per-buffer event tracking
-        // would record events on every launch for nothing.
-        // SAFETY: this engine uses a single stream for every operation.
-        unsafe { ctx.disable_event_tracking() };
+        let (ctx, k) = loaded()?;
         let name = format!("{} (CUDA)", ctx.name()?);
         // The graph's sizes, and those of the runs (every lane has its own ids and arcs).
         let (gn, gm) = (g.num_vertices() as u64, g.num_arcs() as u64);
@@ -639,7 +671,6 @@ impl CudaEngine {
         if needed + MARGIN > available {
             return Err(Error::OutOfDeviceMemory { device: name, needed: needed + MARGIN, available });
         }
-        let k = Kernels::load(&ctx)?;
         let spare = available - needed - MARGIN;
         let stream = ctx.default_stream();
         let nz = (n as usize).max(1);

@@ -282,6 +282,16 @@ pub fn open(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
     open_explained(g, kind).map(|(e, _)| e)
 }
 
+/// Start making the GPU's context and loading its kernels in the background when `kind` may use
+/// the GPU (`Gpu`, `Auto`), so that the first engine opened later finds them ready; for a
+/// caller that reads or generates a graph first. Never blocks or fails (see
+/// [`cuda::warm_up`]); the context and kernels are then shared by every engine of the process.
+pub fn warm_up(kind: DeviceKind) {
+    if kind != DeviceKind::Cpu {
+        cuda::warm_up();
+    }
+}
+
 /// Most lanes of a batched engine ([`open_lanes`]).
 pub const MAX_LANES: u32 = 64;
 
