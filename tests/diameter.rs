@@ -139,7 +139,7 @@ fn random_graphs_match_brute_force() {
             algo.name()
         );
         // Unit weights: also the paper's level kernels (on the engine's bounds).
-        let bfs = [BfsMode::Queue, BfsMode::Thread, BfsMode::Warp, BfsMode::Hybrid][(k / 5) % 4];
+        let bfs = [BfsMode::Queue, BfsMode::Thread, BfsMode::Warp, BfsMode::Hybrid, BfsMode::Direction][(k / 5) % 5];
         let what = format!("{what} {bfs:?}");
         let x = diameter(&g, device(), &DiameterOptions { bfs, ..all(algo) }).unwrap_or_else(|e| panic!("{what}: {e}"));
         check(&g, &x, &b, &what);
@@ -311,6 +311,7 @@ fn device_and_host_bounds_agree() {
                 (Algo::Auto, BfsMode::Thread),
                 (Algo::Auto, BfsMode::Warp),
                 (Algo::Auto, BfsMode::Hybrid),
+                (Algo::Auto, BfsMode::Direction),
             ];
             for (algo, bfs) in modes {
                 let dev = diameter(&g, device(), &DiameterOptions { bfs, ..all(algo) }).unwrap();

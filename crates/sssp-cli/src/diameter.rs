@@ -54,7 +54,8 @@ pub struct DiameterArgs {
     /// Unit-weight eccentricities on an engine: queue (the frontier strategy --algo picks; a
     /// unit-weight Workfront is a BFS), or the paper's level-synchronous kernels: thread
     /// (thread-centric), warp (warp-centric), hybrid (per level by the active vertices and their
-    /// adjacency length). Ignored for weighted graphs.
+    /// adjacency length), or direction (the hybrid plus bottom-up levels while the frontier is
+    /// large: Beamer's direction-optimising BFS). Ignored for weighted graphs.
     #[arg(long, default_value = "queue")]
     bfs: String,
     /// Bucket width of near-far and bucketing (default: Davidson's heuristic).

@@ -100,6 +100,7 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, Metric, Weights};
 use crate::strategy::{self, Algo};
 use crate::{Dist, UNREACHED};
+use sssp_kernels::bfs::{use_bottom_up, use_warp, LevelKernel};
 use sssp_kernels::{NO_CUTOFF, NO_TARGET};
 
 /// Which part of the graph the diameter is taken over.
@@ -128,17 +129,22 @@ pub enum BfsMode {
     /// The paper's hybrid: per level, thread- or warp-centric by the active vertices and their
     /// adjacency length (`sssp_kernels::bfs::use_warp`).
     Hybrid,
+    /// Direction-optimising (Beamer et al., SC'12): the hybrid's top-down levels, and bottom-up
+    /// ones (each unvisited vertex looks for a neighbour on the frontier) while the frontier's
+    /// arcs outnumber a fourteenth of the unvisited vertices' (`sssp_kernels::bfs::use_bottom_up`).
+    Direction,
 }
 
 impl BfsMode {
-    /// `queue`, `thread`, `warp`, `hybrid`.
+    /// `queue`, `thread`, `warp`, `hybrid`, `direction`.
     pub fn parse(s: &str) -> Result<Self> {
         match s {
             "queue" => Ok(BfsMode::Queue),
             "thread" => Ok(BfsMode::Thread),
             "warp" => Ok(BfsMode::Warp),
             "hybrid" => Ok(BfsMode::Hybrid),
-            _ => Err(Error::InvalidArgument(format!("bfs `{s}`: expected queue, thread, warp or hybrid"))),
+            "direction" => Ok(BfsMode::Direction),
+            _ => Err(Error::InvalidArgument(format!("bfs `{s}`: expected queue, thread, warp, hybrid or direction"))),
         }
     }
 }
@@ -619,15 +625,27 @@ impl DeviceBook<'_> {
         if self.bfs != BfsMode::Queue {
             self.eng.init(src)?;
             // Level by level until a level labels nothing (at most n levels).
-            let n = self.g.num_vertices() as u64;
+            let (n, m) = (self.g.num_vertices() as u64, self.g.num_arcs() as u64);
             let (mut active, mut arcs) = (1u64, self.g.degree(src) as u64);
+            // Direction-optimising: the arcs of the vertices labelled so far, and the mode.
+            let (mut visited_arcs, mut bottom_up) = (arcs, false);
             for level in 0..=n.min(u32::MAX as u64 - 1) as u32 {
-                let warp = match self.bfs {
-                    BfsMode::Thread => false,
-                    BfsMode::Warp => true,
-                    _ => sssp_kernels::bfs::use_warp(active, arcs, n),
+                let top_down = if use_warp(active, arcs, n) { LevelKernel::Warp } else { LevelKernel::Thread };
+                let kernel = match self.bfs {
+                    BfsMode::Thread => LevelKernel::Thread,
+                    BfsMode::Warp => LevelKernel::Warp,
+                    BfsMode::Direction => {
+                        bottom_up = use_bottom_up(bottom_up, active, arcs, m - visited_arcs.min(m), n);
+                        if bottom_up {
+                            LevelKernel::BottomUp
+                        } else {
+                            top_down
+                        }
+                    }
+                    _ => top_down,
                 };
-                (active, arcs) = self.eng.bfs_level(level, warp)?;
+                (active, arcs) = self.eng.bfs_level(level, kernel)?;
+                visited_arcs += arcs;
                 if active == 0 {
                     self.traversals += 1;
                     return Ok(true);

@@ -10,6 +10,11 @@
 //!   its adjacency; 32 times the scanning work, but long lists spread over a warp.
 //! - Hybrid: the host picks one of the two per level ([`use_warp`]) from the number of active
 //!   vertices and their adjacency length, which the previous level counted.
+//! - [`level_bottom_up`] (Beamer et al.'s bottom-up step, for the direction-optimising mode):
+//!   every *unvisited* vertex looks for a neighbour at the current level and stops at the first.
+//!   Undirected graphs only (a neighbour stands for an in-neighbour), which is where the
+//!   diameter runs these kernels. It pays on the middle levels of low-diameter graphs, where
+//!   the frontier's arcs outnumber the unvisited vertices' ([`use_bottom_up`]).
 //!
 //! Distances live in the engine's packed words (`dist_of` is the level), so the bounding passes
 //! and the path reconstruction read them as after any other run. A vertex is labelled by a 64-bit
@@ -117,6 +122,64 @@ pub unsafe fn level_warp(a: &BfsArgs, tid: u32, nthreads: u32) -> (u64, u64) {
     (found, arcs)
 }
 
+/// Bottom-up level: each thread takes unvisited vertices `tid, tid + nthreads, ...` and labels
+/// one with `level + 1` as soon as one of its neighbours is at `level`. Only that thread writes
+/// the vertex, and other threads compare against `level` only, so a relaxed store suffices (no
+/// atomic min).
+/// Returns this thread's (labelled, their arcs), as the top-down kernels do.
+#[inline(always)]
+pub unsafe fn level_bottom_up(a: &BfsArgs, tid: u32, nthreads: u32) -> (u64, u64) {
+    let (mut found, mut arcs) = (0u64, 0u64);
+    let next = a.level + 1;
+    let mut v = tid;
+    while v < a.csr.n {
+        if dist_of(load_packed(a.dist, v)) == INF {
+            let (s, e) = (*a.csr.offsets.add(v as usize), *a.csr.offsets.add(v as usize + 1));
+            let mut j = s;
+            while j < e {
+                if dist_of(load_packed(a.dist, *a.csr.targets.add(j as usize))) == a.level {
+                    AtomicU64::from_ptr(a.dist.add(v as usize)).store(pack(next, next), Relaxed);
+                    found += 1;
+                    arcs += e - s;
+                    break;
+                }
+                j += 1;
+            }
+        }
+        v += nthreads;
+    }
+    (found, arcs)
+}
+
+/// Direction-optimising rule (Beamer, Asanović, Patterson, SC'12, with their `alpha = 14`,
+/// `beta = 24`): go bottom-up when the frontier's arcs exceed the unvisited vertices' arcs
+/// (`unvisited_arcs`) divided by [`BOTTOM_UP_ALPHA`]; once bottom-up, stay while the frontier
+/// (`active` vertices) holds at least `n /` [`TOP_DOWN_BETA`].
+#[inline(always)]
+pub fn use_bottom_up(bottom_up: bool, active: u64, arcs: u64, unvisited_arcs: u64, n: u64) -> bool {
+    if bottom_up {
+        active * TOP_DOWN_BETA >= n
+    } else {
+        arcs * BOTTOM_UP_ALPHA > unvisited_arcs
+    }
+}
+
+/// See [`use_bottom_up`].
+pub const BOTTOM_UP_ALPHA: u64 = 14;
+/// See [`use_bottom_up`].
+pub const TOP_DOWN_BETA: u64 = 24;
+
+/// Which kernel runs a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelKernel {
+    /// [`level_thread`].
+    Thread,
+    /// [`level_warp`].
+    Warp,
+    /// [`level_bottom_up`].
+    BottomUp,
+}
+
 /// The hybrid's choice for a level with `active` vertices of `arcs` out-arcs in all, on `n`
 /// vertices: warp-centric when the lists are long and the active set is not tiny.
 #[inline(always)]
@@ -136,7 +199,8 @@ mod tests {
         let offsets = [0u64, 2, 5, 7, 10, 10];
         let targets = [1u32, 3, 0, 2, 3, 1, 3, 0, 1, 2];
         let weights = [1u32; 10];
-        for warp in [false, true] {
+        for kind in [LevelKernel::Thread, LevelKernel::Warp, LevelKernel::BottomUp] {
+            let warp = kind == LevelKernel::Warp;
             for threads in [1u32, 7, 32, 64, 256] {
                 // The warp-centric kernel runs whole warps.
                 if warp && threads % BFS_WARP != 0 {
@@ -160,10 +224,10 @@ mod tests {
                     let (mut f, mut s) = (0, 0);
                     for t in 0..threads {
                         let (x, y) = unsafe {
-                            if warp {
-                                level_warp(&a, t, threads)
-                            } else {
-                                level_thread(&a, t, threads)
+                            match kind {
+                                LevelKernel::Warp => level_warp(&a, t, threads),
+                                LevelKernel::Thread => level_thread(&a, t, threads),
+                                LevelKernel::BottomUp => level_bottom_up(&a, t, threads),
                             }
                         };
                         f += x;
@@ -176,10 +240,14 @@ mod tests {
                     level += 1;
                 }
                 let levels: Vec<u32> = dist.iter().map(|&p| dist_of(p)).collect();
-                assert_eq!(levels, vec![0, 1, 2, 1, INF], "warp {warp} threads {threads}");
-                assert_eq!(seen, vec![(2, 6), (1, 2)], "warp {warp} threads {threads}");
+                assert_eq!(levels, vec![0, 1, 2, 1, INF], "{kind:?} threads {threads}");
+                assert_eq!(seen, vec![(2, 6), (1, 2)], "{kind:?} threads {threads}");
             }
         }
         assert!(use_warp(100, 3200, 1000) && !use_warp(100, 320, 1000) && !use_warp(1, 3200, 1000));
+        // Top-down until the frontier's arcs pass 1/14 of the unvisited ones; bottom-up while
+        // the frontier holds 1/24 of the vertices.
+        assert!(!use_bottom_up(false, 10, 100, 1400, 1000) && use_bottom_up(false, 10, 101, 1400, 1000));
+        assert!(use_bottom_up(true, 42, 0, 0, 1000) && !use_bottom_up(true, 41, 0, 0, 1000));
     }
 }

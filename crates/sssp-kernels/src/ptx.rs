@@ -236,6 +236,15 @@ mod main_module {
         warp_add_u64(a.cells.add(BFS_ARCS), arcs);
     }
 
+    /// One BFS level, bottom-up (Beamer et al.; the direction-optimising mode): see [`bfs`].
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_bfs_bottom_up(a: BfsArgs) {
+        let (t, n) = global_tid();
+        let (found, arcs) = bfs::level_bottom_up(&a, t, n);
+        warp_add_u64(a.cells.add(BFS_FOUND), found);
+        warp_add_u64(a.cells.add(BFS_ARCS), arcs);
+    }
+
     /// PHAST's sweep in one block (`sweep`): the seeds, then levels `first..last` with a block
     /// barrier before each (a level reads the one above it). The small top levels, where a
     /// launch per level would cost more than the work.

@@ -11,7 +11,7 @@ use std::cell::UnsafeCell;
 
 use rayon::prelude::*;
 use sssp_kernels::advance as k;
-use sssp_kernels::bfs::{self, BfsArgs};
+use sssp_kernels::bfs::{self, BfsArgs, LevelKernel};
 use sssp_kernels::bounds::{self, BoundsArgs, B_CELLS, B_DLO, B_ECC, B_LOWER, B_OVER, B_RESET, B_RHI, B_UPPER};
 use sssp_kernels::classify;
 use sssp_kernels::split::{self, Next};
@@ -770,7 +770,7 @@ impl Engine for CpuEngine {
         Ok(out)
     }
 
-    fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)> {
+    fn bfs_level(&mut self, level: u32, kernel: LevelKernel) -> Result<(u64, u64)> {
         super::one_lane(self.lanes(), "a BFS level")?;
         let mut cells = [0u64; 2];
         let a = BfsArgs { csr: self.lay.csr, dist: self.dist.ptr(), cells: cells.as_mut_ptr(), level, _pad: 0 };
@@ -780,10 +780,10 @@ impl Engine for CpuEngine {
         let (found, arcs) = (0..t)
             .into_par_iter()
             .map(|i| unsafe {
-                if warp {
-                    bfs::level_warp(&a, i, t)
-                } else {
-                    bfs::level_thread(&a, i, t)
+                match kernel {
+                    LevelKernel::Warp => bfs::level_warp(&a, i, t),
+                    LevelKernel::Thread => bfs::level_thread(&a, i, t),
+                    LevelKernel::BottomUp => bfs::level_bottom_up(&a, i, t),
                 }
             })
             .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));

@@ -18,7 +18,7 @@ use cudarc::driver::{
     LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
-use sssp_kernels::bfs::BfsArgs;
+use sssp_kernels::bfs::{BfsArgs, LevelKernel};
 use sssp_kernels::bounds::{BoundsArgs, B_CELLS, B_RESET};
 use sssp_kernels::classify::{ClassifyArgs, SinkArgs};
 use sssp_kernels::{
@@ -125,6 +125,7 @@ struct Kernels {
     /// BFS levels (`sssp_kernels::bfs`).
     bfs_thread: CudaFunction,
     bfs_warp: CudaFunction,
+    bfs_bottom_up: CudaFunction,
     /// PHAST's sweep (`sssp_kernels::sweep`): one level over the grid; the top levels in one block.
     sweep: CudaFunction,
     sweep_block: CudaFunction,
@@ -224,6 +225,7 @@ impl Kernels {
             bounds_pick: f("sssp_bounds_pick")?,
             bfs_thread: f("sssp_bfs_thread")?,
             bfs_warp: f("sssp_bfs_warp")?,
+            bfs_bottom_up: f("sssp_bfs_bottom_up")?,
             sweep: f("sssp_sweep")?,
             sweep_block: f("sssp_sweep_block")?,
             sweep_core: f("sssp_sweep_core")?,
@@ -463,14 +465,18 @@ impl Kernels {
         Ok(())
     }
 
-    /// One BFS level, thread- or warp-centric.
+    /// One BFS level, by `kernel`.
     ///
     /// # Safety
     /// `a.csr` is the resident graph, `a.dist` has `n` entries, `a.cells` two, zeroed.
-    unsafe fn bfs_level(&self, s: &CudaStream, a: BfsArgs, warp: bool) -> Result<()> {
-        let f = if warp { &self.bfs_warp } else { &self.bfs_thread };
+    unsafe fn bfs_level(&self, s: &CudaStream, a: BfsArgs, kernel: LevelKernel) -> Result<()> {
+        let (f, name) = match kernel {
+            LevelKernel::Thread => (&self.bfs_thread, "bfs_thread"),
+            LevelKernel::Warp => (&self.bfs_warp, "bfs_warp"),
+            LevelKernel::BottomUp => (&self.bfs_bottom_up, "bfs_bottom_up"),
+        };
         s.launch_builder(f).arg(&a).launch(Self::cfg(self.grid))?;
-        self.done(s, if warp { "bfs_warp" } else { "bfs_thread" })
+        self.done(s, name)
     }
 
     /// The three-phase device-wide scan.
@@ -1271,7 +1277,7 @@ impl Engine for CudaEngine {
         Ok(cells)
     }
 
-    fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)> {
+    fn bfs_level(&mut self, level: u32, kernel: LevelKernel) -> Result<(u64, u64)> {
         super::one_lane(self.lanes(), "a BFS level")?;
         if self.bfs_cells.is_none() {
             self.bfs_cells = Some(self.stream.alloc_zeros::<u64>(2)?);
@@ -1286,7 +1292,7 @@ impl Engine for CudaEngine {
             _pad: 0,
         };
         // SAFETY: the resident CSR, dist with n entries, two zeroed cells.
-        unsafe { self.k.bfs_level(&self.stream, a, warp)? };
+        unsafe { self.k.bfs_level(&self.stream, a, kernel)? };
         let c = self.stream.clone_dtoh(cells)?;
         Ok((c[0], c[1]))
     }

@@ -259,11 +259,12 @@ pub trait Engine {
 
     /// One level of the level-synchronous BFS of `gpu-exact-diameter-bounding` §IV-C-D
     /// (`sssp_kernels::bfs`), on the distances [`Engine::init`] started: label the unvisited
-    /// neighbours of the vertices at `level` with `level + 1`, thread-centric or warp-centric
-    /// (`warp`). Returns (vertices labelled, their out-arcs) for the hybrid's next choice; 0
+    /// neighbours of the vertices at `level` with `level + 1`, thread-centric or warp-centric,
+    /// or bottom-up (every unvisited vertex with a neighbour at `level`; undirected graphs)
+    /// (`kernel`). Returns (vertices labelled, their out-arcs) for the next level's choice; 0
     /// labelled ends the BFS. A new operator because the frontier operators keep a queue and
     /// these kernels scan the distance array instead. Synchronises.
-    fn bfs_level(&mut self, level: u32, warp: bool) -> Result<(u64, u64)>;
+    fn bfs_level(&mut self, level: u32, kernel: sssp_kernels::bfs::LevelKernel) -> Result<(u64, u64)>;
 
     /// PHAST's downward sweep over a contraction hierarchy (`crate::hierarchy`,
     /// `sssp_kernels::sweep`), after [`Engine::init`]: write `seeds` (the upward search's, as
