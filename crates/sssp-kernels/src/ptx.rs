@@ -222,25 +222,27 @@ mod main_module {
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_bfs_thread(a: BfsArgs) {
         let (t, n) = global_tid();
-        let (found, arcs) = bfs::level_thread(&a, t, n);
-        warp_add_u64(a.cells.add(BFS_FOUND), found);
-        warp_add_u64(a.cells.add(BFS_ARCS), arcs);
+        bfs_counts(&a, bfs::level_thread(&a, t, n))
     }
 
     /// One BFS level, warp-centric (the paper's Algorithm 4): see [`bfs`].
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_bfs_warp(a: BfsArgs) {
         let (t, n) = global_tid();
-        let (found, arcs) = bfs::level_warp(&a, t, n);
-        warp_add_u64(a.cells.add(BFS_FOUND), found);
-        warp_add_u64(a.cells.add(BFS_ARCS), arcs);
+        bfs_counts(&a, bfs::level_warp(&a, t, n))
     }
 
     /// One BFS level, bottom-up (Beamer et al.; the direction-optimising mode): see [`bfs`].
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_bfs_bottom_up(a: BfsArgs) {
         let (t, n) = global_tid();
-        let (found, arcs) = bfs::level_bottom_up(&a, t, n);
+        bfs_counts(&a, bfs::level_bottom_up(&a, t, n))
+    }
+
+    /// A BFS level's per-thread counts (labelled, their arcs) into its two cells, one atomic
+    /// per warp each.
+    #[inline(always)]
+    unsafe fn bfs_counts(a: &BfsArgs, (found, arcs): (u64, u64)) {
         warp_add_u64(a.cells.add(BFS_FOUND), found);
         warp_add_u64(a.cells.add(BFS_ARCS), arcs);
     }
