@@ -75,22 +75,6 @@ impl GraphArgs {
 }
 
 impl GraphArgs {
-    /// `Some(true)` when the graph is symmetric by construction: `--symmetrize`, or a `gen:`
-    /// family that stores every edge both ways with weights that keep that
-    /// (`GenSpec::undirected`, `WeightSpec::keeps_symmetry`); `None`: not known without a check.
-    pub fn known_symmetric(&self) -> Result<Option<bool>> {
-        if self.symmetrize {
-            return Ok(Some(true));
-        }
-        if let Some(spec) = self.graph.strip_prefix("gen:") {
-            let spec = sssp::generate::GenSpec::parse(spec)?;
-            if spec.undirected() && WeightSpec::parse(&self.weights)?.keeps_symmetry() {
-                return Ok(Some(true));
-            }
-        }
-        Ok(None)
-    }
-
     /// [`GraphArgs::load`] for commands that solve: a graph without vertices has no source, and
     /// since only an input can be empty (generators refuse empty specs) that is bad input naming
     /// the file (exit 4), not a bad argument.
@@ -100,6 +84,14 @@ impl GraphArgs {
             return Err(Error::parse(&self.graph, 0, "the graph has no vertices: there is no source to solve from"));
         }
         Ok(g)
+    }
+}
+
+/// Start the GPU's set-up in the background (`sssp::engine::warm_up`) when `algo` runs on an
+/// engine and `kind` may be the GPU: for commands that load the graph first.
+pub fn warm_up(kind: DeviceKind, algo: Algo) {
+    if algo.uses_engine() {
+        sssp::engine::warm_up(kind);
     }
 }
 
@@ -296,13 +288,10 @@ impl SolveArgs {
         })
     }
 
-    /// Start the GPU's set-up in the background (`sssp::engine::warm_up`) when `algo` runs on
-    /// an engine and the device may be the GPU: for commands that load the graph first.
+    /// [`warm_up`] on this device (nothing when it does not parse: the engine reports that).
     pub fn warm_up(&self, algo: Algo) {
-        if algo.uses_engine() {
-            if let Ok(kind) = DeviceKind::parse(&self.device) {
-                sssp::engine::warm_up(kind);
-            }
+        if let Ok(kind) = DeviceKind::parse(&self.device) {
+            warm_up(kind, algo);
         }
     }
 

@@ -13,8 +13,8 @@ pub const DEFINITIONS: &str = "\
 Definitions. ecc(v), the eccentricity, is the largest shortest-path distance from v to a vertex of
 its component; the diameter is the largest eccentricity, the radius the smallest, the center the
 vertices of smallest eccentricity, the periphery those of largest.
-- Undirected (symmetric) graphs, detected, or known from --symmetrize or an undirected `gen:`
-  family (kron, grid2d, grid3d, road, path, star): the component is the largest
+- Undirected (symmetric) graphs, detected, or known from how they were built (an undirected
+  input or `gen:` family, or --symmetrize): the component is the largest
   connected component (most vertices; ties: the one holding the smallest id), as in Takes and
   Kosters' BoundingDiameters. --whole: the diameter of the whole graph, `inf` if disconnected.
 - Directed graphs: ecc(v) is the longest shortest path out of v to a vertex of the largest
@@ -92,10 +92,8 @@ pub fn diameter(a: DiameterArgs) -> Result<()> {
         ));
     }
     let device = DeviceKind::parse(&a.device)?;
-    if algo.uses_engine() {
-        // The GPU's set-up runs while the graph loads.
-        sssp::engine::warm_up(device);
-    }
+    // The GPU's set-up runs while the graph loads.
+    crate::common::warm_up(device, algo);
     let g = a.graph.load_nonempty()?;
     let opts = DiameterOptions {
         algo,
@@ -111,8 +109,9 @@ pub fn diameter(a: DiameterArgs) -> Result<()> {
         center: a.center,
         periphery: a.periphery,
         path: a.path,
-        // --symmetrize or an undirected generator made it symmetric; otherwise detect.
-        symmetric: a.graph.known_symmetric()?,
+        // --symmetrize made it symmetric; otherwise the library detects (or knows, for a graph
+        // built both ways: `Graph::built_both_ways`).
+        symmetric: if a.graph.symmetrize { Some(true) } else { None },
         batch: a.batch,
         pairs: !a.paper_end,
     };

@@ -172,7 +172,7 @@ pub struct DiameterOptions {
     pub path: bool,
     /// `Some(true)`: the caller knows the graph is symmetric (e.g. it was loaded with
     /// `--symmetrize`), so the check is skipped; `Some(false)`: treat it as directed; `None`:
-    /// detect with [`is_symmetric`].
+    /// symmetric if [`Graph::built_both_ways`], else detect with [`is_symmetric`].
     pub symmetric: Option<bool>,
     /// Eccentricities per pass (the batching): a power of two up to
     /// [`engine::MAX_LANES`]. Above 1, on undirected graphs with an engine loop strategy, each
@@ -260,7 +260,8 @@ pub struct Extremes {
 /// on a second thread while the forward engine opens.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct Preparation {
-    /// [`is_symmetric`] (zero when [`DiameterOptions::symmetric`] said).
+    /// [`is_symmetric`] (zero when [`DiameterOptions::symmetric`] or
+    /// [`Graph::built_both_ways`] said).
     #[serde(serialize_with = "ser_secs")]
     pub symmetry: Duration,
     /// [`connected`] or [`strongly_connected`].
@@ -330,7 +331,8 @@ pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result
     // forward engine: independent work, and on a GPU the CUDA context and the upload alone take
     // 0.3-0.5 s of kron 20's preparation.
     let (structure, fwd) = std::thread::scope(|s| {
-        let h = s.spawn(|| structure(g, opts.symmetric));
+        let known = opts.symmetric.or(g.built_both_ways().then_some(true));
+        let h = s.spawn(move || structure(g, known));
         let t = Instant::now();
         let fwd = if opts.algo.uses_engine() { engine::open(g, device).map(Some) } else { Ok(None) };
         (h.join(), fwd.map(|e| (e, t.elapsed())))
@@ -835,8 +837,7 @@ fn bound(
 struct Tally {
     best: (u64, u32, u32),
     center: Option<(u64, u32, u32)>,
-    eccentricities: u32,
-    /// The sources so far.
+    /// The sources so far: one eccentricity each.
     sources: HashSet<u32>,
     /// Whether pair certification ended the bounding (the upper bounds need not meet).
     by_pairs: bool,
@@ -844,13 +845,15 @@ struct Tally {
 
 impl Tally {
     fn new(first: u32) -> Self {
-        Tally { best: (0, first, first), center: None, eccentricities: 0, sources: HashSet::new(), by_pairs: false }
+        Tally { best: (0, first, first), center: None, sources: HashSet::new(), by_pairs: false }
     }
 
     /// Take in the eccentricity of `u`.
-    fn add(&mut self, u: u32, s: &StepOut, members: usize) -> Result<()> {
-        self.eccentricities += 1;
-        self.sources.insert(u);
+    fn add(&mut self, u: u32, s: &StepOut) -> Result<()> {
+        // Each step makes its source exact, and exact vertices are never candidates.
+        if !self.sources.insert(u) {
+            return Err(Error::Verification("bounding picked a vertex twice: internal fault".into()));
+        }
         if s.ecc > self.best.0 {
             self.best = (s.ecc, u, s.far);
         }
@@ -861,10 +864,6 @@ impl Tally {
         }
         if self.center.is_none_or(|c| s.ecc < c.0) {
             self.center = Some((s.ecc, u, s.far));
-        }
-        // Each step makes its source exact, and exact vertices are never candidates.
-        if self.eccentricities as usize > members {
-            return Err(Error::Verification("bounding picked a vertex twice: internal fault".into()));
         }
         Ok(())
     }
@@ -882,7 +881,7 @@ fn drive(book: &mut dyn Book, members: &[u32], first: u32, rules: u32, pairs_on:
     let mut pairs: Option<Pairs> = None;
     while let Some(u) = next {
         let s = book.step(u, rules)?;
-        tally.add(u, &s, members.len())?;
+        tally.add(u, &s)?;
         next = if take_upper { s.upper } else { s.lower };
         if let Some(g) = pairs_on {
             if pairs.is_none() && s.over <= PAIR_LIMIT {
@@ -939,7 +938,7 @@ fn batched(
             let e = eng.bounds_step(j as u32, u, rules)?[B_ECC];
             let s =
                 StepOut { ecc: e >> 32, far: far_vertex(e), back: None, upper: None, lower: None, d_lo: 0, over: 0 };
-            tally.add(u, &s, members.len())?;
+            tally.add(u, &s)?;
         }
         let (lb, ub) = eng.bounds()?;
         next = picks(&lb, &ub, members, rules, k as usize);
@@ -991,7 +990,8 @@ fn picks(lb: &[u32], ub: &[u32], members: &[u32], rules: u32, k: usize) -> Vec<u
 /// The answers from the final bounds, checked: the diameter's bounds met at the best realised
 /// distance, and the radius's at the smallest eccentricity.
 fn conclude(tally: Tally, members: &[u32], lb: &[u64], ub: &[u64], rules: u32) -> Result<Bounded> {
-    let Tally { best, center, eccentricities, by_pairs, .. } = tally;
+    let eccentricities = tally.sources.len() as u32;
+    let Tally { best, center, by_pairs, .. } = tally;
     let d_lo = lb.iter().copied().max().unwrap_or(0);
     // Pair certification leaves upper bounds above D_L: it showed no pair reaches them.
     let d_hi = if by_pairs { d_lo } else { ub.iter().copied().max().unwrap_or(0) };

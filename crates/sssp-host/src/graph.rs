@@ -231,6 +231,10 @@ pub struct Graph {
     delta: std::sync::OnceLock<u32>,
     /// The contraction hierarchy of PHAST ([`Graph::hierarchy`]), built on first use and kept.
     hierarchy: std::sync::OnceLock<std::sync::Arc<crate::hierarchy::Hierarchy>>,
+    /// [`Graph::weight_range`], computed on first use and kept (a pass over every weight).
+    range: std::sync::OnceLock<Option<(i64, i64)>>,
+    /// [`Graph::built_both_ways`].
+    both_ways: bool,
 }
 
 impl Graph {
@@ -308,7 +312,23 @@ impl Graph {
             weights,
             delta: std::sync::OnceLock::new(),
             hierarchy: std::sync::OnceLock::new(),
+            range: std::sync::OnceLock::new(),
+            both_ways: false,
         })
+    }
+
+    /// Whether every arc was built together with its reverse of the same weight: an undirected
+    /// input or generator (`EdgeList::undirected`), or `--symmetrize`. Such a graph is
+    /// symmetric ([`crate::diameter::is_symmetric`]) without a check; `false` only means not
+    /// known (a CSR given directly, a binary file, a shifted weighting).
+    pub fn built_both_ways(&self) -> bool {
+        self.both_ways
+    }
+
+    /// `self`, marked as [built both ways](Graph::built_both_ways) when `yes`.
+    pub(crate) fn with_both_ways(mut self, yes: bool) -> Self {
+        self.both_ways = yes;
+        self
     }
 
     /// Number of vertices `n`; ids are `0..n`.
@@ -400,17 +420,20 @@ impl Graph {
 
     /// Smallest and largest weight, or `None` for a graph with no arcs (bit patterns for real
     /// weights: they order like the numbers; [`Metric::decode`] reads them).
+    /// Computed once per graph and kept.
     pub fn weight_range(&self) -> Option<(i64, i64)> {
-        if self.num_arcs() == 0 {
-            return None;
-        }
-        let (lo, hi) = match &self.weights {
-            Weights::Unsigned(w) | Weights::Real(w) => {
-                (*w.par_iter().min().unwrap() as i64, *w.par_iter().max().unwrap() as i64)
+        *self.range.get_or_init(|| {
+            if self.num_arcs() == 0 {
+                return None;
             }
-            Weights::Signed(w) => (*w.par_iter().min().unwrap() as i64, *w.par_iter().max().unwrap() as i64),
-        };
-        Some((lo, hi))
+            let (lo, hi) = match &self.weights {
+                Weights::Unsigned(w) | Weights::Real(w) => {
+                    (*w.par_iter().min().unwrap() as i64, *w.par_iter().max().unwrap() as i64)
+                }
+                Weights::Signed(w) => (*w.par_iter().min().unwrap() as i64, *w.par_iter().max().unwrap() as i64),
+            };
+            Some((lo, hi))
+        })
     }
 
     /// A graph from `(tail, head, weight)` arcs, kept as given (no doubling, no default
@@ -508,12 +531,6 @@ impl WeightSpec {
 
     /// Uniform reals in [0, 1), seed as [`WeightSpec::DEFAULT_RANDOM`]'s.
     pub const DEFAULT_REAL: WeightSpec = WeightSpec::RandomReal { lo: 0.0, hi: 1.0, seed: 27491095 };
-
-    /// Whether both arcs of an edge get one weight (all but [`WeightSpec::Shifted`], whose
-    /// potential makes `u -> v` and `v -> u` differ): see [`crate::generate::GenSpec::undirected`].
-    pub fn keeps_symmetry(&self) -> bool {
-        !matches!(self, WeightSpec::Shifted { .. })
-    }
 
     /// Parse `unit`, `given`, `random`, `random:LO-HI`, `random:LO-HI:SEED`, the real forms
     /// `real`, `real:LO-HI`, `real:LO-HI:SEED` (LO and HI plain decimals, e.g. `real:0.5-2`),
@@ -787,7 +804,7 @@ fn assemble<K: ArcKey>(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: boo
         Kind::Unsigned => Weights::Unsigned(unsigned()),
         Kind::Real => Weights::Real(unsigned()),
     };
-    Graph::from_csr(Buf::Owned(offsets), Buf::Owned(targets), weights)
+    Ok(Graph::from_csr(Buf::Owned(offsets), Buf::Owned(targets), weights)?.with_both_ways(doubled))
 }
 
 /// Names an arc of an edge list of `m` edges: key `a < m` is edge `a` as given, key `m + a`
@@ -929,6 +946,27 @@ mod tests {
         e.push(1, 2, 7);
         e.push(0, 2, 20);
         e
+    }
+
+    #[test]
+    fn edge_lists_doubled_are_built_both_ways() {
+        // One way only: not marked (and not symmetric). Doubled by `undirected` or by
+        // `symmetrize`: marked, and symmetric, with weights drawn per edge too.
+        let g = triangle().into_graph(WeightSpec::AsGiven, false).unwrap();
+        assert!(!g.built_both_ways() && !crate::diameter::is_symmetric(&g).unwrap());
+        let mut e = triangle();
+        e.undirected = true;
+        for (e, symmetrize) in [(e, false), (triangle(), true)] {
+            for w in [WeightSpec::AsGiven, WeightSpec::Random { lo: 1, hi: 99, seed: 4 }] {
+                let g = e.clone().into_graph(w, symmetrize).unwrap();
+                assert!(g.built_both_ways() && crate::diameter::is_symmetric(&g).unwrap(), "{w:?}");
+            }
+        }
+        // A shifted weighting makes the two arcs of an edge differ: not marked.
+        let mut e = triangle();
+        e.undirected = true;
+        let g = e.into_graph(WeightSpec::Shifted { lo: 1, hi: 9, potential: 5, seed: 3 }, false).unwrap();
+        assert!(!g.built_both_ways());
     }
 
     #[test]

@@ -175,7 +175,7 @@ impl Pairs {
         count
             .into_iter()
             .filter(|(w, _)| !computed.contains(w))
-            .max_by_key(|&(w, c)| (c, g.degree(w), std::cmp::Reverse(w)))
+            .max_by_key(|&(w, c)| (c, g.degree(w), Reverse(w)))
             .map(|(w, _)| w)
     }
 }
