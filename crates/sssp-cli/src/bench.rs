@@ -279,7 +279,7 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
     if !a.json {
         outln!(
             "graph {}: {} vertices, {} arcs; {} sources",
-            a.graph.graph,
+            a.graph.name(),
             g.num_vertices(),
             g.num_arcs(),
             sources.len()
@@ -332,7 +332,7 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
             let nb = (c.algo == Algo::Bucketing).then_some(c.buckets);
             if a.json {
                 let v = serde_json::json!({
-                    "graph": a.graph.graph, "algo": c.algo, "balance": balance_name(c.balance),
+                    "graph": a.graph.name(), "algo": c.algo, "balance": balance_name(c.balance),
                     "dedupe": dedupe_name(c.dedupe), "delta": delta.map(|d| common::dist_json(g.metric(), d as sssp::Dist)), "buckets": nb, "lanes": k,
                     "sources": sources.len(), "total_ms": total * 1e3, "ms_per_source": total * 1e3 / sources.len() as f64,
                     "sources_per_second": rate, "speedup": speedup, "iterations": iters,
@@ -464,7 +464,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     if !a.json {
         outln!(
             "graph {}: {} vertices, {} arcs; device {device}{serial_note}; {} trials",
-            a.graph.graph,
+            a.graph.name(),
             g.num_vertices(),
             g.num_arcs(),
             sources.len()
@@ -579,7 +579,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let row_device = if c.algo.uses_engine() { device.as_str() } else { SERIAL };
         if a.json {
             let v = serde_json::json!({
-                "graph": a.graph.graph, "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,
+                "graph": a.graph.name(), "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,
                 "delta": delta.map(|d| common::dist_json(g.metric(), d as sssp::Dist)), "buckets": nb, "wide_at": nb.map(|_| c.wide_at), "target_at": c.target_at, "far_splits": splits, "chosen": chosen,
                 "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
                 "criterion": (c.algo == Algo::Crauser).then(|| c.criterion.name()),

@@ -14,8 +14,9 @@ use sssp::{Dist, Error, Graph, Metric, RealDistances, Result, WeightSpec, UNREAC
 /// How to read a graph.
 #[derive(Args, Clone)]
 pub struct GraphArgs {
-    /// Graph file, or `gen:SPEC` to generate one in memory (see `sssp gen --help`).
-    pub graph: String,
+    /// Graph file, or `gen:SPEC` to generate one in memory (see `sssp gen --help`). Any file
+    /// name the system allows, UTF-8 or not.
+    pub graph: PathBuf,
     /// Input format when the extension does not tell: gr, mtx, el, snap, wel, metis, bin.
     #[arg(long)]
     pub format: Option<String>,
@@ -44,7 +45,7 @@ impl GraphArgs {
     pub fn load(&self) -> Result<Graph> {
         let t = Instant::now();
         let weights = WeightSpec::parse(&self.weights)?;
-        let g = if let Some(spec) = self.graph.strip_prefix("gen:") {
+        let g = if let Some(spec) = self.graph.to_str().and_then(|s| s.strip_prefix("gen:")) {
             let spec = sssp::generate::GenSpec::parse(spec)?;
             let g = sssp::generate::generate(&spec, self.gen_seed, weights)?;
             if self.symmetrize {
@@ -62,7 +63,7 @@ impl GraphArgs {
                 real: RealPolicy::parse(&self.mtx_real)?,
                 progress: true,
             };
-            sssp::io::read_graph(Path::new(&self.graph), &opts)?
+            sssp::io::read_graph(&self.graph, &opts)?
         };
         eprintln!(
             "graph: {} vertices, {} arcs, loaded in {:.3} s",
@@ -75,6 +76,11 @@ impl GraphArgs {
 }
 
 impl GraphArgs {
+    /// The graph as the command line named it, for reports.
+    pub fn name(&self) -> String {
+        self.graph.to_string_lossy().into_owned()
+    }
+
     /// [`GraphArgs::load`] for commands that solve: a graph without vertices has no source, and
     /// since only an input can be empty (generators refuse empty specs) that is bad input naming
     /// the file (exit 4), not a bad argument.
@@ -111,9 +117,9 @@ pub struct SolveArgs {
     /// / mean out-degree, printed with the result). A decimal on real-weighted graphs.
     #[arg(long)]
     pub delta: Option<String>,
-    /// Buckets per window of bucketing (1-30; near-far is 1).
-    #[arg(long, default_value_t = sssp::strategy::bucketing::DEFAULT_BUCKETS)]
-    pub buckets: u32,
+    /// Buckets per window of bucketing (1-30; near-far is 1). [default: 10]
+    #[arg(long)]
+    pub buckets: Option<u32>,
     /// Distance cutoff: vertices farther than D are reported unreached, and the engines never
     /// relax towards them (work shrinks with D). A decimal on real-weighted graphs.
     #[arg(long, value_name = "D")]
@@ -121,46 +127,49 @@ pub struct SolveArgs {
     /// Workfront <-> Near-Far hybrid for near-far and bucketing: an iteration whose input holds
     /// at least N vertices runs as a Workfront Sweep iteration (every improved vertex is expanded
     /// next, whatever its bucket); 0 = never. See docs/gpu.md for the measured switch points.
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    pub wide_at: u32,
+    /// [default: 0]
+    #[arg(long, value_name = "N")]
+    pub wide_at: Option<u32>,
     /// Device for engine algorithms: auto (GPU if usable, else CPU), gpu, cpu.
     #[arg(long, default_value = "auto")]
     pub device: String,
     /// Load balancing of the advance: thread, vwarp (dynamic virtual warps), partition
     /// (load-balanced partitioning), cta (cooperative blocks) or cta-warp-scan (Merrill's
-    /// CTA+Warp+Scan); Davidson et al. 2014 §IV-B.
-    #[arg(long, default_value = "vwarp")]
-    pub balance: String,
+    /// CTA+Warp+Scan); Davidson et al. 2014 §IV-B. [default: vwarp]
+    #[arg(long)]
+    pub balance: Option<String>,
     /// Hub threshold: frontier vertices with at least N out-arcs are expanded by a grid-wide
     /// partitioned pass instead of their thread, virtual warp or block (H-BF's high-degree
-    /// path; 0 = never). Partition balance needs none.
-    #[arg(long, default_value_t = sssp::HUB_DEGREE, value_name = "N")]
-    pub hub_degree: u32,
+    /// path; 0 = never). Partition balance needs none. [default: 64]
+    #[arg(long, value_name = "N")]
+    pub hub_degree: Option<u32>,
     /// H-BF's edge classes for the engine strategies (skip self-loops, relax arcs into sinks
     /// once at the end, store into in-degree-1 heads without an atomic; same distances either
     /// way): auto (when self-loops and arcs into sinks are at least 10% of the arcs, where they
-    /// were measured to pay), on, off.
-    #[arg(long, default_value = "auto", value_name = "auto|on|off")]
-    pub classify: String,
+    /// were measured to pay), on, off. [default: auto]
+    #[arg(long, value_name = "auto|on|off")]
+    pub classify: Option<String>,
     /// Same as `--classify off`.
     #[arg(long, conflicts_with = "classify")]
     pub no_classify: bool,
     /// Frontier duplicate removal: stamp (H-BF 64-bit atomic) or lookup (Davidson's table).
-    #[arg(long, default_value = "stamp")]
-    pub dedupe: String,
+    /// [default: stamp]
+    #[arg(long)]
+    pub dedupe: Option<String>,
     /// Settle criterion of crauser: out (distance <= min of distance + least out-weight over
     /// the unsettled), in (distance - least in-weight <= least unsettled distance), both.
-    #[arg(long, default_value = "both")]
-    pub criterion: String,
+    /// [default: both]
+    #[arg(long)]
+    pub criterion: Option<String>,
     /// Relaxation of crauser, crauser-economic and martin: successor (the settled vertices push
     /// along their out-arcs) or predecessor (unsettled vertices pull over the reverse graph;
-    /// every step scans all their in-arcs).
-    #[arg(long, default_value = "successor")]
-    pub variant: String,
+    /// every step scans all their in-arcs). [default: successor]
+    #[arg(long)]
+    pub variant: Option<String>,
     /// Read the frontier length back every K iterations (1 = every iteration); for the
-    /// launch-per-iteration loop only.
-    #[arg(long, default_value_t = 8)]
-    pub check_every: u32,
+    /// launch-per-iteration loop of workfront and topo-bf only. [default: 8]
+    #[arg(long)]
+    pub check_every: Option<u32>,
     /// Launch once per iteration even where the device can run the whole loop itself (by
     /// default thread/vwarp balance with stamp dedupe run as one persistent launch).
     #[arg(long)]
@@ -174,7 +183,7 @@ pub struct SolveArgs {
     /// Source vertex (repeatable, or comma-separated: `--sources 3,17,42`). Default: `--trials`
     /// seeded random non-isolated vertices. Each source is a separate solve, on one upload of
     /// the graph (see --batch), unless --multi-source makes them one.
-    #[arg(long, short = 's', value_delimiter = ',', visible_alias = "sources")]
+    #[arg(long, short = 's', value_delimiter = ',', visible_alias = "sources", allow_negative_numbers = true, value_parser = vertex_id)]
     pub source: Vec<u32>,
     /// Sources from a file, one vertex id per line (`#` comments), after any --source.
     #[arg(long)]
@@ -263,29 +272,79 @@ impl SolveArgs {
         Algo::parse(&self.algo)
     }
 
-    /// The solve options on `g` (its metric reads `--delta` and `--cutoff`).
+    /// The solve options on `g` (its metric reads `--delta` and `--cutoff`); flags left out
+    /// keep [`Options::default`]'s values.
     pub fn options(&self, g: &Graph, trace: bool) -> Result<Options> {
-        if self.check_every == 0 {
+        if self.check_every == Some(0) {
             return Err(Error::InvalidArgument("--check-every must be at least 1".into()));
         }
+        let d = Options::default();
         Ok(Options {
-            balance: parse_balance(&self.balance)?,
-            hub_degree: self.hub_degree,
-            dedupe: parse_dedupe(&self.dedupe)?,
-            check_every: self.check_every,
+            balance: self.balance.as_deref().map_or(Ok(d.balance), parse_balance)?,
+            hub_degree: self.hub_degree.unwrap_or(d.hub_degree),
+            dedupe: self.dedupe.as_deref().map_or(Ok(d.dedupe), parse_dedupe)?,
+            check_every: self.check_every.unwrap_or(d.check_every),
             trace,
             device_loop: !self.host_loop,
             block_loop: self.block_loop,
-            delta: self.delta.as_deref().map(|d| delta_arg(g, d)).transpose()?,
-            buckets: self.buckets,
-            wide_at: self.wide_at,
+            delta: self.delta.as_deref().map(|x| delta_arg(g, x)).transpose()?,
+            buckets: self.buckets.unwrap_or(d.buckets),
+            wide_at: self.wide_at.unwrap_or(d.wide_at),
             cutoff: self.cutoff.as_deref().map(|c| distance_arg(g, c, "--cutoff").map(|c| c as u64)).transpose()?,
             target: None,
             tree: false,
-            criterion: Criterion::parse(&self.criterion)?,
-            variant: Variant::parse(&self.variant)?,
-            classify: if self.no_classify { Classify::Off } else { Classify::parse(&self.classify)? },
+            criterion: self.criterion.as_deref().map_or(Ok(d.criterion), Criterion::parse)?,
+            variant: self.variant.as_deref().map_or(Ok(d.variant), Variant::parse)?,
+            classify: match (self.no_classify, self.classify.as_deref()) {
+                (true, _) => Classify::Off,
+                (false, None) => d.classify,
+                (false, Some(c)) => Classify::parse(c)?,
+            },
         })
+    }
+
+    /// Refuse the strategy flags that `algo` would ignore (the README promises that ignored
+    /// arguments are errors). `auto` chooses the strategy and its parameters itself, so it takes
+    /// none of them: naming the algorithm is how to tune one.
+    pub fn check_flags(&self, algo: Algo) -> Result<()> {
+        use Algo::*;
+        fn frontier(a: Algo) -> bool {
+            matches!(a, Workfront | NearFar | Bucketing)
+        }
+        fn bucketed(a: Algo) -> bool {
+            matches!(a, NearFar | Bucketing)
+        }
+        fn advances(a: Algo) -> bool {
+            matches!(a, TopoBf | Workfront | NearFar | Bucketing)
+        }
+        type Takes = fn(Algo) -> bool;
+        let flags: [(&str, bool, Takes); 12] = [
+            ("--delta", self.delta.is_some(), bucketed),
+            ("--buckets", self.buckets.is_some(), |a| a == Bucketing),
+            ("--wide-at", self.wide_at.is_some(), bucketed),
+            ("--balance", self.balance.is_some(), |a| advances(a) || a.settles()),
+            ("--hub-degree", self.hub_degree.is_some(), advances),
+            ("--dedupe", self.dedupe.is_some(), frontier),
+            ("--classify", self.classify.is_some() || self.no_classify, |a| a.classifies() && a != Auto),
+            ("--criterion", self.criterion.is_some(), |a| a == Crauser),
+            ("--variant", self.variant.is_some(), Algo::settles),
+            ("--check-every", self.check_every.is_some(), |a| matches!(a, TopoBf | Workfront)),
+            ("--host-loop", self.host_loop, frontier),
+            ("--block-loop", self.block_loop, frontier),
+        ];
+        let Some((flag, _, takes)) = flags.iter().find(|(_, given, takes)| *given && !takes(algo)) else {
+            return Ok(());
+        };
+        let takers: Vec<&str> = Algo::ALL.iter().filter(|&&a| takes(a)).map(|a| a.name()).collect();
+        Err(Error::InvalidArgument(if algo == Auto {
+            format!(
+                "{flag} tunes a strategy, and --algo auto picks the strategy and its parameters itself: \
+                 name one of {} with --algo to set it",
+                takers.join(", ")
+            )
+        } else {
+            format!("{flag} is read by {} only; `{}` would ignore it", takers.join(", "), algo.name())
+        }))
     }
 
     /// [`warm_up`] on this device (nothing when it does not parse: the engine reports that).
@@ -324,17 +383,32 @@ impl SolveArgs {
     }
 }
 
+/// A vertex id on the command line. Negative numbers reach this parser (`allow_negative_numbers`
+/// on the argument) so that `--source -1` is told what a vertex id is, rather than clap's tip to
+/// pass `-- -1`, which would make it a graph name.
+pub fn vertex_id(s: &str) -> std::result::Result<u32, String> {
+    s.trim().parse::<u32>().map_err(|_| {
+        format!("`{s}` is not a vertex id: ids are the graph's 0-based vertex numbers, integers from 0 to {}", u32::MAX - 1)
+    })
+}
+
 /// A distance given on the command line, in `g`'s metric: an integer on integer-weighted graphs
 /// (exact to 2^63, which a float would not be), a decimal (rounded to the nearest f32) on
 /// real-weighted ones.
 pub fn distance_arg(g: &Graph, s: &str, what: &str) -> Result<Dist> {
     match g.metric() {
         Metric::Integer | Metric::Signed => {
-            s.parse::<u64>().ok().filter(|&x| x < UNREACHED as u64).map(|x| x as Dist).ok_or_else(|| {
-                Error::InvalidArgument(format!(
+            let digits = !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+            match s.parse::<u64>().ok().filter(|&x| x < UNREACHED as u64) {
+                Some(x) => Ok(x as Dist),
+                None if digits => Err(Error::InvalidArgument(format!(
+                    "{what} `{s}`: too large; distances go up to {} (2^63 - 2)",
+                    UNREACHED - 1
+                ))),
+                None => Err(Error::InvalidArgument(format!(
                     "{what} `{s}`: expected a non-negative integer (the graph has integer weights)"
-                ))
-            })
+                ))),
+            }
         }
         Metric::Real => {
             let x: f64 = s.parse().map_err(|_| {
@@ -432,6 +506,7 @@ pub fn report(
     sol: &Solution,
     verified: Option<&str>,
     json: bool,
+    to: crate::out::Channel,
 ) {
     let s = &sol.stats;
     let reached = sol.dist.iter().filter(|&&d| d != UNREACHED).count();
@@ -454,13 +529,13 @@ pub fn report(
         let v = serde_json::json!({
             "algo": algo, "device": device, "source": source, "sources": sources, "batch": s.batch, "reached": reached,
             "seconds": secs, "gteps": gteps, "download_seconds": s.download.as_secs_f64(),
-            "classify_seconds": s.classify.as_secs_f64(), "prepare_seconds": s.prepare.as_secs_f64(),
+            "classify_seconds": s.classify.as_secs_f64(), "classes_used": s.classes_used, "prepare_seconds": s.prepare.as_secs_f64(),
             "iterations": s.iterations, "arcs_relaxed": s.arcs_relaxed,
             "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
             "delta": s.delta.map(|d| dist_json(g.metric(), d as Dist)), "buckets": s.buckets, "far_splits": s.far_splits, "chosen": s.chosen,
             "settled_per_step": s.settled_per_step, "verified": verified,
         });
-        outln!("{v}");
+        to.line(format_args!("{v}"));
     } else {
         let buckets = match (s.delta.map(|d| g.metric().show(d as Dist)), s.buckets) {
             (Some(d), Some(1)) => format!(", delta {d}, {} far-pile splits", s.far_splits),
@@ -472,13 +547,17 @@ pub fn report(
             None => buckets,
         };
         // The edge classes are computed once per engine, before the first run's clock starts.
-        let buckets = if s.classify.is_zero() {
-            buckets
-        } else {
-            format!(
+        // `--classify auto` counts the classes, then relaxes without them where they do not pay.
+        let buckets = match (s.classify.is_zero(), s.classes_used) {
+            (true, _) => buckets,
+            (false, true) => format!(
                 "{buckets} (+{:.3} ms for the edge classes and their kernels, once)",
                 s.classify.as_secs_f64() * 1e3
-            )
+            ),
+            (false, false) => format!(
+                "{buckets} (+{:.3} ms to count the edge classes, once; too few to pay, so not used)",
+                s.classify.as_secs_f64() * 1e3
+            ),
         };
         // PHAST's hierarchy is built by the graph's first solve, outside its clock.
         let buckets = if s.prepare.is_zero() {
@@ -486,6 +565,8 @@ pub fn report(
         } else {
             format!("{buckets} (+{:.3} s to build the contraction hierarchy, once)", s.prepare.as_secs_f64())
         };
+        // The serial references have no iterations to count.
+        let iterations = if ran.uses_engine() { format!(", {} iterations", s.iterations) } else { String::new() };
         let from = match from {
             [one] => format!("source {one}"),
             many if many.len() <= 8 => {
@@ -493,16 +574,15 @@ pub fn report(
             }
             many => format!("nearest of {} sources", many.len()),
         };
-        outln!(
-            "{} on {}: {from}, reached {reached}, {:.3} ms ({}), {} iterations, {} arcs relaxed{buckets}{batch}{}",
+        to.line(format_args!(
+            "{} on {}: {from}, reached {reached}, {:.3} ms ({}){iterations}, {} arcs relaxed{buckets}{batch}{}",
             label,
             device,
             secs * 1e3,
             teps(gteps * 1e9),
-            s.iterations,
             s.arcs_relaxed,
             verified.map(|v| format!(", verified ({v})")).unwrap_or_default()
-        );
+        ));
     }
 }
 
@@ -518,13 +598,9 @@ pub fn teps(arcs_per_sec: f64) -> String {
     }
 }
 
-fn create(path: &Path) -> Result<BufWriter<std::fs::File>> {
-    Ok(BufWriter::new(std::fs::File::create(path).map_err(|e| Error::io(path, e))?))
-}
-
 /// A result file, or standard output for `-`.
 pub fn create_output(path: &Path) -> Result<BufWriter<Box<dyn Write>>> {
-    let w: Box<dyn Write> = if path == Path::new("-") {
+    let w: Box<dyn Write> = if crate::out::is_stdout(path) {
         Box::new(std::io::stdout())
     } else {
         Box::new(std::fs::File::create(path).map_err(|e| Error::io(path, e))?)
@@ -533,7 +609,7 @@ pub fn create_output(path: &Path) -> Result<BufWriter<Box<dyn Write>>> {
 }
 
 pub fn write_trace(path: &PathBuf, trace: &[sssp::strategy::IterTrace]) -> Result<()> {
-    let mut w = create(path)?;
+    let mut w = create_output(path)?;
     let io = |e| Error::io(path, e);
     writeln!(w, "iter,frontier,arcs,micros,bucket,far,slots").map_err(io)?;
     for t in trace {
@@ -601,5 +677,60 @@ pub fn write_graph(g: &Graph, path: &Path, format: Format) -> Result<()> {
     match format {
         Format::Binary => sssp::io::binary::write(g, path),
         f => sssp::io::write_text(g, path, f),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    #[derive(Parser)]
+    struct Solve {
+        #[command(flatten)]
+        solve: SolveArgs,
+    }
+
+    fn parse(args: &[&str]) -> SolveArgs {
+        Solve::try_parse_from(std::iter::once("sssp").chain(args.iter().copied())).unwrap().solve
+    }
+
+    /// The strategy flags have no clap defaults (so that a given flag can be told from a left-out
+    /// one); their help states the library's defaults, which must stay the real ones.
+    #[test]
+    fn stated_defaults_are_the_library_defaults() {
+        let help = Solve::command().render_long_help().to_string();
+        let d = Options::default();
+        for stated in [
+            format!("[default: {}]", d.buckets),
+            format!("[default: {}]", d.hub_degree),
+            format!("[default: {}]", d.check_every),
+            format!("[default: {}]", d.wide_at),
+            format!("[default: {}]", balance_name(d.balance)),
+            format!("[default: {}]", dedupe_name(d.dedupe)),
+        ] {
+            assert!(help.contains(&stated), "no {stated} in\n{help}");
+        }
+    }
+
+    #[test]
+    fn flags_an_algorithm_would_ignore_are_refused() {
+        let refused = |args: &[&str], algo| parse(args).check_flags(algo).unwrap_err().to_string();
+        assert!(refused(&["--delta", "5"], Algo::Dijkstra).contains("near-far, bucketing only"));
+        assert!(refused(&["--buckets", "4"], Algo::NearFar).contains("`near-far` would ignore it"));
+        assert!(refused(&["--balance", "cta"], Algo::Dijkstra).contains("--balance"));
+        assert!(refused(&["--hub-degree", "4"], Algo::Crauser).contains("--hub-degree"));
+        assert!(refused(&["--no-classify"], Algo::Phast).contains("--classify"));
+        assert!(refused(&["--delta", "5"], Algo::Auto).contains("--algo auto picks"));
+        assert!(refused(&["--block-loop"], Algo::Auto).contains("--block-loop"));
+        assert!(refused(&["--criterion", "in"], Algo::Martin).contains("crauser only"));
+        // What each algorithm reads is accepted, and no flag is accepted by all.
+        assert!(parse(&["--delta", "5", "--buckets", "4", "--wide-at", "9", "--block-loop"])
+            .check_flags(Algo::Bucketing)
+            .is_ok());
+        assert!(parse(&["--balance", "cta", "--variant", "predecessor"]).check_flags(Algo::Martin).is_ok());
+        assert!(parse(&["--check-every", "2", "--hub-degree", "0"]).check_flags(Algo::TopoBf).is_ok());
+        assert!(parse(&["--cutoff", "5"]).check_flags(Algo::Dijkstra).is_ok());
+        assert!(parse(&[]).check_flags(Algo::Auto).is_ok());
     }
 }

@@ -16,6 +16,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use common::{GraphArgs, SolveArgs};
+use sssp::strategy::Algo;
 use sssp::{Error, Result};
 
 const AFTER_HELP: &str = "\
@@ -27,7 +28,8 @@ or a generator spec `gen:SPEC` (see `sssp gen --help`), e.g. gen:kron:20 or gen:
 
 Exit codes: 0 success; 1 the run failed (e.g. a distance overflow) or `path`'s target is not
 reachable;
-2 bad usage or arguments; 3 verification failed; 4 a file that cannot be read or written, or
+2 bad usage or arguments (an algorithm that cannot take the graph's negative weights included);
+3 verification failed; 4 a file that cannot be read or written, or
 malformed input (the message names the file, and the line for text formats);
 5 GPU unavailable, or out of device or host memory;
 6 a negative cycle is reachable from the source (the message lists it and its weight).";
@@ -72,7 +74,8 @@ struct RunArgs {
     /// against serial Dijkstra (or Bellman-Ford for negative weights). Fails with exit code 3.
     #[arg(long)]
     verify: bool,
-    /// Write results to this file (`-`: standard output); see --output-kind.
+    /// Write results to this file (`-`: standard output, and the statistics go to standard
+    /// error so that standard output holds only the results); see --output-kind.
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
     /// `distances`: lines `VERTEX DIST` (DIST `inf` if unreached) of the first source (or of
@@ -80,9 +83,10 @@ struct RunArgs {
     /// and unreached vertices); `nearest` (with --multi-source): lines `VERTEX SOURCE DIST`,
     /// SOURCE the nearest source (`-` if unreached); `matrix`: one line per source, streamed
     /// as each run ends: `SOURCE D1 D2 ...`, the distances to the --targets (every vertex, in
-    /// id order, without them), after a `# source` header line naming the columns.
-    #[arg(long, default_value = "distances", value_parser = ["distances", "tree", "nearest", "matrix"])]
-    output_kind: String,
+    /// id order, without them), after a `# source` header line naming the columns. Needs -o.
+    /// [default: distances]
+    #[arg(long, requires = "output", value_parser = ["distances", "tree", "nearest", "matrix"])]
+    output_kind: Option<String>,
     /// One run from all the sources at once (--source, --sources-file or the random picks):
     /// each vertex gets its distance to the nearest of them (and, with `--output-kind nearest`,
     /// which one). dijkstra, workfront, near-far, bucketing and auto take it.
@@ -95,7 +99,7 @@ struct RunArgs {
     #[arg(long, default_value_t = 1, value_name = "K")]
     batch: u32,
     /// Target columns of `--output-kind matrix` (repeatable, or comma-separated).
-    #[arg(long, value_delimiter = ',', value_name = "T")]
+    #[arg(long, value_delimiter = ',', value_name = "T", allow_negative_numbers = true, value_parser = common::vertex_id)]
     targets: Vec<u32>,
     /// Target columns from a file, one vertex id per line (`#` comments), after any --targets.
     #[arg(long, value_name = "FILE")]
@@ -103,8 +107,8 @@ struct RunArgs {
     /// Print statistics as JSON (one object per trial) instead of text.
     #[arg(long)]
     json: bool,
-    /// Write a per-iteration CSV (iter,frontier,arcs,micros,bucket,far,slots) of the first trial;
-    /// `sssp plot` draws it. Tracing synchronises every iteration, so it slows the run down.
+    /// Write a per-iteration CSV (iter,frontier,arcs,micros,bucket,far,slots) of the first trial
+    /// (`-`: standard output, and the statistics go to standard error); `sssp plot` draws it. Tracing synchronises every iteration, so it slows the run down.
     /// Engine algorithms only: the serial references have no iterations to trace.
     #[arg(long)]
     trace: Option<PathBuf>,
@@ -117,7 +121,7 @@ struct PathArgs {
     #[command(flatten)]
     solve: SolveArgs,
     /// The target vertex.
-    #[arg(long, short = 't')]
+    #[arg(long, short = 't', allow_negative_numbers = true, value_parser = common::vertex_id)]
     target: u32,
 }
 
@@ -134,7 +138,8 @@ struct InfoArgs {
 struct ConvertArgs {
     #[command(flatten)]
     graph: GraphArgs,
-    /// Output file; the format comes from its extension, or --to. See --to for the formats.
+    /// Output file (`-`: standard output, with --to); the format comes from its extension, or
+    /// --to. See --to for the formats.
     out: PathBuf,
     #[arg(long, help = OUTPUT_FORMATS)]
     to: Option<String>,
@@ -151,8 +156,8 @@ struct GenArgs {
     /// What to generate. Forms:
     #[arg(long_help = sssp::generate::GenSpec::HELP)]
     spec: String,
-    /// Output file; the format comes from its extension, or --to (bin, gr, mtx, el, wel, each
-    /// optionally .gz/.xz).
+    /// Output file (`-`: standard output, with --to); the format comes from its extension, or
+    /// --to (bin, gr, mtx, el, wel, each optionally .gz/.xz).
     #[arg(long, short = 'o')]
     output: PathBuf,
     #[arg(long, help = OUTPUT_FORMATS)]
@@ -180,6 +185,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // `sssp run -o - | head`: the reader has what it wanted (see `out`).
+        Err(e) if out::reader_left(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("sssp: error: {e}");
             ExitCode::from(exit_code(&e))
@@ -193,7 +200,10 @@ fn exit_code(e: &Error) -> u8 {
         Error::Verification(_) => 3,
         Error::Io { .. } | Error::Parse { .. } | Error::UnknownFormat { .. } => 4,
         Error::NoGpu(_) | Error::OutOfDeviceMemory { .. } | Error::OutOfHostMemory { .. } | Error::Cuda(_) => 5,
-        Error::InvalidArgument(_) | Error::VertexOutOfRange { .. } | Error::TooLarge { .. } => 2,
+        Error::InvalidArgument(_)
+        | Error::VertexOutOfRange { .. }
+        | Error::TooLarge { .. }
+        | Error::NegativeWeight { .. } => 2,
         Error::NegativeCycle { .. } => 6,
         _ => 1,
     }
@@ -204,13 +214,22 @@ fn run(a: RunArgs) -> Result<()> {
         out::check_writable(p)?;
     }
     let algo = a.solve.algo()?;
+    a.solve.check_flags(algo)?;
+    check_batch(a.batch, algo)?;
     if a.trace.is_some() && !algo.uses_engine() {
         return Err(Error::InvalidArgument(format!(
             "--trace records the iterations of an engine algorithm (topo-bf, workfront, near-far, bucketing); `{}` has none",
             algo.name()
         )));
     }
-    let kind = a.output_kind.as_str();
+    let kind = a.output_kind.as_deref().unwrap_or("distances");
+    if a.output.as_deref().is_some_and(out::is_stdout) && a.trace.as_deref().is_some_and(out::is_stdout) {
+        return Err(Error::InvalidArgument(
+            "-o - and --trace - would mix results and the trace on standard output: send one to a file".into(),
+        ));
+    }
+    // Statistics share standard output only when no data is written there.
+    let stats_to = out::Channel::for_stats(a.output.iter().chain(&a.trace));
     let targets = sources::explicit(&a.targets, a.targets_file.as_deref())?;
     if !targets.is_empty() && kind != "matrix" {
         return Err(Error::InvalidArgument(
@@ -259,7 +278,7 @@ fn run(a: RunArgs) -> Result<()> {
         if let Some(why) = &sol.stats.chosen {
             eprintln!("{why}");
         }
-        common::report(&g, algo, device.as_deref(), &sources, &sol, verified, a.json);
+        common::report(&g, algo, device.as_deref(), &sources, &sol, verified, a.json, stats_to);
         if let Some(p) = &a.trace {
             common::write_trace(p, &sol.stats.trace)?;
         }
@@ -290,7 +309,7 @@ fn run(a: RunArgs) -> Result<()> {
                     eprintln!("{why}");
                 }
             }
-            common::report(&g, algo, device.as_deref(), &[src], &sol, verified, a.json);
+            common::report(&g, algo, device.as_deref(), &[src], &sol, verified, a.json, stats_to);
             if let Some((p, w)) = &mut matrix {
                 matrix_row(w, p, g.metric(), src, &sol.dist, &targets)?;
             }
@@ -307,6 +326,24 @@ fn run(a: RunArgs) -> Result<()> {
     )?;
     if let Some((p, mut w)) = matrix {
         std::io::Write::flush(&mut w).map_err(|e| Error::io(&p, e))?;
+    }
+    Ok(())
+}
+
+/// `--batch K` for `algo`: K lanes are a power of two up to 64, and only the frontier strategies
+/// (and `auto`, which then picks one of them) have lanes, so any other algorithm would ignore it.
+fn check_batch(k: u32, algo: Algo) -> Result<()> {
+    if !k.is_power_of_two() || k > sssp::engine::MAX_LANES {
+        return Err(Error::InvalidArgument(format!(
+            "--batch {k}: expected a power of two from 1 to {}",
+            sssp::engine::MAX_LANES
+        )));
+    }
+    if k > 1 && !matches!(algo, Algo::Workfront | Algo::NearFar | Algo::Bucketing | Algo::Auto) {
+        return Err(Error::InvalidArgument(format!(
+            "--batch is read by workfront, near-far, bucketing and auto only; `{}` runs one source at a time",
+            algo.name()
+        )));
     }
     Ok(())
 }
@@ -354,6 +391,7 @@ fn path(a: PathArgs) -> Result<()> {
         ));
     }
     let algo = a.solve.algo()?;
+    a.solve.check_flags(algo)?;
     a.solve.warm_up(algo);
     let g = a.graph.load_nonempty()?;
     a.solve.hierarchy.apply(&g, &[algo])?;
@@ -366,6 +404,10 @@ fn path(a: PathArgs) -> Result<()> {
     match sssp::tree::path(&g, src, &sol.dist, a.target)? {
         // An answer, but not a path: say so on stderr and exit 1 (documented in the help), so
         // scripts can tell it from a path.
+        None if opts.cutoff.is_some() => {
+            let cutoff = a.solve.cutoff.clone().unwrap_or_default();
+            return Err(Error::NotWithin { from: src, to: a.target, cutoff });
+        }
         None => return Err(Error::Unreachable { from: src, to: a.target }),
         Some(p) => {
             outln!("distance {}", common::fmt_dist(g.metric(), sol.dist[a.target as usize]));
@@ -380,7 +422,7 @@ fn convert(a: ConvertArgs) -> Result<()> {
     out::check_writable(&a.out)?;
     let g = a.graph.load()?;
     common::write_graph(&g, &a.out, format)?;
-    eprintln!("wrote {} ({} vertices, {} arcs)", a.out.display(), g.num_vertices(), g.num_arcs());
+    eprintln!("wrote {} ({} vertices, {} arcs)", out::name(&a.out), g.num_vertices(), g.num_arcs());
     Ok(())
 }
 
@@ -397,7 +439,7 @@ fn gen(a: GenArgs) -> Result<()> {
         a.seed,
         g.num_vertices(),
         g.num_arcs(),
-        a.output.display()
+        out::name(&a.output)
     );
     Ok(())
 }
@@ -407,6 +449,12 @@ fn gen(a: GenArgs) -> Result<()> {
 fn output_format(path: &std::path::Path, to: Option<&str>) -> Result<sssp::io::Format> {
     let format = match to {
         Some(f) => sssp::io::Format::parse(f)?,
+        None if out::is_stdout(path) => {
+            return Err(Error::InvalidArgument(
+                "standard output (`-`) has no extension to tell the format: pass --to FORMAT (bin, gr, mtx, el, wel)"
+                    .into(),
+            ))
+        }
         None => sssp::io::Format::from_path(path).ok_or_else(|| {
             Error::InvalidArgument(format!(
                 "cannot tell the output format from the name `{}`: give it an extension \

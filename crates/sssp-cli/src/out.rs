@@ -1,13 +1,18 @@
-//! Standard output that ends the program quietly when its reader goes away.
+//! Standard output: data only, ending the program quietly when its reader goes away.
 //!
-//! `println!` panics when stdout is a closed pipe (`sssp bench X --json | head -1`: "failed
-//! printing to stdout: Broken pipe", exit 101). A reader that has seen enough is not an error,
-//! so every line of results goes through [`outln!`], which exits with status 0 on `BrokenPipe`
-//! (nothing more can be delivered, and the work so far was correct). Any other write error
-//! (a full disk behind a redirect) is reported and exits 1.
+//! - `println!` panics when stdout is a closed pipe (`sssp bench X --json | head -1`: "failed
+//!   printing to stdout: Broken pipe", exit 101). A reader that has seen enough is not an error,
+//!   so every line of results goes through [`outln!`], which exits with status 0 on `BrokenPipe`
+//!   (nothing more can be delivered, and the work so far was correct), and result files written
+//!   to `-` end the same way ([`reader_left`], checked where `main` turns errors into exit
+//!   codes). Any other write error (a full disk behind a redirect) is a file that cannot be
+//!   written: exit 4, as for `-o FILE`.
+//! - `-` names standard output wherever the CLI writes a file (`-o`, `--trace`, `gen`,
+//!   `convert`, `plot`). When results go there, statistics go to standard error
+//!   ([`Channel::for_stats`]), so standard output holds nothing but the data.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use sssp::{Error, Result};
 
@@ -18,6 +23,10 @@ macro_rules! outln {
     };
 }
 
+/// The exit status of a write to standard output that failed for another reason than a
+/// departed reader: the documented code of a file that cannot be written.
+const WRITE_FAILED: i32 = 4;
+
 /// The function behind [`outln!`].
 pub fn line(args: std::fmt::Arguments) {
     let mut out = std::io::stdout().lock();
@@ -27,7 +36,55 @@ pub fn line(args: std::fmt::Arguments) {
             std::process::exit(0);
         }
         eprintln!("sssp: error: writing to standard output: {e}");
-        std::process::exit(1);
+        std::process::exit(WRITE_FAILED);
+    }
+}
+
+/// Whether `path` names standard output.
+pub fn is_stdout(path: &Path) -> bool {
+    path == Path::new("-")
+}
+
+/// `path` for a message: its name, or "standard output" for `-`.
+pub fn name(path: &Path) -> String {
+    if is_stdout(path) {
+        "standard output".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Whether `e` says that the reader of standard output went away (`sssp run -o - | head`):
+/// the program then ends quietly with status 0, like [`outln!`].
+pub fn reader_left(e: &Error) -> bool {
+    matches!(e, Error::Io { path, source } if is_stdout(path) && source.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// Where statistics lines go: standard output, unless results are written there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Channel {
+    /// Statistics are the command's output.
+    Stdout,
+    /// Results own standard output; statistics go beside the other messages.
+    Stderr,
+}
+
+impl Channel {
+    /// [`Channel::Stderr`] when one of `outputs` is standard output, else [`Channel::Stdout`].
+    pub fn for_stats<'a>(outputs: impl IntoIterator<Item = &'a PathBuf>) -> Channel {
+        if outputs.into_iter().any(|p| is_stdout(p)) {
+            Channel::Stderr
+        } else {
+            Channel::Stdout
+        }
+    }
+
+    /// Write one line to this channel.
+    pub fn line(self, args: std::fmt::Arguments) {
+        match self {
+            Channel::Stdout => line(args),
+            Channel::Stderr => eprintln!("{args}"),
+        }
     }
 }
 
@@ -35,8 +92,8 @@ pub fn line(args: std::fmt::Arguments) {
 /// only after a long solve wastes the solve. Opens without truncating, and removes the file
 /// again if this check created it, so nothing changes on disk.
 pub fn check_writable(path: &Path) -> Result<()> {
-    if path == Path::new("-") {
-        return Ok(()); // standard output
+    if is_stdout(path) {
+        return Ok(());
     }
     let existed = path.exists();
     std::fs::OpenOptions::new().append(true).create(true).open(path).map_err(|e| Error::io(path, e))?;

@@ -2,6 +2,7 @@
 //! per trace stacked vertically, like Figure 4 of Davidson et al. 2014: the frontier (input
 //! vertices), the far pile and the vertices waiting in later buckets at every iteration.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -16,7 +17,7 @@ pub struct PlotArgs {
     /// one panel each, top to bottom in this order.
     #[arg(required = true, value_name = "TRACE.csv")]
     traces: Vec<PathBuf>,
-    /// The SVG file to write.
+    /// The SVG file to write (`-`: standard output).
     #[arg(long, short = 'o', value_name = "OUT.svg")]
     output: PathBuf,
     /// A title above all panels.
@@ -61,9 +62,10 @@ pub fn plot(a: PlotArgs) -> Result<()> {
     };
     let svg = render(&traces, &titles, a.title.as_deref(), a.log)
         .map_err(|msg| Error::io(&a.output, std::io::Error::other(format!("drawing the plot: {msg}"))))?;
-    std::fs::write(&a.output, svg).map_err(|e| Error::io(&a.output, e))?;
+    let mut w = crate::common::create_output(&a.output)?;
+    w.write_all(svg.as_bytes()).and_then(|()| w.flush()).map_err(|e| Error::io(&a.output, e))?;
     let n = traces.len();
-    eprintln!("wrote {} ({n} panel{})", a.output.display(), if n == 1 { "" } else { "s" });
+    eprintln!("wrote {} ({n} panel{})", crate::out::name(&a.output), if n == 1 { "" } else { "s" });
     Ok(())
 }
 

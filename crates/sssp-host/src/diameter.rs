@@ -314,6 +314,7 @@ pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result
     if n == 0 {
         return Err(Error::InvalidArgument("the graph has no vertices: its diameter is undefined".into()));
     }
+    check_batch(opts)?;
     if let Weights::Signed(_) = g.weights() {
         // Always an error: a signed graph holds a negative weight (see `Weights`).
         g.unsigned_weights("diameter")?;
@@ -338,6 +339,13 @@ pub fn diameter(g: &Graph, device: DeviceKind, opts: &DiameterOptions) -> Result
         (h.join(), fwd.map(|e| (e, t.elapsed())))
     });
     let (symmetric, comps, mut parts) = structure.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    if opts.batch > 1 && !symmetric {
+        return Err(Error::InvalidArgument(format!(
+            "batches of eccentricities (batch {}) need an undirected graph: this one is directed \
+             (its bounds run one eccentricity at a time)",
+            opts.batch
+        )));
+    }
     let (fwd, engine_time) = fwd?;
     parts.engine = engine_time;
     let members = comps.largest_members();
@@ -744,6 +752,27 @@ fn device_spec(g: &Graph, eng: &mut dyn Engine, opts: &DiameterOptions) -> Resul
         },
         why,
     )))
+}
+
+/// [`DiameterOptions::batch`] as the bounding can use it: a lane count (a power of two up to
+/// [`engine::MAX_LANES`]) and, above 1, an engine loop strategy to run the lanes. Anything else
+/// would be ignored, so it is refused.
+fn check_batch(opts: &DiameterOptions) -> Result<()> {
+    let k = opts.batch;
+    if !k.is_power_of_two() || k > engine::MAX_LANES {
+        return Err(Error::InvalidArgument(format!(
+            "batch {k}: expected a power of two from 1 to {} eccentricities per pass",
+            engine::MAX_LANES
+        )));
+    }
+    let loops = matches!(opts.algo, Algo::Auto | Algo::Workfront | Algo::NearFar | Algo::Bucketing);
+    if k > 1 && !loops {
+        return Err(Error::InvalidArgument(format!(
+            "batches of eccentricities run on workfront, near-far, bucketing or auto; `{}` runs one at a time",
+            opts.algo.name()
+        )));
+    }
+    Ok(())
 }
 
 /// The bounding loop over the component `members` (ascending vertex ids): on the engine when

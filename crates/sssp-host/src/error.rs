@@ -57,7 +57,7 @@ pub enum Error {
     },
 
     /// An algorithm that needs non-negative weights was given a negative one.
-    #[error("negative edge weight {weight} on arc {from} -> {to}; algorithm `{algo}` needs non-negative weights (workfront, topo-bf and bellman-ford take negative ones)")]
+    #[error("negative edge weight {weight} on arc {from} -> {to}; {}", needs_nonnegative(algo))]
     NegativeWeight {
         /// The algorithm that refused, as the user named it.
         algo: String,
@@ -99,6 +99,18 @@ pub enum Error {
         to: u32,
     },
 
+    /// A path was asked for within a distance cutoff, and the target is farther than the cutoff
+    /// (or not reachable at all: a bounded search cannot tell the two apart).
+    #[error("vertex {to} is not within the cutoff {cutoff} of {from}: no path that short (raise the cutoff, or leave it out, to find a longer one)")]
+    NotWithin {
+        /// The source.
+        from: u32,
+        /// The target beyond the cutoff.
+        to: u32,
+        /// The cutoff, as the query gave it.
+        cutoff: String,
+    },
+
     /// A distance result failed verification.
     #[error("verification failed: {0}")]
     Verification(String),
@@ -133,6 +145,16 @@ pub enum Error {
     /// An argument combination that is not valid.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+}
+
+/// Who refused a negative weight and, for an SSSP algorithm, which ones take it. `diameter`
+/// has no such alternative: its bounds need non-negative weights whatever runs the SSSPs.
+fn needs_nonnegative(algo: &str) -> String {
+    if algo == "diameter" {
+        "the diameter needs non-negative weights (its eccentricity bounds rest on them)".into()
+    } else {
+        format!("algorithm `{algo}` needs non-negative weights (workfront, topo-bf and bellman-ford take negative ones)")
+    }
 }
 
 /// `:LINE` for a line-oriented position, nothing for line 0 (binary files, whole-file checks).

@@ -285,8 +285,9 @@ pub fn parse_text(name: &Path, bytes: &[u8], format: Format, opts: &LoadOptions)
 pub const WRITABLE: [Format; 5] =
     [Format::Binary, Format::Dimacs, Format::MatrixMarket, Format::EdgeList, Format::WeightedEdgeList];
 
-/// Write `g` as text (DIMACS, Matrix Market, edge list with weights) or binary. A `.gz` or `.xz`
-/// suffix compresses the output, binary included. METIS is refused (it describes undirected
+/// Write `g` as text (DIMACS, Matrix Market, edge list with weights) or binary, to `path` or,
+/// for the path `-`, to standard output. A `.gz` or `.xz` suffix compresses the output, binary
+/// included. METIS is refused (it describes undirected
 /// graphs only), before any file is created. Reading the file back gives the same graph.
 pub fn write_text(g: &Graph, path: &Path, format: Format) -> Result<()> {
     match format {
@@ -495,16 +496,23 @@ impl<R: Read> Read for Counted<'_, R> {
     }
 }
 
-/// An output file, compressed by its name's suffix. `finish` must be called to see errors.
+/// An output file, compressed by its name's suffix, or standard output for the path `-` (the
+/// command line's convention, kept here so that every writer honours it). `finish` must be
+/// called to see errors.
 pub(crate) enum Sink {
-    Plain(BufWriter<File>),
-    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
-    Xz(xz2::write::XzEncoder<BufWriter<File>>),
+    Plain(BufWriter<Box<dyn Write>>),
+    Gzip(flate2::write::GzEncoder<BufWriter<Box<dyn Write>>>),
+    Xz(xz2::write::XzEncoder<BufWriter<Box<dyn Write>>>),
 }
 
 impl Sink {
     pub(crate) fn create(path: &Path) -> Result<Sink> {
-        let file = BufWriter::with_capacity(1 << 20, File::create(path).map_err(|e| Error::io(path, e))?);
+        let target: Box<dyn Write> = if path == Path::new("-") {
+            Box::new(std::io::stdout())
+        } else {
+            Box::new(File::create(path).map_err(|e| Error::io(path, e))?)
+        };
+        let file = BufWriter::with_capacity(1 << 20, target);
         Ok(match Compression::from_name(path) {
             Compression::None => Sink::Plain(file),
             Compression::Gzip => Sink::Gzip(flate2::write::GzEncoder::new(file, flate2::Compression::default())),

@@ -132,6 +132,25 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     }
 }
 
+/// [`choose`] for an engine of `lanes` lanes. Batches run on the frontier strategies only, so
+/// where [`choose`] picks serial Dijkstra (even degrees on the CPU) a batch runs Near-Far with
+/// the heuristic delta instead: the caller asked for lanes, and a serial pick would drop them.
+pub fn choose_lanes(g: &Graph, gpu: bool, base: &Options, lanes: u32) -> Choice {
+    let c = choose(g, gpu, base);
+    if lanes <= 1 || c.algo != Algo::Dijkstra {
+        return c;
+    }
+    let h = heuristic_delta(g);
+    Choice {
+        algo: Algo::NearFar,
+        opts: Options { balance: Balance::VirtualWarp, dedupe: Dedupe::Stamp, delta: Some(h), ..*base },
+        why: format!(
+            "auto: near-far, vwarp, delta {} ({lanes} lanes: serial dijkstra runs one source at a time)",
+            g.metric().show(h as crate::Dist)
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +176,10 @@ mod tests {
         assert_eq!((gpu_road.algo, gpu_road.opts.balance), (Algo::Bucketing, Balance::VirtualWarp));
         assert_eq!(gpu_road.opts.delta, Some(heuristic_delta(&road) * 8));
         assert_eq!(choose(&road, false, &o).algo, Algo::Dijkstra);
+        // Lanes need a frontier strategy: a batch on the CPU does not fall back to Dijkstra.
+        assert_eq!(choose_lanes(&road, false, &o, 1).algo, Algo::Dijkstra);
+        assert_eq!(choose_lanes(&road, false, &o, 4).algo, Algo::NearFar);
+        assert_eq!(choose_lanes(&kron, true, &o, 4).algo, Algo::Workfront);
         assert!(
             gpu_road.why.starts_with("auto: bucketing") && gpu_road.why.contains("even degrees"),
             "{}",

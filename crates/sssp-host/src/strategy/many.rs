@@ -48,7 +48,7 @@ fn refuse_signed(g: &Graph, what: &str) -> Result<()> {
 
 fn resolve(g: &Graph, algo: Algo, eng: Option<&dyn Engine>, opts: &Options) -> (Algo, Options, Option<String>) {
     if algo == Algo::Auto {
-        let c = auto::choose(g, eng.is_some_and(|e| e.is_gpu()), opts);
+        let c = auto::choose_lanes(g, eng.is_some_and(|e| e.is_gpu()), opts, eng.map_or(1, |e| e.lanes()));
         (c.algo, c.opts, Some(c.why))
     } else {
         (algo, *opts, None)

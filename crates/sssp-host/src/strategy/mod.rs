@@ -335,6 +335,9 @@ pub struct Stats {
     /// engine, so zero after its first classified run; not part of `compute`.
     #[serde(serialize_with = "ser_secs")]
     pub classify: Duration,
+    /// Whether the run relaxed through the edge classes. [`Classify::Auto`] counts the classes
+    /// (the time in `classify`) and then relaxes without them where they would not pay.
+    pub classes_used: bool,
     /// Time to build the graph's contraction hierarchy ([`phast`]) when this run built it
     /// (zero when it was built before); not part of `compute`.
     #[serde(serialize_with = "ser_secs")]
@@ -653,6 +656,7 @@ pub(crate) fn run_device_loop(
     };
     let mut stats = Stats { delta: buckets.map(|b| b.delta), buckets: buckets.map(|b| b.count), ..Stats::default() };
     stats.classify = classify_time;
+    stats.classes_used = classify;
     let started = Instant::now();
     start_at(eng, seeds)?;
     let bound = loop_bound(eng, &spec);

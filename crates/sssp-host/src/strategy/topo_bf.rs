@@ -17,7 +17,7 @@ use crate::graph::Graph;
 pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
     crate::reference::check_source(g, source)?;
     let (classify, classify_time) = super::prepare_classes(eng, opts)?;
-    let mut stats = Stats { classify: classify_time, ..Stats::default() };
+    let mut stats = Stats { classify: classify_time, classes_used: classify, ..Stats::default() };
     let started = Instant::now();
     eng.init(source)?;
     let mut last_arcs = 0;

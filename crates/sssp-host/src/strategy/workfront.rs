@@ -33,7 +33,7 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
     }
     crate::reference::check_source(g, source)?;
     let (classify, classify_time) = super::prepare_classes(eng, opts)?;
-    let mut stats = Stats { classify: classify_time, ..Stats::default() };
+    let mut stats = Stats { classify: classify_time, classes_used: classify, ..Stats::default() };
     let started = Instant::now();
     eng.init(source)?;
     frontier_loop(g, eng, opts, &mut stats, |eng, iter| {
