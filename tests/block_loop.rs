@@ -102,7 +102,8 @@ fn queries_stop_where_the_grid_loop_stops() {
         for block_loop in [false, true] {
             let o = Options { block_loop, ..Options::default() };
             let t = solve(&g, algo, Some(eng.as_mut()), 0, &o.with_target(target)).unwrap();
-            assert_eq!(t.distance(target), Some(all[target as usize]), "{} block {block_loop}", algo.name());
+            assert_eq!(t.dist[target as usize], all[target as usize], "{} block {block_loop}", algo.name());
+            assert_eq!(t.distance(target), Some(sssp::Distance::Integer(all[target as usize])), "{}", algo.name());
             let cut = all[target as usize] as u64;
             let c = solve(&g, algo, Some(eng.as_mut()), 0, &o.with_cutoff(cut)).unwrap();
             for v in 0..g.num_vertices() as usize {

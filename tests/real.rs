@@ -161,7 +161,7 @@ fn cutoff_target_and_trees_on_real_distances() {
         sssp::verify::check_within(&g, src, &sol.dist, cutoff).unwrap_or_else(|e| panic!("{what}: {e}"));
         // Target with a tree: the target's distance exact, the path's rounded sum equal to it.
         let sol = solve(&g, algo, Some(eng.as_mut()), src, &base.with_target(target).with_tree()).unwrap();
-        assert_eq!(sol.distance(target), Some(full[target as usize]), "{what}");
+        assert_eq!(sol.distance(target), Some(sssp::Distance::Real(f(full[target as usize]))), "{what}");
         assert_eq!(sol.distance_f32(target), Some(f(full[target as usize])), "{what}");
         let path = sol.path(target).unwrap_or_else(|| panic!("{what}: no path"));
         let mut len = 0f32;
@@ -348,4 +348,27 @@ proptest! {
             }
         }
     }
+}
+
+/// The library's distances are the numbers, whatever the weights: never the `f32` bit patterns
+/// that `Solution::dist` stores on real-weighted graphs read as integers (the README's example
+/// once printed "farthest 1087721439"), and never integers read as bits (1.3e-44 for 5).
+#[test]
+fn distances_are_typed_numbers_never_bit_patterns() {
+    let path = |w: &str| generate(&GenSpec::parse("path:4").unwrap(), 1, WeightSpec::parse(w).unwrap()).unwrap();
+    let (int, real) = (path("unit"), path("real:2.5-2.5"));
+    let mut eng = engine::open(&int, device()).unwrap();
+    let sol = solve(&int, Algo::NearFar, Some(eng.as_mut()), 0, &Options::default()).unwrap();
+    assert_eq!(sol.distance(3), Some(sssp::Distance::Integer(3)));
+    assert_eq!(sol.distance_f32(3), Some(3.0));
+    assert_eq!(sol.farthest(), Some((3, sssp::Distance::Integer(3))));
+    let mut eng = engine::open(&real, device()).unwrap();
+    let sol = solve(&real, Algo::NearFar, Some(eng.as_mut()), 0, &Options::default()).unwrap();
+    assert_eq!(sol.distance(2), Some(sssp::Distance::Real(5.0)));
+    assert_eq!(sol.distance(2).unwrap().to_string(), "5");
+    assert_eq!(sol.distance_f32(3), Some(7.5));
+    assert_eq!(sol.farthest(), Some((3, sssp::Distance::Real(7.5))));
+    let all: Vec<_> = sol.distances().collect();
+    assert_eq!(all[1], Some(sssp::Distance::Real(2.5)));
+    assert_eq!(sol.distance(9), None, "not a vertex");
 }

@@ -11,7 +11,10 @@
 //! is complete before that step, so we pass `-C linker=/bin/true` to make the link a no-op.
 //!
 //! `--check` rebuilds into a scratch directory and fails if the committed PTX differs: CI runs
-//! it so the committed file can never drift from the kernel sources.
+//! it so the committed file can never drift from the kernel sources. The same goes for the SASS
+//! committed beside the PTX ([`sass`]), which the default build assembles too.
+
+mod sass;
 
 use std::path::{Path, PathBuf};
 use std::process::{exit, Command};
@@ -80,6 +83,17 @@ fn ptx(args: &[String]) -> i32 {
     let mut code = 0;
     for m in MODULES {
         code = code.max(module(&root, &tools, &arch, &version, m, check, out.as_deref()));
+    }
+    // SASS only for the committed build: `--arch`/`--out` builds are experiments.
+    if arch == DEFAULT_ARCH && out.is_none() {
+        let paths: Vec<&str> = MODULES.iter().map(|m| m.path).collect();
+        code = code.max(match sass::find_or_install_ptxas(&root) {
+            Ok(ptxas) => sass::assemble(&root, &ptxas, &paths, check),
+            Err(msg) => {
+                eprintln!("xtask ptx: {msg}");
+                1
+            }
+        });
     }
     code
 }

@@ -93,8 +93,9 @@ fn negative_weights_run_on_workfront_and_bellman_ford() {
     }
     assert!(outs.iter().all(|x| x == "0 0\n1 4\n2 2\n"), "{outs:?}");
     // The error names the algorithm the user chose and the ones that accept negative weights.
+    // Exit 2: the algorithm named cannot take the graph (auto would pick Bellman-Ford).
     let o = sssp(&["run", s(&g), "--source", "0", "--algo", "near-far", "--device", "cpu"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let err = text(&o).1;
     assert!(err.contains("negative edge weight -2 on arc 1 -> 2"), "{err}");
     assert!(err.contains("`near-far`") && err.contains("workfront") && !err.contains("GPU"), "{err}");
@@ -596,9 +597,10 @@ fn many_sources_stream_a_matrix_batched_or_not() {
         ]);
         let (out, err) = text(&o);
         assert!(o.status.success(), "batch {batch}: {err}");
-        // A report line per source, then the matrix (standard output carries both).
-        assert_eq!(out.matches("verified (certificate").count(), 4, "{out}");
-        let m: Vec<&str> = out.lines().filter(|l| !l.contains(" on ")).collect();
+        // A report line per source on standard error; standard output holds the matrix alone.
+        assert_eq!(err.matches("verified (certificate").count(), 4, "{err}");
+        assert!(!out.contains(" on ") && !out.contains("verified"), "{out}");
+        let m: Vec<&str> = out.lines().collect();
         assert_eq!(m[0], "# source 0 9 1499");
         let rows: Vec<Vec<&str>> = m[1..].iter().map(|l| l.split(' ').collect()).collect();
         assert_eq!(rows.iter().map(|r| r[0]).collect::<Vec<_>>(), ["3", "7", "100", "1499"]);
@@ -767,15 +769,171 @@ fn traversal_modes_and_hub_thresholds_on_the_command_line() {
         assert!(rows.iter().any(|r| r.contains(label)), "{label}: {out}");
     }
     // run: a tiled mode with a low threshold, verified.
-    let o =
-        sssp(&["run", "gen:kron:10", "--device", "cpu", "--balance", "cta-warp-scan", "--hub-degree", "4", "--verify"]);
+    let o = sssp(&[
+        "run",
+        "gen:kron:10",
+        "--device",
+        "cpu",
+        "--algo",
+        "workfront",
+        "--balance",
+        "cta-warp-scan",
+        "--hub-degree",
+        "4",
+        "--verify",
+    ]);
     let (out, err) = text(&o);
     assert!(o.status.success() && out.contains("verified"), "{out}{err}");
     // A mode that does not exist is a usage error naming the ones that do.
-    let o = sssp(&["run", "gen:kron:6", "--device", "cpu", "--balance", "cta-warp"]);
+    let o = sssp(&["run", "gen:kron:6", "--device", "cpu", "--algo", "near-far", "--balance", "cta-warp"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("expected thread, vwarp, partition, cta or cta-warp-scan"), "{}", text(&o).1);
     // The settling algorithms refuse the tiled modes instead of ignoring them.
     let o = sssp(&["run", "gen:grid2d:8x8", "--device", "cpu", "--algo", "crauser", "--balance", "cta"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o).1);
+}
+
+/// Issue #26, items 3-5: standard output holds the data and nothing else, `-` is standard output
+/// for every command that writes a file, and a reader that leaves early is not an error.
+#[test]
+fn standard_output_is_data_only() {
+    // Results on `-o -`: the statistics line goes to standard error.
+    for kind in ["distances", "tree"] {
+        let o = sssp(&["run", "gen:grid2d:3x3", "--source", "0", "-o", "-", "--output-kind", kind, "--device", "cpu"]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{err}");
+        assert_eq!(out.lines().count(), 9, "{kind}: only the 9 vertices' lines: {out}");
+        assert!(out.starts_with("0 "), "{out}");
+        assert!(err.contains("reached 9"), "{err}");
+    }
+    let o = sssp(&["run", "gen:grid2d:3x3", "--source", "0", "-o", "-", "--json", "--device", "cpu"]);
+    let (out, err) = text(&o);
+    assert!(!out.contains('{') && err.contains("\"reached\":9"), "{out}{err}");
+    // Without -o the statistics are the output.
+    let o = sssp(&["run", "gen:grid2d:3x3", "--source", "0", "--device", "cpu"]);
+    assert!(text(&o).0.contains("reached 9"));
+    // A trace on standard output, likewise alone there.
+    let o = sssp(&["run", "gen:grid2d:3x3", "--source", "0", "--algo", "near-far", "--trace", "-", "--device", "cpu"]);
+    let (out, err) = text(&o);
+    assert!(out.starts_with("iter,frontier") && !out.contains("reached") && err.contains("reached 9"), "{out}");
+    // gen, convert and plot write `-` as standard output, never a file named `-`.
+    let o = sssp(&["gen", "grid2d:3x3", "-o", "-", "--to", "el"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success() && out.contains("# vertices: 9") && err.contains("standard output"), "{out}{err}");
+    let el = tmp("stdout.el");
+    std::fs::write(&el, &o.stdout).unwrap();
+    let o = sssp(&["convert", s(&el), "-", "--to", "gr"]);
+    assert!(o.status.success() && text(&o).0.starts_with("p sp 9 24") || text(&o).0.contains("\np sp 9 24"));
+    let trace = tmp("stdout.csv");
+    sssp(&["run", "gen:grid2d:3x3", "--source", "0", "--algo", "near-far", "--trace", s(&trace), "--device", "cpu"]);
+    let o = sssp(&["plot", s(&trace), "-o", "-"]);
+    assert!(o.status.success() && text(&o).0.starts_with("<svg"), "{:?}", text(&o).1);
+    assert!(!Path::new("-").exists(), "a file named `-` was written");
+    // Standard output without --to cannot tell the format.
+    let o = sssp(&["gen", "grid2d:3x3", "-o", "-"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("--to"));
+    // Results and a trace cannot share standard output.
+    let o = sssp(&["run", "gen:grid2d:3x3", "--algo", "near-far", "-o", "-", "--trace", "-", "--device", "cpu"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// `sssp run -o - | head -1` ends quietly with 0 (item 3), for every output kind.
+#[test]
+fn a_reader_that_leaves_early_is_not_an_error() {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    for kind in ["distances", "tree", "matrix"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sssp"))
+            .args(["run", "gen:grid2d:300x300", "--source", "0", "-o", "-", "--output-kind", kind, "--device", "cpu"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+        // The reader is gone (dropped): the rest of the 90,000 lines meets a closed pipe.
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{kind}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(!String::from_utf8_lossy(&o.stderr).contains("error"), "{kind}");
+        assert!(!first.is_empty());
+    }
+}
+
+/// Item 6: an argument the run would ignore is an error (exit 2), naming what reads it.
+#[test]
+fn ignored_arguments_are_errors() {
+    let refused = [
+        (&["--algo", "dijkstra", "--delta", "5"][..], "--delta"),
+        (&["--algo", "near-far", "--buckets", "4"], "--buckets"),
+        (&["--algo", "dijkstra", "--balance", "cta"], "--balance"),
+        (&["--algo", "dijkstra", "--hub-degree", "3"], "--hub-degree"),
+        (&["--algo", "dijkstra", "--batch", "2"], "--batch"),
+        (&["--batch", "0"], "--batch 0"),
+        (&["--batch", "3"], "--batch 3"),
+        (&["--delta", "5"], "--algo auto picks"),
+        (&["--output-kind", "tree"], "--output"),
+    ];
+    for (args, says) in refused {
+        let o = sssp(&[&["run", "gen:grid2d:5x5", "--device", "cpu"][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(text(&o).1.contains(says), "{args:?}: {}", text(&o).1);
+    }
+    for args in [&["--batch", "3"][..], &["--batch", "0"], &["--batch", "2", "--algo", "dijkstra"]] {
+        let o = sssp(&[&["diameter", "gen:grid2d:5x5", "--device", "cpu"][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "diameter {args:?}: {}", text(&o).1);
+    }
+    // auto with lanes runs a strategy that has them, where it would pick Dijkstra alone.
+    let o = sssp(&["run", "gen:grid2d:20x20", "--device", "cpu", "--batch", "4", "--trials", "4", "--verify"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success() && out.contains("auto (near-far)") && out.contains("batch of 4"), "{out}{err}");
+}
+
+/// Items 8 and 10: exit codes and messages.
+#[test]
+fn exit_codes_and_messages() {
+    // A full disk behind standard output is a file that cannot be written, as with -o.
+    if Path::new("/dev/full").exists() {
+        let full = std::fs::File::create("/dev/full").unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_sssp"))
+            .args(["run", "gen:grid2d:3x3", "--device", "cpu"])
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(4));
+        assert_eq!(sssp(&["run", "gen:grid2d:3x3", "--device", "cpu", "-o", "/dev/full"]).status.code(), Some(4));
+    }
+    let o = sssp(&["run", "gen:grid2d:3x3", "--cutoff", "99999999999999999999"]);
+    assert!(o.status.code() == Some(2) && text(&o).1.contains("too large"), "{}", text(&o).1);
+    let o = sssp(&["run", "gen:grid2d:3x3", "--source", "-1"]);
+    assert!(o.status.code() == Some(2) && text(&o).1.contains("is not a vertex id"), "{}", text(&o).1);
+    assert!(!text(&o).1.contains("-- -1"));
+    // A target beyond the cutoff is not "no path".
+    let o = sssp(&["path", "gen:grid2d:30x30", "--source", "0", "-t", "899", "--cutoff", "5", "--device", "cpu"]);
+    assert!(o.status.code() == Some(1) && text(&o).1.contains("not within the cutoff 5"), "{}", text(&o).1);
+    // Serial runs have no iterations to report; classes counted but unused are said to be so.
+    let o = sssp(&["run", "gen:grid2d:3x3", "--algo", "dijkstra"]);
+    assert!(!text(&o).0.contains("iterations"), "{}", text(&o).0);
+    let o = sssp(&["run", "gen:grid2d:3x3", "--algo", "near-far", "--device", "cpu"]);
+    let out = text(&o).0;
+    assert!(out.contains("iterations") && !out.contains("for the edge classes and their kernels"), "{out}");
+    // diameter on negative weights does not suggest SSSP algorithms it does not take.
+    let g = tmp("neg-diam.gr");
+    std::fs::write(&g, "p sp 2 2\na 1 2 -1\na 2 1 3\n").unwrap();
+    let o = sssp(&["diameter", s(&g), "--device", "cpu"]);
+    let err = text(&o).1;
+    assert!(o.status.code() == Some(2) && err.contains("diameter needs") && !err.contains("workfront"), "{err}");
+}
+
+/// Item 10: a graph file whose name is not UTF-8 is read like any other (Linux file names are
+/// bytes).
+#[cfg(unix)]
+#[test]
+fn graph_paths_need_not_be_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tmp("utf8").parent().unwrap().to_path_buf();
+    let name = dir.join(std::ffi::OsStr::from_bytes(b"caf\xe9.gr"));
+    std::fs::write(&name, "p sp 2 1\na 1 2 3\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_sssp")).arg("run").arg(&name).args(["--source", "0"]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }

@@ -169,6 +169,54 @@ impl RealDistances for Metric {
     }
 }
 
+/// A distance as the number it is: exact integers on graphs with integer weights (signed ones
+/// included), `f32` on graphs with real weights. What [`crate::strategy::Solution::distance`]
+/// returns, so that no caller reads the `f32` bit patterns a [`crate::Dist`] holds on real graphs
+/// as integers.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub enum Distance {
+    /// A distance on an integer-weighted graph.
+    Integer(i64),
+    /// A distance on a real-weighted graph: the `f32` sum the engines computed.
+    Real(f32),
+}
+
+impl Distance {
+    /// The distance that `d` stands for in `metric`, or `None` for [`crate::UNREACHED`].
+    ///
+    /// ```
+    /// use sssp::{Distance, Metric};
+    /// assert_eq!(Distance::of(Metric::Integer, 7), Some(Distance::Integer(7)));
+    /// assert_eq!(Distance::of(Metric::Real, 2.5f32.to_bits() as i64), Some(Distance::Real(2.5)));
+    /// assert_eq!(Distance::of(Metric::Integer, sssp::UNREACHED), None);
+    /// ```
+    pub fn of(metric: Metric, d: crate::Dist) -> Option<Distance> {
+        match metric {
+            _ if d == crate::UNREACHED => None,
+            Metric::Real => Some(Distance::Real(f32::from_bits(d as u32))),
+            Metric::Integer | Metric::Signed => Some(Distance::Integer(d)),
+        }
+    }
+
+    /// The number as an `f64` (exact for reals and for integers up to 2^53).
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Distance::Integer(x) => x as f64,
+            Distance::Real(x) => x as f64,
+        }
+    }
+}
+
+impl std::fmt::Display for Distance {
+    /// The integer, or the shortest decimal that reads back as the same `f32`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Distance::Integer(x) => write!(f, "{x}"),
+            Distance::Real(x) => write!(f, "{x}"),
+        }
+    }
+}
+
 /// `f32` weight `x` as stored: its bit pattern, or why it cannot be a weight.
 pub fn real_weight(x: f32) -> std::result::Result<u32, String> {
     if x.is_nan() {

@@ -83,7 +83,8 @@ pub enum Format {
 impl Format {
     /// The format for a file name's extension, after stripping `.gz` / `.xz`.
     pub fn from_path(p: &Path) -> Option<Format> {
-        let name = p.file_name()?.to_str()?.to_ascii_lowercase();
+        // Only the extension must be text: the rest of a (Unix) file name may be any bytes.
+        let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
         let name = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".xz")).unwrap_or(&name);
         let (_, ext) = name.rsplit_once('.')?;
         Some(match ext {
@@ -393,7 +394,7 @@ impl Compression {
 
     /// By name, for writing.
     fn from_name(path: &Path) -> Compression {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
+        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default().to_ascii_lowercase();
         if name.ends_with(".gz") {
             Compression::Gzip
         } else if name.ends_with(".xz") {

@@ -88,7 +88,7 @@ pub fn solve_nearest(
         let t = std::time::Instant::now();
         let (dist, st) = crate::reference::dijkstra_from(g, &seeds, Bound { cutoff: o.cutoff, target: o.target })?;
         let stats = super::Stats { compute: t.elapsed(), arcs_relaxed: st.arcs_relaxed, ..Default::default() };
-        Solution { dist, stats, parents: None }
+        Solution { dist, metric: g.metric(), stats, parents: None }
     } else {
         let Some(buckets) = frontier_buckets(g, ran, &o)? else {
             return Err(Error::InvalidArgument(format!(
@@ -169,7 +169,7 @@ pub fn solve_each(
         stats.chosen_algo = (algo == Algo::Auto).then_some(ran);
         for (mut dist, &s) in rows.into_iter().zip(chunk) {
             clip(&mut dist, &o);
-            each(s, Solution { dist, stats: stats.clone(), parents: None })?;
+            each(s, Solution { dist, metric: g.metric(), stats: stats.clone(), parents: None })?;
         }
     }
     Ok(())

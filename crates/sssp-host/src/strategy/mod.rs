@@ -25,6 +25,7 @@ pub mod workfront;
 
 pub use many::{solve_each, solve_nearest};
 
+use std::cmp::Reverse;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -34,7 +35,7 @@ use sssp_kernels::INF;
 use crate::engine::{check_buckets, Balance, BucketSpec, Counters, Dedupe, Engine, LoopSpec};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
-use crate::graph::Metric;
+use crate::graph::{Distance, Metric};
 use crate::{Dist, UNREACHED};
 
 /// Knobs shared by the device strategies.
@@ -354,8 +355,12 @@ fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::
 /// A finished run: exact distances and statistics.
 #[derive(Clone, Debug)]
 pub struct Solution {
-    /// Exact distances, [`crate::UNREACHED`] for vertices the source does not reach.
+    /// Exact distances in their stored form, [`crate::UNREACHED`] for vertices the source does
+    /// not reach: integers on integer-weighted graphs, `f32` bit patterns on real-weighted ones
+    /// (see `metric`). [`Solution::distance`] and [`Solution::distances`] give the numbers.
     pub dist: Vec<Dist>,
+    /// How `dist` holds its distances: the graph's [`Metric`].
+    pub metric: Metric,
     /// What the run did.
     pub stats: Stats,
     /// With [`Options::tree`]: each vertex's parent on a shortest path from the source
@@ -364,22 +369,35 @@ pub struct Solution {
 }
 
 impl Solution {
-    /// The distance to `v` (`None`: unreached, or beyond the query's bound).
-    pub fn distance(&self, v: u32) -> Option<Dist> {
-        self.dist.get(v as usize).copied().filter(|&d| d != UNREACHED)
+    /// The distance to `v` as the number it is (an integer, or an `f32` on a real-weighted
+    /// graph); `None`: unreached, beyond the query's bound, or not a vertex.
+    pub fn distance(&self, v: u32) -> Option<Distance> {
+        self.dist.get(v as usize).and_then(|&d| Distance::of(self.metric, d))
     }
 
-    /// The distance to `v` of a run on a real-weighted graph ([`Metric::Real`]), as the `f32`
-    /// it is (`None` as [`distance`](Self::distance)). On an integer graph the bits would be
-    /// read as a float: use [`distance`](Self::distance) there.
+    /// Every vertex's [`distance`](Self::distance), in id order.
+    pub fn distances(&self) -> impl Iterator<Item = Option<Distance>> + '_ {
+        self.dist.iter().map(|&d| Distance::of(self.metric, d))
+    }
+
+    /// The farthest vertex the run reached, and its distance (the smallest id among ties).
+    pub fn farthest(&self) -> Option<(u32, Distance)> {
+        // Stored distances order like the numbers in every metric (see `Metric`).
+        let (v, &d) =
+            self.dist.iter().enumerate().filter(|(_, &d)| d != UNREACHED).max_by_key(|&(v, &d)| (d, Reverse(v)))?;
+        Distance::of(self.metric, d).map(|d| (v as u32, d))
+    }
+
+    /// The distance to `v` as an `f32` in any metric (integers above 2^24 rounded); `None` as
+    /// [`distance`](Self::distance).
     pub fn distance_f32(&self, v: u32) -> Option<f32> {
-        self.distance(v).map(|d| f32::from_bits(d as u32))
+        self.distance(v).map(|d| d.as_f64() as f32)
     }
 
-    /// Every distance of a run on a real-weighted graph as `f32`, `f32::INFINITY` for
-    /// unreached vertices.
+    /// Every distance as an `f32` (as [`distance_f32`](Self::distance_f32)),
+    /// `f32::INFINITY` for unreached vertices.
     pub fn distances_f32(&self) -> Vec<f32> {
-        self.dist.iter().map(|&d| if d == UNREACHED { f32::INFINITY } else { f32::from_bits(d as u32) }).collect()
+        self.distances().map(|d| d.map_or(f32::INFINITY, |d| d.as_f64() as f32)).collect()
     }
 
     /// The vertices of a shortest path from the run's source (the nearest source, for
@@ -744,7 +762,7 @@ pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started:
             check_overflow(g, &raw, eng.lanes())?;
         }
     }
-    Ok(Solution { dist, stats, parents: None })
+    Ok(Solution { dist, metric, stats, parents: None })
 }
 
 /// Wait for the run, and fill the stats from the engine's counters (returned).
@@ -1084,7 +1102,7 @@ fn solve_unclipped(
         let t = Instant::now();
         let (dist, arcs) = f()?;
         let stats = Stats { compute: t.elapsed(), arcs_relaxed: arcs, ..Stats::default() };
-        Ok(Solution { dist, stats, parents: None })
+        Ok(Solution { dist, metric: g.metric(), stats, parents: None })
     };
     match (algo, eng) {
         (Algo::Auto, eng) => {
