@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== PTX is fresh (rebuilt from crates/sssp-kernels and compared with the committed file)"
+echo "== PTX and SASS are fresh (rebuilt from crates/sssp-kernels and compared with the committed files)"
 cargo xtask ptx --check
 
 echo "== ptxas assembles the committed PTX modules for Volta (sm_70) and Hopper (sm_90)"
@@ -13,7 +13,7 @@ ptxas=${PTXAS:-}
 if [ -z "$ptxas" ]; then
   venv=target/ptxas
   if [ ! -x "$venv/nvidia/cuda_nvcc/bin/ptxas" ]; then
-    python3 -m pip install -q --disable-pip-version-check --target "$venv" 'nvidia-cuda-nvcc-cu12==12.9.86'
+    python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --target "$venv" 'nvidia-cuda-nvcc-cu12==12.9.86'
   fi
   ptxas=$venv/nvidia/cuda_nvcc/bin/ptxas
 fi

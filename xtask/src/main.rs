@@ -226,17 +226,31 @@ fn find_or_install_toolchain() -> Result<Tools, String> {
             DEBIAN_PACKAGES.join(" ")
         ));
     }
-    eprintln!("xtask ptx: installing {} with apt-get (about a minute)...", DEBIAN_PACKAGES.join(" "));
-    let ok = Command::new("apt-get").arg("update").arg("-qq").status().map(|s| s.success()).unwrap_or(false)
-        && Command::new("apt-get")
-            .args(["install", "-y", "-qq", "--no-install-recommends"])
-            .args(DEBIAN_PACKAGES)
+    // apt and dpkg talk a lot; their words go to a log that a failure points at.
+    let log_path = workspace_root().join("target/apt.log");
+    eprintln!(
+        "xtask ptx: installing {} with apt-get (about a minute; log in {})...",
+        DEBIAN_PACKAGES.join(" "),
+        log_path.display()
+    );
+    let _ = std::fs::create_dir_all(workspace_root().join("target"));
+    let log = std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let apt = |args: &[&str]| {
+        let (out, err) = match (log.try_clone(), log.try_clone()) {
+            (Ok(o), Ok(e)) => (o, e),
+            _ => return false,
+        };
+        Command::new("apt-get")
+            .args(args)
             .env("DEBIAN_FRONTEND", "noninteractive")
+            .stdout(out)
+            .stderr(err)
             .status()
-            .map(|s| s.success())
-            .unwrap_or(false);
-    if !ok {
-        return Err(format!("apt-get could not install {}", DEBIAN_PACKAGES.join(" ")));
+            .is_ok_and(|s| s.success())
+    };
+    let install: Vec<&str> = ["install", "-y", "-qq", "--no-install-recommends"].into_iter().chain(DEBIAN_PACKAGES.iter().copied()).collect();
+    if !(apt(&["update", "-qq"]) && apt(&install)) {
+        return Err(format!("apt-get could not install {} (see {})", DEBIAN_PACKAGES.join(" "), log_path.display()));
     }
     find_toolchain().ok_or_else(|| "installed the packages but still found no NVPTX-capable rustc".into())
 }
@@ -271,10 +285,13 @@ fn build(root: &Path, tools: &Tools, arch: &str, target_dir: &Path, feature: Opt
         .arg(target_dir)
         .args(feature.map(|f| format!("--features={f}")))
         .args(["--", "--emit=asm"])
-        .status()
+        .output()
         .map_err(|e| format!("could not run {}: {e}", tools.cargo.display()))?;
-    if !status.success() {
-        return Err(format!("{} rustc for nvptx64 failed ({status})", tools.cargo.display()));
+    // rustc warns about `+ptx63` on every build (a target feature it calls unstable, which the
+    // sm_70 ISA floor needs): shown only when the build fails, with the rest of its output.
+    if !status.status.success() {
+        eprint!("{}", String::from_utf8_lossy(&status.stderr));
+        return Err(format!("{} rustc for nvptx64 failed ({})", tools.cargo.display(), status.status));
     }
     let ptx = target_dir.join("nvptx64-nvidia-cuda/ptx/deps/sssp_kernels.s");
     ptx.exists().then_some(ptx.clone()).ok_or_else(|| format!("build succeeded but {} is missing", ptx.display()))

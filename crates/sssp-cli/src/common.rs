@@ -110,7 +110,9 @@ pub struct SolveArgs {
     /// (Workfront Sweep), near-far (Near-Far Pile), bucketing (delta-stepping with a window of
     /// buckets and a far pile), crauser (parallel Dijkstra: each step settles every vertex
     /// Crauser's criterion proves final; see --criterion), crauser-economic (the same with one
-    /// global least arc weight), martin (parallel Dijkstra settling the minimum distance).
+    /// global least arc weight), martin (parallel Dijkstra settling the minimum distance),
+    /// phast (PHAST on a contraction hierarchy built once per graph, or read with --hierarchy;
+    /// non-negative integer weights).
     #[arg(long, short = 'a', default_value = "auto")]
     pub algo: String,
     /// Bucket width of near-far and bucketing (default: Davidson's heuristic, 32 x mean weight

@@ -29,6 +29,11 @@ pub struct PlotArgs {
     /// Logarithmic y axis (zeros are drawn as 1).
     #[arg(long)]
     log: bool,
+    /// Give each panel its own y range. By default every panel shares the x range and the y
+    /// range, so that strategies compare by eye; a small trace beside a large one then looks
+    /// flat, which this shows instead.
+    #[arg(long)]
+    own_y: bool,
 }
 
 /// One trace file: the x values and the series it has.
@@ -60,7 +65,7 @@ pub fn plot(a: PlotArgs) -> Result<()> {
     } else {
         a.label.clone()
     };
-    let svg = render(&traces, &titles, a.title.as_deref(), a.log)
+    let svg = render(&traces, &titles, a.title.as_deref(), a.log, a.own_y)
         .map_err(|msg| Error::io(&a.output, std::io::Error::other(format!("drawing the plot: {msg}"))))?;
     let mut w = crate::common::create_output(&a.output)?;
     w.write_all(svg.as_bytes()).and_then(|()| w.flush()).map_err(|e| Error::io(&a.output, e))?;
@@ -157,14 +162,25 @@ fn nonzero(v: &Option<Vec<u64>>) -> Option<&[u64]> {
     v.as_deref().filter(|v| v.iter().any(|&x| x > 0))
 }
 
-/// The whole figure as SVG text. Panels share the x range and the y range, so strategies can be
-/// compared by eye.
-fn render(traces: &[Trace], titles: &[String], title: Option<&str>, log: bool) -> std::result::Result<String, String> {
+/// The largest y value among `traces`' series (at least 1, for an empty axis).
+fn y_max<'a>(traces: impl IntoIterator<Item = &'a Trace>) -> f64 {
+    let ymax = traces.into_iter().flat_map(series).flat_map(|(_, _, v)| v.iter().copied()).max().unwrap_or(0);
+    (ymax as f64).max(1.0)
+}
+
+/// The whole figure as SVG text. Panels share the x range and, unless `own_y`, the y range, so
+/// strategies can be compared by eye.
+fn render(
+    traces: &[Trace],
+    titles: &[String],
+    title: Option<&str>,
+    log: bool,
+    own_y: bool,
+) -> std::result::Result<String, String> {
     let n = traces.len() as u32;
     let height = PANEL_HEIGHT.saturating_mul(n).saturating_add(if title.is_some() { TITLE_HEIGHT } else { 0 });
     let xmax = traces.iter().flat_map(|t| t.iter.iter().copied()).max().unwrap_or(0).max(1);
-    let ymax = traces.iter().flat_map(|t| series(t)).flat_map(|(_, _, v)| v.iter().copied()).max().unwrap_or(0);
-    let ymax = (ymax as f64).max(1.0);
+    let shared = y_max(traces);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
@@ -176,6 +192,7 @@ fn render(traces: &[Trace], titles: &[String], title: Option<&str>, log: bool) -
         let panels = body.split_evenly((traces.len(), 1));
         for (i, ((area, t), name)) in panels.iter().zip(traces).zip(titles).enumerate() {
             let last = i + 1 == traces.len();
+            let ymax = if own_y { y_max([t]) } else { shared };
             if log {
                 panel(area, t, name, xmax, (1.0..ymax * 2.0).log_scale(), true, last)?;
             } else {

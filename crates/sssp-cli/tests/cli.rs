@@ -125,7 +125,7 @@ fn gpu_request_without_gpu_is_exit_5() {
     // On the GPU machine this succeeds; everywhere else it must be the typed "no GPU" error,
     // never a silent CPU fallback.
     match o.status.code() {
-        Some(0) => assert!(text(&o).0.contains("(CUDA)")),
+        Some(0) => assert!(text(&o).0.contains("(CUDA, ")),
         Some(5) => assert!(text(&o).1.contains("GPU not available"), "{:?}", text(&o)),
         c => panic!("unexpected exit {c:?}: {:?}", text(&o)),
     }
@@ -529,6 +529,11 @@ fn plot_draws_one_panel_per_trace() {
     assert!(o.status.success(), "{:?}", text(&o));
     let out = std::fs::read_to_string(&svg).unwrap();
     assert!(out.contains("NY road") && out.contains("Workfront") && out.contains("NearFar"), "{out}");
+    // Panels share the y range unless --own-y: then the smaller trace gets its own axis.
+    let shared = sssp(&["plot", s(&a), s(&b), "-o", "-"]);
+    let own = sssp(&["plot", s(&a), s(&b), "-o", "-", "--own-y"]);
+    assert!(shared.status.success() && own.status.success());
+    assert_ne!(shared.stdout, own.stdout, "--own-y drew the same figure");
     // A label count that does not match the traces is a usage error.
     let o = sssp(&["plot", s(&a), s(&b), "-o", s(&svg), "--label", "only-one"]);
     assert_eq!(o.status.code(), Some(2), "{:?}", text(&o));
@@ -936,4 +941,13 @@ fn graph_paths_need_not_be_utf8() {
     std::fs::write(&name, "p sp 2 1\na 1 2 3\n").unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_sssp")).arg("run").arg(&name).args(["--source", "0"]).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Item 13: `run --help` lists every algorithm `--algo` takes.
+#[test]
+fn run_help_lists_every_algorithm() {
+    let help = text(&sssp(&["run", "--help"])).0;
+    for algo in sssp::strategy::Algo::ALL {
+        assert!(help.contains(algo.name()), "`{}` missing from run --help", algo.name());
+    }
 }

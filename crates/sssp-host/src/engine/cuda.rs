@@ -43,6 +43,39 @@ pub const PTX: &str = include_str!("../../ptx/sssp_kernels.ptx");
 /// fresh H200) does not pay for them (6.0 s with them in it; docs/gpu.md).
 pub const PTX_TWINS: &str = include_str!("../../ptx/sssp_kernels_twins.ptx");
 
+/// SASS of both modules for the GPUs most users have, assembled from the PTX by `cargo xtask ptx`
+/// (`xtask/src/sass.rs`) and committed: `(major, minor, kernels, twins)`. A device runs the
+/// entry of its major version with the highest minor not above its own (SASS runs on later
+/// minors of its major); any other device JIT-compiles the PTX, as does `SSSP_JIT=1`. The JIT
+/// cost a fresh H100 machine's first process 4.9-5.7 s (issue #26); the driver caches its
+/// output, so later processes took 0.4 s either way.
+const SASS: &[(i32, i32, &[u8], &[u8])] = &[
+    (8, 0, include_bytes!("../../ptx/sssp_kernels.sm_80.cubin"), include_bytes!("../../ptx/sssp_kernels_twins.sm_80.cubin")),
+    (9, 0, include_bytes!("../../ptx/sssp_kernels.sm_90.cubin"), include_bytes!("../../ptx/sssp_kernels_twins.sm_90.cubin")),
+    (
+        10,
+        0,
+        include_bytes!("../../ptx/sssp_kernels.sm_100.cubin"),
+        include_bytes!("../../ptx/sssp_kernels_twins.sm_100.cubin"),
+    ),
+];
+
+/// The image of a module to load on `ctx`'s device: its SASS when [`SASS`] has the device's
+/// architecture (and `SSSP_JIT` is unset), else the PTX `ptx` for the driver to compile. The
+/// second value names what was chosen, for the device's description.
+fn module_image(ctx: &Arc<CudaContext>, ptx: &str, twins: bool) -> Result<(Ptx, String)> {
+    let major = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+    let minor = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+    let sass = SASS.iter().filter(|&&(ma, mi, _, _)| ma == major && mi <= minor).max_by_key(|&&(_, mi, _, _)| mi);
+    match sass {
+        Some(&(ma, mi, plain, twin)) if std::env::var_os("SSSP_JIT").is_none() => {
+            let bytes = if twins { twin } else { plain };
+            Ok((Ptx::from_binary(bytes.to_vec()), format!("SASS sm_{ma}{mi}")))
+        }
+        _ => Ok((Ptx::from_src(ptx), format!("PTX JIT for sm_{major}{minor}"))),
+    }
+}
+
 /// Blocks of the device-wide scan (and entries of its block-sums array). Scans are
 /// memory-bound; two blocks per SM of a 132-SM H100 saturate it, and the single-block phase
 /// over the block sums stays one short loop.
@@ -86,6 +119,8 @@ fn loop_blocks_per_sm() -> u32 {
 #[derive(Clone)]
 struct Kernels {
     _module: Arc<CudaModule>,
+    /// What the first module was loaded from (SASS of an architecture, or PTX for the JIT).
+    code: String,
     init: CudaFunction,
     seed: CudaFunction,
     extract: CudaFunction,
@@ -172,11 +207,11 @@ impl Kernels {
         // `SSSP_PTX=FILE` loads another build of the same kernels (e.g. `cargo xtask ptx --arch
         // sm_90 --out FILE`) to compare targets without rebuilding the host. Read once per
         // process: every engine shares the kernels (`LOADED`).
-        let text = match std::env::var_os("SSSP_PTX") {
-            Some(p) => std::fs::read_to_string(&p).map_err(|e| Error::io(p, e))?,
-            None => PTX.to_string(),
+        let (image, code) = match std::env::var_os("SSSP_PTX") {
+            Some(p) => (Ptx::from_src(std::fs::read_to_string(&p).map_err(|e| Error::io(&p, e))?), "PTX from SSSP_PTX".into()),
+            None => module_image(ctx, PTX, false)?,
         };
-        let module = ctx.load_module(Ptx::from_src(text))?;
+        let module = ctx.load_module(image)?;
         let f = |name: &str| module.load_function(name);
         let advance = f("sssp_advance")?;
         let sms = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
@@ -249,6 +284,7 @@ impl Kernels {
             multisplit,
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
             _module: module,
+            code,
         })
     }
 
@@ -258,7 +294,7 @@ impl Kernels {
         if self.twins.is_some() {
             return Ok(());
         }
-        let module = ctx.load_module(Ptx::from_src(PTX_TWINS))?;
+        let module = ctx.load_module(module_image(ctx, PTX_TWINS, true)?.0)?;
         let f = |name: &str| module.load_function(name);
         let (pile_loop, pile_loop_wide, pile_loop_hubs, settle_loop) = (
             f("sssp_pile_loop_classified")?,
@@ -667,7 +703,7 @@ impl CudaEngine {
         let lane_bits = super::lane_bits(g, lanes)?;
         let weights = g.engine_weights();
         let (ctx, k) = loaded()?;
-        let name = format!("{} (CUDA)", ctx.name()?);
+        let name = format!("{} (CUDA, {})", ctx.name()?, k.code);
         // The graph's sizes, and those of the runs (every lane has its own ids and arcs).
         let (gn, gm) = (g.num_vertices() as u64, g.num_arcs() as u64);
         let (n, m) = (gn << lane_bits, gm << lane_bits);

@@ -135,7 +135,7 @@ pub(crate) fn classifiable(n: u64, m: u64) -> bool {
 
 /// A graph resident on a device, with the operators strategies compose.
 pub trait Engine {
-    /// Human-readable device name, e.g. "NVIDIA H100 80GB HBM3 (CUDA)" or "CPU (rayon, 2 threads)".
+    /// Human-readable device name, e.g. "NVIDIA H100 80GB HBM3 (CUDA, SASS sm_90)" or "CPU (rayon, 2 threads)".
     fn device(&self) -> String;
 
     /// Number of vertex ids of a run: the resident graph's vertices times [`Engine::lanes`].
