@@ -3,10 +3,13 @@
 #   scripts/gpu-suite.sh build   # here: build release test binaries + `sssp` into .gpu/
 #   scripts/gpu-suite.sh run     # there (a CUDA machine): run them against the GPU
 #   scripts/gpu-suite.sh exclude # only list .gpu/ in git's exclude file (what build does first)
-# .gpu/ is listed in .git/info/exclude by `build`; carry it to the GPU machine.
+# .gpu/ and .gpupack/ are listed in .git/info/exclude by `build`; carry .gpupack (packed .gpu/)
+# to the GPU machine, where `run` unpacks it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
+# The integration suites that run on the GPU.
+SUITE="strategies block_loop phast classes queries many real negative diameter large"
 
 # Keep .gpu/ out of `git status`. The exclude file's folder may not exist (a fresh clone made
 # without templates), and in a worktree `.git` is a file: ask git where the file lives.
@@ -37,13 +40,20 @@ for line in sys.stdin:
 '
   ny=../shared/data/road/USA-road-d.NY.gr.gz
   [ -f "$ny" ] && cp "$ny" .gpu/
-  ls -la .gpu
+  # What the GPU machine needs, stripped and packed: every test binary embeds the SASS (about
+  # 4.6 MB), and the device tool carries at most 64 MiB. Carry .gpupack; `run` unpacks it.
+  mkdir -p .gpupack
+  exclude=$(git rev-parse --git-path info/exclude)
+  grep -qxF '/.gpupack/' "$exclude" 2>/dev/null || echo '/.gpupack/' >> "$exclude"
+  (cd .gpu && strip sssp $SUITE 2>/dev/null; tar cf - sssp $SUITE $(ls USA-road-d.NY.gr.gz 2>/dev/null)) | xz -T2 -6 > .gpupack/gpu.tar.xz
+  ls -la .gpu .gpupack
   ;;
 run)
+  if [ ! -x .gpu/sssp ] && [ -f .gpupack/gpu.tar.xz ]; then mkdir -p .gpu && tar xJf .gpupack/gpu.tar.xz -C .gpu; fi
   export SSSP_TEST_DEVICE=gpu
   fail=0
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-  for t in strategies block_loop phast classes queries many real negative diameter large; do
+  for t in $SUITE; do
     echo "== $t (GPU)"
     args=(--test-threads 1)
     [ "$t" = large ] && args+=(--ignored)

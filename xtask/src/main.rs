@@ -11,8 +11,8 @@
 //! is complete before that step, so we pass `-C linker=/bin/true` to make the link a no-op.
 //!
 //! `--check` rebuilds into a scratch directory and fails if the committed PTX differs: CI runs
-//! it so the committed file can never drift from the kernel sources. The same goes for the SASS
-//! committed beside the PTX ([`sass`]), which the default build assembles too.
+//! it so the committed file can never drift from the kernel sources. The same goes for the fatbins
+//! (SASS and PTX) committed beside the PTX ([`sass`]), which the default build makes too.
 
 mod sass;
 
@@ -87,8 +87,8 @@ fn ptx(args: &[String]) -> i32 {
     // SASS only for the committed build: `--arch`/`--out` builds are experiments.
     if arch == DEFAULT_ARCH && out.is_none() {
         let paths: Vec<&str> = MODULES.iter().map(|m| m.path).collect();
-        code = code.max(match sass::find_or_install_ptxas(&root) {
-            Ok(ptxas) => sass::assemble(&root, &ptxas, &paths, check),
+        code = code.max(match sass::find_or_install_tools(&root) {
+            Ok(bin) => sass::build(&root, &bin, &paths, check),
             Err(msg) => {
                 eprintln!("xtask ptx: {msg}");
                 1

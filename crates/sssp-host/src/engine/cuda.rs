@@ -43,36 +43,38 @@ pub const PTX: &str = include_str!("../../ptx/sssp_kernels.ptx");
 /// fresh H200) does not pay for them (6.0 s with them in it; docs/gpu.md).
 pub const PTX_TWINS: &str = include_str!("../../ptx/sssp_kernels_twins.ptx");
 
-/// SASS of both modules for the GPUs most users have, assembled from the PTX by `cargo xtask ptx`
-/// (`xtask/src/sass.rs`) and committed: `(major, minor, kernels, twins)`. A device runs the
-/// entry of its major version with the highest minor not above its own (SASS runs on later
-/// minors of its major); any other device JIT-compiles the PTX, as does `SSSP_JIT=1`. The JIT
-/// cost a fresh H100 machine's first process 4.9-5.7 s (issue #26); the driver caches its
-/// output, so later processes took 0.4 s either way.
-const SASS: &[(i32, i32, &[u8], &[u8])] = &[
-    (8, 0, include_bytes!("../../ptx/sssp_kernels.sm_80.cubin"), include_bytes!("../../ptx/sssp_kernels_twins.sm_80.cubin")),
-    (9, 0, include_bytes!("../../ptx/sssp_kernels.sm_90.cubin"), include_bytes!("../../ptx/sssp_kernels_twins.sm_90.cubin")),
-    (
-        10,
-        0,
-        include_bytes!("../../ptx/sssp_kernels.sm_100.cubin"),
-        include_bytes!("../../ptx/sssp_kernels_twins.sm_100.cubin"),
-    ),
-];
+/// Both modules as fatbins (`cargo xtask ptx`, `xtask/src/sass.rs`): SASS for the
+/// architectures in [`SASS_ARCHS`] plus the PTX, from which the driver picks what the device
+/// runs. On those GPUs a first process starts without the driver's JIT of the PTX (5.3-5.8 s
+/// uncached on a fresh H100 machine, 0.1-0.25 s with the SASS; docs/benchmarks.md); any other
+/// JIT-compiles the PTX inside, as before.
+const FATBIN: &[u8] = include_bytes!("../../ptx/sssp_kernels.fatbin");
 
-/// The image of a module to load on `ctx`'s device: its SASS when [`SASS`] has the device's
-/// architecture (and `SSSP_JIT` is unset), else the PTX `ptx` for the driver to compile. The
-/// second value names what was chosen, for the device's description.
-fn module_image(ctx: &Arc<CudaContext>, ptx: &str, twins: bool) -> Result<(Ptx, String)> {
+/// The twins' fatbin (see [`FATBIN`]).
+const FATBIN_TWINS: &[u8] = include_bytes!("../../ptx/sssp_kernels_twins.fatbin");
+
+/// The architectures with SASS in the fatbins, as (major, minor) compute capabilities (the same
+/// list as `ARCHS` in `xtask/src/sass.rs`): for the device's description only, since the driver
+/// makes the choice (SASS of the same major and a minor at most the device's).
+const SASS_ARCHS: &[(i32, i32)] = &[(8, 0), (9, 0), (10, 0)];
+
+/// Load one module on `ctx`: its fatbin, or with `SSSP_JIT=1` its PTX text; and the PTX text
+/// too when the driver refuses the fatbin (a driver older than the CUDA 13 tools that made
+/// it). Returns the module and what ran, for the device's description.
+fn load_module(ctx: &Arc<CudaContext>, fatbin: &[u8], ptx: &str) -> Result<(Arc<CudaModule>, String)> {
     let major = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
     let minor = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
-    let sass = SASS.iter().filter(|&&(ma, mi, _, _)| ma == major && mi <= minor).max_by_key(|&&(_, mi, _, _)| mi);
-    match sass {
-        Some(&(ma, mi, plain, twin)) if std::env::var_os("SSSP_JIT").is_none() => {
-            let bytes = if twins { twin } else { plain };
-            Ok((Ptx::from_binary(bytes.to_vec()), format!("SASS sm_{ma}{mi}")))
-        }
-        _ => Ok((Ptx::from_src(ptx), format!("PTX JIT for sm_{major}{minor}"))),
+    let jit = format!("PTX JIT for sm_{major}{minor}");
+    if std::env::var_os("SSSP_JIT").is_some() {
+        return Ok((ctx.load_module(Ptx::from_src(ptx))?, jit));
+    }
+    let what = match SASS_ARCHS.iter().filter(|&&(ma, mi)| ma == major && mi <= minor).max() {
+        Some((ma, mi)) => format!("SASS sm_{ma}{mi}"),
+        None => jit.clone(),
+    };
+    match ctx.load_module(Ptx::from_binary(fatbin.to_vec())) {
+        Ok(m) => Ok((m, what)),
+        Err(_) => Ok((ctx.load_module(Ptx::from_src(ptx))?, format!("{jit} (the driver refused the fatbin)"))),
     }
 }
 
@@ -207,11 +209,13 @@ impl Kernels {
         // `SSSP_PTX=FILE` loads another build of the same kernels (e.g. `cargo xtask ptx --arch
         // sm_90 --out FILE`) to compare targets without rebuilding the host. Read once per
         // process: every engine shares the kernels (`LOADED`).
-        let (image, code) = match std::env::var_os("SSSP_PTX") {
-            Some(p) => (Ptx::from_src(std::fs::read_to_string(&p).map_err(|e| Error::io(&p, e))?), "PTX from SSSP_PTX".into()),
-            None => module_image(ctx, PTX, false)?,
+        let (module, code) = match std::env::var_os("SSSP_PTX") {
+            Some(p) => {
+                let text = std::fs::read_to_string(&p).map_err(|e| Error::io(&p, e))?;
+                (ctx.load_module(Ptx::from_src(text))?, "PTX from SSSP_PTX".into())
+            }
+            None => load_module(ctx, FATBIN, PTX)?,
         };
-        let module = ctx.load_module(image)?;
         let f = |name: &str| module.load_function(name);
         let advance = f("sssp_advance")?;
         let sms = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
@@ -294,7 +298,7 @@ impl Kernels {
         if self.twins.is_some() {
             return Ok(());
         }
-        let module = ctx.load_module(module_image(ctx, PTX_TWINS, true)?.0)?;
+        let (module, _) = load_module(ctx, FATBIN_TWINS, PTX_TWINS)?;
         let f = |name: &str| module.load_function(name);
         let (pile_loop, pile_loop_wide, pile_loop_hubs, settle_loop) = (
             f("sssp_pile_loop_classified")?,
