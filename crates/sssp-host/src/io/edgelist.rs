@@ -4,10 +4,11 @@
 //!   `# vertices: N` before the first edge declares it (what our writer emits, so isolated
 //!   vertices above the largest id survive a round trip); then every id must be below `N`.
 //!   An empty list without that line is a graph with no vertices.
-//! - Sparse ids are refused: without a declared count, a largest id that implies more than
-//!   `16 * (edges + 1) + 1024` vertices (SNAP dumps with ids like 400000000 for a handful of
-//!   edges) is an error naming its line, because every vertex costs memory and time in every
-//!   array. Relabel such ids densely, or declare the count with `# vertices: N` to keep them.
+//! - Sparse ids are refused: a largest id that implies, or a `# vertices: N` line that declares,
+//!   more than `16 * (edges + 1) + 1024` vertices (SNAP dumps with ids like 400000000 for a
+//!   handful of edges) is an error naming its line, because every vertex costs memory and time
+//!   in every array. Relabel such ids densely, or keep them with `LoadOptions::sparse_ids`
+//!   (`--sparse-ids`), which still checks that the vertices fit in memory before allocating.
 //! - Fields are separated by spaces or tabs (a trailing `\r` is tolerated); commas are *not*
 //!   separators, because no edge-list dialect we read uses them and guessing would hide errors.
 //! - Lines whose first non-blank character is `#` (SNAP) or `%` are comments; blank lines are
@@ -25,8 +26,8 @@ use std::io::Write;
 use std::path::Path;
 
 use super::text::{
-    count_newlines, explain, header_count, line_at, line_end, par_concat, par_map_chunks, push_u64, vertex0, weight,
-    ErrAt, Fields, Scanner,
+    count_newlines, explain, header_count, line_at, line_end, line_of, par_concat, par_map_chunks, plausible_vertices,
+    push_u64, sparse_limit, vertex0, weight, ErrAt, Fields, Scanner,
 };
 use super::Progress;
 use crate::error::Result;
@@ -50,6 +51,7 @@ pub(super) fn parse(
     text: &[u8],
     start: usize,
     require_weights: bool,
+    sparse_ids: bool,
     progress: &Progress,
 ) -> Result<EdgeList> {
     let mut parts =
@@ -83,19 +85,17 @@ pub(super) fn parse(
             let msg = format!("vertex id {id} is not below the declared vertex count {n} (`# vertices: {n}`)");
             return Err(ErrAt::parse(at, msg).into_error(path, text));
         }
-        Some((n, _)) => n as u32,
+        Some((n, at)) => {
+            plausible_vertices(path, line_of(text, at), "`# vertices:` declares", n, arcs, sparse_ids)?;
+            n as u32
+        }
         None => {
             let n = max_id.map_or(0, |m| m as u64 + 1);
-            if n > sparse_limit(arcs) {
-                let id = max_id.unwrap_or(0);
-                let at = first_line_with(text, start, |u, v| u.max(v) == id);
-                let msg = format!(
-                    "vertex id {id} implies {n} vertices for {arcs} edges: ids this sparse would cost memory and \
-                     time for every unused id; relabel them densely, or declare the count with a \
-                     `# vertices: N` line before the first edge to keep them"
-                );
-                return Err(ErrAt::parse(at, msg).into_error(path, text));
-            }
+            let id = max_id.unwrap_or(0);
+            // The offending line is searched for only when there is one to name.
+            let refused = !sparse_ids && n > sparse_limit(arcs);
+            let line = if refused { line_of(text, first_line_with(text, start, |u, v| u.max(v) == id)) } else { 0 };
+            plausible_vertices(path, line, &format!("vertex id {id} implies"), n, arcs, sparse_ids)?;
             n as u32
         }
     };
@@ -104,12 +104,6 @@ pub(super) fn parse(
     let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
     drop(parts);
     Ok(EdgeList { num_vertices, src, dst, weights: weighted.then_some(w), undirected: false, real: real && weighted })
-}
-
-/// Most vertices an edge list without a declared count may imply: generous for real graphs
-/// (isolated vertices and unused ids are common), tiny next to the sparse-id case.
-pub(super) fn sparse_limit(edges: u64) -> u64 {
-    16u64.saturating_mul(edges + 1).saturating_add(1024)
 }
 
 /// The comment line that declares the vertex count, as our writer emits it.
@@ -300,9 +294,10 @@ pub(super) fn write<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::super::test_util::{parse, parse_error as parse_line};
-    use super::super::Format;
+    use super::super::{parse_text, Format, LoadOptions};
     use crate::error::Error;
     use crate::graph::EdgeList;
+    use std::path::Path;
 
     fn el(text: &str) -> crate::Result<EdgeList> {
         parse("t.el", Format::EdgeList, text)
@@ -379,7 +374,11 @@ mod tests {
         let (line, msg) = parse_line(el("0 1\n4294967296 1\n"));
         assert_eq!(line, 2);
         assert!(msg.contains("does not fit the 32-bit vertex ids"), "{msg}");
-        assert_eq!(el("# vertices: 4294967295\n4294967294 0\n").unwrap().num_vertices, u32::MAX);
+        // Refused as implausible (2 edges); with --sparse-ids, as more than this machine has.
+        assert_eq!(parse_line(el("# vertices: 4294967295\n4294967294 0\n")).0, 1);
+        let sparse = LoadOptions { sparse_ids: true, ..Default::default() };
+        let big = parse_text(Path::new("t.el"), b"# vertices: 4294967295\n4294967294 0\n", Format::EdgeList, &sparse);
+        assert!(matches!(big, Err(Error::OutOfHostMemory { .. })) || big.is_ok_and(|e| e.num_vertices == u32::MAX));
     }
 
     #[test]
@@ -387,11 +386,21 @@ mod tests {
         // Two edges that would make a 400-million-vertex graph.
         let (line, msg) = parse_line(el("# snap\n0 1\n1 400000000\n"));
         assert_eq!(line, 3);
-        assert!(msg.contains("implies 400000001 vertices for 2 edges") && msg.contains("# vertices: N"), "{msg}");
-        // At the limit it is fine; a declared count keeps sparse ids on purpose.
+        assert!(msg.contains("implies 400000001 vertices for 2 edges") && msg.contains("--sparse-ids"), "{msg}");
+        // At the limit it is fine.
         assert_eq!(el("0 1055\n").unwrap().num_vertices, 1056);
         assert!(el("0 1056\n").is_err());
-        assert_eq!(el("# vertices: 400000001\n0 1\n1 400000000\n").unwrap().num_vertices, 400_000_001);
+        // A declared count is held to the same rule, on its own line: a few bytes must not
+        // commit the loader to gigabytes.
+        let (line, msg) = parse_line(el("# snap\n# vertices: 400000001\n0 1\n1 400000000\n"));
+        assert_eq!(line, 2);
+        assert!(msg.contains("declares 400000001 vertices for 2 edges") && msg.contains("--sparse-ids"), "{msg}");
+        assert_eq!(el("# vertices: 1056\n0 1\n").unwrap().num_vertices, 1056);
+        // --sparse-ids keeps them (this size fits anywhere the tests run).
+        let sparse = LoadOptions { sparse_ids: true, ..Default::default() };
+        let keep = |t: &str| parse_text(Path::new("t.el"), t.as_bytes(), Format::EdgeList, &sparse).unwrap();
+        assert_eq!(keep("# vertices: 5000001\n0 1\n").num_vertices, 5_000_001);
+        assert_eq!(keep("0 1\n1 5000000\n").num_vertices, 5_000_001);
     }
 
     #[test]

@@ -14,6 +14,10 @@
 //!   files are refused with a message saying why: none has a faithful integer-weighted graph
 //!   reading. `double` is accepted as a synonym of `real`.
 //! - The matrix must be square (a graph's adjacency matrix is); the entry count must equal nnz.
+//! - Plausibility before commitment: an nnz beyond what the bytes after the size line can hold,
+//!   or more than `16 * (nnz + 1) + 1024` rows (see `text::sparse_limit`), is refused at the
+//!   size line before anything is allocated; `LoadOptions::sparse_ids` (`--sparse-ids`) accepts
+//!   such a count if the vertices fit in memory.
 //! - `pattern` files carry no weights. `real` values are read per [`RealPolicy`]: by default
 //!   (`Native`) as real weights, each rounded to the nearest `f32` (a NaN, an infinity or a
 //!   negative value is an error naming the line); `round` / `scale:K` turn them into integers;
@@ -35,7 +39,8 @@ use rayon::prelude::*;
 
 use super::text::{
     count_newlines, explain, header_count, header_vertices, line_at, line_end, line_of, par_concat, par_map_chunks,
-    push_u64, show, skip_comments, tokens, vertex1, weight, ErrAt, Fields, Part, Scanner, MAX_WEIGHT, MIN_WEIGHT,
+    plausible_vertices, push_u64, show, skip_comments, tokens, vertex1, weight, ErrAt, Fields, Part, Scanner,
+    MAX_WEIGHT, MIN_WEIGHT,
 };
 use super::{twin_weight_rule, LoadOptions, Parsed, Progress, RealPolicy};
 use crate::error::{Error, Result};
@@ -76,6 +81,7 @@ enum Values {
 pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, progress: &Progress) -> Result<Parsed> {
     let at = |e: ErrAt| e.into_error(path, text);
     let h = header(text, start).map_err(at)?;
+    plausible_vertices(path, h.size_line, "the size line declares", h.n, h.nnz, opts.sparse_ids)?;
     let values = match (h.field, opts.real) {
         (Field::Pattern, _) => Values::Absent,
         (Field::Integer, _) => Values::Int,
@@ -499,5 +505,17 @@ mod tests {
             mtx("%%MatrixMarket matrix coordinate pattern general\n4294967296 4294967296 0\n"),
             Err(Error::Parse { line: 2, .. })
         ));
+    }
+
+    #[test]
+    fn implausible_vertex_counts_are_refused_at_the_size_line() {
+        // Three lines asking for 300 million vertices (the abort after 14 GB).
+        let text = "%%MatrixMarket matrix coordinate pattern general\n300000000 300000000 1\n1 2\n";
+        let (line, msg) = err(text);
+        assert_eq!(line, 2);
+        assert!(msg.contains("declares 300000000 vertices for 1 edges") && msg.contains("--sparse-ids"), "{msg}");
+        let sparse = LoadOptions { sparse_ids: true, ..Default::default() };
+        let text = "%%MatrixMarket matrix coordinate pattern general\n5000000 5000000 1\n1 5000000\n";
+        assert_eq!(mtx_with(text, &sparse).unwrap().num_vertices, 5_000_000);
     }
 }
