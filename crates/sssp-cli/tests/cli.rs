@@ -376,6 +376,23 @@ fn implausible_vertex_counts_are_refused_at_their_line() {
 
 #[cfg(target_os = "linux")]
 #[test]
+fn generators_too_big_for_the_limit_are_refused_at_once() {
+    // Issue 26: `sssp run gen:kron:27` under a 16 GB limit aborted in the generator after
+    // allocating 8.6 GB. Its build needs over 50 GB: exit 5 before any work.
+    for cmd in [&["info", "gen:kron:27"][..], &["run", "gen:kron:27", "-s", "0", "--device", "cpu"]] {
+        let t = std::time::Instant::now();
+        let o = sssp_limited(16_000_000, cmd);
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(5), "{cmd:?}: {err}");
+        assert!(err.contains("out of host memory"), "{err}");
+        assert!(t.elapsed().as_secs() < 5, "{cmd:?}");
+    }
+    // A small one under the same limit runs.
+    assert!(sssp_limited(16_000_000, &["info", "gen:kron:10"]).status.success());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
 fn sparse_ids_that_cannot_fit_are_refused_at_once() {
     // With --sparse-ids the declared count is checked against memory before anything is
     // allocated: exit 5 at once under a 2 GB limit, not after 25 s of allocating.
