@@ -374,6 +374,30 @@ fn implausible_vertex_counts_are_refused_at_their_line() {
     }
 }
 
+#[test]
+fn convert_keeps_real_weights_real() {
+    // Issue 26: a real .mtx whose weights are 1.0 and 2.0 became `0 1 1` in an edge list and
+    // read back as an integer graph.
+    let m = tmp("whole.mtx");
+    std::fs::write(&m, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.0\n2 3 2.0\n").unwrap();
+    for out in ["whole.el", "whole.wel"] {
+        let out = tmp(out);
+        let o = sssp(&["convert", s(&m), s(&out)]);
+        assert!(o.status.success(), "{:?}", text(&o));
+        assert!(std::fs::read_to_string(&out).unwrap().contains("0 1 1.0\n"));
+        let o = sssp(&["info", s(&out), "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["real_weights"], true, "{}", s(&out));
+    }
+    // One decimal makes an edge list real; an integer beside it that f32 cannot hold is refused.
+    let el = tmp("mixed-real.el");
+    std::fs::write(&el, "0 1 0.5\n1 2 16777217\n").unwrap();
+    let o = sssp(&["info", s(&el)]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("{}:2:", s(&el))) && err.contains("16777217"), "{err}");
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn generators_too_big_for_the_limit_are_refused_at_once() {

@@ -17,10 +17,14 @@
 //!   disagrees is an error (a half-weighted file is almost certainly a broken file). `.wel`
 //!   requires the weight.
 //! - Each line is one arc `u -> v`; SNAP's undirected graphs need `--symmetrize`.
-//! - Weights are integers, or real numbers: if some weight is not an integer (`0.5`, `1e-3`),
-//!   the file is read again with every weight a real one, rounded to the nearest `f32` (`3`
-//!   becomes 3.0), and the graph gets real weights and real distances. A real weight must be
-//!   finite and `>= 0`.
+//! - Weights are integers, or real numbers: if some weight is not an integer (`0.5`, `1e-3`,
+//!   `2.0`), the file is read again with every weight a real one, rounded to the nearest `f32`
+//!   (`3` becomes 3.0), and the graph gets real weights and real distances. A real weight must
+//!   be finite and `>= 0`, and no value may change kind on the way to `f32`: one beyond `f32`'s
+//!   range (`1e40`, "too large for f32"), a nonzero one that would round to 0 (`1e-50`), and an
+//!   integer `f32` cannot hold exactly (`16777217` beside a `0.5`) are errors naming the line.
+//! - The writer writes real weights with a decimal point (`1.0`, never `1`), so a real graph
+//!   reads back real even when every weight is a whole number.
 
 use std::io::Write;
 use std::path::Path;
@@ -181,11 +185,11 @@ fn read_real_line(s: &mut Scanner, vals: &mut [i64; 3], pos: usize) -> Result<Op
     if s.end_line() {
         return Ok(Some(2));
     }
-    let Some(x) = super::mtx::real32(s.read_token()) else { return Ok(None) };
+    let Some(w) = super::mtx::real_weight_token(s.read_token()) else { return Ok(None) };
     if !s.end_line() {
         return Ok(None);
     }
-    vals[2] = crate::graph::real_weight(x).map_err(|m| ErrAt::parse(pos, m))? as i64;
+    vals[2] = w.map_err(|m| ErrAt::parse(pos, m))? as i64;
     Ok(Some(3))
 }
 
@@ -414,6 +418,52 @@ mod tests {
         assert_eq!(parse_line(el("# vertices: x\n0 1\n")).0, 1);
         // Only before the first edge: later it is an ordinary comment.
         assert_eq!(el("0 1\n# vertices: 9\n").unwrap().num_vertices, 2);
+    }
+
+    #[test]
+    fn real_weights_do_not_change_kind() {
+        let bits = |x: f32| x.to_bits() as i64;
+        // One decimal makes the whole file real: an integer that f32 holds is fine, one it
+        // cannot hold exactly (16777217 would become 16777216) is an error on its line.
+        assert_eq!(el("0 1 0.5\n1 2 16777216\n").unwrap().weights, Some(vec![bits(0.5), bits(16777216.0)]));
+        let (line, msg) = parse_line(el("0 1 0.5\n1 2 16777217\n"));
+        assert_eq!(line, 2);
+        assert!(msg.contains("16777217") && msg.contains("not exactly an f32"), "{msg}");
+        // Beyond f32's range either way: errors saying so, not inf or a silent 0.
+        let (line, msg) = parse_line(el("0 1 0.5\n1 2 1e-50\n"));
+        assert_eq!(line, 2);
+        assert!(msg.contains("1e-50") && msg.contains("too small for f32"), "{msg}");
+        let (line, msg) = parse_line(el("0 1 1e40\n"));
+        assert_eq!(line, 1);
+        assert!(msg.contains("1e40 is too large for f32 (max 3.4e38)"), "{msg}");
+        assert!(parse_line(el("0 1 inf\n")).1.contains("not a weight"));
+        assert_eq!(el("0 1 0.0\n1 0 0e-50\n2 1 1e-45\n").unwrap().weights.map(|w| w[2]), Some(bits(1e-45)));
+    }
+
+    #[test]
+    fn real_graphs_read_back_real() {
+        // A real graph whose weights are whole numbers (from a real .mtx) used to be written
+        // as `0 1 1` and read back as an integer graph.
+        let mut e = EdgeList::with_capacity(3, 2);
+        e.push(0, 1, 1.0f32.to_bits() as i64);
+        e.push(1, 2, 3e38f32.to_bits() as i64);
+        e.real = true;
+        let g = e.into_graph(crate::WeightSpec::AsGiven, false).unwrap();
+        let dir = std::env::temp_dir().join(format!("sssp-io-el-real-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["g.el", "g.wel"] {
+            let path = dir.join(name);
+            super::super::write_text(&g, &path, Format::from_path(&path).unwrap()).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.contains("0 1 1.0\n"), "{text}");
+            let back = super::super::read_graph(&path, &LoadOptions::default()).unwrap();
+            assert_eq!(back.metric(), crate::graph::Metric::Real, "{name}");
+            assert_eq!(
+                (0..2).map(|a| back.weights().get(a)).collect::<Vec<_>>(),
+                (0..2).map(|a| g.weights().get(a)).collect::<Vec<_>>()
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -19,8 +19,9 @@
 //!   size line before anything is allocated; `LoadOptions::sparse_ids` (`--sparse-ids`) accepts
 //!   such a count if the vertices fit in memory.
 //! - `pattern` files carry no weights. `real` values are read per [`RealPolicy`]: by default
-//!   (`Native`) as real weights, each rounded to the nearest `f32` (a NaN, an infinity or a
-//!   negative value is an error naming the line); `round` / `scale:K` turn them into integers;
+//!   (`Native`) as real weights, each rounded to the nearest `f32` (a NaN, an infinity, a
+//!   negative value, one too large for `f32`, a nonzero one that would round to 0, or an
+//!   integer `f32` cannot hold exactly is an error naming the line); `round` / `scale:K` turn them into integers;
 //!   `reject` refuses the file. When the weights are replaced anyway (`--weights unit/random`),
 //!   real values are only checked to be numbers.
 //! - `symmetric`: every entry stands for both directions, but a diagonal entry is one self loop,
@@ -265,8 +266,8 @@ fn fill(p: &mut Part, b: &[u8], base: usize, h: &Header, values: Values) -> Resu
             Values::Absent => None,
             Values::Int => Some(s.next_int().ok_or_else(bad)?),
             Values::Real(RealPolicy::Native) => {
-                let x = real32(s.read_token()).ok_or_else(bad)?;
-                Some(crate::graph::real_weight(x).map_err(|m| ErrAt::parse(pos, m))? as i64)
+                let w = real_weight_token(s.read_token()).ok_or_else(bad)?;
+                Some(w.map_err(|m| ErrAt::parse(pos, m))? as i64)
             }
             Values::Real(policy) => {
                 let x = real(s.read_token()).ok_or_else(bad)?;
@@ -302,6 +303,46 @@ fn real(tok: &[u8]) -> Option<f64> {
 /// round twice).
 pub(super) fn real32(tok: &[u8]) -> Option<f32> {
     std::str::from_utf8(tok).ok()?.parse::<f32>().ok()
+}
+
+/// A real weight token as stored (`f32` bits), `None` if it is not a number, or why it cannot be
+/// a weight. Rounding to the nearest `f32` is expected of decimals (`0.1`), but a value that
+/// changes kind on the way is refused, naming the value: one too large for `f32` (it would
+/// become infinite), a nonzero one too small (it would become 0), and an integer that `f32`
+/// cannot hold exactly (`16777217`: an integer reads as itself or not at all).
+pub(super) fn real_weight_token(tok: &[u8]) -> Option<Result<u32, String>> {
+    let x = real32(tok)?;
+    let shown = show(tok);
+    let mantissa = tok.split(|&c| c == b'e' || c == b'E').next().unwrap_or(tok);
+    // `inf` and `infinity` have no digits: only a number with digits overflowed.
+    let overflowed = x.is_infinite() && tok.iter().any(u8::is_ascii_digit);
+    Some(if overflowed {
+        Err(format!("weight {shown} is too large for f32 (max 3.4e38)"))
+    } else if x == 0.0 && mantissa.iter().any(|c| (b'1'..=b'9').contains(c)) {
+        Err(format!("weight {shown} is too small for f32: it would round to 0 (the least positive f32 is 1.4e-45)"))
+    } else if is_integer_literal(tok) && x.is_finite() && x >= 0.0 && !integer_is(tok, x) {
+        Err(format!(
+            "integer weight {shown} is not exactly an f32 ({x} is the nearest), and this file's weights are real: \
+             f32 holds every integer up to 16777216 = 2^24, so scale the weights to integers, or write \
+             this one as a decimal to accept the rounding"
+        ))
+    } else {
+        crate::graph::real_weight(x)
+    })
+}
+
+/// An optionally signed run of decimal digits.
+fn is_integer_literal(tok: &[u8]) -> bool {
+    let digits = tok.strip_prefix(b"+").unwrap_or(tok);
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+}
+
+/// Whether the integer literal `tok` is exactly `x` (a finite `f32` >= 0, so an integer-valued
+/// one fits in `u128`).
+fn integer_is(tok: &[u8], x: f32) -> bool {
+    let digits = tok.strip_prefix(b"+").unwrap_or(tok);
+    let value = std::str::from_utf8(digits).ok().and_then(|d| d.parse::<u128>().ok());
+    x.fract() == 0.0 && value == Some(x as u128)
 }
 
 /// Convert a real value to an integer weight per the policy.
@@ -460,6 +501,22 @@ mod tests {
             mtx_with("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 nan\n", &round),
             Err(Error::Parse { line: 3, .. })
         ));
+    }
+
+    #[test]
+    fn real_values_that_f32_cannot_hold_are_errors() {
+        let real = |v: &str| mtx(&format!("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 {v}\n"));
+        let msg = |v: &str| match real(v) {
+            Err(Error::Parse { line: 3, msg, .. }) => msg,
+            other => panic!("{v}: {other:?}"),
+        };
+        assert!(msg("1e40").contains("too large for f32 (max 3.4e38)"));
+        assert!(msg("1e-50").contains("too small for f32"));
+        assert!(msg("16777217").contains("not exactly an f32"));
+        assert!(msg("inf").contains("not a weight"));
+        assert_eq!(real("16777216").unwrap().weights, Some(vec![16777216f32.to_bits() as i64]));
+        assert_eq!(real("0.1").unwrap().weights, Some(vec![0.1f32.to_bits() as i64]));
+        assert_eq!(real("0e-99").unwrap().weights, Some(vec![0]));
     }
 
     #[test]

@@ -521,12 +521,18 @@ pub(crate) fn push_i64(buf: &mut Vec<u8>, v: i64) {
 }
 
 /// Append arc `e`'s weight: an integer, or a real weight's shortest decimal that reads back to
-/// the same `f32` (Rust's `Display`).
+/// the same `f32` (Rust's `Display`, which never uses an exponent), always with a decimal point
+/// (`1.0`, not `1`): an edge list is real only if some weight looks real, so a real graph whose
+/// weights are all whole numbers must still say so.
 pub(crate) fn push_weight(buf: &mut Vec<u8>, weights: &crate::graph::Weights, e: usize) {
     match weights {
         crate::graph::Weights::Real(w) => {
             use std::io::Write;
+            let start = buf.len();
             let _ = write!(buf, "{}", f32::from_bits(w[e]));
+            if !buf[start..].contains(&b'.') {
+                buf.extend_from_slice(b".0");
+            }
         }
         _ => push_i64(buf, weights.get(e)),
     }
