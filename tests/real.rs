@@ -288,7 +288,9 @@ fn bad_real_weights_are_parse_errors_with_lines() {
         ("0 1 0.5\n1 2 -0.25\n", 2, "negative"),
         ("0 1 0.5\n1 2 nan\n", 2, "NaN"),
         ("0 1 0.5\n\n1 2 inf\n", 3, "finite"),
-        ("0 1 0.5\n1 2 1e39\n", 2, "finite"),
+        ("0 1 0.5\n1 2 1e39\n", 2, "too large for f32 (max 3.4e38)"),
+        ("0 1 0.5\n1 2 1e-50\n", 2, "too small for f32"),
+        ("0 1 0.5\n1 2 16777217\n", 2, "not exactly an f32"),
     ] {
         let p = dir.write("w.wel", text);
         match read_graph(&p, &LoadOptions::default()) {

@@ -35,6 +35,13 @@ pub struct GraphArgs {
     /// `scale:K` (multiply by K, then round the same way).
     #[arg(long, default_value = "native")]
     pub mtx_real: String,
+    /// Keep a vertex count far beyond the edges: a header's `N` (DIMACS `p sp N M`, the Matrix
+    /// Market size line), an edge list's `# vertices: N` or its largest id. Without this flag
+    /// more than 16 x (edges + 1) + 1024 vertices is refused as a malformed file (exit 4),
+    /// because every vertex costs memory and time even without arcs; with it the count is
+    /// checked against memory instead (exit 5 at once if it cannot fit).
+    #[arg(long)]
+    pub sparse_ids: bool,
     /// Seed for `gen:` graphs.
     #[arg(long, default_value_t = 1)]
     pub gen_seed: u64,
@@ -62,6 +69,7 @@ impl GraphArgs {
                 symmetrize: self.symmetrize,
                 real: RealPolicy::parse(&self.mtx_real)?,
                 progress: true,
+                sparse_ids: self.sparse_ids,
             };
             sssp::io::read_graph(&self.graph, &opts)?
         };

@@ -26,8 +26,8 @@ impl Dsu {
 }
 
 /// Hop distances from `s` by BFS over out-arcs.
-fn bfs_hops(g: &Graph, s: u32) -> Vec<i64> {
-    let mut d = vec![UNREACHED; g.num_vertices()];
+fn bfs_hops(g: &Graph, s: u32) -> Result<Vec<i64>> {
+    let mut d = sssp::mem::try_vec(g.num_vertices(), UNREACHED)?;
     let mut q = std::collections::VecDeque::from([s]);
     d[s as usize] = 0;
     while let Some(u) = q.pop_front() {
@@ -38,19 +38,21 @@ fn bfs_hops(g: &Graph, s: u32) -> Vec<i64> {
             }
         }
     }
-    d
+    Ok(d)
 }
 
 pub fn info(args: &GraphArgs, json: bool) -> Result<()> {
     let g = args.load()?;
     let n = g.num_vertices();
     let m = g.num_arcs();
-    let degrees: Vec<usize> = (0..n as u32).map(|v| g.degree(v)).collect();
-    let max_deg = degrees.iter().copied().max().unwrap_or(0);
-    let isolated = degrees.iter().filter(|&&d| d == 0).count();
+    // Every per-vertex array is sized by the input: allocated fallibly (exit 5, not an abort);
+    // degrees come from the offsets, so they need none.
+    let max_deg = g.max_degree();
+    let isolated = (0..n as u32).filter(|&v| g.degree(v) == 0).count();
     let self_loops =
         (0..n as u32).map(|v| g.targets()[g.arc_range(v)].iter().filter(|&&t| t == v).count()).sum::<usize>();
-    let mut dsu = Dsu((0..n as u32).collect());
+    let mut dsu = Dsu(sssp::mem::try_vec(n, 0u32)?);
+    dsu.0.iter_mut().enumerate().for_each(|(v, p)| *p = v as u32);
     for u in 0..n as u32 {
         for &v in &g.targets()[g.arc_range(u)] {
             dsu.union(u, v);
@@ -62,7 +64,7 @@ pub fn info(args: &GraphArgs, json: bool) -> Result<()> {
     let (diam, far) = if n == 0 {
         (0, 0)
     } else {
-        let start = (0..n as u32).max_by_key(|&v| degrees[v as usize]).unwrap();
+        let start = (0..n as u32).max_by_key(|&v| g.degree(v)).unwrap_or(0);
         let ecc = |d: &[i64]| {
             d.iter()
                 .enumerate()
@@ -71,8 +73,8 @@ pub fn info(args: &GraphArgs, json: bool) -> Result<()> {
                 .map(|(v, &x)| (x, v as u32))
                 .unwrap()
         };
-        let (_, far) = ecc(&bfs_hops(&g, start));
-        (ecc(&bfs_hops(&g, far)).0, far)
+        let (_, far) = ecc(&bfs_hops(&g, start)?);
+        (ecc(&bfs_hops(&g, far)?).0, far)
     };
     let weights = g.weight_range();
     if json {

@@ -301,16 +301,32 @@ fn info_reports_counts() {
     assert_eq!(v["weak_components"], 3);
 }
 
+/// `sssp ARGS` with its address space limited to `kib` KiB (`ulimit -v`), so that "does not
+/// fit" does not depend on the machine the tests run on.
+#[cfg(target_os = "linux")]
+fn sssp_limited(kib: u64, args: &[&str]) -> Output {
+    let script = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
+    Command::new("sh").arg("-c").arg(script).arg(env!("CARGO_BIN_EXE_sssp")).args(args).output().expect("run sh")
+}
+
+#[cfg(target_os = "linux")]
 #[test]
 fn impossible_sizes_are_typed_errors_not_aborts() {
-    // 4294967295 vertices need about 70 GB of offsets: a typed error (exit 5) naming the bytes,
-    // not "memory allocation of N bytes failed" and SIGABRT.
+    // 4294967295 vertices for one arc: implausible, refused at the header (exit 4). With
+    // --sparse-ids they need about 70 GB of offsets, more than the 4 GB allowed here: a typed
+    // error (exit 5) naming the bytes, not "memory allocation of N bytes failed" and SIGABRT.
     let g = tmp("huge.gr");
     std::fs::write(&g, "p sp 4294967295 1\na 1 2 1\n").unwrap();
     let o = sssp(&["run", s(&g), "-s", "0", "--device", "cpu"]);
     let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("{}:1:", s(&g))) && err.contains("--sparse-ids"), "{err}");
+    let t = std::time::Instant::now();
+    let o = sssp_limited(4_000_000, &["run", s(&g), "-s", "0", "--device", "cpu", "--sparse-ids"]);
+    let err = text(&o).1;
     assert_eq!(o.status.code(), Some(5), "{err}");
     assert!(err.contains("out of host memory") && err.contains("bytes"), "{err}");
+    assert!(t.elapsed().as_secs() < 10);
     // A header that declares more arcs than the file can hold is refused at the header line.
     std::fs::write(&g, "p sp 3 3000000000\na 1 2 1\n").unwrap();
     let o = sssp(&["info", s(&g)]);
@@ -330,9 +346,94 @@ fn sparse_edge_list_ids_are_refused_quickly() {
         let o = sssp(&["run", s(&g), "-s", "0", "--device", "cpu"]);
         let err = text(&o).1;
         assert_eq!(o.status.code(), Some(4), "{err}");
-        assert!(err.contains(&format!("{}:2:", s(&g))) && err.contains("# vertices: N"), "{err}");
+        assert!(err.contains(&format!("{}:2:", s(&g))) && err.contains("--sparse-ids"), "{err}");
         assert!(t.elapsed().as_secs() < 10);
     }
+}
+
+#[test]
+fn implausible_vertex_counts_are_refused_at_their_line() {
+    // Issue 26: a few bytes declaring hundreds of millions of vertices took 25-40 s and 14 GB
+    // before exit 5, or aborted. Each is now a malformed file (exit 4) naming the header's line,
+    // at once, for every command that loads a graph.
+    let cases = [
+        ("n3e8.mtx", "%%MatrixMarket matrix coordinate real general\n300000000 300000000 1\n1 2 1.5\n", 2),
+        ("p4e8.gr", "p sp 400000000 1\na 1 2 3\n", 1),
+        ("v4e8.el", "# vertices: 400000001\n0 1\n1 400000000\n", 1),
+    ];
+    for (name, body, line) in cases {
+        let g = tmp(name);
+        std::fs::write(&g, body).unwrap();
+        for cmd in [&["run", s(&g), "-s", "0", "--device", "cpu"][..], &["info", s(&g)], &["diameter", s(&g)]] {
+            let t = std::time::Instant::now();
+            let o = sssp(cmd);
+            let err = text(&o).1;
+            assert_eq!(o.status.code(), Some(4), "{cmd:?}: {err}");
+            assert!(err.contains(&format!("{}:{line}:", s(&g))) && err.contains("--sparse-ids"), "{cmd:?}: {err}");
+            assert!(t.elapsed().as_secs() < 5, "{cmd:?}");
+        }
+    }
+}
+
+#[test]
+fn convert_keeps_real_weights_real() {
+    // Issue 26: a real .mtx whose weights are 1.0 and 2.0 became `0 1 1` in an edge list and
+    // read back as an integer graph.
+    let m = tmp("whole.mtx");
+    std::fs::write(&m, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.0\n2 3 2.0\n").unwrap();
+    for out in ["whole.el", "whole.wel"] {
+        let out = tmp(out);
+        let o = sssp(&["convert", s(&m), s(&out)]);
+        assert!(o.status.success(), "{:?}", text(&o));
+        assert!(std::fs::read_to_string(&out).unwrap().contains("0 1 1.0\n"));
+        let o = sssp(&["info", s(&out), "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["real_weights"], true, "{}", s(&out));
+    }
+    // One decimal makes an edge list real; an integer beside it that f32 cannot hold is refused.
+    let el = tmp("mixed-real.el");
+    std::fs::write(&el, "0 1 0.5\n1 2 16777217\n").unwrap();
+    let o = sssp(&["info", s(&el)]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains(&format!("{}:2:", s(&el))) && err.contains("16777217"), "{err}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn generators_too_big_for_the_limit_are_refused_at_once() {
+    // Issue 26: `sssp run gen:kron:27` under a 16 GB limit aborted in the generator after
+    // allocating 8.6 GB. Its build needs over 50 GB: exit 5 before any work.
+    for cmd in [&["info", "gen:kron:27"][..], &["run", "gen:kron:27", "-s", "0", "--device", "cpu"]] {
+        let t = std::time::Instant::now();
+        let o = sssp_limited(16_000_000, cmd);
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(5), "{cmd:?}: {err}");
+        assert!(err.contains("out of host memory"), "{err}");
+        assert!(t.elapsed().as_secs() < 5, "{cmd:?}");
+    }
+    // A small one under the same limit runs.
+    assert!(sssp_limited(16_000_000, &["info", "gen:kron:10"]).status.success());
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sparse_ids_that_cannot_fit_are_refused_at_once() {
+    // With --sparse-ids the declared count is checked against memory before anything is
+    // allocated: exit 5 at once under a 2 GB limit, not after 25 s of allocating.
+    let g = tmp("sparse-fit.el");
+    std::fs::write(&g, "# vertices: 4000000000\n0 1\n").unwrap();
+    let t = std::time::Instant::now();
+    let o = sssp_limited(2_000_000, &["info", s(&g), "--sparse-ids"]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(5), "{err}");
+    assert!(t.elapsed().as_secs() < 5);
+    // What fits loads.
+    std::fs::write(&g, "# vertices: 2000000\n0 1\n").unwrap();
+    let o = sssp(&["info", s(&g), "--sparse-ids", "--json"]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["vertices"], 2_000_000);
 }
 
 #[test]

@@ -8,8 +8,8 @@
 //!
 //! On Linux an allocation can also succeed (memory is overcommitted) and the process be killed
 //! later when the pages are touched. [`check_fits`] therefore compares the whole estimated need
-//! of a build with the machine's physical memory plus swap *before* any work, so an absurd size
-//! fails at once with the same typed error.
+//! of a build with what this process can have (physical memory plus swap, a cgroup limit,
+//! `ulimit -v`) *before* any work, so an absurd size fails at once with the same typed error.
 
 use crate::error::{Error, Result};
 
@@ -41,26 +41,64 @@ pub fn bytes_of<T>(len: usize) -> u64 {
     (len as u64).saturating_mul(std::mem::size_of::<T>() as u64)
 }
 
-/// `Ok` if `needed` bytes could possibly be had on this machine (physical memory plus swap, as
-/// `/proc/meminfo` reports them), else [`Error::OutOfHostMemory`]. Where the total is unknown
-/// (not Linux, no `/proc`) only the address space bounds it.
+/// `Ok` if `needed` bytes could possibly be had by this process, else
+/// [`Error::OutOfHostMemory`]. The bound is the smallest of: physical memory plus swap
+/// (`/proc/meminfo`), the cgroup's memory limit (v2 `memory.max`, v1 `memory.limit_in_bytes`)
+/// and the address space left under `RLIMIT_AS` (`ulimit -v`, from `/proc/self/limits` less the
+/// `VmSize` already in use). Each is honoured because each, when exceeded, ends the same way: an
+/// abort on a failed allocation, or the OOM killer. Where none is known (not Linux, no `/proc`)
+/// only the address space bounds it.
 pub fn check_fits(needed: u64) -> Result<()> {
-    let limit = host_memory().unwrap_or(usize::MAX as u64);
-    if needed > limit {
+    if needed > memory_limit() {
         return Err(Error::OutOfHostMemory { needed });
     }
     Ok(())
 }
 
+/// The most bytes this process can hope to allocate (see [`check_fits`]).
+fn memory_limit() -> u64 {
+    let read = |p: &str| std::fs::read_to_string(p).ok();
+    let status = read("/proc/self/status");
+    let address_space = read("/proc/self/limits")
+        .and_then(|l| address_space_limit(&l))
+        .map(|limit| limit.saturating_sub(status.as_deref().and_then(|s| kib_field(s, "VmSize:")).unwrap_or(0)));
+    [host_memory(), cgroup_limit(), address_space].into_iter().flatten().fold(usize::MAX as u64, u64::min)
+}
+
 /// Physical memory plus swap in bytes, if the system says.
 fn host_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let field = |name: &str| -> Option<u64> {
-        let line = info.lines().find(|l| l.starts_with(name))?;
-        let kib: u64 = line[name.len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
-        Some(kib * 1024)
-    };
-    Some(field("MemTotal:")? + field("SwapTotal:").unwrap_or(0))
+    Some(kib_field(&info, "MemTotal:")? + kib_field(&info, "SwapTotal:").unwrap_or(0))
+}
+
+/// A `Name:   123 kB` field of `/proc/meminfo` or `/proc/self/status`, in bytes.
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
+    let kib: u64 = line[name.len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// The soft `Max address space` of `/proc/self/limits` in bytes; `None` when unlimited.
+fn address_space_limit(limits: &str) -> Option<u64> {
+    let line = limits.lines().find(|l| l.starts_with("Max address space"))?;
+    line["Max address space".len()..].split_whitespace().next()?.parse().ok()
+}
+
+/// The memory limit of this process's cgroup, if it has one: v2 `memory.max` (a number or
+/// `max`), else v1 `memory.limit_in_bytes` (unlimited reads as a huge number, harmless here).
+fn cgroup_limit() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let number = |p: String| std::fs::read_to_string(p).ok()?.trim().parse::<u64>().ok();
+    // v2: the `0::/path` line; the group's directory is /sys/fs/cgroup/path. Inside a container
+    // the path is often `/`, which names the container's own group.
+    let v2 = groups.lines().find_map(|l| l.strip_prefix("0::"));
+    let v1 = groups.lines().find_map(|l| l.split_once(":memory:").map(|(_, p)| p));
+    let v2_limit = v2.and_then(|p| number(format!("/sys/fs/cgroup{}/memory.max", p.trim_end_matches('/'))));
+    let v1_limit = v1.and_then(|p| {
+        number(format!("/sys/fs/cgroup/memory{}/memory.limit_in_bytes", p.trim_end_matches('/')))
+            .or_else(|| number("/sys/fs/cgroup/memory/memory.limit_in_bytes".into()))
+    });
+    v2_limit.or(v1_limit)
 }
 
 #[cfg(test)]
@@ -82,5 +120,16 @@ mod tests {
         assert!(check_fits(1 << 20).is_ok());
         assert!(matches!(check_fits(u64::MAX), Err(Error::OutOfHostMemory { needed: u64::MAX })));
         assert!(host_memory().is_none_or(|b| b > 0));
+        assert!(memory_limit() > 1 << 20);
+    }
+
+    #[test]
+    fn limits_files_are_read() {
+        let limits = "Limit                     Soft Limit           Hard Limit           Units     \n\
+                      Max stack size            8388608              unlimited            bytes     \n\
+                      Max address space         16384000000          unlimited            bytes     \n";
+        assert_eq!(address_space_limit(limits), Some(16_384_000_000));
+        assert_eq!(address_space_limit(&limits.replace("16384000000", "unlimited")), None);
+        assert_eq!(kib_field("VmPeak:\t 100 kB\nVmSize:\t    3892 kB\n", "VmSize:"), Some(3892 * 1024));
     }
 }

@@ -27,6 +27,7 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use crate::error::{Error, Result};
 use crate::graph::{Graph, Metric, NO_VERTEX};
+use crate::mem;
 use crate::rng::Rng;
 use crate::{Dist, UNREACHED};
 use sssp_kernels::relax::candidate;
@@ -130,7 +131,7 @@ pub fn dijkstra_from(g: &Graph, sources: &[u32], bound: Bound) -> Result<(Vec<Di
     // finite), which is checked once at the end.
     let mut dropped = false;
     let (offsets, targets) = (g.offsets(), g.targets());
-    let mut dist = vec![u64::MAX; g.num_vertices()];
+    let mut dist = mem::try_vec(g.num_vertices(), u64::MAX)?;
     let mut heap = BinaryHeap::new();
     let mut stats = DijkstraStats::default();
     for &src in sources {
@@ -186,7 +187,7 @@ pub fn dijkstra_from(g: &Graph, sources: &[u32], bound: Bound) -> Result<(Vec<Di
     let mut out: Vec<Dist> = dist.into_iter().map(|d| if d == u64::MAX { UNREACHED } else { d as Dist }).collect();
     if early {
         // Only settled vertices are final; the rest were only labelled.
-        let mut keep = vec![false; out.len()];
+        let mut keep = mem::try_vec(out.len(), false)?;
         for &v in &settled {
             keep[v as usize] = true;
         }
@@ -255,10 +256,10 @@ pub fn bellman_ford_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, Bellma
     let mut stats = BellmanFordStats::default();
     let n = g.num_vertices();
     let (targets, weights) = (g.targets(), g.weights());
-    let mut dist = vec![i128::MAX; n];
-    let mut hops = vec![0u32; n];
-    let mut pred = vec![NO_VERTEX; n];
-    let mut queued = vec![false; n];
+    let mut dist = mem::try_vec(n, i128::MAX)?;
+    let mut hops = mem::try_vec(n, 0u32)?;
+    let mut pred = mem::try_vec(n, NO_VERTEX)?;
+    let mut queued = mem::try_vec(n, false)?;
     let mut queue = VecDeque::new();
     dist[src as usize] = 0;
     queued[src as usize] = true;
@@ -317,7 +318,10 @@ pub fn bellman_ford_with_stats(g: &Graph, src: u32) -> Result<(Vec<Dist>, Bellma
 /// the answer does not depend on where the walk entered), and weigh it with the lightest of
 /// any parallel arcs (no heavier than the recorded ones, so still negative). O(n + cycle arcs).
 fn negative_cycle(g: &Graph, pred: &[u32], v: u32) -> Error {
-    let mut seen = vec![false; pred.len()];
+    let mut seen = match mem::try_vec(pred.len(), false) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
     let mut x = v;
     while x != NO_VERTEX && !seen[x as usize] {
         seen[x as usize] = true;
@@ -362,12 +366,15 @@ fn cycle_error(g: &Graph, mut cycle: Vec<u32>) -> Error {
 /// Once the distances around a reachable negative cycle keep falling, its vertices are each
 /// other's parents, and the check sees it; until then it finds nothing and costs nothing but
 /// time, so it is safe to call at any point (the engines keep the `n`-iteration bound behind
-/// it). O(n + m) time, 17 bytes per vertex.
+/// it). O(n + m) time, 17 bytes per vertex ([`Error::OutOfHostMemory`] if they cannot be had).
 pub fn negative_cycle_in(g: &Graph, dist: &[u32]) -> Option<Error> {
     let n = g.num_vertices();
     let d = |v: usize| (dist[v] != u32::MAX).then(|| Metric::decode_signed(dist[v]) as i64);
-    let mut best = vec![i64::MAX; n];
-    let mut parent = vec![NO_VERTEX; n];
+    // An allocation that fails is the answer too: the caller stops with it either way.
+    let (mut best, mut parent) = match (mem::try_vec(n, i64::MAX), mem::try_vec(n, NO_VERTEX)) {
+        (Ok(b), Ok(p)) => (b, p),
+        (Err(e), _) | (_, Err(e)) => return Some(e),
+    };
     for u in 0..n {
         let Some(du) = d(u) else { continue };
         for (v, w) in g.neighbors(u as u32) {

@@ -13,6 +13,10 @@
 //! - Negative weights are accepted (the graph becomes signed); a weight outside
 //!   `i32::MIN..=u32::MAX` is a parse error.
 //! - The number of arcs must equal M exactly; the error points at the `p` line.
+//! - Plausibility before commitment: an M beyond what the bytes after the `p` line can hold, or
+//!   an N above `16 * (M + 1) + 1024` (see `text::sparse_limit`), is refused at the `p` line
+//!   before anything is allocated; `LoadOptions::sparse_ids` (`--sparse-ids`) accepts such an N
+//!   if the vertices fit in memory.
 //! - Blank lines are tolerated; any other line type (e.g. `n` from `.ss` source files) is an
 //!   error, since it means the file is not a graph.
 
@@ -21,7 +25,7 @@ use std::path::Path;
 
 use super::text::{
     count_newlines, explain, header_count, header_vertices, line_at, line_end, line_of, par_concat, par_map_chunks,
-    push_i64, push_u64, skip_comments, tokens, vertex1, weight, ErrAt, Fields, Part, Scanner,
+    plausible_vertices, push_i64, push_u64, skip_comments, tokens, vertex1, weight, ErrAt, Fields, Part, Scanner,
 };
 use super::Progress;
 use crate::error::{Error, Result};
@@ -39,8 +43,9 @@ struct Header {
     data: usize,
 }
 
-pub(super) fn parse(path: &Path, text: &[u8], start: usize, progress: &Progress) -> Result<EdgeList> {
+pub(super) fn parse(path: &Path, text: &[u8], start: usize, sparse_ids: bool, progress: &Progress) -> Result<EdgeList> {
     let h = header(text, start).map_err(|e| e.into_error(path, text))?;
+    plausible_vertices(path, h.line, "the header declares", h.n, h.m, sparse_ids)?;
     let mut parts = par_map_chunks(text, h.data, progress, |chunk, base| parse_chunk(chunk, base, &h));
     let mut total = 0u64;
     for p in &mut parts {
@@ -230,8 +235,8 @@ mod tests {
         assert_eq!(err("p sp 3 2\na 1 2 3\na 1 2\n"), (3, "expected `a U V W` with 3 integers, found 2".into()));
         assert_eq!(err("p sp 3 1\na 1 2 3 4\n"), (2, "expected `a U V W` with 3 integers, found 4".into()));
         assert_eq!(
-            err("p sp 264346 1\na 0 2 3\n"),
-            (2, "vertex 0 out of range 1..=264346 (DIMACS ids are 1-based)".into())
+            err("p sp 1000 1\na 0 2 3\n"),
+            (2, "vertex 0 out of range 1..=1000 (DIMACS ids are 1-based)".into())
         );
         assert_eq!(err("p sp 3 1\na 1 4 3\n").0, 2);
         assert!(err("p sp 3 1\na 1 2 x\n").1.contains("`x`"));
@@ -249,6 +254,17 @@ mod tests {
         assert_eq!(line, 2);
         assert!(msg.contains("only 8 bytes after it"), "{msg}");
         assert_eq!(gr("p sp 1 2\na 1 1 0\na 1 1 0").unwrap().len(), 2);
+        // Two lines declaring 400 million vertices: refused at the `p` line, not after
+        // allocating gigabytes, unless the ids are sparse on purpose.
+        let (line, msg) = err("c\np sp 400000000 1\na 1 2 3\n");
+        assert_eq!(line, 2);
+        assert!(msg.contains("declares 400000000 vertices for 1 edges") && msg.contains("--sparse-ids"), "{msg}");
+        assert_eq!(gr("p sp 1040 0\n").unwrap().num_vertices, 1040);
+        assert!(gr("p sp 1041 0\n").is_err());
+        let sparse = super::super::LoadOptions { sparse_ids: true, ..Default::default() };
+        let e =
+            super::super::parse_text(Path::new("t.gr"), b"p sp 5000000 1\na 1 5000000 3\n", Format::Dimacs, &sparse);
+        assert_eq!(e.unwrap().num_vertices, 5_000_000);
     }
 
     #[test]

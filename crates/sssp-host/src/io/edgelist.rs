@@ -4,10 +4,11 @@
 //!   `# vertices: N` before the first edge declares it (what our writer emits, so isolated
 //!   vertices above the largest id survive a round trip); then every id must be below `N`.
 //!   An empty list without that line is a graph with no vertices.
-//! - Sparse ids are refused: without a declared count, a largest id that implies more than
-//!   `16 * (edges + 1) + 1024` vertices (SNAP dumps with ids like 400000000 for a handful of
-//!   edges) is an error naming its line, because every vertex costs memory and time in every
-//!   array. Relabel such ids densely, or declare the count with `# vertices: N` to keep them.
+//! - Sparse ids are refused: a largest id that implies, or a `# vertices: N` line that declares,
+//!   more than `16 * (edges + 1) + 1024` vertices (SNAP dumps with ids like 400000000 for a
+//!   handful of edges) is an error naming its line, because every vertex costs memory and time
+//!   in every array. Relabel such ids densely, or keep them with `LoadOptions::sparse_ids`
+//!   (`--sparse-ids`), which still checks that the vertices fit in memory before allocating.
 //! - Fields are separated by spaces or tabs (a trailing `\r` is tolerated); commas are *not*
 //!   separators, because no edge-list dialect we read uses them and guessing would hide errors.
 //! - Lines whose first non-blank character is `#` (SNAP) or `%` are comments; blank lines are
@@ -16,17 +17,21 @@
 //!   disagrees is an error (a half-weighted file is almost certainly a broken file). `.wel`
 //!   requires the weight.
 //! - Each line is one arc `u -> v`; SNAP's undirected graphs need `--symmetrize`.
-//! - Weights are integers, or real numbers: if some weight is not an integer (`0.5`, `1e-3`),
-//!   the file is read again with every weight a real one, rounded to the nearest `f32` (`3`
-//!   becomes 3.0), and the graph gets real weights and real distances. A real weight must be
-//!   finite and `>= 0`.
+//! - Weights are integers, or real numbers: if some weight is not an integer (`0.5`, `1e-3`,
+//!   `2.0`), the file is read again with every weight a real one, rounded to the nearest `f32`
+//!   (`3` becomes 3.0), and the graph gets real weights and real distances. A real weight must
+//!   be finite and `>= 0`, and no value may change kind on the way to `f32`: one beyond `f32`'s
+//!   range (`1e40`, "too large for f32"), a nonzero one that would round to 0 (`1e-50`), and an
+//!   integer `f32` cannot hold exactly (`16777217` beside a `0.5`) are errors naming the line.
+//! - The writer writes real weights with a decimal point (`1.0`, never `1`), so a real graph
+//!   reads back real even when every weight is a whole number.
 
 use std::io::Write;
 use std::path::Path;
 
 use super::text::{
-    count_newlines, explain, header_count, line_at, line_end, par_concat, par_map_chunks, push_u64, vertex0, weight,
-    ErrAt, Fields, Scanner,
+    count_newlines, explain, header_count, line_at, line_end, line_of, par_concat, par_map_chunks, plausible_vertices,
+    push_u64, sparse_limit, vertex0, weight, ErrAt, Fields, Scanner,
 };
 use super::Progress;
 use crate::error::Result;
@@ -50,6 +55,7 @@ pub(super) fn parse(
     text: &[u8],
     start: usize,
     require_weights: bool,
+    sparse_ids: bool,
     progress: &Progress,
 ) -> Result<EdgeList> {
     let mut parts =
@@ -83,19 +89,17 @@ pub(super) fn parse(
             let msg = format!("vertex id {id} is not below the declared vertex count {n} (`# vertices: {n}`)");
             return Err(ErrAt::parse(at, msg).into_error(path, text));
         }
-        Some((n, _)) => n as u32,
+        Some((n, at)) => {
+            plausible_vertices(path, line_of(text, at), "`# vertices:` declares", n, arcs, sparse_ids)?;
+            n as u32
+        }
         None => {
             let n = max_id.map_or(0, |m| m as u64 + 1);
-            if n > sparse_limit(arcs) {
-                let id = max_id.unwrap_or(0);
-                let at = first_line_with(text, start, |u, v| u.max(v) == id);
-                let msg = format!(
-                    "vertex id {id} implies {n} vertices for {arcs} edges: ids this sparse would cost memory and \
-                     time for every unused id; relabel them densely, or declare the count with a \
-                     `# vertices: N` line before the first edge to keep them"
-                );
-                return Err(ErrAt::parse(at, msg).into_error(path, text));
-            }
+            let id = max_id.unwrap_or(0);
+            // The offending line is searched for only when there is one to name.
+            let refused = !sparse_ids && n > sparse_limit(arcs);
+            let line = if refused { line_of(text, first_line_with(text, start, |u, v| u.max(v) == id)) } else { 0 };
+            plausible_vertices(path, line, &format!("vertex id {id} implies"), n, arcs, sparse_ids)?;
             n as u32
         }
     };
@@ -104,12 +108,6 @@ pub(super) fn parse(
     let w = par_concat(&parts.iter().map(|p| &p.w[..]).collect::<Vec<_>>());
     drop(parts);
     Ok(EdgeList { num_vertices, src, dst, weights: weighted.then_some(w), undirected: false, real: real && weighted })
-}
-
-/// Most vertices an edge list without a declared count may imply: generous for real graphs
-/// (isolated vertices and unused ids are common), tiny next to the sparse-id case.
-pub(super) fn sparse_limit(edges: u64) -> u64 {
-    16u64.saturating_mul(edges + 1).saturating_add(1024)
 }
 
 /// The comment line that declares the vertex count, as our writer emits it.
@@ -187,11 +185,11 @@ fn read_real_line(s: &mut Scanner, vals: &mut [i64; 3], pos: usize) -> Result<Op
     if s.end_line() {
         return Ok(Some(2));
     }
-    let Some(x) = super::mtx::real32(s.read_token()) else { return Ok(None) };
+    let Some(w) = super::mtx::real_weight_token(s.read_token()) else { return Ok(None) };
     if !s.end_line() {
         return Ok(None);
     }
-    vals[2] = crate::graph::real_weight(x).map_err(|m| ErrAt::parse(pos, m))? as i64;
+    vals[2] = w.map_err(|m| ErrAt::parse(pos, m))? as i64;
     Ok(Some(3))
 }
 
@@ -300,9 +298,10 @@ pub(super) fn write<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::super::test_util::{parse, parse_error as parse_line};
-    use super::super::Format;
+    use super::super::{parse_text, Format, LoadOptions};
     use crate::error::Error;
     use crate::graph::EdgeList;
+    use std::path::Path;
 
     fn el(text: &str) -> crate::Result<EdgeList> {
         parse("t.el", Format::EdgeList, text)
@@ -379,7 +378,11 @@ mod tests {
         let (line, msg) = parse_line(el("0 1\n4294967296 1\n"));
         assert_eq!(line, 2);
         assert!(msg.contains("does not fit the 32-bit vertex ids"), "{msg}");
-        assert_eq!(el("# vertices: 4294967295\n4294967294 0\n").unwrap().num_vertices, u32::MAX);
+        // Refused as implausible (2 edges); with --sparse-ids, as more than this machine has.
+        assert_eq!(parse_line(el("# vertices: 4294967295\n4294967294 0\n")).0, 1);
+        let sparse = LoadOptions { sparse_ids: true, ..Default::default() };
+        let big = parse_text(Path::new("t.el"), b"# vertices: 4294967295\n4294967294 0\n", Format::EdgeList, &sparse);
+        assert!(matches!(big, Err(Error::OutOfHostMemory { .. })) || big.is_ok_and(|e| e.num_vertices == u32::MAX));
     }
 
     #[test]
@@ -387,11 +390,21 @@ mod tests {
         // Two edges that would make a 400-million-vertex graph.
         let (line, msg) = parse_line(el("# snap\n0 1\n1 400000000\n"));
         assert_eq!(line, 3);
-        assert!(msg.contains("implies 400000001 vertices for 2 edges") && msg.contains("# vertices: N"), "{msg}");
-        // At the limit it is fine; a declared count keeps sparse ids on purpose.
+        assert!(msg.contains("implies 400000001 vertices for 2 edges") && msg.contains("--sparse-ids"), "{msg}");
+        // At the limit it is fine.
         assert_eq!(el("0 1055\n").unwrap().num_vertices, 1056);
         assert!(el("0 1056\n").is_err());
-        assert_eq!(el("# vertices: 400000001\n0 1\n1 400000000\n").unwrap().num_vertices, 400_000_001);
+        // A declared count is held to the same rule, on its own line: a few bytes must not
+        // commit the loader to gigabytes.
+        let (line, msg) = parse_line(el("# snap\n# vertices: 400000001\n0 1\n1 400000000\n"));
+        assert_eq!(line, 2);
+        assert!(msg.contains("declares 400000001 vertices for 2 edges") && msg.contains("--sparse-ids"), "{msg}");
+        assert_eq!(el("# vertices: 1056\n0 1\n").unwrap().num_vertices, 1056);
+        // --sparse-ids keeps them (this size fits anywhere the tests run).
+        let sparse = LoadOptions { sparse_ids: true, ..Default::default() };
+        let keep = |t: &str| parse_text(Path::new("t.el"), t.as_bytes(), Format::EdgeList, &sparse).unwrap();
+        assert_eq!(keep("# vertices: 5000001\n0 1\n").num_vertices, 5_000_001);
+        assert_eq!(keep("0 1\n1 5000000\n").num_vertices, 5_000_001);
     }
 
     #[test]
@@ -405,6 +418,52 @@ mod tests {
         assert_eq!(parse_line(el("# vertices: x\n0 1\n")).0, 1);
         // Only before the first edge: later it is an ordinary comment.
         assert_eq!(el("0 1\n# vertices: 9\n").unwrap().num_vertices, 2);
+    }
+
+    #[test]
+    fn real_weights_do_not_change_kind() {
+        let bits = |x: f32| x.to_bits() as i64;
+        // One decimal makes the whole file real: an integer that f32 holds is fine, one it
+        // cannot hold exactly (16777217 would become 16777216) is an error on its line.
+        assert_eq!(el("0 1 0.5\n1 2 16777216\n").unwrap().weights, Some(vec![bits(0.5), bits(16777216.0)]));
+        let (line, msg) = parse_line(el("0 1 0.5\n1 2 16777217\n"));
+        assert_eq!(line, 2);
+        assert!(msg.contains("16777217") && msg.contains("not exactly an f32"), "{msg}");
+        // Beyond f32's range either way: errors saying so, not inf or a silent 0.
+        let (line, msg) = parse_line(el("0 1 0.5\n1 2 1e-50\n"));
+        assert_eq!(line, 2);
+        assert!(msg.contains("1e-50") && msg.contains("too small for f32"), "{msg}");
+        let (line, msg) = parse_line(el("0 1 1e40\n"));
+        assert_eq!(line, 1);
+        assert!(msg.contains("1e40 is too large for f32 (max 3.4e38)"), "{msg}");
+        assert!(parse_line(el("0 1 inf\n")).1.contains("not a weight"));
+        assert_eq!(el("0 1 0.0\n1 0 0e-50\n2 1 1e-45\n").unwrap().weights.map(|w| w[2]), Some(bits(1e-45)));
+    }
+
+    #[test]
+    fn real_graphs_read_back_real() {
+        // A real graph whose weights are whole numbers (from a real .mtx) used to be written
+        // as `0 1 1` and read back as an integer graph.
+        let mut e = EdgeList::with_capacity(3, 2);
+        e.push(0, 1, 1.0f32.to_bits() as i64);
+        e.push(1, 2, 3e38f32.to_bits() as i64);
+        e.real = true;
+        let g = e.into_graph(crate::WeightSpec::AsGiven, false).unwrap();
+        let dir = std::env::temp_dir().join(format!("sssp-io-el-real-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["g.el", "g.wel"] {
+            let path = dir.join(name);
+            super::super::write_text(&g, &path, Format::from_path(&path).unwrap()).unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert!(text.contains("0 1 1.0\n"), "{text}");
+            let back = super::super::read_graph(&path, &LoadOptions::default()).unwrap();
+            assert_eq!(back.metric(), crate::graph::Metric::Real, "{name}");
+            assert_eq!(
+                (0..2).map(|a| back.weights().get(a)).collect::<Vec<_>>(),
+                (0..2).map(|a| g.weights().get(a)).collect::<Vec<_>>()
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -12,7 +12,17 @@
 //! **Vertex ids.** Graphs always use 0-based ids. In the 1-based formats (DIMACS, Matrix Market,
 //! METIS) file id `k` becomes vertex `k - 1`; ids outside `1..=N` are parse errors. In the 0-based
 //! edge lists the vertex count is the largest id plus one, or `N` from a leading `# vertices: N`
-//! comment (which the writer emits); ids too sparse for their number of edges are refused.
+//! comment (which the writer emits).
+//!
+//! **Plausibility before commitment.** A few bytes must not commit the program to gigabytes: a
+//! vertex count that a header declares (DIMACS `p sp N M`, the Matrix Market size line, an edge
+//! list's `# vertices: N`) or that an edge list's largest id implies may be at most
+//! `16 * (edges + 1) + 1024`, and an edge count at most what the rest of the file can hold.
+//! Beyond that the file is refused with a parse error on the header's line, before anything is
+//! allocated. Genuinely sparse ids are kept with [`LoadOptions::sparse_ids`] (`--sparse-ids`),
+//! which checks the count against memory instead ([`Error::OutOfHostMemory`] at once). METIS
+//! needs no such rule (a line per vertex) and neither does a binary file (its size is checked
+//! against its header).
 //!
 //! **Writing.** [`write_text`] writes every format in [`WRITABLE`] (all but METIS) so that reading
 //! the file back gives the same graph: vertex count, arcs in CSR order, weights and their
@@ -186,6 +196,10 @@ pub struct LoadOptions {
     pub real: RealPolicy,
     /// Show a progress bar on a terminal.
     pub progress: bool,
+    /// Accept a vertex count far beyond the edges (a header's `N`, a `# vertices: N` line, or
+    /// the largest id of an edge list): more than `16 * (edges + 1) + 1024` is otherwise refused
+    /// as implausible (see the module docs). The count is still checked against memory first.
+    pub sparse_ids: bool,
 }
 
 impl Default for LoadOptions {
@@ -196,6 +210,7 @@ impl Default for LoadOptions {
             symmetrize: false,
             real: RealPolicy::Native,
             progress: false,
+            sparse_ids: false,
         }
     }
 }
@@ -334,10 +349,12 @@ fn parse_any(name: &Path, bytes: &[u8], format: Format, opts: &LoadOptions) -> R
     let start = if bytes.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
     let progress = Progress::new(opts.progress, bytes.len() as u64, "parsing");
     let out = match format {
-        Format::Dimacs => dimacs::parse(name, bytes, start, &progress).map(Parsed::from),
+        Format::Dimacs => dimacs::parse(name, bytes, start, opts.sparse_ids, &progress).map(Parsed::from),
         Format::MatrixMarket => mtx::parse(name, bytes, start, opts, &progress),
-        Format::EdgeList => edgelist::parse(name, bytes, start, false, &progress).map(Parsed::from),
-        Format::WeightedEdgeList => edgelist::parse(name, bytes, start, true, &progress).map(Parsed::from),
+        Format::EdgeList => edgelist::parse(name, bytes, start, false, opts.sparse_ids, &progress).map(Parsed::from),
+        Format::WeightedEdgeList => {
+            edgelist::parse(name, bytes, start, true, opts.sparse_ids, &progress).map(Parsed::from)
+        }
         Format::Metis => metis::parse(name, bytes, start, opts, &progress),
         Format::Binary => Err(binary_is_not_text(name)),
     };

@@ -14,9 +14,14 @@
 //!   files are refused with a message saying why: none has a faithful integer-weighted graph
 //!   reading. `double` is accepted as a synonym of `real`.
 //! - The matrix must be square (a graph's adjacency matrix is); the entry count must equal nnz.
+//! - Plausibility before commitment: an nnz beyond what the bytes after the size line can hold,
+//!   or more than `16 * (nnz + 1) + 1024` rows (see `text::sparse_limit`), is refused at the
+//!   size line before anything is allocated; `LoadOptions::sparse_ids` (`--sparse-ids`) accepts
+//!   such a count if the vertices fit in memory.
 //! - `pattern` files carry no weights. `real` values are read per [`RealPolicy`]: by default
-//!   (`Native`) as real weights, each rounded to the nearest `f32` (a NaN, an infinity or a
-//!   negative value is an error naming the line); `round` / `scale:K` turn them into integers;
+//!   (`Native`) as real weights, each rounded to the nearest `f32` (a NaN, an infinity, a
+//!   negative value, one too large for `f32`, a nonzero one that would round to 0, or an
+//!   integer `f32` cannot hold exactly is an error naming the line); `round` / `scale:K` turn them into integers;
 //!   `reject` refuses the file. When the weights are replaced anyway (`--weights unit/random`),
 //!   real values are only checked to be numbers.
 //! - `symmetric`: every entry stands for both directions, but a diagonal entry is one self loop,
@@ -35,7 +40,8 @@ use rayon::prelude::*;
 
 use super::text::{
     count_newlines, explain, header_count, header_vertices, line_at, line_end, line_of, par_concat, par_map_chunks,
-    push_u64, show, skip_comments, tokens, vertex1, weight, ErrAt, Fields, Part, Scanner, MAX_WEIGHT, MIN_WEIGHT,
+    plausible_vertices, push_u64, show, skip_comments, tokens, vertex1, weight, ErrAt, Fields, Part, Scanner,
+    MAX_WEIGHT, MIN_WEIGHT,
 };
 use super::{twin_weight_rule, LoadOptions, Parsed, Progress, RealPolicy};
 use crate::error::{Error, Result};
@@ -76,6 +82,7 @@ enum Values {
 pub(super) fn parse(path: &Path, text: &[u8], start: usize, opts: &LoadOptions, progress: &Progress) -> Result<Parsed> {
     let at = |e: ErrAt| e.into_error(path, text);
     let h = header(text, start).map_err(at)?;
+    plausible_vertices(path, h.size_line, "the size line declares", h.n, h.nnz, opts.sparse_ids)?;
     let values = match (h.field, opts.real) {
         (Field::Pattern, _) => Values::Absent,
         (Field::Integer, _) => Values::Int,
@@ -259,8 +266,8 @@ fn fill(p: &mut Part, b: &[u8], base: usize, h: &Header, values: Values) -> Resu
             Values::Absent => None,
             Values::Int => Some(s.next_int().ok_or_else(bad)?),
             Values::Real(RealPolicy::Native) => {
-                let x = real32(s.read_token()).ok_or_else(bad)?;
-                Some(crate::graph::real_weight(x).map_err(|m| ErrAt::parse(pos, m))? as i64)
+                let w = real_weight_token(s.read_token()).ok_or_else(bad)?;
+                Some(w.map_err(|m| ErrAt::parse(pos, m))? as i64)
             }
             Values::Real(policy) => {
                 let x = real(s.read_token()).ok_or_else(bad)?;
@@ -296,6 +303,46 @@ fn real(tok: &[u8]) -> Option<f64> {
 /// round twice).
 pub(super) fn real32(tok: &[u8]) -> Option<f32> {
     std::str::from_utf8(tok).ok()?.parse::<f32>().ok()
+}
+
+/// A real weight token as stored (`f32` bits), `None` if it is not a number, or why it cannot be
+/// a weight. Rounding to the nearest `f32` is expected of decimals (`0.1`), but a value that
+/// changes kind on the way is refused, naming the value: one too large for `f32` (it would
+/// become infinite), a nonzero one too small (it would become 0), and an integer that `f32`
+/// cannot hold exactly (`16777217`: an integer reads as itself or not at all).
+pub(super) fn real_weight_token(tok: &[u8]) -> Option<Result<u32, String>> {
+    let x = real32(tok)?;
+    let shown = show(tok);
+    let mantissa = tok.split(|&c| c == b'e' || c == b'E').next().unwrap_or(tok);
+    // `inf` and `infinity` have no digits: only a number with digits overflowed.
+    let overflowed = x.is_infinite() && tok.iter().any(u8::is_ascii_digit);
+    Some(if overflowed {
+        Err(format!("weight {shown} is too large for f32 (max 3.4e38)"))
+    } else if x == 0.0 && mantissa.iter().any(|c| (b'1'..=b'9').contains(c)) {
+        Err(format!("weight {shown} is too small for f32: it would round to 0 (the least positive f32 is 1.4e-45)"))
+    } else if is_integer_literal(tok) && x.is_finite() && x >= 0.0 && !integer_is(tok, x) {
+        Err(format!(
+            "integer weight {shown} is not exactly an f32 ({x} is the nearest), and this file's weights are real: \
+             f32 holds every integer up to 16777216 = 2^24, so scale the weights to integers, or write \
+             this one as a decimal to accept the rounding"
+        ))
+    } else {
+        crate::graph::real_weight(x)
+    })
+}
+
+/// An optionally signed run of decimal digits.
+fn is_integer_literal(tok: &[u8]) -> bool {
+    let digits = tok.strip_prefix(b"+").unwrap_or(tok);
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+}
+
+/// Whether the integer literal `tok` is exactly `x` (a finite `f32` >= 0, so an integer-valued
+/// one fits in `u128`).
+fn integer_is(tok: &[u8], x: f32) -> bool {
+    let digits = tok.strip_prefix(b"+").unwrap_or(tok);
+    let value = std::str::from_utf8(digits).ok().and_then(|d| d.parse::<u128>().ok());
+    x.fract() == 0.0 && value == Some(x as u128)
 }
 
 /// Convert a real value to an integer weight per the policy.
@@ -457,6 +504,22 @@ mod tests {
     }
 
     #[test]
+    fn real_values_that_f32_cannot_hold_are_errors() {
+        let real = |v: &str| mtx(&format!("%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 {v}\n"));
+        let msg = |v: &str| match real(v) {
+            Err(Error::Parse { line: 3, msg, .. }) => msg,
+            other => panic!("{v}: {other:?}"),
+        };
+        assert!(msg("1e40").contains("too large for f32 (max 3.4e38)"));
+        assert!(msg("1e-50").contains("too small for f32"));
+        assert!(msg("16777217").contains("not exactly an f32"));
+        assert!(msg("inf").contains("not a weight"));
+        assert_eq!(real("16777216").unwrap().weights, Some(vec![16777216f32.to_bits() as i64]));
+        assert_eq!(real("0.1").unwrap().weights, Some(vec![0.1f32.to_bits() as i64]));
+        assert_eq!(real("0e-99").unwrap().weights, Some(vec![0]));
+    }
+
+    #[test]
     fn unsupported_banners() {
         assert_eq!(err("3 3 1\n1 2\n").0, 1);
         assert!(err("%%MatrixMarket matrix array real general\n2 2\n").1.contains("array"));
@@ -499,5 +562,17 @@ mod tests {
             mtx("%%MatrixMarket matrix coordinate pattern general\n4294967296 4294967296 0\n"),
             Err(Error::Parse { line: 2, .. })
         ));
+    }
+
+    #[test]
+    fn implausible_vertex_counts_are_refused_at_the_size_line() {
+        // Three lines asking for 300 million vertices (the issue's abort after 14 GB).
+        let text = "%%MatrixMarket matrix coordinate pattern general\n300000000 300000000 1\n1 2\n";
+        let (line, msg) = err(text);
+        assert_eq!(line, 2);
+        assert!(msg.contains("declares 300000000 vertices for 1 edges") && msg.contains("--sparse-ids"), "{msg}");
+        let sparse = LoadOptions { sparse_ids: true, ..Default::default() };
+        let text = "%%MatrixMarket matrix coordinate pattern general\n5000000 5000000 1\n1 5000000\n";
+        assert_eq!(mtx_with(text, &sparse).unwrap().num_vertices, 5_000_000);
     }
 }

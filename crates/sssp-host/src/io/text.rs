@@ -424,6 +424,48 @@ pub(crate) fn header_vertices(tok: &[u8], name: &str, pos: usize) -> Result<u64,
     Ok(n)
 }
 
+/// Most vertices a file may declare or imply for `edges` edges without
+/// [`LoadOptions::sparse_ids`](super::LoadOptions::sparse_ids): generous for real graphs
+/// (isolated vertices and unused ids are common), tiny next to the sparse-id case (SNAP dumps
+/// with ids like 400000000 for a handful of edges, or a header's count with a typo).
+pub(crate) fn sparse_limit(edges: u64) -> u64 {
+    16u64.saturating_mul(edges.saturating_add(1)).saturating_add(1024)
+}
+
+/// Bytes every vertex costs a graph build before any arc: the CSR offsets and the build's
+/// per-vertex cursors (see `graph::csr_order`).
+const BYTES_PER_VERTEX: u64 = 16;
+
+/// Plausibility before commitment: `n` vertices, as `claim` says on line `line` (e.g. "the
+/// header declares N = 5"), for a file of `edges` edges. Without `sparse_ids` more than
+/// [`sparse_limit`] is a parse error saying how to override; with it, the vertices must still fit
+/// in memory ([`Error::OutOfHostMemory`] at once, not after seconds of allocating).
+pub(crate) fn plausible_vertices(
+    path: &Path,
+    line: u64,
+    claim: &str,
+    n: u64,
+    edges: u64,
+    sparse_ids: bool,
+) -> crate::Result<()> {
+    if sparse_ids {
+        return crate::mem::check_fits(n.saturating_mul(BYTES_PER_VERTEX));
+    }
+    let limit = sparse_limit(edges);
+    if n > limit {
+        return Err(Error::parse(
+            path,
+            line,
+            format!(
+                "{claim} {n} vertices for {edges} edges, more than 16 x (edges + 1) + 1024 = {limit}: ids this \
+                 sparse cost memory and time for every unused id; relabel them densely, or pass \
+                 --sparse-ids (LoadOptions::sparse_ids) to keep them"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Skip comment lines (first non-blank byte in `comment`) and blank lines from `pos`; the offset
 /// of the first other line, or `text.len()` if there is none.
 pub(crate) fn skip_comments(text: &[u8], mut pos: usize, comment: &[u8]) -> usize {
@@ -479,12 +521,18 @@ pub(crate) fn push_i64(buf: &mut Vec<u8>, v: i64) {
 }
 
 /// Append arc `e`'s weight: an integer, or a real weight's shortest decimal that reads back to
-/// the same `f32` (Rust's `Display`).
+/// the same `f32` (Rust's `Display`, which never uses an exponent), always with a decimal point
+/// (`1.0`, not `1`): an edge list is real only if some weight looks real, so a real graph whose
+/// weights are all whole numbers must still say so.
 pub(crate) fn push_weight(buf: &mut Vec<u8>, weights: &crate::graph::Weights, e: usize) {
     match weights {
         crate::graph::Weights::Real(w) => {
             use std::io::Write;
+            let start = buf.len();
             let _ = write!(buf, "{}", f32::from_bits(w[e]));
+            if !buf[start..].contains(&b'.') {
+                buf.extend_from_slice(b".0");
+            }
         }
         _ => push_i64(buf, weights.get(e)),
     }
