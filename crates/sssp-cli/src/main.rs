@@ -203,6 +203,7 @@ fn exit_code(e: &Error) -> u8 {
         Error::InvalidArgument(_)
         | Error::VertexOutOfRange { .. }
         | Error::TooLarge { .. }
+        | Error::WeightOutOfRange { .. }
         | Error::NegativeWeight { .. } => 2,
         Error::NegativeCycle { .. } => 6,
         _ => 1,

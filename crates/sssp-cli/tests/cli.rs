@@ -1052,3 +1052,22 @@ fn run_help_lists_every_algorithm() {
         assert!(help.contains(algo.name()), "`{}` missing from run --help", algo.name());
     }
 }
+
+/// Item 8: a weight outside what the graph can keep (u32, or i32 once a weight is negative) is a
+/// malformed file naming its line (exit 4), in every one-edge-per-line format.
+#[test]
+fn weights_out_of_range_name_their_line() {
+    let cases = [
+        ("range.gr", "c mixed\np sp 3 3\na 1 2 -1\na 2 3 3000000000\na 1 3 1\n", ":4:"),
+        ("range.el", "# x\n0 1 -1\n\n1 2 3000000000\n", ":4:"),
+        ("range.mtx", "%%MatrixMarket matrix coordinate integer general\n% c\n3 3 2\n1 2 -1\n2 3 3000000000\n", ":5:"),
+    ];
+    for (name, body, at) in cases {
+        let g = tmp(name);
+        std::fs::write(&g, body).unwrap();
+        let o = sssp(&["run", s(&g), "--source", "0", "--device", "cpu"]);
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(4), "{name}: {err}");
+        assert!(err.contains(&format!("{}{at}", s(&g))) && err.contains("does not fit in i32"), "{name}: {err}");
+    }
+}

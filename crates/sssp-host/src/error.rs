@@ -56,6 +56,23 @@ pub enum Error {
         what: String,
     },
 
+    /// An edge's integer weight outside the type the graph keeps its weights in: `u32`, or `i32`
+    /// once some weight is negative. Reading a file reports it as [`Error::Parse`] at the
+    /// edge's line instead.
+    #[error("weight {weight} of edge {from} -> {to} does not fit in {kind}")]
+    WeightOutOfRange {
+        /// The edge's index in the edge list (0-based, in input order).
+        edge: u64,
+        /// Its tail.
+        from: u32,
+        /// Its head.
+        to: u32,
+        /// The weight as given.
+        weight: i64,
+        /// The type and why: `u32`, or `i32 (the graph has negative weights)`.
+        kind: &'static str,
+    },
+
     /// An algorithm that needs non-negative weights was given a negative one.
     #[error("negative edge weight {weight} on arc {from} -> {to}; {}", needs_nonnegative(algo))]
     NegativeWeight {

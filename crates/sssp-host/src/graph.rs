@@ -817,12 +817,10 @@ fn build_csr(n: u32, src: &[u32], dst: &[u32], w: &[i64], doubled: bool, real: b
     }
     let signed = w.par_iter().any(|&x| x < 0);
     let (lo, hi) = if signed { (i32::MIN as i64, i32::MAX as i64) } else { (0, u32::MAX as i64) };
-    if let Some(i) = w.par_iter().position_any(|&x| x < lo || x > hi) {
+    // The first such edge, so that a file's error names its first bad line.
+    if let Some(i) = w.par_iter().position_first(|&x| x < lo || x > hi) {
         let kind = if signed { "i32 (the graph has negative weights)" } else { "u32" };
-        return Err(Error::InvalidArgument(format!(
-            "weight {} of edge {} -> {} does not fit in {kind}",
-            w[i], src[i], dst[i]
-        )));
+        return Err(Error::WeightOutOfRange { edge: i as u64, from: src[i], to: dst[i], weight: w[i], kind });
     }
     let arcs = src.len() as u64 * if doubled { 2 } else { 1 };
     let kind = if signed { Kind::Signed } else { Kind::Unsigned };

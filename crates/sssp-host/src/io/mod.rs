@@ -252,7 +252,38 @@ pub fn read_graph(path: &Path, opts: &LoadOptions) -> Result<Graph> {
     drop(bytes);
     // A list whose parser already generated weights (see the module docs) is built as returned.
     let spec = if parsed.weights_final { WeightSpec::AsGiven } else { opts.weights };
-    parsed.edges.into_graph(spec, opts.symmetrize)
+    parsed.edges.into_graph(spec, opts.symmetrize).map_err(|e| at_edge_line(path, format, e))
+}
+
+/// A weight range error of the graph's build as a parse error at the edge's line: the range is
+/// only known once every weight is (one negative weight makes them all `i32`), so the parsers
+/// cannot tell, and the file is read again to find the line (an error path only).
+fn at_edge_line(path: &Path, format: Format, e: Error) -> Error {
+    let Error::WeightOutOfRange { edge, weight, kind, .. } = e else { return e };
+    let msg = format!("weight {weight} does not fit in {kind}");
+    let line = read_bytes(path, false).ok().and_then(|t| edge_line(&t, format, edge));
+    Error::parse(path, line.unwrap_or(0), msg)
+}
+
+/// The 1-based line of edge `edge` (0-based, in file order) of a text graph, where the format
+/// has one edge per line: DIMACS `a` lines, Matrix Market entries after the size line, edge
+/// list lines that are not comments. `None` for METIS (edges share lines) or past the end.
+fn edge_line(text: &[u8], format: Format, edge: u64) -> Option<u64> {
+    let data = |l: &[u8]| -> bool {
+        let l = l.trim_ascii();
+        match format {
+            Format::Dimacs => l.first() == Some(&b'a'),
+            Format::MatrixMarket | Format::EdgeList | Format::WeightedEdgeList => {
+                !l.is_empty() && !matches!(l[0], b'%' | b'#')
+            }
+            Format::Metis | Format::Binary => false,
+        }
+    };
+    // Matrix Market's first data line is the size line, not an edge.
+    let skip = u64::from(format == Format::MatrixMarket);
+    let (k, _) =
+        text.split(|&c| c == b'\n').enumerate().filter(|(_, l)| data(l)).nth(usize::try_from(edge + skip).ok()?)?;
+    Some(k as u64 + 1)
 }
 
 /// Apply `weights` and `symmetrize` to an already built (binary) graph. The common case, neither,
