@@ -141,9 +141,9 @@ impl Watchdog {
 
 static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
 
-/// Run workers for `c` until its limits, restarting after each crash or hang; print a summary.
-pub fn supervise(c: &Config) -> Result<Summary, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+/// Run workers (`exe --worker ...`, the `sssp-fuzz` binary) for `c` until its limits,
+/// restarting after each crash or hang; print a summary line.
+pub fn supervise(c: &Config, exe: &Path) -> Result<Summary, String> {
     let started = Instant::now();
     let mut total = Summary::default();
     let mut start = c.start;
@@ -153,7 +153,7 @@ pub fn supervise(c: &Config) -> Result<Summary, String> {
         if left_s == Some(0) || left_n == Some(0) {
             break;
         }
-        let mut cmd = Command::new(&exe);
+        let mut cmd = Command::new(exe);
         cmd.args(["--worker", c.target.name(), "--seed", &c.seed.to_string(), "--start", &start.to_string()]);
         cmd.arg("--corpus").arg(&c.corpus).arg("--findings").arg(&c.findings);
         if let Some(s) = left_s {
