@@ -66,6 +66,8 @@ pub fn work(c: &Config) -> Result<Summary, String> {
             break;
         }
         let mut rng = Rng::new(iteration_seed(c.seed, c.target, iter));
+        // Without an extension the supervisor knows that the harness itself died (mutating).
+        std::fs::write(&iter_file, format!("{iter}")).map_err(|e| e.to_string())?;
         let input = bench.mutate(&mut rng);
         std::fs::write(&iter_file, format!("{iter} {}", input.ext)).map_err(|e| e.to_string())?;
         watch.begin();
@@ -183,7 +185,10 @@ pub fn supervise(c: &Config, exe: &Path) -> Result<Summary, String> {
             .ok()
             .and_then(|s| s.split_once(' ').map(|(i, e)| (i.parse::<u64>().ok(), e.to_string())))
             .and_then(|(i, e)| Some((i?, e)))
-            .ok_or_else(|| format!("worker failed before its first input: {}", std::fs::read_to_string(&err_path).unwrap_or_default()))?;
+            .ok_or_else(|| {
+                let err = std::fs::read_to_string(&err_path).unwrap_or_default();
+                format!("the worker failed outside any reader (a harness bug): {}", err.trim())
+            })?;
         let bytes = std::fs::read(work_dir(c).join(format!("input.{ext}"))).unwrap_or_default();
         let stderr = std::fs::read_to_string(&err_path).unwrap_or_default();
         let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").to_string();

@@ -71,9 +71,18 @@ const LONG_LINE: usize = 1 << 16;
 const HUGE_LINE: usize = 10 << 20;
 const HUGE_EVERY: usize = 200;
 
+/// The largest input a mutation makes: a 10 MB line and some (stacked mutations that copy
+/// ranges would otherwise grow an input without bound, and the fuzzer would run out of memory
+/// itself).
+pub const MAX_INPUT: usize = 16 << 20;
+
 /// Apply 1 to 4 text mutations to `data`; `others` are the target's seeds, for splicing.
 pub fn text(rng: &mut Rng, data: &mut Vec<u8>, others: &[Vec<u8>]) {
     for _ in 0..1 + rng.below(4) {
+        if data.len() > MAX_INPUT {
+            data.truncate(MAX_INPUT);
+            return;
+        }
         match rng.below(11) {
             0 => flip_bit(rng, data),
             1 => set_byte(rng, data),
@@ -87,12 +96,17 @@ pub fn text(rng: &mut Rng, data: &mut Vec<u8>, others: &[Vec<u8>]) {
             _ => delete_line(rng, data),
         }
     }
+    data.truncate(MAX_INPUT);
 }
 
 /// Like [`text`], plus overwrites of aligned 32- and 64-bit words with interesting values
 /// (counts, offsets and ids in the binary formats are words).
 pub fn binary(rng: &mut Rng, data: &mut Vec<u8>, others: &[Vec<u8>]) {
     for _ in 0..1 + rng.below(3) {
+        if data.len() > MAX_INPUT {
+            data.truncate(MAX_INPUT);
+            return;
+        }
         match rng.below(8) {
             0 => flip_bit(rng, data),
             1 => set_byte(rng, data),
@@ -102,6 +116,7 @@ pub fn binary(rng: &mut Rng, data: &mut Vec<u8>, others: &[Vec<u8>]) {
             _ => set_word(rng, data),
         }
     }
+    data.truncate(MAX_INPUT);
 }
 
 fn flip_bit(rng: &mut Rng, d: &mut [u8]) {
@@ -191,7 +206,7 @@ fn line_bounds(rng: &mut Rng, d: &[u8]) -> (usize, usize) {
 fn duplicate_line(rng: &mut Rng, d: &mut Vec<u8>) {
     let (a, b) = line_bounds(rng, d);
     let line = d[a..b].to_vec();
-    let times = if rng.one_in(8) { 1000 } else { 1 };
+    let times = if rng.one_in(8) { (1 << 20) / line.len().max(1) } else { 1 }.clamp(1, 1000);
     for _ in 0..times {
         d.splice(b..b, line.iter().copied());
     }
