@@ -53,6 +53,8 @@ pub const HANG: Duration = Duration::from_secs(10);
 /// An error message longer than this is unbounded text from the input (DIMACS and MTX cut
 /// theirs to about 95 bytes; paths and the fixed text add some).
 pub const LONG_MESSAGE: usize = 600;
+/// The bound for the args target, whose mistakes print usage (bounded by the program).
+pub const USAGE_MESSAGE: usize = 4096;
 
 /// One seed or mutated input: its bytes and the file extension it is read under.
 #[derive(Clone)]
@@ -242,7 +244,9 @@ impl Bench {
             End::TimedOut if heavy_ok => {}
             End::TimedOut => found.push(Finding { class: "hang", detail: format!("{args:?}") }),
         }
-        if out.stderr_len as usize > LONG_MESSAGE {
+        // Usage text is as long as the program's help, not the input: argument vectors get more.
+        let bound = if self.target == Target::Args { USAGE_MESSAGE } else { LONG_MESSAGE };
+        if out.stderr_len as usize > bound {
             found.push(Finding { class: "long-message", detail: format!("{} bytes: {}", out.stderr_len, cut(&out.stderr)) });
         }
         if !heavy_ok && out.max_rss > BIG {

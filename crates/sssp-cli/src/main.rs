@@ -202,6 +202,7 @@ fn exit_code(e: &Error) -> u8 {
 fn run(a: RunArgs) -> Result<()> {
     for p in a.output.iter().chain(&a.trace) {
         out::check_writable(p)?;
+        out::check_not_input(p, &a.graph.graph)?;
     }
     let algo = a.solve.algo()?;
     if a.trace.is_some() && !algo.uses_engine() {
@@ -378,6 +379,7 @@ fn path(a: PathArgs) -> Result<()> {
 fn convert(a: ConvertArgs) -> Result<()> {
     let format = output_format(&a.out, a.to.as_deref())?;
     out::check_writable(&a.out)?;
+    out::check_not_input(&a.out, &a.graph.graph)?;
     let g = a.graph.load()?;
     common::write_graph(&g, &a.out, format)?;
     eprintln!("wrote {} ({} vertices, {} arcs)", a.out.display(), g.num_vertices(), g.num_arcs());
