@@ -12,14 +12,14 @@ impl Rng {
         Rng(seed)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         sssp::rng::mix64(self.0)
     }
 
     /// Uniform in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 
     /// True one time in `n`.
@@ -129,14 +129,14 @@ fn flip_bit(rng: &mut Rng, d: &mut [u8]) {
 fn set_byte(rng: &mut Rng, d: &mut [u8]) {
     if !d.is_empty() {
         let i = rng.below(d.len());
-        d[i] = if rng.one_in(2) { *rng.pick(SPECIAL_BYTES) } else { rng.next() as u8 };
+        d[i] = if rng.one_in(2) { *rng.pick(SPECIAL_BYTES) } else { rng.next_u64() as u8 };
     }
 }
 
 fn insert_bytes(rng: &mut Rng, d: &mut Vec<u8>) {
     let at = rng.below(d.len() + 1);
     let k = 1 + rng.below(8);
-    let bytes: Vec<u8> = (0..k).map(|_| if rng.one_in(2) { *rng.pick(SPECIAL_BYTES) } else { rng.next() as u8 }).collect();
+    let bytes: Vec<u8> = (0..k).map(|_| if rng.one_in(2) { *rng.pick(SPECIAL_BYTES) } else { rng.next_u64() as u8 }).collect();
     d.splice(at..at, bytes);
 }
 
