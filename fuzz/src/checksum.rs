@@ -52,3 +52,34 @@ pub fn fix_hierarchy(d: &mut [u8]) {
     let sum = mix64(body_sum(&d[HEADER..]) ^ h);
     d[96..104].copy_from_slice(&sum.to_le_bytes());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sssp::hierarchy::Hierarchy;
+    use sssp::io::{parse_text, Format, LoadOptions};
+
+    /// The fix-ups must reproduce what the writers store, or every "fixed" mutation would stop
+    /// at the checksum test like an unfixed one.
+    #[test]
+    fn fix_ups_reproduce_the_writers_checksums() {
+        let dir = std::env::temp_dir().join(format!("sssp-fuzz-checksum-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = b"p sp 5 6\na 1 2 3\na 2 3 4\na 3 4 1\na 4 5 2\na 5 1 7\na 2 4 9\n";
+        let g = parse_text(std::path::Path::new("g.gr"), text, Format::Dimacs, &LoadOptions::default())
+            .unwrap()
+            .into_graph_as_given()
+            .unwrap();
+        let (bin, ch) = (dir.join("g.bin"), dir.join("g.ch"));
+        sssp::io::binary::write(&g, &bin).unwrap();
+        Hierarchy::build(&g).unwrap().write(&g, &ch).unwrap();
+        for (path, at, fix) in [(&bin, 32, fix_binary as fn(&mut [u8])), (&ch, 96, fix_hierarchy)] {
+            let want = std::fs::read(path).unwrap();
+            let mut got = want.clone();
+            got[at..at + 8].fill(0);
+            fix(&mut got);
+            assert_eq!(got, want, "{}", path.display());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
