@@ -62,7 +62,9 @@ pub fn work(c: &Config) -> Result<Summary, String> {
     let iter_file = bench.work.join("iteration");
     let mut iter = c.start;
     loop {
-        if c.iterations.is_some_and(|n| iter >= c.start + n) || c.seconds.is_some_and(|s| started.elapsed().as_secs() >= s) {
+        if c.iterations.is_some_and(|n| iter >= c.start + n)
+            || c.seconds.is_some_and(|s| started.elapsed().as_secs() >= s)
+        {
             break;
         }
         let mut rng = Rng::new(iteration_seed(c.seed, c.target, iter));
@@ -99,7 +101,8 @@ pub fn file(findings: &Path, t: Target, f: &Finding, input: &Input, iter: u64) -
     if kept < KEEP_PER_BUCKET {
         let ext = if input.bytes.len() > 1 << 20 { format!("{}.big", input.ext) } else { input.ext.clone() };
         std::fs::write(dir.join(format!("{iter}.{ext}")), &input.bytes).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join(format!("{iter}.txt")), format!("{}: {}\n", f.class, f.detail)).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join(format!("{iter}.txt")), format!("{}: {}\n", f.class, f.detail))
+            .map_err(|e| e.to_string())?;
     }
     Ok(bucket)
 }

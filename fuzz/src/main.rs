@@ -20,7 +20,10 @@ fn main() -> ExitCode {
                 let r = if worker {
                     driver::work(&c).map(|s| println!("{} {} {}", s.execs, s.findings, s.buckets.join(" ")))
                 } else {
-                    std::env::current_exe().map_err(|e| e.to_string()).and_then(|exe| driver::supervise(&c, &exe)).map(drop)
+                    std::env::current_exe()
+                        .map_err(|e| e.to_string())
+                        .and_then(|exe| driver::supervise(&c, &exe))
+                        .map(drop)
                 };
                 if let Err(e) = r {
                     eprintln!("sssp-fuzz: {}: {e}", t.name());

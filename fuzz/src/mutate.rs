@@ -136,7 +136,8 @@ fn set_byte(rng: &mut Rng, d: &mut [u8]) {
 fn insert_bytes(rng: &mut Rng, d: &mut Vec<u8>) {
     let at = rng.below(d.len() + 1);
     let k = 1 + rng.below(8);
-    let bytes: Vec<u8> = (0..k).map(|_| if rng.one_in(2) { *rng.pick(SPECIAL_BYTES) } else { rng.next_u64() as u8 }).collect();
+    let bytes: Vec<u8> =
+        (0..k).map(|_| if rng.one_in(2) { *rng.pick(SPECIAL_BYTES) } else { rng.next_u64() as u8 }).collect();
     d.splice(at..at, bytes);
 }
 

@@ -220,7 +220,21 @@ impl Bench {
         let args: Vec<String> = match self.target {
             Target::Sources => args_of(&["run", "graph.gr", "-a", "dijkstra", "--sources-file", &file]),
             Target::Targets => {
-                args_of(&["run", "graph.gr", "-a", "dijkstra", "--output-kind", "matrix", "--targets-file", &file])
+                // Two sources and an output file, so the matrix is really written.
+                args_of(&[
+                    "run",
+                    "graph.gr",
+                    "-a",
+                    "dijkstra",
+                    "-s",
+                    "0,1",
+                    "--output-kind",
+                    "matrix",
+                    "-o",
+                    "matrix.txt",
+                    "--targets-file",
+                    &file,
+                ])
             }
             Target::Plot => args_of(&["plot", &file, "-o", "out.svg"]),
             _ => {
@@ -243,14 +257,19 @@ impl Bench {
         match out.end {
             End::Code(0..=6) => {}
             End::Code(c) => found.push(Finding { class: "exit", detail: format!("exit {c}: {}", cut(&out.stderr)) }),
-            End::Signal(s) => found.push(Finding { class: "signal", detail: format!("signal {s}: {}", cut(&out.stderr)) }),
+            End::Signal(s) => {
+                found.push(Finding { class: "signal", detail: format!("signal {s}: {}", cut(&out.stderr)) })
+            }
             End::TimedOut if heavy_ok => {}
             End::TimedOut => found.push(Finding { class: "hang", detail: format!("{args:?}") }),
         }
         // Usage text is as long as the program's help, not the input: argument vectors get more.
         let bound = if self.target == Target::Args { USAGE_MESSAGE } else { LONG_MESSAGE };
         if out.stderr_len as usize > bound {
-            found.push(Finding { class: "long-message", detail: format!("{} bytes: {}", out.stderr_len, cut(&out.stderr)) });
+            found.push(Finding {
+                class: "long-message",
+                detail: format!("{} bytes: {}", out.stderr_len, cut(&out.stderr)),
+            });
         }
         if !heavy_ok && out.max_rss > BIG {
             found.push(Finding { class: "memory", detail: format!("max rss {} B", out.max_rss) });
@@ -371,7 +390,9 @@ fn help_dictionary(exe: &Path) -> Result<Vec<String>, String> {
             }
         }
     }
-    words.extend(["@G", "@O", "@O.gr", "@O.bin", "@O.csv", "@O.svg", "-", "gen:grid2d:3x3", "0", "1", "3"].map(String::from));
+    words.extend(
+        ["@G", "@O", "@O.gr", "@O.bin", "@O.csv", "@O.svg", "-", "gen:grid2d:3x3", "0", "1", "3"].map(String::from),
+    );
     words.sort();
     words.dedup();
     Ok(words)
