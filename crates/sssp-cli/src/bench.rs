@@ -79,7 +79,7 @@ pub struct BenchArgs {
     #[arg(long)]
     sources_file: Option<std::path::PathBuf>,
     /// Without explicit sources: this many, picked with --seed among non-isolated vertices.
-    #[arg(long, short = 'n', default_value_t = 5, conflicts_with_all = ["source", "sources_file"])]
+    #[arg(long, short = 'n', default_value_t = 5, conflicts_with_all = ["source", "sources_file"], value_parser = crate::common::trials_arg)]
     trials: usize,
     #[arg(long, default_value_t = 27491095)]
     seed: u64,
@@ -418,6 +418,17 @@ fn dijkstra_work(g: &Graph, dist: &[i64]) -> u64 {
     (0..g.num_vertices() as u32).filter(|&v| dist[v as usize] != UNREACHED).map(|v| g.degree(v) as u64).sum()
 }
 
+/// The sources for a log line: all of a short list, the first few and the count of a long one
+/// (a million sources are not a line anyone reads).
+fn list_head(s: &[u32]) -> String {
+    const SHOWN: usize = 16;
+    if s.len() <= SHOWN {
+        return format!("{s:?}");
+    }
+    let head: Vec<String> = s[..SHOWN].iter().map(u32::to_string).collect();
+    format!("[{}, ...] ({} in all)", head.join(", "), s.len())
+}
+
 pub fn bench(a: BenchArgs) -> Result<()> {
     let explicit = crate::sources::explicit(&a.source, a.sources_file.as_deref())?;
     if explicit.is_empty() && a.trials == 0 {
@@ -431,13 +442,13 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     a.hierarchy.apply(&g, &configs.iter().map(|c| c.algo).collect::<Vec<_>>())?;
     let sources = if explicit.is_empty() {
         let s = sssp::reference::pick_sources(&g, a.trials, a.seed);
-        eprintln!("sources: {:?} (seed {})", s, a.seed);
+        eprintln!("sources: {} (seed {})", list_head(&s), a.seed);
         s
     } else {
         for &s in &explicit {
             sssp::reference::check_source(&g, s)?;
         }
-        eprintln!("sources: {explicit:?} (given)");
+        eprintln!("sources: {} (given)", list_head(&explicit));
         explicit
     };
     let targets = if a.target_at.is_empty() {

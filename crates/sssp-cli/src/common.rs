@@ -199,7 +199,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub sources_file: Option<PathBuf>,
     /// Number of random sources (instead of explicit sources, which it cannot be combined with).
-    #[arg(long, short = 'n', default_value_t = 1, conflicts_with_all = ["source", "sources_file"])]
+    #[arg(long, short = 'n', default_value_t = 1, conflicts_with_all = ["source", "sources_file"], value_parser = trials_arg)]
     pub trials: usize,
     /// Seed of the random source picker (printed with each run).
     #[arg(long, default_value_t = 27491095)]
@@ -400,6 +400,20 @@ pub fn vertex_id(s: &str) -> std::result::Result<u32, String> {
     s.trim().parse::<u32>().map_err(|_| {
         format!("`{s}` is not a vertex id: ids are the graph's 0-based vertex numbers, integers from 0 to {}", u32::MAX - 1)
     })
+}
+
+/// The most random sources one command picks: a million solves is far past what a benchmark
+/// needs (GAP uses 64), and a mistyped count (`-n 4000000000`) must be refused at once, not
+/// fill memory with a source list and run for days (issue 26: found by the fuzzer).
+pub const MAX_TRIALS: usize = 1 << 20;
+
+/// `--trials`: an integer in `0..=MAX_TRIALS` (0 is refused later, with the reason).
+pub fn trials_arg(s: &str) -> std::result::Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n <= MAX_TRIALS => Ok(n),
+        Ok(_) => Err(format!("at most {MAX_TRIALS} random sources; give explicit ones with --sources-file")),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// A distance given on the command line, in `g`'s metric: an integer on integer-weighted graphs

@@ -213,6 +213,7 @@ fn exit_code(e: &Error) -> u8 {
 fn run(a: RunArgs) -> Result<()> {
     for p in a.output.iter().chain(&a.trace) {
         out::check_writable(p)?;
+        out::check_not_input(p, &a.graph.graph)?;
     }
     let algo = a.solve.algo()?;
     a.solve.check_flags(algo)?;
@@ -421,6 +422,7 @@ fn path(a: PathArgs) -> Result<()> {
 fn convert(a: ConvertArgs) -> Result<()> {
     let format = output_format(&a.out, a.to.as_deref())?;
     out::check_writable(&a.out)?;
+    out::check_not_input(&a.out, &a.graph.graph)?;
     let g = a.graph.load()?;
     common::write_graph(&g, &a.out, format)?;
     eprintln!("wrote {} ({} vertices, {} arcs)", out::name(&a.out), g.num_vertices(), g.num_arcs());

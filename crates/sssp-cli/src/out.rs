@@ -102,3 +102,20 @@ pub fn check_writable(path: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+/// Refuse to write the output over the input graph: a binary graph is used straight from a
+/// memory map, and truncating the file under it kills the process with SIGBUS
+/// (`sssp convert g.bin g.bin`, found by the fuzzer); a text one would be lost.
+pub fn check_not_input(out: &Path, graph: &Path) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let (Ok(o), Ok(g)) = (std::fs::metadata(out), std::fs::metadata(graph)) else {
+        return Ok(()); // a new output, or a generated graph: nothing to overwrite
+    };
+    if (o.dev(), o.ino()) == (g.dev(), g.ino()) {
+        return Err(Error::InvalidArgument(format!(
+            "{} is the input graph: write the output to another file",
+            out.display()
+        )));
+    }
+    Ok(())
+}

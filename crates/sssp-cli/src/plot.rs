@@ -9,6 +9,8 @@ use clap::Args;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+// Input is quoted as the graph readers quote it: a 10 MB field gives a short message.
+use sssp::io::excerpt;
 use sssp::{Error, Result};
 
 #[derive(Args)]
@@ -91,7 +93,7 @@ fn read_trace(path: &Path) -> Result<Trace> {
     }
     for (i, h) in header.iter().enumerate() {
         if (REQUIRED.contains(h) || OPTIONAL.contains(h)) && header[..i].contains(h) {
-            return Err(Error::parse(path, 1, format!("column `{h}` appears twice")));
+            return Err(Error::parse(path, 1, format!("column `{}` appears twice", excerpt(h.as_bytes()))));
         }
     }
     let (c_iter, c_frontier) = (col("iter").unwrap_or(0), col("frontier").unwrap_or(0));
@@ -109,7 +111,7 @@ fn read_trace(path: &Path) -> Result<Trace> {
                 format!(
                     "expected {} comma-separated fields ({}), found {}",
                     header.len(),
-                    header.join(","),
+                    excerpt(header.join(",").as_bytes()),
                     fields.len()
                 ),
             ));
@@ -121,14 +123,18 @@ fn read_trace(path: &Path) -> Result<Trace> {
                     return Err(Error::parse(
                         path,
                         n,
-                        format!("column `micros`: expected a non-negative number, found `{f}`"),
+                        format!("column `micros`: expected a non-negative number, found `{}`", excerpt(f.as_bytes())),
                     ));
                 }
             } else if (REQUIRED.contains(h) || OPTIONAL.contains(h)) && f.parse::<u64>().is_err() {
                 return Err(Error::parse(
                     path,
                     n,
-                    format!("column `{h}` (field {}): expected a non-negative integer, found `{f}`", i + 1),
+                    format!(
+                        "column `{h}` (field {}): expected a non-negative integer, found `{}`",
+                        i + 1,
+                        excerpt(f.as_bytes())
+                    ),
                 ));
             }
         }
@@ -261,4 +267,35 @@ fn count(v: &f64) -> String {
     };
     let s = format!("{:.1}", v / div);
     format!("{}{suffix}", s.strip_suffix(".0").unwrap_or(&s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 26, item 9: every message that quotes the trace quotes a bounded piece of it, so a
+    /// 10 MB field or header gives a short message.
+    #[test]
+    fn long_fields_give_short_messages() {
+        let dir = std::env::temp_dir().join(format!("sssp-plot-long-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("t.csv");
+        let long = "9".repeat(10 << 20);
+        let cases = [
+            format!("iter,frontier,arcs,micros\n1,{long}x,3,1.0\n"),
+            format!("iter,frontier,arcs,micros\n1,1,3,-{long}\n"),
+            format!("iter,frontier,arcs,micros,{long},{long}\n1,1,3,1.0\n"),
+            format!("iter,frontier,arcs,micros,x{long}\n1,1,3,1.0\n"),
+            format!("iter,frontier,arcs,micros,far,far\n1,1,3,1.0,0,0\n"),
+        ];
+        for text in cases {
+            std::fs::write(&p, &text).unwrap();
+            let msg = match read_trace(&p) {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("accepted: {}", &text[..60]),
+            };
+            assert!(msg.len() < 300, "{} bytes: {}", msg.len(), &msg[..300]);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

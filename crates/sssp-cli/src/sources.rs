@@ -23,7 +23,7 @@ pub fn read(path: &Path) -> Result<Vec<u32>> {
                 return Err(Error::parse(
                     path,
                     k as u64 + 1,
-                    format!("expected one vertex id (0..=4294967295), found `{}`", line.escape_ascii()),
+                    format!("expected one vertex id (0..=4294967295), found `{}`", sssp::io::excerpt(line)),
                 ))
             }
         }
@@ -58,6 +58,21 @@ mod tests {
         assert!(matches!(read(&p), Err(Error::Parse { line: 2, .. })));
         std::fs::write(&p, "# none\n").unwrap();
         assert!(matches!(read(&p), Err(Error::Parse { line: 0, .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 26, item 9: a 10 MB line is quoted as the graph readers quote input, not whole.
+    #[test]
+    fn long_lines_give_short_messages() {
+        let dir = std::env::temp_dir().join(format!("sssp-sources-long-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("s.txt");
+        let mut text = b"3\n".to_vec();
+        text.extend(std::iter::repeat_n(b'9', 10 << 20));
+        std::fs::write(&p, text).unwrap();
+        let msg = read(&p).unwrap_err().to_string();
+        assert!(msg.len() < 200, "{} bytes: {}", msg.len(), &msg[..200]);
+        assert!(msg.contains(":2:") && msg.contains("999..."), "{msg}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

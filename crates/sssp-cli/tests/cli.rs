@@ -1071,3 +1071,43 @@ fn weights_out_of_range_name_their_line() {
         assert!(err.contains(&format!("{}{at}", s(&g))) && err.contains("does not fit in i32"), "{name}: {err}");
     }
 }
+
+/// Found by the fuzzer (issue 26): writing over the input graph killed `convert` with SIGBUS
+/// (the binary graph is used from a memory map); it is now a bad argument, the file intact.
+#[test]
+fn output_over_the_input_graph_is_refused() {
+    let g = tmp("in-place.bin");
+    assert!(sssp(&["gen", "grid2d:3x3", "-o", s(&g)]).status.success());
+    let before = std::fs::read(&g).unwrap();
+    for args in [
+        vec!["convert", s(&g), s(&g)],
+        vec!["run", s(&g), "-s", "0", "-o", s(&g)],
+        vec!["run", s(&g), "-s", "0", "-a", "workfront", "--trace", s(&g)],
+    ] {
+        let o = sssp(&args);
+        let (_, err) = text(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("is the input graph"), "{err}");
+    }
+    assert_eq!(std::fs::read(&g).unwrap(), before);
+}
+
+/// Found by the fuzzer (issue 26): `-n 9223372036854775808` panicked (capacity overflow),
+/// `-n 400000000` ran for minutes with 6 GB of sources and a 12 MB `sources:` line.
+#[test]
+fn huge_trial_counts_are_refused_and_source_lists_cut() {
+    let g = tmp("trials.gr");
+    std::fs::write(&g, "p sp 3 2\na 1 2 1\na 2 3 1\n").unwrap();
+    for n in ["9223372036854775808", "18446744073709551615", "400000000", "1048577"] {
+        for cmd in ["run", "bench"] {
+            let o = sssp(&[cmd, s(&g), "-n", n]);
+            let (_, err) = text(&o);
+            assert_eq!(o.status.code(), Some(2), "{cmd} -n {n}: {err}");
+            assert!(err.len() < 600, "{err}");
+        }
+    }
+    let o = sssp(&["bench", s(&g), "-n", "40"]);
+    let (_, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains(", ...] (40 in all)"), "{err}");
+}

@@ -326,6 +326,22 @@ pub fn parse_text(name: &Path, bytes: &[u8], format: Format, opts: &LoadOptions)
     Ok(parse_any(name, bytes, format, opts)?.edges)
 }
 
+/// A piece of an input as error messages quote it: at most its first 40 bytes, then `...` if
+/// there was more, with bytes other than printable ASCII escaped as `\xNN`. Every reader quotes
+/// input through it, so a 10 MB line gives a short message, and a binary file given as text
+/// writes no control characters to the terminal.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(sssp::io::excerpt(b"12x"), "12x");
+/// assert_eq!(sssp::io::excerpt(&[b'9'; 10_000_000]), format!("{}...", "9".repeat(40)));
+/// assert_eq!(sssp::io::excerpt(b"a\tb\x1b"), "a\\x09b\\x1b");
+/// ```
+pub fn excerpt(bytes: &[u8]) -> String {
+    text::show(bytes)
+}
+
 /// The formats [`write_text`] can write (all but METIS), each keeping the graph exactly: vertex
 /// count, arcs in CSR order and weights (edge lists get a third column and a `# vertices: N`
 /// line).
