@@ -364,12 +364,26 @@ impl SolveArgs {
         }
     }
 
-    /// Open an engine if the algorithm needs one, and say which device it is.
-    pub fn open_engine(&self, g: &Graph, algo: Algo) -> Result<Option<Box<dyn Engine>>> {
+    /// Open an engine if the algorithm needs one, and say which device it is. `auto` needs none
+    /// where it will pick a serial algorithm on the CPU (road graphs without a GPU): the CPU
+    /// engine's buffers are sized by the graph (26.7 s of set-up for 3e8 vertices, issue #26)
+    /// and would go unused. `opts` are the run's, which `auto` reads (a traced run wants one).
+    pub fn open_engine(&self, g: &Graph, algo: Algo, opts: &Options) -> Result<Option<Box<dyn Engine>>> {
         if !engine_needed(g, algo)? {
             return Ok(None);
         }
-        open_engine(g, DeviceKind::parse(&self.device)?).map(Some)
+        let kind = DeviceKind::parse(&self.device)?;
+        if algo == Algo::Auto && kind != DeviceKind::Gpu && sssp::strategy::auto::phast_fits(g, 1, opts).is_none() {
+            if let Err(why) = engine::gpu_usable(kind) {
+                if !sssp::strategy::auto::choose(g, false, opts).algo.uses_engine() {
+                    if kind == DeviceKind::Auto {
+                        eprintln!("no usable GPU ({why}); auto runs a serial algorithm, so no engine is opened");
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+        open_engine(g, kind).map(Some)
     }
 
     /// The explicit sources, or `trials` seeded random ones.

@@ -267,7 +267,7 @@ fn run(a: RunArgs) -> Result<()> {
         eprintln!("device: {} ({} lanes, set-up and upload {:.3} s)", e.device(), a.batch, t.elapsed().as_secs_f64());
         Some(e)
     } else {
-        a.solve.open_engine(&g, algo)?
+        a.solve.open_engine(&g, algo, &opts)?
     };
     let device = eng.as_deref().map(|e| e.device());
     // Trees are built (on the engine after frontier and settling runs) only where written.
@@ -399,7 +399,7 @@ fn path(a: PathArgs) -> Result<()> {
     a.solve.hierarchy.apply(&g, &[algo])?;
     // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
     let opts = sssp::strategy::Options { target: Some(a.target), ..a.solve.options(&g, false)? };
-    let mut eng = a.solve.open_engine(&g, algo)?;
+    let mut eng = a.solve.open_engine(&g, algo, &opts)?;
     let src = a.solve.sources(&g)?[0];
     sssp::reference::check_source(&g, a.target)?;
     let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &opts)?;

@@ -662,6 +662,12 @@ fn loaded() -> Result<(Arc<CudaContext>, Kernels)> {
     Ok((ctx, k))
 }
 
+/// `Ok` when a GPU is usable: the shared context and kernels are (or can now be) made. Waits
+/// for a [`warm_up`] under way rather than starting a second one.
+pub(crate) fn usable() -> Result<()> {
+    loaded().map(|_| ())
+}
+
 /// Make the CUDA context and load the kernels on a background thread, so that a caller with
 /// other work first (reading or generating a graph) has them ready when its engine opens:
 /// 0.2-0.3 s of a first engine's opening on the lent H100 machine. Does nothing without a usable

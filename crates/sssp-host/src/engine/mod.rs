@@ -293,6 +293,19 @@ pub fn warm_up(kind: DeviceKind) {
     }
 }
 
+/// Whether [`open`] on `kind` would give a GPU engine, without opening one: `Err` with the
+/// reason when it would not (`Cpu`, or no usable GPU). Making the CUDA context is the test, so
+/// after [`warm_up`] this costs nothing more.
+pub fn gpu_usable(kind: DeviceKind) -> std::result::Result<(), String> {
+    match kind {
+        DeviceKind::Cpu => Err("the CPU was asked for".into()),
+        DeviceKind::Gpu | DeviceKind::Auto => cuda::usable().map_err(|e| match e {
+            Error::NoGpu(why) => why,
+            e => e.to_string(),
+        }),
+    }
+}
+
 /// Most lanes of a batched engine ([`open_lanes`]).
 pub const MAX_LANES: u32 = 64;
 
