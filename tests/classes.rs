@@ -166,7 +166,11 @@ fn sinks_are_never_expanded_and_relaxed_once() {
         for (classify, settled) in [(Classify::On, 2), (Classify::Off, 3)] {
             let o = Options { classify, ..Options::default() };
             let sol = solve(&g, algo, Some(eng.as_mut()), 0, &o).unwrap();
-            assert_eq!((sol.stats.vertices_processed, sol.distance(1)), (settled, Some(sssp::Distance::Integer(2))), "{algo:?} {classify:?}");
+            assert_eq!(
+                (sol.stats.vertices_processed, sol.distance(1)),
+                (settled, Some(sssp::Distance::Integer(2))),
+                "{algo:?} {classify:?}"
+            );
         }
     }
     // The deferred pass keeps the cutoff: 1 is at 2, beyond a cutoff of 1.

@@ -258,7 +258,12 @@ fn builder_options_and_solution_paths() {
                 None => assert_eq!(sol.distance(t), None, "{}: {t}", algo.name()),
                 Some(p) => {
                     let len: i64 = p.windows(2).map(|e| arc_weight(&g, e[0], e[1], &sol.dist)).sum();
-                    assert_eq!((p[0], *p.last().unwrap(), Some(Distance::Integer(len))), (src, t, sol.distance(t)), "{}", algo.name());
+                    assert_eq!(
+                        (p[0], *p.last().unwrap(), Some(Distance::Integer(len))),
+                        (src, t, sol.distance(t)),
+                        "{}",
+                        algo.name()
+                    );
                 }
             }
         }

@@ -31,3 +31,26 @@ fn readme_rust_blocks_are_all_checked() {
     // Any other ```rust block would be shown to users without being compiled anywhere.
     assert_eq!(README.matches("```rust").count(), 1, "a new ```rust block in README.md needs a compiled twin");
 }
+
+/// Issue #26, item 13: the README's synopsis names every algorithm and its list of exit codes
+/// every code `sssp --help` documents (0 to 6).
+#[test]
+fn readme_names_every_algorithm_and_exit_code() {
+    let synopsis = README.lines().find(|l| l.starts_with("sssp run GRAPH [--algo ")).expect("the run synopsis");
+    for algo in sssp::strategy::Algo::ALL {
+        assert!(synopsis.contains(algo.name()), "`{}` missing from the run synopsis", algo.name());
+    }
+    let codes = &README[README.find("lists the exit codes").expect("the exit code list")..];
+    let codes = &codes[..codes.find(").").expect("the list's end")];
+    for (code, what) in [
+        (0, "ok"),
+        (1, "run failed"),
+        (2, "bad arguments"),
+        (3, "verification"),
+        (4, "a file"),
+        (5, "no GPU"),
+        (6, "a negative cycle"),
+    ] {
+        assert!(codes.contains(&format!("{code} {what}")), "exit code {code} ({what}) missing: {codes}");
+    }
+}

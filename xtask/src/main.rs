@@ -248,7 +248,10 @@ fn find_or_install_toolchain() -> Result<Tools, String> {
             .status()
             .is_ok_and(|s| s.success())
     };
-    let install: Vec<&str> = ["install", "-y", "-qq", "--no-install-recommends"].into_iter().chain(DEBIAN_PACKAGES.iter().copied()).collect();
+    let install: Vec<&str> = ["install", "-y", "-qq", "--no-install-recommends"]
+        .into_iter()
+        .chain(DEBIAN_PACKAGES.iter().copied())
+        .collect();
     if !(apt(&["update", "-qq"]) && apt(&install)) {
         return Err(format!("apt-get could not install {} (see {})", DEBIAN_PACKAGES.join(" "), log_path.display()));
     }

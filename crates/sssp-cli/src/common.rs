@@ -412,7 +412,10 @@ impl SolveArgs {
 /// pass `-- -1`, which would make it a graph name.
 pub fn vertex_id(s: &str) -> std::result::Result<u32, String> {
     s.trim().parse::<u32>().map_err(|_| {
-        format!("`{s}` is not a vertex id: ids are the graph's 0-based vertex numbers, integers from 0 to {}", u32::MAX - 1)
+        format!(
+            "`{s}` is not a vertex id: ids are the graph's 0-based vertex numbers, integers from 0 to {}",
+            u32::MAX - 1
+        )
     })
 }
 

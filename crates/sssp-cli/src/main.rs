@@ -450,22 +450,21 @@ fn gen(a: GenArgs) -> Result<()> {
 /// The format to write `path` in, from `--to` or the file name, checked before any work: a
 /// name that tells nothing, or a format that cannot be written, is a bad argument (exit 2).
 fn output_format(path: &std::path::Path, to: Option<&str>) -> Result<sssp::io::Format> {
-    let format = match to {
-        Some(f) => sssp::io::Format::parse(f)?,
-        None if out::is_stdout(path) => {
-            return Err(Error::InvalidArgument(
+    let format =
+        match to {
+            Some(f) => sssp::io::Format::parse(f)?,
+            None if out::is_stdout(path) => return Err(Error::InvalidArgument(
                 "standard output (`-`) has no extension to tell the format: pass --to FORMAT (bin, gr, mtx, el, wel)"
                     .into(),
-            ))
-        }
-        None => sssp::io::Format::from_path(path).ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "cannot tell the output format from the name `{}`: give it an extension \
+            )),
+            None => sssp::io::Format::from_path(path).ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "cannot tell the output format from the name `{}`: give it an extension \
                  (.bin, .gr, .mtx, .el, .wel, optionally followed by .gz or .xz) or pass --to FORMAT",
-                path.display()
-            ))
-        })?,
-    };
+                    path.display()
+                ))
+            })?,
+        };
     if !sssp::io::WRITABLE.contains(&format) {
         return Err(Error::InvalidArgument(format!(
             "{}: {format} cannot be written; writable formats are bin, gr, mtx, el and wel",

@@ -11,6 +11,7 @@ fn main() -> Result<(), sssp::Error> {
     let mut eng = engine::open(&g, DeviceKind::Auto)?; // CUDA if usable, else the CPU backend
     let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &Options::default())?;
     sssp::verify::check(&g, 0, &sol.dist)?; // a certificate: needs no reference answer
+
     // Distances come typed: `Distance::Real` here, `Distance::Integer` on integer weights.
     if let Some((v, d)) = sol.farthest() {
         println!("{} vertices on {}, farthest: vertex {v} at {d}", g.num_vertices(), eng.device());

@@ -170,7 +170,9 @@ fn needs_nonnegative(algo: &str) -> String {
     if algo == "diameter" {
         "the diameter needs non-negative weights (its eccentricity bounds rest on them)".into()
     } else {
-        format!("algorithm `{algo}` needs non-negative weights (workfront, topo-bf and bellman-ford take negative ones)")
+        format!(
+            "algorithm `{algo}` needs non-negative weights (workfront, topo-bf and bellman-ford take negative ones)"
+        )
     }
 }
 

@@ -130,7 +130,12 @@ pub(crate) fn solve(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options
     let started = Instant::now();
     eng.init(source)?;
     eng.settle(g, &spec, source)?;
-    let mut sol = finish(g, eng, Stats { readbacks: 1, classify: classify_time, classes_used: classify, ..Stats::default() }, started)?;
+    let mut sol = finish(
+        g,
+        eng,
+        Stats { readbacks: 1, classify: classify_time, classes_used: classify, ..Stats::default() },
+        started,
+    )?;
     // `vertices_processed` counts the settled vertices, the source (settled before step 1)
     // included (sinks are not settled when the run classifies: the deferred pass gives their
     // distances); `iterations` the settle steps.
