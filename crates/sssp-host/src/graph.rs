@@ -1050,7 +1050,15 @@ mod tests {
         assert!(matches!(e.into_graph(WeightSpec::AsGiven, false), Err(Error::VertexOutOfRange { vertex: 3, .. })));
         let mut e = triangle();
         e.weights.as_mut().unwrap()[0] = 1 << 40;
-        assert!(matches!(e.into_graph(WeightSpec::AsGiven, false), Err(Error::InvalidArgument(_))));
+        assert!(matches!(
+            e.into_graph(WeightSpec::AsGiven, false),
+            Err(Error::WeightOutOfRange { edge: 0, weight: 1099511627776, kind: "u32", .. })
+        ));
+        // The first bad edge is named (a file's error then names its first bad line).
+        let mut e = triangle();
+        let w = e.weights.as_mut().unwrap();
+        (w[0], w[1], w[2]) = (-1, 1 << 33, 1 << 34);
+        assert!(matches!(e.into_graph(WeightSpec::AsGiven, false), Err(Error::WeightOutOfRange { edge: 1, .. })));
     }
 
     #[test]
