@@ -223,17 +223,6 @@ fn is_hub(a: &AdvanceArgs, start: u64, end: u64) -> bool {
     !a.hub.items.is_null() && end - start >= a.hub_degree as u64
 }
 
-/// The hub queue of iteration `iter` and the length cell it zeroes for the next one (the
-/// ring at [`CELL_HUB`]); no queue and no cell when `items` is null (no hub path).
-#[inline(always)]
-pub fn hub_ring(items: *mut u32, cells: *mut u32, iter: u32) -> (Queue, *mut u32) {
-    if items.is_null() {
-        return (Queue { items, len: core::ptr::null_mut() }, core::ptr::null_mut());
-    }
-    let at = |k: u32| cells.wrapping_add(CELL_HUB + (k % 2) as usize);
-    (Queue { items, len: at(iter) }, at(iter + 1))
-}
-
 /// The hub pass of an advance whose hub queue is non-empty: the same iteration (stamp, output,
 /// buckets) over the hub queue with partition balance; `prefix` must hold the exclusive scan
 /// of the hub queue's degrees (`len + 1` entries). Its input was counted by the first pass.

@@ -58,6 +58,13 @@ pub struct BfsArgs {
     pub _pad: u32,
 }
 
+// The layout the PTX entry points expect (the host fills this block field by field), and the
+// thread-safety and launch-argument marks that every parameter block carries (see `types`).
+const _: () = assert!(core::mem::size_of::<BfsArgs>() == 32 + 8 + 8 + 8);
+#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
+// SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
+unsafe impl cudarc::driver::DeviceRepr for BfsArgs {}
+
 unsafe impl Send for BfsArgs {}
 unsafe impl Sync for BfsArgs {}
 

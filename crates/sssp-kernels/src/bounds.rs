@@ -135,6 +135,13 @@ pub struct BoundsArgs {
     pub lane: u16,
 }
 
+// The layout the PTX entry points expect (the host fills this block field by field), and the
+// thread-safety and launch-argument marks that every parameter block carries (see `types`).
+const _: () = assert!(core::mem::size_of::<BoundsArgs>() == 5 * 8 + 16);
+#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
+// SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
+unsafe impl cudarc::driver::DeviceRepr for BoundsArgs {}
+
 /// The distance of graph vertex `v` in this eccentricity's lane.
 #[inline(always)]
 unsafe fn dist_at(a: &BoundsArgs, v: u32) -> u32 {

@@ -47,6 +47,16 @@ pub struct ClassifyArgs {
     pub count: *mut u64,
 }
 
+// The layout the PTX entry points expect (the host fills this block field by field), and the
+// thread-safety and launch-argument marks that every parameter block carries (see `types`).
+const _: () = assert!(core::mem::size_of::<ClassifyArgs>() == 32 + 5 * 8);
+// Raw addresses into engine-managed buffers, handed to worker threads by the CPU backend.
+unsafe impl Send for ClassifyArgs {}
+unsafe impl Sync for ClassifyArgs {}
+#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
+// SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
+unsafe impl cudarc::driver::DeviceRepr for ClassifyArgs {}
+
 /// The class of arc `u -> v` of weight `w` (as `metric` encodes it), from the head's in-degree
 /// (saturated) and out-degree.
 #[inline(always)]
@@ -141,6 +151,16 @@ pub struct SinkArgs {
     pub cutoff: u32,
     pub _pad: u32,
 }
+
+// The layout the PTX entry points expect (the host fills this block field by field), and the
+// thread-safety and launch-argument marks that every parameter block carries (see `types`).
+const _: () = assert!(core::mem::size_of::<SinkArgs>() == 32 + 4 * 8 + 8 + 8);
+// Raw addresses into engine-managed buffers, handed to worker threads by the CPU backend.
+unsafe impl Send for SinkArgs {}
+unsafe impl Sync for SinkArgs {}
+#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
+// SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
+unsafe impl cudarc::driver::DeviceRepr for SinkArgs {}
 
 /// After a classified run has converged: relax every arc into a sink once in every lane, from
 /// the tails' final distances, stamping [`LATE_ITER`]. Counts the arcs relaxed (in

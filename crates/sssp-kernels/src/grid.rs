@@ -19,6 +19,9 @@ use crate::split::*;
 use crate::types::*;
 use crate::warp::*;
 
+// The tiled advance's shared array (declared in `warp`) holds exactly one `advance::Tile`.
+const _: () = assert!(advance::TILE_BYTES == TILE_SMEM_BYTES);
+
 /// The slots of this block.
 #[inline(always)]
 pub unsafe fn block_range(len: u32) -> (u32, u32) {
@@ -301,7 +304,7 @@ pub unsafe fn advance_tiles<const C: bool>(a: &AdvanceArgs) {
     let (tid, _) = global_tid();
     let (b, g, t) = block_pos();
     let len = advance::prologue(a, tid);
-    let tile = tile_smem();
+    let tile = tile_smem() as *mut advance::Tile;
     let mut arcs = 0u64;
     let mut k = b;
     // Every thread of a block runs the same tiles (k is uniform), so the barriers and the

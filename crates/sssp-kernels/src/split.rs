@@ -254,7 +254,7 @@ pub unsafe fn pile_step(p: &PileArgs, st: &PileState) -> AdvanceArgs {
     // The hybrid's switch: a wide input needs no ordering (Davidson et al. §VI). Its length is
     // final here (the previous phase ended at a barrier, and nothing pushes into an input).
     let wide = (p.wide_at != 0 && b.nbuckets != 0 && load_len(input.len) >= p.wide_at) as u16;
-    let (hub, hub_zero) = crate::advance::hub_ring(p.adv.hub.items, p.cells, st.iters + 1);
+    let (hub, hub_zero) = hub_ring(p.adv.hub.items, p.cells, st.iters + 1);
     AdvanceArgs {
         input,
         output,

@@ -54,6 +54,13 @@ pub struct SweepArgs {
     pub _pad: u32,
 }
 
+// The layout the PTX entry points expect (the host fills this block field by field), and the
+// thread-safety and launch-argument marks that every parameter block carries (see `types`).
+const _: () = assert!(core::mem::size_of::<SweepArgs>() == 32 + 7 * 8 + 6 * 4);
+#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
+// SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
+unsafe impl cudarc::driver::DeviceRepr for SweepArgs {}
+
 unsafe impl Send for SweepArgs {}
 unsafe impl Sync for SweepArgs {}
 

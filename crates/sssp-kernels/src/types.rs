@@ -498,6 +498,17 @@ pub const CELL_STATE: usize = 40;
 /// Index of the two hub-queue length cells: iteration `i` pushes into `CELL_HUB + i % 2` and
 /// zeroes the other one for iteration `i + 1` (the same no-memset ring as the frontiers).
 pub const CELL_HUB: usize = 52;
+
+/// The hub queue of iteration `iter` and the length cell it zeroes for the next one (the
+/// ring at [`CELL_HUB`]); no queue and no cell when `items` is null (no hub path).
+#[inline(always)]
+pub fn hub_ring(items: *mut u32, cells: *mut u32, iter: u32) -> (Queue, *mut u32) {
+    if items.is_null() {
+        return (Queue { items, len: core::ptr::null_mut() }, core::ptr::null_mut());
+    }
+    let at = |k: u32| cells.wrapping_add(CELL_HUB + (k % 2) as usize);
+    (Queue { items, len: at(iter) }, at(iter + 1))
+}
 /// Number of `u32` cells an engine allocates.
 pub const NUM_CELLS: usize = 64;
 
@@ -611,13 +622,8 @@ const _: () = assert!(core::mem::size_of::<MultisplitArgs>() == 48 + 16);
 const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
 const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<ExtractArgs>() == 24);
-const _: () = assert!(core::mem::size_of::<crate::bounds::BoundsArgs>() == 5 * 8 + 16);
-const _: () = assert!(core::mem::size_of::<crate::bfs::BfsArgs>() == 32 + 8 + 8 + 8);
-const _: () = assert!(core::mem::size_of::<crate::sweep::SweepArgs>() == 32 + 7 * 8 + 6 * 4);
 const _: () = assert!(core::mem::size_of::<ScanArgs>() == 16 + 8 + 8 + 8 + 8 + 16 + 8);
 const _: () = assert!(core::mem::size_of::<SeedArgs>() == 8 + 16 + 8 + 8);
-const _: () = assert!(core::mem::size_of::<crate::classify::ClassifyArgs>() == 32 + 5 * 8);
-const _: () = assert!(core::mem::size_of::<crate::classify::SinkArgs>() == 32 + 4 * 8 + 8 + 8);
 
 // Parameter blocks carry raw addresses; the host hands them to worker threads (CPU backend)
 // or copies them into a launch (GPU). The pointed-to memory is managed by the engine.
@@ -639,10 +645,6 @@ unsafe impl Send for PileArgs {}
 unsafe impl Sync for PileArgs {}
 unsafe impl Send for MultisplitArgs {}
 unsafe impl Sync for MultisplitArgs {}
-unsafe impl Send for crate::classify::ClassifyArgs {}
-unsafe impl Sync for crate::classify::ClassifyArgs {}
-unsafe impl Send for crate::classify::SinkArgs {}
-unsafe impl Sync for crate::classify::SinkArgs {}
 
 #[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
 mod cuda_glue {
@@ -654,15 +656,10 @@ mod cuda_glue {
     unsafe impl cudarc::driver::DeviceRepr for super::InitArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::SeedArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::ExtractArgs {}
-    unsafe impl cudarc::driver::DeviceRepr for crate::bounds::BoundsArgs {}
-    unsafe impl cudarc::driver::DeviceRepr for crate::bfs::BfsArgs {}
-    unsafe impl cudarc::driver::DeviceRepr for crate::sweep::SweepArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::PileArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::MultisplitArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::TreeArgs {}
     unsafe impl cudarc::driver::DeviceRepr for super::SettleArgs {}
-    unsafe impl cudarc::driver::DeviceRepr for crate::classify::ClassifyArgs {}
-    unsafe impl cudarc::driver::DeviceRepr for crate::classify::SinkArgs {}
 }
 
 #[cfg(test)]

@@ -194,7 +194,8 @@ core::arch::global_asm!(
     ".shared .align 4 .b8 sssp_ms_smem[1152];",
     ".shared .align 8 .b8 sssp_tile_smem[9232];"
 );
-const _: () = assert!(crate::advance::TILE_BYTES == 9232);
+/// Bytes of `sssp_tile_smem` above: one `advance::Tile` (`grid` checks the two agree).
+pub const TILE_SMEM_BYTES: usize = 9232;
 
 /// Shared memory for one block scan or fold: a value per warp, then the block total.
 #[inline(always)]
@@ -213,12 +214,13 @@ pub unsafe fn multisplit_smem() -> *mut u32 {
     p as *mut u32
 }
 
-/// Shared memory of the tiled advance modes: one `advance::Tile`.
+/// Shared memory of the tiled advance modes: [`TILE_SMEM_BYTES`] for one `advance::Tile`
+/// (typed by its user, `grid`, so that this bottom layer names no operator).
 #[inline(always)]
-pub unsafe fn tile_smem() -> *mut crate::advance::Tile {
+pub unsafe fn tile_smem() -> *mut u8 {
     let p: u64;
     asm!("cvta.shared.u64 {p}, sssp_tile_smem;", p = out(reg64) p);
-    p as *mut crate::advance::Tile
+    p as *mut u8
 }
 
 /// Exclusive scan of one value per thread across the block; returns (exclusive prefix, total).

@@ -735,8 +735,7 @@ impl Layout {
     /// The advance for `step` in the given roles; the degree prefix is used by frontier
     /// advances (a topology-driven sweep partitions by the CSR offsets themselves).
     pub fn advance_args(&self, step: &Advance, roles: &Roles) -> AdvanceArgs {
-        let (hub, hub_zero) =
-            sssp_kernels::advance::hub_ring(self.hub_items(step.balance, step.hub), self.cells, step.iter);
+        let (hub, hub_zero) = sssp_kernels::hub_ring(self.hub_items(step.balance, step.hub), self.cells, step.iter);
         AdvanceArgs {
             hub,
             hub_zero,
