@@ -1,0 +1,292 @@
+//! The options every strategy takes ([`Options`]), the bucket width heuristic and the edge-class rule ([`Classify`]).
+
+use super::*;
+
+/// Knobs shared by the device strategies.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// How arcs are spread over threads.
+    pub balance: Balance,
+    /// Hub threshold of the frontier strategies: frontier vertices with at least this many
+    /// out-arcs are expanded by a grid-wide partitioned pass instead of their thread, virtual
+    /// warp or block ([`sssp_kernels::HUB_DEGREE`] by default; 0 = never; partition balance
+    /// needs none).
+    pub hub_degree: u32,
+    /// How duplicate frontier entries are avoided (frontier strategies).
+    pub dedupe: Dedupe,
+    /// Read the frontier length back only every this many iterations (>= 1). Iterations queued
+    /// past the end of the run see an empty frontier and cost one empty launch each; fewer
+    /// read-backs save a host round trip (about 10 us on an H100) per iteration.
+    pub check_every: u32,
+    /// Record per-iteration statistics (synchronises every iteration: slower, exact timings).
+    pub trace: bool,
+    /// Let the device run the iterations itself (one persistent launch) unless a trace is asked
+    /// for; else one launch per iteration.
+    pub device_loop: bool,
+    /// Workfront, Near-Far and Bucketing on the GPU: run the loop in one block of 1024 threads
+    /// with the near queues in shared memory instead of over the whole grid (the latency mode
+    /// for small frontiers: road graphs and meshes; docs/gpu.md, "The block loop"). Stamp dedupe
+    /// only, no edge classes (a run with this set never classifies), no `wide_at`. Same
+    /// distances; the CPU engine runs its one loop.
+    pub block_loop: bool,
+    /// Bucket width of Near-Far and Bucketing; `None`: [`heuristic_delta`].
+    pub delta: Option<u32>,
+    /// Buckets per window of Bucketing (`A`), `1..=30`.
+    pub buckets: u32,
+    /// Near-Far and Bucketing: the Workfront <-> Near-Far hybrid's switch point. Iterations whose
+    /// input holds at least this many vertices run unordered, as Workfront Sweep iterations
+    /// ([`BucketSpec::wide_at`]); 0 = never.
+    pub wide_at: u32,
+    /// Distance cutoff: vertices farther than this are reported unreached
+    /// ([`crate::UNREACHED`]), and the engines never relax towards them, so the work shrinks
+    /// with the cutoff (isochrones, range queries).
+    pub cutoff: Option<u64>,
+    /// Target vertex: the run may stop as soon as its distance is final. Near-Far, Bucketing
+    /// and serial Dijkstra do (the others run to the end). The result then holds the exact
+    /// distances up to the target's, and every farther vertex as unreached: the answer to a
+    /// cutoff query at the target's distance.
+    pub target: Option<u32>,
+    /// Also return a shortest-path tree ([`Solution::parents`]): built on the engine after a
+    /// frontier or settling run (one pass over the arcs), on the host (from the certified
+    /// distances) after the serial references and topology-driven Bellman-Ford.
+    pub tree: bool,
+    /// Crauser's settle criterion (`crauser` only).
+    pub criterion: crauser::Criterion,
+    /// Push or pull relaxation of the settling algorithms (`crauser`, `crauser-economic`,
+    /// `martin`).
+    pub variant: crauser::Variant,
+    /// Whether to relax through H-BF's edge classes: self-loops skipped, arcs into sinks
+    /// relaxed once at the end, arcs into in-degree-1 heads stored without an atomic
+    /// (`sssp_kernels::classify`); see [`Classify`]. Every engine strategy: the frontier
+    /// strategies (Workfront, Near-Far, Bucketing, the hybrid), topology-driven Bellman-Ford,
+    /// and the settling algorithms' push steps (their pull variant and the serial references
+    /// relax every arc as it is). Same distances either way. Not used for a run whose target is
+    /// a sink (a deferred target would never look settled, costing the early exit).
+    pub classify: Classify,
+}
+
+/// Builder-style setters: `Options::default().with_cutoff(5000).with_tree()`; each returns the
+/// changed options (the fields are public too, for struct-update syntax).
+impl Options {
+    /// Set [`Options::balance`].
+    pub fn with_balance(self, balance: Balance) -> Self {
+        Options { balance, ..self }
+    }
+    /// Set the hub threshold ([`Options::hub_degree`]; 0 = no hub path).
+    pub fn with_hub_degree(self, hub_degree: u32) -> Self {
+        Options { hub_degree, ..self }
+    }
+    /// Set [`Options::dedupe`].
+    pub fn with_dedupe(self, dedupe: Dedupe) -> Self {
+        Options { dedupe, ..self }
+    }
+    /// Set the bucket width ([`Options::delta`]) instead of the heuristic.
+    pub fn with_delta(self, delta: u32) -> Self {
+        Options { delta: Some(delta), ..self }
+    }
+    /// Set Bucketing's buckets per window ([`Options::buckets`]).
+    pub fn with_buckets(self, buckets: u32) -> Self {
+        Options { buckets, ..self }
+    }
+    /// Set the hybrid's switch point ([`Options::wide_at`]).
+    pub fn with_wide_at(self, wide_at: u32) -> Self {
+        Options { wide_at, ..self }
+    }
+    /// Report nothing farther than `cutoff` ([`Options::cutoff`]).
+    pub fn with_cutoff(self, cutoff: u64) -> Self {
+        Options { cutoff: Some(cutoff), ..self }
+    }
+    /// Stop once `target`'s distance is final ([`Options::target`]).
+    pub fn with_target(self, target: u32) -> Self {
+        Options { target: Some(target), ..self }
+    }
+    /// Also return the shortest-path tree ([`Options::tree`], [`Solution::parents`]).
+    pub fn with_tree(self) -> Self {
+        Options { tree: true, ..self }
+    }
+    /// Record per-iteration statistics ([`Options::trace`]).
+    pub fn with_trace(self) -> Self {
+        Options { trace: true, ..self }
+    }
+    /// Crauser's settle criterion ([`Options::criterion`]).
+    pub fn with_criterion(self, criterion: crauser::Criterion) -> Self {
+        Options { criterion, ..self }
+    }
+    /// Push or pull relaxation of the settling algorithms ([`Options::variant`]).
+    pub fn with_variant(self, variant: crauser::Variant) -> Self {
+        Options { variant, ..self }
+    }
+    /// Run the GPU loop in one block ([`Options::block_loop`]).
+    pub fn with_block_loop(self, block_loop: bool) -> Self {
+        Options { block_loop, ..self }
+    }
+    /// Relax through the edge classes always, never, or when they pay ([`Options::classify`]).
+    pub fn with_classify(self, classify: Classify) -> Self {
+        Options { classify, ..self }
+    }
+
+    /// [`Options::classify`] for a run on `g`: off when the target is a sink.
+    pub(crate) fn classify_on(&self, g: &Graph) -> Classify {
+        if self.target.is_none_or(|t| t as usize >= g.num_vertices() || g.degree(t) > 0) {
+            self.classify
+        } else {
+            Classify::Off
+        }
+    }
+
+    /// The distance up to which a result answers the query (`None`: everywhere): the cutoff,
+    /// or the target's distance in `dist` when it was reached, whichever is smaller. What
+    /// [`crate::verify::check_within`] takes to certify a bounded result.
+    pub fn query_bound(&self, dist: &[Dist]) -> Option<Dist> {
+        let target = self.target.and_then(|t| dist.get(t as usize).copied()).filter(|&d| d != UNREACHED);
+        let cutoff = self.cutoff.map(|c| c.min(Dist::MAX as u64 - 1) as Dist);
+        match (cutoff, target) {
+            (None, None) => None,
+            (c, t) => Some(c.unwrap_or(Dist::MAX).min(t.unwrap_or(Dist::MAX))),
+        }
+    }
+
+    /// One advance of a host-driven loop with these options: iteration `iter` over `input`,
+    /// through the edge classes when `classify` (what [`prepare_classes`] decided).
+    pub(crate) fn advance(&self, input: crate::engine::Input, iter: u32, classify: bool) -> crate::engine::Advance {
+        crate::engine::Advance {
+            input,
+            balance: self.balance,
+            dedupe: self.dedupe,
+            iter,
+            cutoff: self.device_cutoff(),
+            hub: self.hub_degree,
+            classify,
+        }
+    }
+
+    /// The cutoff as the kernels take it: the largest candidate kept.
+    pub(crate) fn device_cutoff(&self) -> u32 {
+        self.cutoff.map_or(sssp_kernels::NO_CUTOFF, |d| d.min(sssp_kernels::NO_CUTOFF as u64) as u32)
+    }
+
+    /// The delta to use on `g`: the one asked for, or the heuristic.
+    /// (The bucket count is checked with it where it is used, by the strategy that runs.)
+    pub fn delta_for(&self, g: &Graph) -> Result<u32> {
+        match self.delta {
+            // Real graphs: delta is an f32 bit pattern like every real distance; it must be a
+            // finite number > 0 (bits 1 to f32::MAX's).
+            Some(d) if g.metric() == Metric::Real && !(1..=f32::MAX.to_bits()).contains(&d) => {
+                Err(Error::InvalidArgument(format!(
+                    "delta bits {d:#x} are not a finite f32 > 0 (the graph has real weights)"
+                )))
+            }
+            Some(d) => Ok(d),
+            None => Ok(heuristic_delta(g)),
+        }
+    }
+}
+
+/// The warp width `c` of Davidson et al.'s delta heuristic.
+pub const DELTA_C: u64 = 32;
+
+/// Davidson et al.'s delta heuristic (§IV-D): `delta = c * w / d` with `w` the mean arc weight,
+/// `d` the mean out-degree and `c` the warp width (32), after Meyer and Sanders' `Θ(1/d)`: wide
+/// enough that a bucket holds a warp's worth of parallel work per vertex, narrow enough to save
+/// most of Workfront's redundant relaxations. At least 1. Computed from the graph alone, in one
+/// pass over the weights: `c * sum(w) * n / m^2`. Computed once per graph (in parallel) and
+/// kept with it.
+pub fn heuristic_delta(g: &Graph) -> u32 {
+    g.cached_delta(compute_delta)
+}
+
+fn compute_delta(g: &Graph) -> u32 {
+    let (n, m) = (g.num_vertices() as u128, g.num_arcs() as u128);
+    if m == 0 {
+        return if g.metric() == Metric::Real { 1f32.to_bits() } else { 1 };
+    }
+    let sum: u128 = match g.weights() {
+        crate::graph::Weights::Unsigned(w) => w.par_iter().map(|&x| x as u128).sum(),
+        crate::graph::Weights::Signed(w) => w.par_iter().map(|&x| x.max(0) as u128).sum(),
+        crate::graph::Weights::Real(w) => {
+            // The same formula in real arithmetic; the width is an f32 bit pattern like every
+            // real distance, at least the smallest normal f32 (a zero width has no buckets).
+            let sum: f64 = w.par_iter().map(|&x| f32::from_bits(x) as f64).sum();
+            let d = DELTA_C as f64 * sum * n as f64 / (m as f64 * m as f64);
+            return (d as f32).clamp(f32::MIN_POSITIVE, f32::MAX).to_bits();
+        }
+    };
+    let d = DELTA_C as u128 * sum * n / (m * m);
+    d.clamp(1, u32::MAX as u128 - 1) as u32
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            balance: Balance::VirtualWarp,
+            hub_degree: sssp_kernels::HUB_DEGREE,
+            dedupe: Dedupe::Stamp,
+            check_every: 8,
+            trace: false,
+            device_loop: true,
+            block_loop: false,
+            delta: None,
+            buckets: bucketing::DEFAULT_BUCKETS,
+            wide_at: 0,
+            cutoff: None,
+            target: None,
+            tree: false,
+            criterion: crauser::Criterion::Both,
+            variant: crauser::Variant::Successor,
+            classify: Classify::Auto,
+        }
+    }
+}
+
+/// When a run relaxes through H-BF's edge classes ([`Options::classify`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Classify {
+    /// When the arcs a classified run leaves out of its iterations (self-loops, arcs into
+    /// sinks) are at least [`CLASSIFY_MIN_SHARE`] of the graph's: there the classes pay; on
+    /// graphs with few of them, the classified kernels' extra branch cost more than they saved
+    /// (docs/benchmarks.md, "Edge classes"). The classes are computed once per engine to know.
+    #[default]
+    Auto,
+    /// Always (where the graph can be classified).
+    On,
+    /// Never: every arc relaxed as it is.
+    Off,
+}
+
+/// [`Classify::Auto`]'s threshold: skipped self-loops plus arcs into sinks, as a share of all
+/// arcs. Measured on the H100 (docs/benchmarks.md, "Edge classes"): with 29% of the arcs
+/// self-loops (`gen:selfloops`), classes made Workfront and Near-Far 4-6% faster; with about 5%
+/// of them into sinks (`gen:uniform:4000000:3`) they were even; with none (kron, roads, meshes)
+/// 2-5% slower. 10% sits between the neutral and the winning case.
+pub const CLASSIFY_MIN_SHARE: f64 = 0.10;
+
+impl Classify {
+    /// `auto`, `on`, `off`.
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "auto" => Ok(Classify::Auto),
+            "on" => Ok(Classify::On),
+            "off" => Ok(Classify::Off),
+            _ => Err(Error::InvalidArgument(format!("classify `{s}`: expected auto, on or off"))),
+        }
+    }
+
+    /// The name [`Classify::parse`] takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Classify::Auto => "auto",
+            Classify::On => "on",
+            Classify::Off => "off",
+        }
+    }
+
+    /// Whether a run classifies, given the graph's classes (`None`: it cannot be classified).
+    pub fn uses(self, counts: Option<crate::engine::ClassCounts>) -> bool {
+        match (self, counts) {
+            (Classify::Off, _) | (_, None) => false,
+            (Classify::On, Some(_)) => true,
+            (Classify::Auto, Some(c)) => (c.skipped + c.deferred) as f64 >= CLASSIFY_MIN_SHARE * c.arcs as f64,
+        }
+    }
+}

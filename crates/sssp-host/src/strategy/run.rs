@@ -1,0 +1,406 @@
+//! The drivers the strategies share: the host-driven frontier loop, the device loop, the
+//! negative-cycle watch, the edge classes' preparation and the conversion of a finished run
+//! into a [`Solution`] (distances in the library's form, overflow checked once).
+
+use super::*;
+
+/// Drive a frontier loop: call `step(iter)` (which queues one iteration's operators), and read
+/// the frontier length every `check_every` iterations (or every iteration when tracing) until
+/// it is empty. Shared by every frontier strategy so termination and tracing are written once.
+pub(crate) fn frontier_loop(
+    g: &Graph,
+    eng: &mut dyn Engine,
+    opts: &Options,
+    stats: &mut Stats,
+    mut step: impl FnMut(&mut dyn Engine, u32) -> Result<()>,
+) -> Result<()> {
+    let mut watch = CycleWatch::new(g, Instant::now(), CYCLE_CHECK_FRONTIER);
+    let every = if opts.trace { 1 } else { opts.check_every.max(1) };
+    // Workfront invariant: after iteration i every vertex whose shortest path has <= i arcs is
+    // final, so iteration n + 1 sees an empty frontier. Past that (plus the read-back slack) the
+    // engine is broken: fail loudly instead of looping forever.
+    let bound = (eng.num_vertices() as u64 + 1 + every as u64).min(u32::MAX as u64) as u32;
+    let mut iter = 1u32;
+    // Counters are read (a synchronisation) only to trace per-iteration deltas.
+    let mut last = if opts.trace { eng.counters()? } else { Counters::default() };
+    loop {
+        let t = Instant::now();
+        let frontier = if opts.trace { eng.frontier_len()? as u64 } else { 0 };
+        step(eng, iter)?;
+        if opts.trace {
+            let c = eng.counters()?;
+            stats.trace.push(IterTrace {
+                iter,
+                frontier,
+                arcs: c.arcs - last.arcs,
+                micros: t.elapsed().as_secs_f64() * 1e6,
+                bucket: 0,
+                far: 0,
+                slots: 0,
+            });
+            last = c;
+        }
+        if iter.is_multiple_of(every) {
+            stats.readbacks += 1;
+            if eng.frontier_len()? == 0 {
+                break;
+            }
+        }
+        if iter >= bound {
+            return Err(not_converged(eng, iter));
+        }
+        if let Some(w) = watch.as_mut().filter(|w| iter >= w.next()) {
+            w.look(eng, iter)?;
+        }
+        iter += 1;
+    }
+    Ok(())
+}
+
+/// Drive a frontier strategy through [`Engine::run_loop`]: Workfront (`buckets: None`),
+/// Near-Far (one bucket) or Bucketing. By default one call runs the whole solve on the device;
+/// with a trace (or `device_loop` off) one iteration per call, recording the queue sizes.
+pub(crate) fn device_loop(
+    g: &Graph,
+    eng: &mut dyn Engine,
+    source: u32,
+    opts: &Options,
+    buckets: Option<BucketSpec>,
+) -> Result<Solution> {
+    crate::reference::check_source(g, source)?;
+    device_loop_from(g, eng, &[source], opts, buckets)
+}
+
+/// [`device_loop`] from a set of vertex ids of the engine's runs (several sources of one
+/// nearest-source solve, or one per lane of a batch): every seed at 0. The result has one
+/// distance per id.
+pub(crate) fn device_loop_from(
+    g: &Graph,
+    eng: &mut dyn Engine,
+    seeds: &[u32],
+    opts: &Options,
+    buckets: Option<BucketSpec>,
+) -> Result<Solution> {
+    let opts = &Options { classify: opts.classify_on(g), ..*opts };
+    // The block loop's shared queue entries keep a degree in 32 bits.
+    if opts.block_loop && g.num_arcs() as u64 >= u32::MAX as u64 {
+        return Err(Error::InvalidArgument("the block loop does not support graphs of 2^32 arcs or more".into()));
+    }
+    let (stats, started) = run_device_loop(eng, seeds, opts, buckets, Some(g))?;
+    finish(g, eng, stats, started)
+}
+
+/// Iterations before the first early negative-cycle check of a signed frontier run: runs
+/// without a negative cycle rarely get this far (NY: about 850 Workfront iterations).
+pub(crate) const CYCLE_CHECK_FRONTIER: u32 = 1024;
+
+/// The same for topology-driven Bellman-Ford, whose every iteration sweeps the whole graph (as
+/// much work as a check).
+pub(crate) const CYCLE_CHECK_SWEEPS: u32 = 16;
+
+/// A check is made only once the run has taken this many times what the last one cost (the
+/// first one's cost estimated from the graph's size), so a run without a negative cycle spends
+/// at most about a fifth of its time looking for one.
+const CYCLE_CHECK_RATIO: u32 = 4;
+
+/// The early negative-cycle check of the engines' runs on signed graphs (issue #7): at
+/// iterations `first`, `2 first`, `4 first`, ..., when the time rule above allows, read the distances back
+/// and look for a negative cycle among the reached vertices'
+/// parents ([`crate::reference::negative_cycle_in`]). A cycle of weight -1 through many
+/// vertices otherwise costs the whole Workfront bound, `n` iterations (a 24M-vertex road graph:
+/// minutes), before the serial Bellman-Ford names it.
+pub(crate) struct CycleWatch<'g> {
+    g: &'g Graph,
+    started: Instant,
+    next: u32,
+    cost: Duration,
+}
+
+impl<'g> CycleWatch<'g> {
+    /// A watch for a run on `g` that started at `started`, first looking after `first`
+    /// iterations; `None` unless `g` has signed weights.
+    pub(crate) fn new(g: &'g Graph, started: Instant, first: u32) -> Option<Self> {
+        // About 2 ns per vertex and arc for the download and the host pass.
+        let cost = Duration::from_nanos(2 * (g.num_vertices() as u64 + g.num_arcs() as u64));
+        (g.metric() == Metric::Signed).then_some(CycleWatch { g, started, next: first.max(1), cost })
+    }
+
+    /// The iteration count at which the run should next stop and call [`CycleWatch::look`].
+    pub(crate) fn next(&self) -> u32 {
+        self.next
+    }
+
+    /// After `iters` iterations (`>= next()`, between two of them): look for a negative cycle
+    /// if the time rule allows; a cycle found is the run's result.
+    pub(crate) fn look(&mut self, eng: &mut dyn Engine, iters: u32) -> Result<()> {
+        while self.next <= iters {
+            self.next = self.next.saturating_mul(2);
+        }
+        if self.started.elapsed() < self.cost * CYCLE_CHECK_RATIO {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let raw = eng.distances()?;
+        if let Some(cycle) = crate::reference::negative_cycle_in(self.g, &raw) {
+            return Err(cycle);
+        }
+        self.cost = t.elapsed();
+        Ok(())
+    }
+}
+
+/// Compute the edge classes, when a run may use them, before it starts its clock (once per
+/// engine): whether it uses them, and the time that took (zero after the first).
+pub(crate) fn prepare_classes(eng: &mut dyn Engine, opts: &Options) -> Result<(bool, Duration)> {
+    let t = Instant::now();
+    if opts.classify == Classify::Off {
+        return Ok((false, Duration::ZERO));
+    }
+    let (counts, fresh) = eng.classify()?;
+    let uses = opts.classify.uses(counts);
+    if uses {
+        eng.load_classified()?;
+    }
+    Ok((uses, if fresh { t.elapsed() } else { Duration::ZERO }))
+}
+
+/// Reset `eng` for a run from `seeds`: [`Engine::init`] for one source on an engine of one
+/// lane, [`Engine::init_many`] otherwise.
+pub(crate) fn start_at(eng: &mut dyn Engine, seeds: &[u32]) -> Result<()> {
+    match seeds {
+        [one] if eng.lanes() == 1 => eng.init(*one),
+        _ => eng.init_many(seeds),
+    }
+}
+
+/// The iterations after which a run of `spec` on `eng` that has not finished means a broken
+/// engine, not a property of the input: Workfront ends within n + 1 iterations; a bucketed run
+/// within n + 1 per bucket that held a vertex (at most n).
+pub(crate) fn loop_bound(eng: &dyn Engine, spec: &LoopSpec) -> u32 {
+    let n = eng.num_vertices() as u64 + 1;
+    if spec.buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32
+}
+
+/// [`device_loop_from`] up to the finished run on the device: its stats and start time.
+pub(crate) fn run_device_loop(
+    eng: &mut dyn Engine,
+    seeds: &[u32],
+    opts: &Options,
+    buckets: Option<BucketSpec>,
+    watch: Option<&Graph>,
+) -> Result<(Stats, Instant)> {
+    if let Some(b) = &buckets {
+        check_buckets(b)?;
+    }
+    // The block loop relaxes the plain targets: no classes to compute.
+    let (classify, classify_time) = if opts.block_loop { (false, Duration::ZERO) } else { prepare_classes(eng, opts)? };
+    let spec = LoopSpec {
+        balance: opts.balance,
+        dedupe: opts.dedupe,
+        buckets,
+        cutoff: opts.device_cutoff(),
+        target: opts.target.unwrap_or(sssp_kernels::NO_TARGET),
+        hub: opts.hub_degree,
+        classify,
+        block: opts.block_loop,
+    };
+    let mut stats = Stats { delta: buckets.map(|b| b.delta), buckets: buckets.map(|b| b.count), ..Stats::default() };
+    stats.classify = classify_time;
+    stats.classes_used = classify;
+    let started = Instant::now();
+    start_at(eng, seeds)?;
+    let bound = loop_bound(eng, &spec);
+    let mut watch = watch.and_then(|g| CycleWatch::new(g, started, CYCLE_CHECK_FRONTIER));
+    let status = if opts.trace || !opts.device_loop {
+        let mut prev = eng.run_loop(&spec, 0)?;
+        let mut last = eng.counters()?;
+        loop {
+            let t = Instant::now();
+            let now = eng.run_loop(&spec, 1)?;
+            stats.readbacks += 1;
+            if opts.trace {
+                let c = eng.counters()?;
+                stats.trace.push(IterTrace {
+                    iter: now.state.iters,
+                    frontier: prev.near as u64,
+                    arcs: c.arcs - last.arcs,
+                    micros: t.elapsed().as_secs_f64() * 1e6,
+                    bucket: prev.state.current,
+                    far: now.far as u64,
+                    slots: now.slots as u64,
+                });
+                last = c;
+            }
+            if now.state.done != 0 || now.state.iters >= bound {
+                break now;
+            }
+            if let Some(w) = watch.as_mut().filter(|w| now.state.iters >= w.next()) {
+                w.look(eng, now.state.iters)?;
+            }
+            prev = now;
+        }
+    } else if let Some(w) = watch.as_mut() {
+        // One launch per stretch up to the next check: the state resumes where it stopped.
+        let mut done = 0;
+        loop {
+            let now = eng.run_loop(&spec, w.next().min(bound) - done)?;
+            stats.readbacks += 1;
+            if now.state.done != 0 || now.state.iters >= bound {
+                break now;
+            }
+            done = now.state.iters;
+            w.look(eng, done)?;
+        }
+    } else {
+        stats.readbacks = 1;
+        eng.run_loop(&spec, bound)?
+    };
+    if status.state.done == 0 {
+        return Err(not_converged(eng, status.state.iters));
+    }
+    stats.far_splits = status.state.splits;
+    Ok((stats, started))
+}
+
+/// The error for a frontier that outlived the Workfront bound: an engine fault, never a
+/// property of the input (see [`frontier_loop`]).
+pub(crate) fn not_converged(eng: &dyn Engine, iterations: u32) -> Error {
+    Error::Verification(format!(
+        "frontier still non-empty after {iterations} iterations on {} vertices: engine fault on {}",
+        eng.num_vertices(),
+        eng.device()
+    ))
+}
+
+/// Read distances and counters back, convert to [`Dist`], and turn a dropped overflowing
+/// candidate into a typed error when it hid a reachable vertex.
+pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started: Instant) -> Result<Solution> {
+    let c = finish_stats(eng, &mut stats, started)?;
+    let t = Instant::now();
+    let raw = eng.distances()?;
+    // In parallel: the first touch of the result (8 bytes per vertex) dominates the download
+    // of big graphs otherwise (kron 24: 134 MB).
+    let mut dist = Vec::new();
+    crate::mem::reserve(&mut dist, raw.len())?;
+    let metric = g.metric();
+    dist.par_extend(raw.par_iter().map(|&d| to_dist(metric, d)));
+    stats.download = t.elapsed();
+    if c.overflow != 0 {
+        if metric == Metric::Signed {
+            // A dropped sum on a signed graph may have left the range downwards, which a
+            // negative cycle does too: `signed_guard` decides, knowing the source.
+            stats.overflowed = true;
+        } else {
+            check_overflow(g, &raw, eng.lanes())?;
+        }
+    }
+    Ok(Solution { dist, metric, stats, parents: None })
+}
+
+/// Wait for the run, and fill the stats from the engine's counters (returned).
+fn finish_stats(eng: &mut dyn Engine, stats: &mut Stats, started: Instant) -> Result<Counters> {
+    eng.relax_deferred()?;
+    eng.synchronize()?;
+    stats.compute = started.elapsed();
+    let c = eng.counters()?;
+    stats.arcs_relaxed = c.arcs;
+    stats.vertices_processed = c.vertices;
+    stats.iterations = c.busy as u32;
+    Ok(c)
+}
+
+/// [`finish`] for a batched run: the distances of the first `count` lanes, each its own vector,
+/// de-interleaved straight from the downloaded words (no `n * lanes` intermediate of
+/// [`Dist`]s: on road 4M with 8 lanes that intermediate doubled the host's time).
+pub(crate) fn finish_lanes(
+    g: &Graph,
+    eng: &mut dyn Engine,
+    mut stats: Stats,
+    started: Instant,
+    count: usize,
+) -> Result<(Stats, Vec<Vec<Dist>>)> {
+    let c = finish_stats(eng, &mut stats, started)?;
+    let t = Instant::now();
+    let raw = eng.distances()?;
+    let (n, k) = (g.num_vertices(), eng.lanes() as usize);
+    let metric = g.metric();
+    let mut rows: Vec<Vec<Dist>> = Vec::with_capacity(count);
+    for _ in 0..count {
+        let mut dist = Vec::new();
+        crate::mem::reserve(&mut dist, n)?;
+        rows.push(dist);
+    }
+    // One pass over the interleaved words, each block of vertices scattered into every row
+    // (a pass per lane would read all `n * lanes` words `lanes` times).
+    struct Out(Vec<*mut Dist>);
+    // SAFETY: every task below writes a disjoint range of vertices of each row.
+    unsafe impl Sync for Out {}
+    impl Out {
+        fn row(&self, j: usize) -> *mut Dist {
+            self.0[j]
+        }
+    }
+    let out = Out(rows.iter_mut().map(|r| r.as_mut_ptr()).collect());
+    const BLOCK: usize = 1 << 12;
+    raw[..n * k].par_chunks(BLOCK * k).enumerate().for_each(|(b, block)| {
+        for (i, lanes) in block.chunks_exact(k).enumerate() {
+            for (j, &d) in lanes[..count].iter().enumerate() {
+                // SAFETY: row j has capacity n > b * BLOCK + i, and only this task writes there.
+                unsafe { *out.row(j).add(b * BLOCK + i) = to_dist(metric, d) };
+            }
+        }
+    });
+    for r in &mut rows {
+        // SAFETY: the pass above wrote all n entries of every row.
+        unsafe { r.set_len(n) };
+    }
+    stats.download = t.elapsed();
+    if c.overflow != 0 {
+        check_overflow(g, &raw, eng.lanes())?;
+    }
+    Ok((stats, rows))
+}
+
+/// A distance cell as a [`Dist`]: [`UNREACHED`] for `INF`, signed cells decoded.
+#[inline]
+fn to_dist(metric: Metric, d: u32) -> Dist {
+    match metric {
+        _ if d == INF => UNREACHED,
+        Metric::Signed => Metric::decode_signed(d) as Dist,
+        _ => d as Dist,
+    }
+}
+
+/// A negative-weight engine run's result, checked: a run that dropped a sum out of range, or
+/// outlived the Workfront bound of `n` iterations, met a negative cycle or a distance past
+/// `i32`. The certificate accepts a result that is exact anyway (an upward overflow on a path
+/// that was not the shortest); otherwise serial Bellman-Ford finds the cycle, with its witness
+/// ([`Error::NegativeCycle`]), or the distance that does not fit ([`Error::DistanceOverflow`]).
+pub(crate) fn signed_guard(g: &Graph, source: u32, run: Result<Solution>) -> Result<Solution> {
+    if g.metric() != Metric::Signed {
+        return run;
+    }
+    let failed = match run {
+        Ok(sol) if !sol.stats.overflowed => return Ok(sol),
+        Ok(sol) if crate::verify::check(g, source, &sol.dist).is_ok() => return Ok(sol),
+        Ok(_) => Error::DistanceOverflow { vertex: source, bits: 32 },
+        Err(e @ (Error::Verification(_) | Error::DistanceOverflow { .. })) => e,
+        Err(e) => return Err(e),
+    };
+    let dist = crate::reference::bellman_ford(g, source)?;
+    // No cycle: a distance beyond the engines' i32 range, or (if none) the engine's own error.
+    match dist.iter().position(|&d| d != UNREACHED && (d < i32::MIN as Dist || d >= i32::MAX as Dist)) {
+        Some(v) => Err(Error::DistanceOverflow { vertex: v as u32, bits: 32 }),
+        None => Err(failed),
+    }
+}
+
+/// Candidates that would reach `INF` are dropped on the device; a vertex left at `INF` behind a
+/// reached in-neighbour is one whose distance does not fit
+/// ([`crate::reference::overflow_victim`]).
+fn check_overflow(g: &Graph, dist: &[u32], lanes: u32) -> Result<()> {
+    match crate::reference::overflow_victim(g, lanes as usize, |i| dist[i] != INF) {
+        Some(v) => Err(Error::DistanceOverflow { vertex: v, bits: 32 }),
+        None => Ok(()),
+    }
+}
