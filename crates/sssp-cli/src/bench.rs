@@ -336,7 +336,7 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
                     "dedupe": dedupe_name(c.dedupe), "delta": delta.map(|d| common::dist_json(g.metric(), d as sssp::Dist)), "buckets": nb, "lanes": k,
                     "sources": sources.len(), "total_ms": total * 1e3, "ms_per_source": total * 1e3 / sources.len() as f64,
                     "sources_per_second": rate, "speedup": speedup, "iterations": iters,
-                    "device": eng.device(), "open_seconds": open_s, "verified": true,
+                    "device": eng.device().to_string(), "open_seconds": open_s, "verified": true,
                 });
                 outln!("{v}");
             } else {
@@ -466,7 +466,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         needed |= common::engine_needed(&g, c.algo)?;
     }
     let mut eng = if needed { Some(common::open_engine(&g, DeviceKind::parse(&a.device)?)?) } else { None };
-    let device = eng.as_ref().map(|e| e.device()).unwrap_or_else(|| SERIAL.into());
+    let device = eng.as_ref().map(|e| e.device().to_string()).unwrap_or_else(|| SERIAL.into());
     let serial_note = if eng.is_some() && configs.iter().any(|c| !c.algo.uses_engine()) {
         format!(" (dijkstra/bellman-ford rows: {SERIAL})")
     } else {

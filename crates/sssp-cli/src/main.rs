@@ -269,7 +269,7 @@ fn run(a: RunArgs) -> Result<()> {
     } else {
         a.solve.open_engine(&g, algo, &opts)?
     };
-    let device = eng.as_deref().map(|e| e.device());
+    let device = eng.as_deref().map(|e| e.device().to_string());
     // Trees are built (on the engine after frontier and settling runs) only where written.
     let tree = a.output.is_some() && matches!(kind, "tree" | "nearest");
     if a.multi_source {

@@ -69,7 +69,7 @@
 //! choice of one), everything stays on the engine, as in the paper's Algorithm 1: each SSSP runs
 //! as the engine's own loop without downloading distances, and the ECCENTRICITY reduction, UPDATE
 //! BOUNDS and UPDATE CANDIDATES passes (`sssp_kernels::bounds`) run there too; the host reads 64
-//! bytes per eccentricity ([`Engine::bounds_step`]). Unit-weight graphs can use the paper's
+//! bytes per eccentricity (`passes::Bounds::step`). Unit-weight graphs can use the paper's
 //! level-synchronous BFS kernels instead ([`BfsMode`]). Directed graphs (whose bounds need the
 //! backward distances of a second engine on the reverse graph) and the serial references keep
 //! the bounds on the host over downloaded distances, with the same rules
@@ -78,7 +78,7 @@
 //!
 //! [`DiameterOptions::batch`] runs several eccentricities per pass on undirected graphs: the
 //! candidates of a round solve at once in the lanes of one engine (`engine::open_lanes`), the
-//! device applies their bounds one after the other ([`Engine::bounds_step`] takes the lane),
+//! device applies their bounds one after the other (`passes::Bounds::step` takes the lane),
 //! and the host picks the next round from the bounds (`picks`). The same rules, so the same
 //! exact answers; more eccentricities in all, fewer passes.
 
@@ -93,7 +93,9 @@ use sssp_kernels::bounds::{
 };
 
 mod pairs;
+mod passes;
 use pairs::{Pairs, PAIR_LIMIT};
+use passes::{Bounds, Levels};
 
 use crate::engine::{self, BucketSpec, DeviceKind, Engine, LoopSpec};
 use crate::error::{Error, Result};
@@ -240,7 +242,7 @@ pub struct Extremes {
     pub traversals: u32,
     /// Where the SSSPs ran.
     pub device: String,
-    /// Whether the bounds lived on the engine ([`Engine::bounds_step`]: undirected graphs with
+    /// Whether the bounds lived on the engine's device (`passes::Bounds`: undirected graphs with
     /// an engine loop strategy) rather than on the host over downloaded distances.
     pub bounds_on_device: bool,
     /// `auto`'s choice for the first SSSP, if `auto` chose.
@@ -459,7 +461,7 @@ impl<'g> Runner<'g> {
     }
 
     fn device(&self) -> String {
-        self.fwd_eng.as_ref().map(|e| e.device()).unwrap_or_else(|| "CPU (serial)".into())
+        self.fwd_eng.as_ref().map(|e| e.device().to_string()).unwrap_or_else(|| "CPU (serial)".into())
     }
 
     fn solve(&mut self, backward: bool, src: u32) -> Result<Vec<Dist>> {
@@ -617,10 +619,14 @@ impl Book for HostBook<'_, '_> {
 }
 
 /// Device bookkeeping: each SSSP runs as the engine's loop (no download) and the bounding
-/// passes run on the engine ([`Engine::bounds_step`]). Undirected graphs only (`b = f`).
+/// passes run on the engine (`passes::Bounds::step`). Undirected graphs only (`b = f`).
 struct DeviceBook<'a> {
     g: &'a Graph,
     eng: &'a mut dyn Engine,
+    /// The bounds and their passes on the engine's device.
+    bounds: Bounds,
+    /// The BFS levels' count cells (unit weights with a level kernel), made on first use.
+    levels: Option<Levels>,
     spec: LoopSpec,
     /// Level kernels instead of the loop (unit weights only).
     bfs: BfsMode,
@@ -654,7 +660,11 @@ impl DeviceBook<'_> {
                     }
                     _ => top_down,
                 };
-                (active, arcs) = self.eng.bfs_level(level, kernel)?;
+                if self.levels.is_none() {
+                    self.levels = Some(Levels::new(self.eng)?);
+                }
+                let levels = self.levels.as_ref().expect("made above");
+                (active, arcs) = levels.step(self.eng, level, kernel)?;
                 visited_arcs += arcs;
                 if active == 0 {
                     self.traversals += 1;
@@ -687,7 +697,7 @@ impl Book for DeviceBook<'_> {
         if !self.sssp(src)? {
             return Err(Error::Verification(OVERFLOWED.into()));
         }
-        let c = self.eng.bounds_step(0, src, rules)?;
+        let c = self.bounds.step(self.eng, 0, src, rules)?;
         let e = c[B_ECC];
         Ok(StepOut {
             ecc: e >> 32,
@@ -701,14 +711,14 @@ impl Book for DeviceBook<'_> {
     }
 
     fn finals(&mut self) -> Result<(Vec<u64>, Vec<u64>)> {
-        let (lb, ub) = self.eng.bounds()?;
+        let (lb, ub) = self.bounds.read(self.eng)?;
         let wide = |x: &[u32]| self.members.iter().map(|&v| x[v as usize] as u64).collect();
         Ok((wide(&lb), wide(&ub)))
     }
 
     fn open_set(&mut self, d_lo: u64) -> Result<Vec<(u32, u64)>> {
         // Once per bounding: both bound arrays (INF, no bound, is above any D_L).
-        let (_, ub) = self.eng.bounds()?;
+        let ub = self.bounds.upper(self.eng)?;
         Ok(self.members.iter().map(|&v| (v, ub[v as usize] as u64)).filter(|&(_, h)| h > d_lo).collect())
     }
 
@@ -831,8 +841,8 @@ fn bound(
                         return Ok(b);
                     }
                 }
-                eng.bounds_init(&member)?;
-                let mut book = DeviceBook { g, eng, spec, bfs, members, traversals: 0 };
+                let bounds = Bounds::new(eng, &member)?;
+                let mut book = DeviceBook { g, eng, bounds, levels: None, spec, bfs, members, traversals: 0 };
                 match drive(&mut book, members, first, rules, pairs_on) {
                     Err(Error::Verification(m)) if m == OVERFLOWED => {}
                     r => {
@@ -954,7 +964,7 @@ fn batched(
     let k = opts.batch;
     let mut eng = engine::open_lanes(g, device, k)?;
     spec.classify = strategy::prepare_classes(eng.as_mut(), &opts.sssp)?.0;
-    eng.bounds_init(member)?;
+    let bounds = Bounds::new(eng.as_ref(), member)?;
     let bits = k.trailing_zeros();
     let (mut tally, mut next, mut traversals) = (Tally::new(first), vec![first], 0u32);
     while !next.is_empty() {
@@ -964,15 +974,15 @@ fn batched(
             return Err(Error::Verification(OVERFLOWED.into()));
         }
         for (j, &u) in next.iter().enumerate() {
-            let e = eng.bounds_step(j as u32, u, rules)?[B_ECC];
+            let e = bounds.step(eng.as_ref(), j as u32, u, rules)?[B_ECC];
             let s =
                 StepOut { ecc: e >> 32, far: far_vertex(e), back: None, upper: None, lower: None, d_lo: 0, over: 0 };
             tally.add(u, &s)?;
         }
-        let (lb, ub) = eng.bounds()?;
+        let (lb, ub) = bounds.read(eng.as_ref())?;
         next = picks(&lb, &ub, members, rules, k as usize);
     }
-    let (lb, ub) = eng.bounds()?;
+    let (lb, ub) = bounds.read(eng.as_ref())?;
     let wide = |x: &[u32]| members.iter().map(|&v| x[v as usize] as u64).collect::<Vec<_>>();
     let b = conclude(tally, members, &wide(&lb), &wide(&ub), rules)?;
     Ok((Bounded { on_device: true, ..b }, traversals))

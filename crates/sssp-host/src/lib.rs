@@ -41,6 +41,7 @@
 
 #![warn(missing_docs)]
 
+pub mod device;
 pub mod diameter;
 pub mod engine;
 pub mod error;

@@ -33,6 +33,7 @@ pub mod bfs;
 pub mod bounds;
 pub mod classify;
 pub mod dedupe;
+pub mod entry;
 pub mod relax;
 pub mod settle;
 pub mod split;

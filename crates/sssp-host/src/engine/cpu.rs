@@ -11,8 +11,6 @@ use std::cell::UnsafeCell;
 
 use rayon::prelude::*;
 use sssp_kernels::advance as k;
-use sssp_kernels::bfs::{self, BfsArgs, LevelKernel};
-use sssp_kernels::bounds::{self, BoundsArgs, B_CELLS, B_DLO, B_ECC, B_LOWER, B_OVER, B_RESET, B_RHI, B_UPPER};
 use sssp_kernels::classify;
 use sssp_kernels::split::{self, Next};
 use sssp_kernels::sweep;
@@ -22,8 +20,9 @@ use sssp_kernels::{
 };
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
-use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS};
-use crate::error::{Error, Result};
+use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, Resident, CELLS};
+use crate::device::{cpu::CpuDevice, Device};
+use crate::error::Result;
 use crate::graph::Graph;
 use crate::mem::{try_to_vec, try_vec};
 
@@ -77,8 +76,8 @@ pub struct CpuEngine {
     lay: Layout,
     /// The settle loop's buffers, allocated on its first run (see [`CpuEngine::ensure_settle`]).
     settle: Option<CpuSettle>,
-    /// Eccentricity bounding: lower and upper bounds and the component mask (first use).
-    bounds: Option<[Vec<u32>; 3]>,
+    /// The host as a device (what other features' problem objects allocate on).
+    dev: CpuDevice,
     fr: Frontiers,
     pending_scratch: bool,
     /// The edge classes (tagged targets, sink tails, sink arcs), computed on the first
@@ -159,7 +158,7 @@ impl CpuEngine {
             classes: None,
             deferred: None,
             upload,
-            bounds: None,
+            dev: CpuDevice::new(),
         })
     }
 
@@ -460,24 +459,12 @@ struct CpuSettle {
 }
 
 impl Engine for CpuEngine {
-    fn device(&self) -> String {
-        format!("CPU (rayon, {} threads)", rayon::current_num_threads())
+    fn device(&self) -> &dyn Device {
+        &self.dev
     }
 
-    fn num_vertices(&self) -> u32 {
-        self.n
-    }
-
-    fn lanes(&self) -> u32 {
-        1 << self.lay.csr.lane_bits
-    }
-
-    fn upload_time(&self) -> std::time::Duration {
-        self.upload
-    }
-
-    fn is_gpu(&self) -> bool {
-        false
+    fn resident(&self) -> Resident {
+        Resident { csr: self.lay.csr, dist: self.lay.dist, counters: self.lay.counters, upload: self.upload }
     }
 
     fn init(&mut self, source: u32) -> Result<()> {
@@ -503,33 +490,17 @@ impl Engine for CpuEngine {
     }
 
     fn advance(&mut self, step: Advance) -> Result<()> {
-        let all = step.input == Input::AllVertices;
-        if all {
-            super::one_lane(self.lanes(), "a topology-driven sweep")?;
+        if step.input == Input::AllVertices {
+            self.clear_flags()?;
         }
-        if !all && step.balance == sssp_kernels::Balance::Partition {
-            self.scan_degrees(self.lay.current(&self.fr));
+        self.relax_step(step)?;
+        if step.input == Input::Frontier {
+            if step.dedupe == super::Dedupe::Lookup {
+                self.dedupe()?;
+            }
+            self.swap();
         }
-        self.prepare_classes(step.classify, step.cutoff)?;
-        let roles = self.fr.roles(&step);
-        self.pending_scratch = roles.uses_scratch();
-        let a = self.lay.advance_args(&step, &roles);
-        // SAFETY: queues hold n items (a vertex is pushed at most once per iteration with
-        // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
-        // the input length cell was written by the previous step.
-        let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
-        self.advance_with_hubs(&a, len);
         Ok(())
-    }
-
-    fn dedupe(&mut self) -> Result<()> {
-        let d = self.lay.dedupe_args(&self.fr);
-        self.compact_winners(d.input, d.output);
-        Ok(())
-    }
-
-    fn swap(&mut self) {
-        self.fr.swap(std::mem::take(&mut self.pending_scratch));
     }
 
     fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus> {
@@ -541,7 +512,7 @@ impl Engine for CpuEngine {
         self.prepare_classes(spec.classify, spec.cutoff)?;
         let p = self.lay.pile_args(spec, max_iters);
         if spec.block {
-            super::block_loop_fits(spec, self.lanes(), self.lay.is_classified(&p.adv.csr))?;
+            super::block_loop_fits(spec, self.lay.lanes(), self.lay.is_classified(&p.adv.csr))?;
         }
         let state = self.lay.cell(CELL_STATE) as *mut PileState;
         // SAFETY: the cells hold a PileState at CELL_STATE; no launch is running.
@@ -585,7 +556,7 @@ impl Engine for CpuEngine {
     fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()> {
         // The GPU runs these phases in one persistent launch (`grid_settle::settle_loop`), with
         // grid barriers where this loop returns from a launch.
-        super::one_lane(self.lanes(), "a settling run")?;
+        super::one_lane(self.lay.lanes(), "a settling run")?;
         self.ensure_settle(g, spec.pull)?;
         self.prepare_classes(spec.classify && !spec.pull, sssp_kernels::NO_CUTOFF)?;
         let lay = self.settle.as_ref().expect("ensure_settle allocated it").lay;
@@ -646,7 +617,7 @@ impl Engine for CpuEngine {
             return Err(crate::error::Error::Verification(format!(
                 "settle loop still had candidates after {} steps: engine fault on {}",
                 self.n,
-                self.device()
+                self.dev.facts().name
             )));
         }
         Ok(())
@@ -667,34 +638,12 @@ impl Engine for CpuEngine {
         Ok(self.counters.get_mut()[0])
     }
 
-    fn clear_flags(&mut self) -> Result<()> {
-        let c = &mut self.counters.get_mut()[0];
-        c.improved = 0;
-        c.overflow = 0;
-        Ok(())
-    }
-
-    fn tree_parents(&mut self) -> Result<Vec<u32>> {
-        super::one_lane(self.lanes(), "the tree pass")?;
-        let mut out = try_vec(self.n as usize, 0u32)?;
-        let a = sssp_kernels::TreeArgs { csr: self.lay.csr, dist: self.dist.ptr(), parent1: out.as_mut_ptr() };
-        // SAFETY: the layout's graph and distances; out has n zeroed entries, written only
-        // through atomics.
-        Self::launch(CPU_THREADS, |t, nt| unsafe { sssp_kernels::tree::tree_arcs(&a, t, nt) });
-        out.par_iter_mut().for_each(|x| *x = x.wrapping_sub(1));
-        Ok(out)
-    }
-
     fn distances(&mut self) -> Result<Vec<u32>> {
         let mut out = try_vec(self.n as usize, 0u32)?;
         let a = sssp_kernels::ExtractArgs { dist: self.dist.ptr(), out: out.as_mut_ptr(), n: self.n, _pad: 0 };
         // SAFETY: dist and out have n entries; each thread writes only its own slots.
         Self::launch(CPU_THREADS, |t, nt| unsafe { k::extract(&a, t, nt) });
         Ok(out)
-    }
-
-    fn synchronize(&mut self) -> Result<()> {
-        Ok(())
     }
 
     fn classify(&mut self) -> Result<(Option<super::ClassCounts>, bool)> {
@@ -719,79 +668,8 @@ impl Engine for CpuEngine {
         Ok(())
     }
 
-    fn bounds_init(&mut self, member: &[u32]) -> Result<()> {
-        let n = super::graph_vertices(self.n, self.lanes(), 0)? as usize;
-        if member.len() != n {
-            return Err(Error::InvalidArgument(format!("bounds_init: {} flags for {n} vertices", member.len())));
-        }
-        self.bounds = Some([crate::mem::try_vec(n, 0)?, crate::mem::try_vec(n, sssp_kernels::INF)?, member.to_vec()]);
-        Ok(())
-    }
-
-    fn bounds_step(&mut self, lane: u32, source: u32, rules: u32) -> Result<[u64; B_CELLS]> {
-        let n = super::graph_vertices(self.n, self.lanes(), lane)?;
-        let [lb, ub, member] =
-            self.bounds.as_mut().ok_or_else(|| Error::InvalidArgument("bounds_step before bounds_init".into()))?;
-        let mut out = B_RESET;
-        let mut a = BoundsArgs {
-            dist: self.dist.ptr(),
-            lb: lb.as_mut_ptr(),
-            ub: ub.as_mut_ptr(),
-            member: member.as_ptr(),
-            out: out.as_mut_ptr(),
-            n,
-            source,
-            rules,
-            lane_bits: self.lay.csr.lane_bits,
-            lane: lane as u16,
-        };
-        // The same bodies as the GPU's three kernels; the per-thread partials are folded here
-        // instead of by warp shuffles and atomics. SAFETY (all three): the bounds have n
-        // entries, the distances n per lane, each vertex's bounds are written by the one thread
-        // that owns it, and `out` is only read by the passes (and written here between them).
-        let t = CPU_THREADS;
-        let ecc = (0..t).into_par_iter().map(|i| unsafe { bounds::ecc_partial(&a, i, t) }).max().unwrap_or(0);
-        out[B_ECC] = ecc;
-        a.out = out.as_mut_ptr();
-        let fold = |x: [u64; 4], y: [u64; 4]| [x[0].max(y[0]), x[1].max(y[1]), x[2].min(y[2]), x[3].min(y[3])];
-        let g = (0..t)
-            .into_par_iter()
-            .map(|i| unsafe { bounds::update_partial(&a, i, t) })
-            .reduce(|| [0, 0, u64::MAX, u64::MAX], fold);
-        out[B_DLO..=B_RHI].copy_from_slice(&g);
-        a.out = out.as_mut_ptr();
-        let (up, low, over) = (0..t)
-            .into_par_iter()
-            .map(|i| unsafe { bounds::pick_partial(&a, i, t) })
-            .reduce(|| (0, u64::MAX, 0), |x, y| (x.0.max(y.0), x.1.min(y.1), x.2 + y.2));
-        out[B_UPPER] = up;
-        out[B_LOWER] = low;
-        out[B_OVER] = over;
-        Ok(out)
-    }
-
-    fn bfs_level(&mut self, level: u32, kernel: LevelKernel) -> Result<(u64, u64)> {
-        super::one_lane(self.lanes(), "a BFS level")?;
-        let mut cells = [0u64; 2];
-        let a = BfsArgs { csr: self.lay.csr, dist: self.dist.ptr(), cells: cells.as_mut_ptr(), level, _pad: 0 };
-        let t = CPU_THREADS;
-        // SAFETY: dist has n entries and the CSR is the engine's; labels go through an atomic
-        // min. The counts are folded here (the GPU folds them per warp into `cells`).
-        let (found, arcs) = (0..t)
-            .into_par_iter()
-            .map(|i| unsafe {
-                match kernel {
-                    LevelKernel::Warp => bfs::level_warp(&a, i, t),
-                    LevelKernel::Thread => bfs::level_thread(&a, i, t),
-                    LevelKernel::BottomUp => bfs::level_bottom_up(&a, i, t),
-                }
-            })
-            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
-        Ok((found, arcs))
-    }
-
     fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64], entries: &[u64]) -> Result<()> {
-        super::one_lane(self.lanes(), "the PHAST sweep")?;
+        super::one_lane(self.lay.lanes(), "the PHAST sweep")?;
         // The entries follow the seeds in one array, as on the device.
         let joined: Vec<u64>;
         let items = if entries.is_empty() {
@@ -823,10 +701,48 @@ impl Engine for CpuEngine {
         self.counters.get_mut()[0].arcs += arcs;
         Ok(())
     }
+}
 
-    fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {
-        let [lb, ub, _] =
-            self.bounds.as_ref().ok_or_else(|| Error::InvalidArgument("bounds before bounds_init".into()))?;
-        Ok((lb.clone(), ub.clone()))
+impl CpuEngine {
+    /// One advance's relaxation (the launches), nothing after it.
+    fn relax_step(&mut self, step: Advance) -> Result<()> {
+        let all = step.input == Input::AllVertices;
+        if all {
+            super::one_lane(self.lay.lanes(), "a topology-driven sweep")?;
+        }
+        if !all && step.balance == sssp_kernels::Balance::Partition {
+            self.scan_degrees(self.lay.current(&self.fr));
+        }
+        self.prepare_classes(step.classify, step.cutoff)?;
+        let roles = self.fr.roles(&step);
+        self.pending_scratch = roles.uses_scratch();
+        let a = self.lay.advance_args(&step, &roles);
+        // SAFETY: queues hold n items (a vertex is pushed at most once per iteration with
+        // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
+        // the input length cell was written by the previous step.
+        let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
+        self.advance_with_hubs(&a, len);
+        Ok(())
+    }
+
+    /// Lookup dedupe of the pushed queue into the next frontier (Davidson's table plus a
+    /// stable compaction).
+    fn dedupe(&mut self) -> Result<()> {
+        let d = self.lay.dedupe_args(&self.fr);
+        self.compact_winners(d.input, d.output);
+        Ok(())
+    }
+
+    /// Make the next frontier the current one (host-side bookkeeping only).
+    fn swap(&mut self) {
+        self.fr.swap(std::mem::take(&mut self.pending_scratch));
+    }
+
+    /// Zero the `improved` and `overflow` flags (before a topology-driven sweep).
+    fn clear_flags(&mut self) -> Result<()> {
+        let c = &mut self.counters.get_mut()[0];
+        c.improved = 0;
+        c.overflow = 0;
+        Ok(())
     }
 }

@@ -10,73 +10,29 @@
 
 use std::sync::{Arc, Mutex};
 
-use rayon::prelude::*;
-
-use super::staging::Staging;
+use crate::device::staging::Staging;
 use cudarc::driver::{
     sys::CUdevice_attribute, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DevicePtr, DriverError,
     LaunchConfig, PinnedHostSlice, PushKernelArg,
 };
 use cudarc::nvrtc::Ptx;
-use sssp_kernels::bfs::{BfsArgs, LevelKernel};
-use sssp_kernels::bounds::{BoundsArgs, B_CELLS, B_RESET};
 use sssp_kernels::classify::{ClassifyArgs, SinkArgs};
 use sssp_kernels::{
     AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, MultisplitArgs, PileArgs, Queue, ScanArgs,
-    ScanOf, SeedArgs, SettleArgs, TreeArgs, BLOCK, INF, MAX_BINS, SETTLE_CELL_DONE,
+    ScanOf, SeedArgs, SettleArgs, BLOCK, MAX_BINS, SETTLE_CELL_DONE,
 };
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
 
 use super::{
-    bucket_bytes, graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, CELLS,
-    NO_QUEUE,
+    bucket_bytes, graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus,
+    Resident, CELLS, NO_QUEUE,
 };
+use crate::device::{cuda::CudaDevice, Device};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
-/// The kernels, as built by `cargo xtask ptx` and committed.
-pub const PTX: &str = include_str!("../../ptx/sssp_kernels.ptx");
-
-/// The second module: the classified twins (H-BF's edge classes), loaded only by an engine
-/// whose runs classify, so that the first module's one-time driver JIT (uncached: 3.3 s on a
-/// fresh H200) does not pay for them (6.0 s with them in it; docs/gpu.md).
-pub const PTX_TWINS: &str = include_str!("../../ptx/sssp_kernels_twins.ptx");
-
-/// Both modules as fatbins (`cargo xtask ptx`, `xtask/src/sass.rs`): SASS for the
-/// architectures in [`SASS_ARCHS`] plus the PTX, from which the driver picks what the device
-/// runs. On those GPUs a first process starts without the driver's JIT of the PTX (5.3-5.8 s
-/// uncached on a fresh H100 machine, 0.1-0.25 s with the SASS; docs/benchmarks.md); any other
-/// JIT-compiles the PTX inside, as before.
-const FATBIN: &[u8] = include_bytes!("../../ptx/sssp_kernels.fatbin");
-
-/// The twins' fatbin (see [`FATBIN`]).
-const FATBIN_TWINS: &[u8] = include_bytes!("../../ptx/sssp_kernels_twins.fatbin");
-
-/// The architectures with SASS in the fatbins, as (major, minor) compute capabilities (the same
-/// list as `ARCHS` in `xtask/src/sass.rs`): for the device's description only, since the driver
-/// makes the choice (SASS of the same major and a minor at most the device's).
-const SASS_ARCHS: &[(i32, i32)] = &[(8, 0), (9, 0), (10, 0)];
-
-/// Load one module on `ctx`: its fatbin, or with `SSSP_JIT=1` its PTX text; and the PTX text
-/// too when the driver refuses the fatbin (a driver older than the CUDA 13 tools that made
-/// it). Returns the module and what ran, for the device's description.
-fn load_module(ctx: &Arc<CudaContext>, fatbin: &[u8], ptx: &str) -> Result<(Arc<CudaModule>, String)> {
-    let major = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
-    let minor = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
-    let jit = format!("PTX JIT for sm_{major}{minor}");
-    if std::env::var_os("SSSP_JIT").is_some() {
-        return Ok((ctx.load_module(Ptx::from_src(ptx))?, jit));
-    }
-    let what = match SASS_ARCHS.iter().filter(|&&(ma, mi)| ma == major && mi <= minor).max() {
-        Some((ma, mi)) => format!("SASS sm_{ma}{mi}"),
-        None => jit.clone(),
-    };
-    match ctx.load_module(Ptx::from_binary(fatbin.to_vec())) {
-        Ok(m) => Ok((m, what)),
-        Err(_) => Ok((ctx.load_module(Ptx::from_src(ptx))?, format!("{jit} (the driver refused the fatbin)"))),
-    }
-}
+use crate::device::cuda::{load_module, open_context, FATBIN, FATBIN_TWINS, PTX, PTX_TWINS};
 
 /// Blocks of the device-wide scan (and entries of its block-sums array). Scans are
 /// memory-bound; two blocks per SM of a 132-SM H100 saturate it, and the single-block phase
@@ -120,13 +76,12 @@ fn loop_blocks_per_sm() -> u32 {
 /// One typed wrapper per kernel.
 #[derive(Clone)]
 struct Kernels {
-    _module: Arc<CudaModule>,
+    module: Arc<CudaModule>,
     /// What the first module was loaded from (SASS of an architecture, or PTX for the JIT).
     code: String,
     init: CudaFunction,
     seed: CudaFunction,
     extract: CudaFunction,
-    tree_arcs: CudaFunction,
     advance: CudaFunction,
     pile_loop: CudaFunction,
     pile_loop_wide: CudaFunction,
@@ -155,14 +110,6 @@ struct Kernels {
     settle_loop: CudaFunction,
     /// Blocks of the settle loop (resident at once, like the pile loop's).
     settle_grid: u32,
-    /// Eccentricity bounding passes (`sssp_kernels::bounds`).
-    bounds_ecc: CudaFunction,
-    bounds_update: CudaFunction,
-    bounds_pick: CudaFunction,
-    /// BFS levels (`sssp_kernels::bfs`).
-    bfs_thread: CudaFunction,
-    bfs_warp: CudaFunction,
-    bfs_bottom_up: CudaFunction,
     /// PHAST's sweep (`sssp_kernels::sweep`): one level over the grid; the top levels in one block.
     sweep: CudaFunction,
     sweep_block: CudaFunction,
@@ -205,6 +152,11 @@ fn resident_both(a: &CudaFunction, b: &CudaFunction) -> Result<u32> {
 }
 
 impl Kernels {
+    /// The main module (the device launches kernel types from it).
+    fn module(&self) -> Arc<CudaModule> {
+        self.module.clone()
+    }
+
     fn load(ctx: &Arc<CudaContext>) -> Result<Self> {
         // `SSSP_PTX=FILE` loads another build of the same kernels (e.g. `cargo xtask ptx --arch
         // sm_90 --out FILE`) to compare targets without rebuilding the host. Read once per
@@ -254,17 +206,10 @@ impl Kernels {
             init: f("sssp_init")?,
             seed: f("sssp_seed")?,
             extract: f("sssp_extract")?,
-            tree_arcs: f("sssp_tree_arcs")?,
             dedupe_mark: f("sssp_dedupe_mark")?,
             scan_reduce: f("sssp_scan_reduce")?,
             scan_block_sums: f("sssp_scan_block_sums")?,
             scan_write: f("sssp_scan_write")?,
-            bounds_ecc: f("sssp_bounds_ecc")?,
-            bounds_update: f("sssp_bounds_update")?,
-            bounds_pick: f("sssp_bounds_pick")?,
-            bfs_thread: f("sssp_bfs_thread")?,
-            bfs_warp: f("sssp_bfs_warp")?,
-            bfs_bottom_up: f("sssp_bfs_bottom_up")?,
             sweep: f("sssp_sweep")?,
             sweep_block: f("sssp_sweep_block")?,
             sweep_core: f("sssp_sweep_core")?,
@@ -287,7 +232,7 @@ impl Kernels {
             advance_tiles: f("sssp_advance_tiles")?,
             multisplit,
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
-            _module: module,
+            module,
             code,
         })
     }
@@ -367,14 +312,6 @@ impl Kernels {
     unsafe fn extract(&self, s: &CudaStream, a: ExtractArgs) -> Result<()> {
         s.launch_builder(&self.extract).arg(&a).launch(Self::cfg(self.grid))?;
         self.done(s, "extract")
-    }
-
-    /// # Safety
-    /// `a.csr` is the resident graph, `a.dist` has `n` entries, `a.parent1` has `n` zeroed
-    /// entries.
-    unsafe fn tree_arcs(&self, s: &CudaStream, a: TreeArgs) -> Result<()> {
-        s.launch_builder(&self.tree_arcs).arg(&a).launch(Self::cfg(self.grid))?;
-        self.done(s, "tree_arcs")
     }
 
     /// # Safety
@@ -487,38 +424,6 @@ impl Kernels {
         self.done(s, "dedupe_mark")
     }
 
-    /// The three bounding passes, in order on the stream (each reads what the previous one
-    /// folded into `a.out`).
-    ///
-    /// # Safety
-    /// `a.dist`, `a.lb`, `a.ub`, `a.member` have `a.n` entries, `a.out` has `B_CELLS`, reset to
-    /// `B_RESET`.
-    unsafe fn bounds(&self, s: &CudaStream, a: BoundsArgs) -> Result<()> {
-        for (f, name) in [
-            (&self.bounds_ecc, "bounds_ecc"),
-            (&self.bounds_update, "bounds_update"),
-            (&self.bounds_pick, "bounds_pick"),
-        ] {
-            s.launch_builder(f).arg(&a).launch(Self::cfg(self.grid))?;
-            self.done(s, name)?;
-        }
-        Ok(())
-    }
-
-    /// One BFS level, by `kernel`.
-    ///
-    /// # Safety
-    /// `a.csr` is the resident graph, `a.dist` has `n` entries, `a.cells` two, zeroed.
-    unsafe fn bfs_level(&self, s: &CudaStream, a: BfsArgs, kernel: LevelKernel) -> Result<()> {
-        let (f, name) = match kernel {
-            LevelKernel::Thread => (&self.bfs_thread, "bfs_thread"),
-            LevelKernel::Warp => (&self.bfs_warp, "bfs_warp"),
-            LevelKernel::BottomUp => (&self.bfs_bottom_up, "bfs_bottom_up"),
-        };
-        s.launch_builder(f).arg(&a).launch(Self::cfg(self.grid))?;
-        self.done(s, name)
-    }
-
     /// The three-phase device-wide scan.
     ///
     /// # Safety
@@ -547,8 +452,9 @@ pub struct CudaEngine {
     block_sums: CudaSlice<u64>,
     /// Slot queues and far buffers, allocated on the first bucketed run.
     buckets: Option<(CudaSlice<u32>, [CudaSlice<u32>; 2])>,
-    /// Memory the engine may still take (after the graph and working buffers).
-    spare: u64,
+    /// The device: its stream, kernels by type, and the memory the engine may still take
+    /// (after the graph and working buffers).
+    dev: CudaDevice,
     cells: CudaSlice<u32>,
     /// A `Counters` as four u64 words.
     counters: CudaSlice<u64>,
@@ -564,10 +470,6 @@ pub struct CudaEngine {
     settle: Option<CudaSettle>,
     /// Device addresses of the buffers above (they never move).
     lay: Layout,
-    /// Eccentricity bounding: lower bounds, upper bounds, component mask, result cells.
-    bounds: Option<BoundsBufs>,
-    /// The two count cells of a BFS level (first use).
-    bfs_cells: Option<CudaSlice<u64>>,
     /// PHAST's sweep graph (first sweep; replaced when another hierarchy comes).
     sweep: Option<SweepBufs>,
     /// The sweep's seed items, grown (to a power of two) when a search reaches more vertices.
@@ -604,14 +506,6 @@ const SWEEP_BLOCK: u32 = 1024;
 /// The top levels of at most this many vertices run in that one block, a barrier apart: a
 /// launch per level costs a few microseconds, more than one pass of a block over them.
 const SWEEP_BLOCK_LEVEL: u32 = SWEEP_BLOCK;
-
-/// The buffers of the bounding passes (allocated by the first `bounds_init`).
-struct BoundsBufs {
-    lb: CudaSlice<u32>,
-    ub: CudaSlice<u32>,
-    member: CudaSlice<u32>,
-    out: CudaSlice<u64>,
-}
 
 /// The settle loop's device buffers (see `engine::settle`).
 struct CudaSettle {
@@ -676,16 +570,6 @@ pub fn warm_up() {
     std::thread::spawn(|| {
         let _ = loaded();
     });
-}
-
-/// Turn "no driver / no device" into `Error::NoGpu` so `--device auto` can fall back.
-fn open_context() -> Result<Arc<CudaContext>> {
-    // cudarc panics when it has to load a missing libcuda; ask first, without loading it for use.
-    // SAFETY: only probes whether the library can be opened.
-    if !unsafe { cudarc::driver::sys::is_culib_present() } {
-        return Err(Error::NoGpu("the CUDA driver library (libcuda.so) is not installed".into()));
-    }
-    CudaContext::new(0).map_err(|e| Error::NoGpu(format!("no usable CUDA device 0: {e}")))
 }
 
 impl CudaEngine {
@@ -785,7 +669,7 @@ impl CudaEngine {
             },
             table,
             buckets: None,
-            spare,
+            dev: CudaDevice::new(name.clone(), stream.clone(), k.module(), k.grid, spare),
             block_sums: stream.alloc_zeros(SCAN_BLOCKS as usize)?,
             cells,
             counters,
@@ -801,8 +685,6 @@ impl CudaEngine {
             upload,
             settle: None,
             lay,
-            bounds: None,
-            bfs_cells: None,
             sweep: None,
             sweep_seeds: None,
             classes: None,
@@ -822,8 +704,9 @@ impl CudaEngine {
         let needed = bucket_bytes(n, count);
         // What the buffers being replaced hold is given back.
         let have = if self.lay.slot_count == 0 { 0 } else { bucket_bytes(n, self.lay.slot_count) };
-        if needed > self.spare + have {
-            return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare + have });
+        let spare = self.dev.spare();
+        if needed > spare + have {
+            return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: spare + have });
         }
         self.buckets = None;
         let nz = (n as usize).max(1);
@@ -831,7 +714,8 @@ impl CudaEngine {
         let far = [self.stream.alloc_zeros::<u32>(nz)?, self.stream.alloc_zeros::<u32>(nz)?];
         self.lay.slots = device_addr(&slots, &self.stream) as *mut u32;
         self.lay.far = [device_addr(&far[0], &self.stream) as *mut u32, device_addr(&far[1], &self.stream) as *mut u32];
-        self.spare = self.spare + have - needed;
+        self.dev.release(have);
+        self.dev.reserve(needed)?;
         self.lay.slot_count = count;
         self.buckets = Some((slots, far));
         Ok(())
@@ -845,7 +729,7 @@ impl CudaEngine {
         let (n, m) = (self.n as u64, g.num_arcs() as u64);
         if self.settle.is_none() {
             let needed = st::settle_bytes(n, self.k.settle_grid as u64);
-            self.check_spare(needed)?;
+            self.dev.reserve(needed)?;
             let nz = (n as usize).max(1);
             let s = &self.stream;
             let bufs = [
@@ -876,12 +760,11 @@ impl CudaEngine {
             };
             // SAFETY: min_out and min_in have max(n, 1) entries; the CSR is the resident one.
             unsafe { self.k.settle_prepare(&self.stream, lay.args(&self.lay, &spec, 0))? };
-            self.spare -= needed;
             self.settle = Some(CudaSettle { lay, _bufs: bufs, cells, _mins: mins, rev: None });
         }
         if pull && self.settle.as_ref().is_some_and(|cs| cs.rev.is_none()) {
             let needed = st::reverse_bytes(n, m);
-            self.check_spare(needed)?;
+            self.dev.reserve(needed)?;
             let cs = self.settle.as_mut().expect("allocated above");
             let (offsets, tails, ws) = st::reverse_csr(g, weights)?;
             let s = &self.stream;
@@ -894,7 +777,6 @@ impl CudaEngine {
                 lane_bits: 0,
                 metric: g.metric().code(),
             };
-            self.spare -= needed;
             cs.rev = Some(rev);
         }
         Ok(())
@@ -906,14 +788,14 @@ impl CudaEngine {
     fn ensure_sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: usize) -> Result<()> {
         if self.sweep.as_ref().is_none_or(|b| b.id != h.id) {
             if let Some(old) = self.sweep.take() {
-                self.spare += old.bytes;
+                self.dev.release(old.bytes);
             }
             let bytes = 4 * h.order.len() as u64
                 + 4 * h.level_starts.len() as u64
                 + 8 * h.offsets.len() as u64
                 + 8 * h.tails.len() as u64
                 + 4 * (h.core.len() + h.table.len()) as u64;
-            self.check_spare(bytes)?;
+            self.dev.reserve(bytes)?;
             let s = &self.stream;
             // Empty slices cannot be allocated: one padding entry each.
             fn nz<T: Copy + Default>(x: &[T]) -> Vec<T> {
@@ -934,25 +816,14 @@ impl CudaEngine {
                 table: s.clone_htod(&nz(h.table))?,
                 bytes,
             });
-            self.spare -= bytes;
         }
         let have = self.sweep_seeds.as_ref().map_or(0, |b| b.len());
         if have < seeds {
             let cap = seeds.next_power_of_two().max(1024);
             self.sweep_seeds = None;
-            self.spare += 8 * have as u64;
-            self.check_spare(8 * cap as u64)?;
+            self.dev.release(8 * have as u64);
+            self.dev.reserve(8 * cap as u64)?;
             self.sweep_seeds = Some(self.stream.alloc_zeros::<u64>(cap)?);
-            self.spare -= 8 * cap as u64;
-        }
-        Ok(())
-    }
-
-    /// `Ok` if `needed` more bytes fit in the memory the fit check left, else
-    /// [`Error::OutOfDeviceMemory`] (the caller takes them from `spare` once allocated).
-    fn check_spare(&self, needed: u64) -> Result<()> {
-        if needed > self.spare {
-            return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: self.spare });
         }
         Ok(())
     }
@@ -968,7 +839,7 @@ impl CudaEngine {
         let bits = self.lay.csr.lane_bits;
         let (gn, m) = ((self.n >> bits) as u64, self.arcs);
         let needed = 4 * m + 4 * gn.max(1) + 8;
-        if !super::classifiable(gn, m) || needed > self.spare {
+        if !super::classifiable(gn, m) || needed > self.dev.spare() {
             return Ok(());
         }
         let s = self.stream.clone();
@@ -984,7 +855,7 @@ impl CudaEngine {
         }
         let [sinks, skips]: [u64; 2] = s.clone_dtoh(&count)?.try_into().expect("two cells");
         let lists = 12 * sinks;
-        if 4 * m + lists > self.spare {
+        if 4 * m + lists > self.dev.spare() {
             self.lay.classes = super::NO_CLASSES;
             return Ok(());
         }
@@ -1001,7 +872,7 @@ impl CudaEngine {
         unsafe { self.k.classify(&s, a, 2)? };
         // `indeg` and `count` are freed when they drop: wait for the pass that reads them.
         s.synchronize()?;
-        self.spare -= 4 * m + lists;
+        self.dev.reserve(4 * m + lists)?;
         self.classes = Some(Some((tagged, tails, arcs)));
         Ok(())
     }
@@ -1048,24 +919,12 @@ fn device_addr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> u64 {
 }
 
 impl Engine for CudaEngine {
-    fn device(&self) -> String {
-        self.name.clone()
+    fn device(&self) -> &dyn Device {
+        &self.dev
     }
 
-    fn upload_time(&self) -> std::time::Duration {
-        self.upload
-    }
-
-    fn num_vertices(&self) -> u32 {
-        self.n
-    }
-
-    fn lanes(&self) -> u32 {
-        1 << self.lay.csr.lane_bits
-    }
-
-    fn is_gpu(&self) -> bool {
-        true
+    fn resident(&self) -> Resident {
+        Resident { csr: self.lay.csr, dist: self.lay.dist, counters: self.lay.counters, upload: self.upload }
     }
 
     fn init(&mut self, source: u32) -> Result<()> {
@@ -1092,49 +951,17 @@ impl Engine for CudaEngine {
     }
 
     fn advance(&mut self, step: Advance) -> Result<()> {
-        let all = step.input == Input::AllVertices;
-        if all {
-            super::one_lane(self.lanes(), "a topology-driven sweep")?;
+        if step.input == Input::AllVertices {
+            self.clear_flags()?;
         }
-        if !all && step.balance == Balance::Partition {
-            let sa = self.scan_args(self.lay.current(&self.fr), ScanOf::Degree, NO_QUEUE);
-            // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
-            unsafe { self.k.scan(&self.stream, sa)? };
-        }
-        self.prepare_classes(step.classify, step.cutoff)?;
-        let roles = self.fr.roles(&step);
-        self.pending_scratch = roles.uses_scratch();
-        let a = self.lay.advance_args(&step, &roles);
-        let classified = self.lay.is_classified(&a.csr);
-        // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS, hub n.
-        unsafe { self.k.advance(&self.stream, a, classified)? };
-        if !a.hub.items.is_null() {
-            // The hub pass, queued without reading the hub count back: the scan and the
-            // partitioned advance read their lengths on the device (an empty queue costs four
-            // short launches, and only graphs that have hubs get here).
-            let sa = self.scan_args(a.hub, ScanOf::Degree, NO_QUEUE);
-            // SAFETY: prefix has n + 1 entries, at least the hub count + 1; block_sums
-            // SCAN_BLOCKS; the hub pass reads the prefix the scan wrote (same stream).
-            unsafe {
-                self.k.scan(&self.stream, sa)?;
-                self.k.advance(&self.stream, sssp_kernels::advance::hub_pass(&a, self.lay.prefix), classified)?;
+        self.relax_step(step)?;
+        if step.input == Input::Frontier {
+            if step.dedupe == super::Dedupe::Lookup {
+                self.dedupe()?;
             }
+            self.swap();
         }
         Ok(())
-    }
-
-    fn dedupe(&mut self) -> Result<()> {
-        let d = self.lay.dedupe_args(&self.fr);
-        // SAFETY: table has n entries; every pushed vertex is < n; the next queue holds n items
-        // and the winners are distinct vertices.
-        unsafe {
-            self.k.dedupe_mark(&self.stream, d)?;
-            self.k.scan(&self.stream, self.scan_args(d.input, ScanOf::Winner, d.output))
-        }
-    }
-
-    fn swap(&mut self) {
-        self.fr.swap(std::mem::take(&mut self.pending_scratch));
     }
 
     fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus> {
@@ -1150,7 +977,7 @@ impl Engine for CudaEngine {
         // loop's extra resident threads beat its costlier barrier there (docs/gpu.md).
         if spec.block {
             // SAFETY: as below; `block_loop_fits` ruled out what the block loop does not do.
-            super::block_loop_fits(spec, self.lanes(), classified)?;
+            super::block_loop_fits(spec, self.lay.lanes(), classified)?;
             unsafe { self.k.pile_block(&self.stream, a)? };
         } else {
             unsafe { self.k.pile_loop(&self.stream, a, spec.balance == Balance::Partition, classified)? };
@@ -1164,7 +991,7 @@ impl Engine for CudaEngine {
     }
 
     fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()> {
-        super::one_lane(self.lanes(), "a settling run")?;
+        super::one_lane(self.lay.lanes(), "a settling run")?;
         self.ensure_settle(g, spec.pull)?;
         self.prepare_classes(spec.classify && !spec.pull, sssp_kernels::NO_CUTOFF)?;
         let cs = self.settle.as_mut().expect("ensure_settle allocated it");
@@ -1223,23 +1050,6 @@ impl Engine for CudaEngine {
         Ok(Counters { arcs: w[0], vertices: w[1], busy: w[2], improved: w[3] as u32, overflow: (w[3] >> 32) as u32 })
     }
 
-    fn clear_flags(&mut self) -> Result<()> {
-        self.stream.memset_zeros(&mut self.counters.slice_mut(3..4))?;
-        Ok(())
-    }
-
-    fn tree_parents(&mut self) -> Result<Vec<u32>> {
-        super::one_lane(self.lanes(), "the tree pass")?;
-        // Into the lookup table (free once a run is over), zeroed: parent + 1, 0 for none.
-        self.stream.memset_zeros(&mut self.table)?;
-        let a = TreeArgs { csr: self.lay.csr, dist: self.lay.dist, parent1: self.lay.table };
-        // SAFETY: the layout's graph and distances; table has max(n, 1) entries, zeroed above.
-        unsafe { self.k.tree_arcs(&self.stream, a)? };
-        let mut p = self.download_table()?;
-        p.par_iter_mut().for_each(|x| *x = x.wrapping_sub(1));
-        Ok(p)
-    }
-
     fn distances(&mut self) -> Result<Vec<u32>> {
         // Unpack on the device into the lookup table (free once a run is over), then one copy
         // of 4n bytes into page-locked memory: pageable copies of the packed 8n bytes ran at
@@ -1248,11 +1058,6 @@ impl Engine for CudaEngine {
         // SAFETY: dist and table both have max(n, 1) entries.
         unsafe { self.k.extract(&self.stream, a)? };
         self.download_table()
-    }
-
-    fn synchronize(&mut self) -> Result<()> {
-        self.stream.synchronize()?;
-        Ok(())
     }
 
     fn classify(&mut self) -> Result<(Option<super::ClassCounts>, bool)> {
@@ -1274,77 +1079,8 @@ impl Engine for CudaEngine {
         Ok(())
     }
 
-    fn bounds_init(&mut self, member: &[u32]) -> Result<()> {
-        let n = super::graph_vertices(self.n, self.lanes(), 0)? as usize;
-        if member.len() != n {
-            return Err(Error::InvalidArgument(format!("bounds_init: {} flags for {n} vertices", member.len())));
-        }
-        if self.bounds.is_none() {
-            let needed = 12 * n.max(1) as u64 + 64;
-            self.check_spare(needed)?;
-            self.spare -= needed;
-            let nz = n.max(1);
-            self.bounds = Some(BoundsBufs {
-                lb: self.stream.alloc_zeros(nz)?,
-                ub: self.stream.alloc_zeros(nz)?,
-                member: self.stream.alloc_zeros(nz)?,
-                out: self.stream.alloc_zeros(B_CELLS)?,
-            });
-        }
-        let b = self.bounds.as_mut().expect("allocated above");
-        self.stream.memset_zeros(&mut b.lb)?;
-        self.stream.memcpy_htod(&pad(&vec![INF; n]), &mut b.ub)?;
-        self.stream.memcpy_htod(&pad(member), &mut b.member)?;
-        Ok(())
-    }
-
-    fn bounds_step(&mut self, lane: u32, source: u32, rules: u32) -> Result<[u64; B_CELLS]> {
-        let n = super::graph_vertices(self.n, self.lanes(), lane)?;
-        let b = self.bounds.as_mut().ok_or_else(|| Error::InvalidArgument("bounds_step before bounds_init".into()))?;
-        self.stream.memcpy_htod(&B_RESET[..], &mut b.out)?;
-        let a = BoundsArgs {
-            dist: self.lay.dist,
-            lb: device_addr(&b.lb, &self.stream) as *mut u32,
-            ub: device_addr(&b.ub, &self.stream) as *mut u32,
-            member: device_addr(&b.member, &self.stream) as *const u32,
-            out: device_addr(&b.out, &self.stream) as *mut u64,
-            n,
-            source,
-            rules,
-            lane_bits: self.lay.csr.lane_bits,
-            lane: lane as u16,
-        };
-        // SAFETY: lb, ub and member have max(n, 1) entries (graph vertices), dist n per lane,
-        // out B_CELLS reset just above.
-        unsafe { self.k.bounds(&self.stream, a)? };
-        let out = self.stream.clone_dtoh(&b.out)?;
-        let mut cells = [0u64; B_CELLS];
-        cells.copy_from_slice(&out);
-        Ok(cells)
-    }
-
-    fn bfs_level(&mut self, level: u32, kernel: LevelKernel) -> Result<(u64, u64)> {
-        super::one_lane(self.lanes(), "a BFS level")?;
-        if self.bfs_cells.is_none() {
-            self.bfs_cells = Some(self.stream.alloc_zeros::<u64>(2)?);
-        }
-        let cells = self.bfs_cells.as_mut().expect("allocated above");
-        self.stream.memset_zeros(cells)?;
-        let a = BfsArgs {
-            csr: self.lay.csr,
-            dist: self.lay.dist,
-            cells: device_addr(cells, &self.stream) as *mut u64,
-            level,
-            _pad: 0,
-        };
-        // SAFETY: the resident CSR, dist with n entries, two zeroed cells.
-        unsafe { self.k.bfs_level(&self.stream, a, kernel)? };
-        let c = self.stream.clone_dtoh(cells)?;
-        Ok((c[0], c[1]))
-    }
-
     fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64], entries: &[u64]) -> Result<()> {
-        super::one_lane(self.lanes(), "the PHAST sweep")?;
+        super::one_lane(self.lay.lanes(), "the PHAST sweep")?;
         let (metric, dist, counters) = (self.lay.csr.metric, self.lay.dist, self.lay.counters);
         let mut a = super::sweep_args(h, self.n, metric, dist, counters, seeds.len(), entries.len())?;
         self.ensure_sweep(h, seeds.len() + entries.len())?;
@@ -1396,25 +1132,63 @@ impl Engine for CudaEngine {
         }
         Ok(())
     }
+}
 
-    fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)> {
-        let n = (self.n / self.lanes()) as usize;
-        // Each array staged in the lookup table (free once a run is over) and read through the
-        // page-locked buffer, as `distances` does: pageable copies ran under 1 GB/s on the lent
-        // H100 machine (kron 20: 8 MB per call, and the diameter makes one or two).
-        let mut out = [Vec::new(), Vec::new()];
-        for (k, o) in out.iter_mut().enumerate() {
-            let b = self.bounds.as_ref().ok_or_else(|| Error::InvalidArgument("bounds before bounds_init".into()))?;
-            let src = if k == 0 { &b.lb } else { &b.ub };
-            if src.len() > self.table.len() {
-                return Err(Error::Verification("bounds longer than the lookup table: internal fault".into()));
-            }
-            self.stream.memcpy_dtod(src, &mut self.table.slice_mut(0..src.len()))?;
-            *o = self.download_table()?;
-            o.truncate(n);
+impl CudaEngine {
+    /// One advance's relaxation (the launches), nothing after it.
+    fn relax_step(&mut self, step: Advance) -> Result<()> {
+        let all = step.input == Input::AllVertices;
+        if all {
+            super::one_lane(self.lay.lanes(), "a topology-driven sweep")?;
         }
-        let [lb, ub] = out;
-        Ok((lb, ub))
+        if !all && step.balance == Balance::Partition {
+            let sa = self.scan_args(self.lay.current(&self.fr), ScanOf::Degree, NO_QUEUE);
+            // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
+            unsafe { self.k.scan(&self.stream, sa)? };
+        }
+        self.prepare_classes(step.classify, step.cutoff)?;
+        let roles = self.fr.roles(&step);
+        self.pending_scratch = roles.uses_scratch();
+        let a = self.lay.advance_args(&step, &roles);
+        let classified = self.lay.is_classified(&a.csr);
+        // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS, hub n.
+        unsafe { self.k.advance(&self.stream, a, classified)? };
+        if !a.hub.items.is_null() {
+            // The hub pass, queued without reading the hub count back: the scan and the
+            // partitioned advance read their lengths on the device (an empty queue costs four
+            // short launches, and only graphs that have hubs get here).
+            let sa = self.scan_args(a.hub, ScanOf::Degree, NO_QUEUE);
+            // SAFETY: prefix has n + 1 entries, at least the hub count + 1; block_sums
+            // SCAN_BLOCKS; the hub pass reads the prefix the scan wrote (same stream).
+            unsafe {
+                self.k.scan(&self.stream, sa)?;
+                self.k.advance(&self.stream, sssp_kernels::advance::hub_pass(&a, self.lay.prefix), classified)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Lookup dedupe of the pushed queue into the next frontier (Davidson's table plus a
+    /// stable compaction).
+    fn dedupe(&mut self) -> Result<()> {
+        let d = self.lay.dedupe_args(&self.fr);
+        // SAFETY: table has n entries; every pushed vertex is < n; the next queue holds n items
+        // and the winners are distinct vertices.
+        unsafe {
+            self.k.dedupe_mark(&self.stream, d)?;
+            self.k.scan(&self.stream, self.scan_args(d.input, ScanOf::Winner, d.output))
+        }
+    }
+
+    /// Make the next frontier the current one (host-side bookkeeping only).
+    fn swap(&mut self) {
+        self.fr.swap(std::mem::take(&mut self.pending_scratch));
+    }
+
+    /// Zero the `improved` and `overflow` flags (before a topology-driven sweep).
+    fn clear_flags(&mut self) -> Result<()> {
+        self.stream.memset_zeros(&mut self.counters.slice_mut(3..4))?;
+        Ok(())
     }
 }
 
@@ -1433,6 +1207,6 @@ impl CudaEngine {
         let pinned = self.pinned.as_mut().expect("allocated above");
         self.stream.memcpy_dtoh(&self.table, pinned)?;
         self.stream.synchronize()?;
-        super::staging::parallel_copy_out(pinned, n)
+        crate::device::staging::parallel_copy_out(pinned, n)
     }
 }

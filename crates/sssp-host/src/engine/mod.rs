@@ -20,7 +20,6 @@
 pub mod cpu;
 pub mod cuda;
 pub mod settle;
-mod staging;
 
 pub use settle::SettleSpec;
 pub use sssp_kernels::{Balance, Counters, Dedupe, PileState, Rule};
@@ -28,6 +27,9 @@ pub use sssp_kernels::{Balance, Counters, Dedupe, PileState, Rule};
 use sssp_kernels::classify::{ClassifyArgs, SinkArgs};
 use sssp_kernels::{AdvanceArgs, Buckets, Csr, DedupeArgs, InitArgs, PileArgs, Queue, SeedArgs, NO_BUCKETS};
 
+use rayon::prelude::*;
+
+use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -135,24 +137,13 @@ pub(crate) fn classifiable(n: u64, m: u64) -> bool {
 
 /// A graph resident on a device, with the operators strategies compose.
 pub trait Engine {
-    /// Human-readable device name, e.g. "NVIDIA H100 80GB HBM3 (CUDA, SASS sm_90)" or "CPU (rayon, 2 threads)".
-    fn device(&self) -> String;
+    /// The device the engine runs on: memory, launches, synchronisation and its facts. Other
+    /// features' problem objects allocate their buffers and launch their kernels there.
+    fn device(&self) -> &dyn Device;
 
-    /// Number of vertex ids of a run: the resident graph's vertices times [`Engine::lanes`].
-    fn num_vertices(&self) -> u32;
-
-    /// Solves one run carries side by side (batched sources, `sssp_kernels::Csr::lane_bits`):
-    /// vertex `v` of lane `j` has id `v * lanes + j`. 1 for an engine opened with [`open`].
-    /// Engines with more lanes run the frontier strategies only (Workfront, Near-Far,
-    /// Bucketing); the other operators refuse.
-    fn lanes(&self) -> u32;
-
-    /// How long copying the graph into the engine took when it opened (device set-up, such as
-    /// creating a CUDA context and loading the kernels, not included).
-    fn upload_time(&self) -> std::time::Duration;
-
-    /// Whether this engine runs on a GPU (what `--algo auto` chooses by).
-    fn is_gpu(&self) -> bool;
+    /// What is resident for other features' kernels to read: the graph, the distances, the
+    /// counters.
+    fn resident(&self) -> Resident;
 
     /// Reset for a run from `source`: all distances unreached, the source at 0, the frontier
     /// `[source]`, counters zero. Queued; no synchronisation.
@@ -164,15 +155,12 @@ pub trait Engine {
     /// batch. Queued.
     fn init_many(&mut self, sources: &[u32]) -> Result<()>;
 
-    /// Relax the out-arcs of the input vertices (see [`Advance`]). Queued.
+    /// One iteration's relaxation (see [`Advance`]). From the frontier: relax its vertices'
+    /// out-arcs, push the improved heads (deduplicated by `step.dedupe`: stamps as they are
+    /// pushed, or Davidson's lookup table and a stable compaction after) and make them the
+    /// current frontier. From every vertex (a topology-driven sweep): zero the `improved` and
+    /// `overflow` flags, relax every reached vertex's out-arcs, and flag improvements. Queued.
     fn advance(&mut self, step: Advance) -> Result<()>;
-
-    /// After an advance with [`Dedupe::Lookup`]: remove duplicate vertices from the pushed queue
-    /// (Davidson's lookup table plus a stable compaction) into the next frontier. Queued.
-    fn dedupe(&mut self) -> Result<()>;
-
-    /// Make the next frontier the current one (host-side bookkeeping only).
-    fn swap(&mut self);
 
     /// Run the iterations of a frontier strategy (Workfront, Near-Far, Bucketing: see
     /// [`LoopSpec`]) from the state the last call left (or [`Engine::init`]'s start state)
@@ -201,22 +189,8 @@ pub trait Engine {
     /// The run's counters. Synchronises with the device.
     fn counters(&mut self) -> Result<Counters>;
 
-    /// Zero the `improved` and `overflow` flags (topology-driven loops). Queued.
-    fn clear_flags(&mut self) -> Result<()>;
-
     /// The distances (`sssp_kernels::INF` for unreached). Synchronises.
     fn distances(&mut self) -> Result<Vec<u32>>;
-
-    /// After a frontier run (Workfront, Near-Far, Bucketing) or a settling run (Crauser,
-    /// Martín): a shortest-path tree of its distances, as parents (`crate::tree::NO_VERTEX` for
-    /// the source and unreached vertices), built on the engine in one pass over the arcs: each
-    /// reached vertex gets a tight in-arc from a vertex its run lowered (or settled) earlier, so
-    /// the tree has no cycle even through zero-weight cycles (`sssp_kernels::tree`). A vertex
-    /// with no such arc is left without a parent (the caller checks). Synchronises.
-    fn tree_parents(&mut self) -> Result<Vec<u32>>;
-
-    /// Wait for all queued work.
-    fn synchronize(&mut self) -> Result<()>;
 
     /// After a run whose advances classified ([`Advance::classify`], [`LoopSpec::classify`]):
     /// relax the arcs the classes deferred (those into sinks), once each, from the final
@@ -239,33 +213,6 @@ pub trait Engine {
     /// does it itself otherwise.
     fn load_classified(&mut self) -> Result<()>;
 
-    /// Eccentricity bounding (`gpu-exact-diameter-bounding`, Algorithms 1-2; what
-    /// [`crate::diameter`] runs on undirected graphs): allocate on first use, and reset, the
-    /// per-vertex eccentricity bounds (lower 0, upper none) and the component mask
-    /// (`member[v] != 0`, one entry per graph vertex, whatever the lanes). A new operator
-    /// because no existing one keeps per-vertex state across runs. Queued.
-    fn bounds_init(&mut self, member: &[u32]) -> Result<()>;
-
-    /// After a run in which `lane` (0 on an engine of one lane) solved from graph vertex
-    /// `source` and reached every member: the paper's ECCENTRICITY (a max reduction over the
-    /// members' distances), UPDATE BOUNDS and UPDATE CANDIDATES passes, and the candidate picks,
-    /// on the device (`sssp_kernels::bounds`). Several lanes' eccentricities of one batched run
-    /// are applied one after the other. Returns the result cells (`B_ECC`, the global bounds,
-    /// `B_UPPER`, `B_LOWER`). Synchronises, reading 64 bytes: the distances stay on the device.
-    fn bounds_step(&mut self, lane: u32, source: u32, rules: u32) -> Result<[u64; sssp_kernels::bounds::B_CELLS]>;
-
-    /// The bounds (lower, upper; `INF`: none), `n` each. Synchronises.
-    fn bounds(&mut self) -> Result<(Vec<u32>, Vec<u32>)>;
-
-    /// One level of the level-synchronous BFS of `gpu-exact-diameter-bounding` §IV-C-D
-    /// (`sssp_kernels::bfs`), on the distances [`Engine::init`] started: label the unvisited
-    /// neighbours of the vertices at `level` with `level + 1`, thread-centric or warp-centric,
-    /// or bottom-up (every unvisited vertex with a neighbour at `level`; undirected graphs)
-    /// (`kernel`). Returns (vertices labelled, their out-arcs) for the next level's choice; 0
-    /// labelled ends the BFS. A new operator because the frontier operators keep a queue and
-    /// these kernels scan the distance array instead. Synchronises.
-    fn bfs_level(&mut self, level: u32, kernel: sssp_kernels::bfs::LevelKernel) -> Result<(u64, u64)>;
-
     /// PHAST's downward sweep over a contraction hierarchy (`crate::hierarchy`,
     /// `sssp_kernels::sweep`), after [`Engine::init`]: write `seeds` (the upward search's, as
     /// `sssp_kernels::sweep::seed_item`s), give the core's vertices their distances from
@@ -276,6 +223,79 @@ pub trait Engine {
     /// hierarchy comes back (fit-checked); the CPU reads it in place. A new operator because no
     /// existing one pulls along a fixed order of levels. Queued.
     fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64], entries: &[u64]) -> Result<()>;
+}
+
+/// What an engine keeps resident that other features' kernels read (addresses on its device).
+#[derive(Clone, Copy, Debug)]
+pub struct Resident {
+    /// The graph, as the kernels see it: `n` is the vertex ids of a run (the graph's vertices
+    /// times the lanes), `lane_bits` the lanes.
+    pub csr: Csr,
+    /// The packed distances of a run, `csr.n` of them.
+    pub dist: *mut u64,
+    /// The run's counters.
+    pub counters: *mut Counters,
+    /// How long copying the graph in took when the engine opened (device set-up, such as
+    /// creating a CUDA context and loading the kernels, not included).
+    pub upload: std::time::Duration,
+}
+
+impl dyn Engine + '_ {
+    /// Number of vertex ids of a run: the resident graph's vertices times [`Self::lanes`].
+    pub fn num_vertices(&self) -> u32 {
+        self.resident().csr.n
+    }
+
+    /// Solves one run carries side by side (batched sources, `sssp_kernels::Csr::lane_bits`):
+    /// vertex `v` of lane `j` has id `v * lanes + j`. 1 for an engine opened with [`open`].
+    /// Engines with more lanes run the frontier strategies only (Workfront, Near-Far,
+    /// Bucketing); the other operators refuse.
+    pub fn lanes(&self) -> u32 {
+        1 << self.resident().csr.lane_bits
+    }
+
+    /// The resident graph's own vertices (one lane's).
+    pub fn graph_vertices(&self) -> u32 {
+        self.num_vertices() >> self.resident().csr.lane_bits
+    }
+
+    /// How long copying the graph into the engine took (see [`Resident::upload`]).
+    pub fn upload_time(&self) -> std::time::Duration {
+        self.resident().upload
+    }
+
+    /// Whether this engine runs on a GPU (what `--algo auto` chooses by).
+    pub fn is_gpu(&self) -> bool {
+        self.device().facts().gpu
+    }
+
+    /// Wait for all queued work.
+    pub fn synchronize(&self) -> Result<()> {
+        self.device().synchronize()
+    }
+
+    /// After a frontier run (Workfront, Near-Far, Bucketing) or a settling run (Crauser,
+    /// Martín): a shortest-path tree of its distances, as parents (`crate::tree::NO_VERTEX` for
+    /// the source and unreached vertices), built on the engine in one pass over the arcs: each
+    /// reached vertex gets a tight in-arc from a vertex its run lowered (or settled) earlier, so
+    /// the tree has no cycle even through zero-weight cycles (`sssp_kernels::tree`). A vertex
+    /// with no such arc is left without a parent (the caller checks). Synchronises.
+    /// A problem object of its own: a buffer on the engine's device (fit-checked) and the
+    /// kernel type `TreeArcs`; the engine keeps nothing for it.
+    pub fn tree_parents(&self) -> Result<Vec<u32>> {
+        one_lane(self.lanes(), "the tree pass")?;
+        let (dev, r) = (self.device(), self.resident());
+        let n = r.csr.n as usize;
+        // parent + 1 per vertex, 0 for none (zeroed when made).
+        let out = dev.alloc_of::<u32>(n)?;
+        let a = sssp_kernels::TreeArgs { csr: r.csr, dist: r.dist, parent1: out.ptr() };
+        // SAFETY: the resident graph and distances; out has n zeroed entries, written only
+        // through atomics.
+        unsafe { dev.run::<sssp_kernels::entry::TreeArcs>(a, n as u64)? };
+        let mut p = dev.download_of::<u32>(&out, 0, n)?;
+        p.par_iter_mut().for_each(|x| *x = x.wrapping_sub(1));
+        Ok(p)
+    }
 }
 
 /// Open an engine for `g` on the requested device.
@@ -342,15 +362,6 @@ pub(crate) fn lane_bits(g: &Graph, lanes: u32) -> Result<u32> {
         });
     }
     Ok(lanes.trailing_zeros())
-}
-
-/// The graph's vertices on an engine of `ids` run vertex ids and `lanes` lanes, after checking
-/// that `lane` is one of them (the bounding operators, which keep per-graph-vertex state).
-pub(crate) fn graph_vertices(ids: u32, lanes: u32, lane: u32) -> Result<u32> {
-    if lane >= lanes {
-        return Err(Error::InvalidArgument(format!("lane {lane} of an engine with {lanes}")));
-    }
-    Ok(ids / lanes)
 }
 
 /// The sweep's arguments over `h`'s host arrays (the CPU engine reads them in place; the GPU
@@ -633,6 +644,11 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
+    /// Solves a run carries side by side.
+    pub fn lanes(&self) -> u32 {
+        1 << self.csr.lane_bits
+    }
+
     pub fn cell(&self, i: usize) -> *mut u32 {
         self.cells.wrapping_add(i)
     }

@@ -24,7 +24,6 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
     let mut watch = super::CycleWatch::new(g, started, super::CYCLE_CHECK_SWEEPS);
     for iter in 1..=g.num_vertices().max(1) as u32 {
         let t = Instant::now();
-        eng.clear_flags()?;
         eng.advance(opts.advance(Input::AllVertices, iter, classify))?;
         let c = eng.counters()?;
         stats.readbacks += 1;

@@ -22,7 +22,7 @@
 use std::time::Instant;
 
 use super::{device_loop, finish, frontier_loop, Options, Solution, Stats};
-use crate::engine::{Balance, Dedupe, Engine, Input};
+use crate::engine::{Balance, Engine, Input};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -36,13 +36,6 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
     let mut stats = Stats { classify: classify_time, classes_used: classify, ..Stats::default() };
     let started = Instant::now();
     eng.init(source)?;
-    frontier_loop(g, eng, opts, &mut stats, |eng, iter| {
-        eng.advance(opts.advance(Input::Frontier, iter, classify))?;
-        if opts.dedupe == Dedupe::Lookup {
-            eng.dedupe()?;
-        }
-        eng.swap();
-        Ok(())
-    })?;
+    frontier_loop(g, eng, opts, &mut stats, |eng, iter| eng.advance(opts.advance(Input::Frontier, iter, classify)))?;
     finish(g, eng, stats, started)
 }

@@ -87,3 +87,9 @@ pub(crate) fn parallel_copy_out(pinned: &PinnedHostSlice<u32>, len: usize) -> Re
     out.par_extend(src.par_iter().copied());
     Ok(out)
 }
+
+/// Copy `src` (page-locked, filled) into `dst` with every core: the first touch of a large
+/// fresh vector's pages costs tens of milliseconds on one core.
+pub(crate) fn parallel_copy(src: &[u8], dst: &mut [u8]) {
+    dst.par_chunks_mut(PAR_CHUNK).zip(src.par_chunks(PAR_CHUNK)).for_each(|(d, s)| d.copy_from_slice(s));
+}

@@ -1,0 +1,249 @@
+//! The CUDA device: device 0 through `cudarc`'s dynamically loaded driver API, the committed
+//! kernels (fatbins with SASS, or their PTX for the driver's JIT), one stream.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use cudarc::driver::{
+    result, sys::CUdevice_attribute, CudaContext, CudaFunction, CudaModule, CudaStream, DevicePtr, PinnedHostSlice,
+};
+use cudarc::nvrtc::Ptx;
+use sssp_kernels::BLOCK;
+
+use super::{check_range, Buffer, Device, Facts, Launch, Mem, Module, Shape};
+use crate::error::{Error, Result};
+
+/// The kernels, as built by `cargo xtask ptx` and committed.
+pub const PTX: &str = include_str!("../../ptx/sssp_kernels.ptx");
+
+/// The second module: the classified twins (H-BF's edge classes), loaded only by an engine
+/// whose runs classify, so that the first module's one-time driver JIT (uncached: 3.3 s on a
+/// fresh H200) does not pay for them (6.0 s with them in it; docs/gpu.md).
+pub const PTX_TWINS: &str = include_str!("../../ptx/sssp_kernels_twins.ptx");
+
+/// Both modules as fatbins (`cargo xtask ptx`, `xtask/src/sass.rs`): SASS for the
+/// architectures in [`SASS_ARCHS`] plus the PTX, from which the driver picks what the device
+/// runs. On those GPUs a first process starts without the driver's JIT of the PTX (5.3-5.8 s
+/// uncached on a fresh H100 machine, 0.1-0.25 s with the SASS; docs/benchmarks.md); any other
+/// JIT-compiles the PTX inside, as before.
+pub(crate) const FATBIN: &[u8] = include_bytes!("../../ptx/sssp_kernels.fatbin");
+
+/// The twins' fatbin (see [`FATBIN`]).
+pub(crate) const FATBIN_TWINS: &[u8] = include_bytes!("../../ptx/sssp_kernels_twins.fatbin");
+
+/// The architectures with SASS in the fatbins, as (major, minor) compute capabilities (the same
+/// list as `ARCHS` in `xtask/src/sass.rs`): for the device's description only, since the driver
+/// makes the choice (SASS of the same major and a minor at most the device's).
+const SASS_ARCHS: &[(i32, i32)] = &[(8, 0), (9, 0), (10, 0)];
+
+/// Load one module on `ctx`: its fatbin, or with `SSSP_JIT=1` its PTX text; and the PTX text
+/// too when the driver refuses the fatbin (a driver older than the CUDA 13 tools that made
+/// it). Returns the module and what ran, for the device's description.
+pub(crate) fn load_module(ctx: &Arc<CudaContext>, fatbin: &[u8], ptx: &str) -> Result<(Arc<CudaModule>, String)> {
+    let major = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+    let minor = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+    let jit = format!("PTX JIT for sm_{major}{minor}");
+    if std::env::var_os("SSSP_JIT").is_some() {
+        return Ok((ctx.load_module(Ptx::from_src(ptx))?, jit));
+    }
+    let what = match SASS_ARCHS.iter().filter(|&&(ma, mi)| ma == major && mi <= minor).max() {
+        Some((ma, mi)) => format!("SASS sm_{ma}{mi}"),
+        None => jit.clone(),
+    };
+    match ctx.load_module(Ptx::from_binary(fatbin.to_vec())) {
+        Ok(m) => Ok((m, what)),
+        Err(_) => Ok((ctx.load_module(Ptx::from_src(ptx))?, format!("{jit} (the driver refused the fatbin)"))),
+    }
+}
+
+/// Turn "no driver / no device" into `Error::NoGpu` so `--device auto` can fall back.
+pub(crate) fn open_context() -> Result<Arc<CudaContext>> {
+    // cudarc panics when it has to load a missing libcuda; ask first, without loading it for use.
+    // SAFETY: only probes whether the library can be opened.
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return Err(Error::NoGpu("the CUDA driver library (libcuda.so) is not installed".into()));
+    }
+    CudaContext::new(0).map_err(|e| Error::NoGpu(format!("no usable CUDA device 0: {e}")))
+}
+
+/// Device 0's stream, kernels and memory budget.
+pub struct CudaDevice {
+    facts: Facts,
+    stream: Arc<CudaStream>,
+    /// The main module (loaded by the engine's opening, shared by the process).
+    main: Arc<CudaModule>,
+    /// The twins' module, loaded by the first launch of one of its kernels.
+    twins: OnceLock<Arc<CudaModule>>,
+    /// Functions looked up so far, by entry.
+    functions: Mutex<HashMap<&'static str, CudaFunction>>,
+    /// Blocks of a grid-stride launch over plenty of work.
+    grid: u32,
+    /// Bytes the device may still hand out (the engine's fit check set the start).
+    spare: Mutex<u64>,
+    /// Page-locked bounce buffer for downloads (pageable copies ran under 1 GB/s on the lent
+    /// H100), grown to the largest download, kept.
+    pinned: Mutex<Option<PinnedHostSlice<u8>>>,
+    /// `SSSP_DEBUG_SYNC=1`: synchronise after every launch and name it on stderr.
+    debug_sync: bool,
+}
+
+// SAFETY: the pinned buffer is only touched under its lock; the stream orders every operation.
+unsafe impl Send for CudaDevice {}
+// SAFETY: as above.
+unsafe impl Sync for CudaDevice {}
+
+impl CudaDevice {
+    /// A device on `stream` with the loaded `main` module, `grid` blocks for grid-stride
+    /// launches and `spare` bytes to hand out.
+    pub(crate) fn new(name: String, stream: Arc<CudaStream>, main: Arc<CudaModule>, grid: u32, spare: u64) -> Self {
+        CudaDevice {
+            facts: Facts { name, gpu: true, threads: grid * BLOCK },
+            stream,
+            main,
+            twins: OnceLock::new(),
+            functions: Mutex::new(HashMap::new()),
+            grid,
+            spare: Mutex::new(spare),
+            pinned: Mutex::new(None),
+            debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
+        }
+    }
+
+    /// Take `bytes` from the budget, or [`Error::OutOfDeviceMemory`] with nothing taken.
+    pub(crate) fn reserve(&self, bytes: u64) -> Result<()> {
+        let mut spare = self.spare.lock().unwrap_or_else(|p| p.into_inner());
+        if bytes > *spare {
+            return Err(Error::OutOfDeviceMemory { device: self.facts.name.clone(), needed: bytes, available: *spare });
+        }
+        *spare -= bytes;
+        Ok(())
+    }
+
+    /// Give `bytes` back to the budget (a buffer replaced or dropped by its owner).
+    pub(crate) fn release(&self, bytes: u64) {
+        *self.spare.lock().unwrap_or_else(|p| p.into_inner()) += bytes;
+    }
+
+    /// Bytes the budget has left.
+    pub(crate) fn spare(&self) -> u64 {
+        *self.spare.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn function(&self, entry: &'static str, module: Module) -> Result<CudaFunction> {
+        let mut fs = self.functions.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(f) = fs.get(entry) {
+            return Ok(f.clone());
+        }
+        let m = match module {
+            Module::Main => &self.main,
+            Module::Twins => match self.twins.get() {
+                Some(m) => m,
+                None => {
+                    let (m, _) = load_module(self.stream.context(), FATBIN_TWINS, PTX_TWINS)?;
+                    self.twins.get_or_init(|| m)
+                }
+            },
+        };
+        let f = m.load_function(entry)?;
+        fs.insert(entry, f.clone());
+        Ok(f)
+    }
+}
+
+impl Device for CudaDevice {
+    fn facts(&self) -> &Facts {
+        &self.facts
+    }
+
+    fn alloc(&self, bytes: u64) -> Result<Buffer> {
+        let bytes = bytes.max(8);
+        self.reserve(bytes)?;
+        let mem = match self.stream.alloc_zeros::<u8>(bytes as usize) {
+            Ok(m) => m,
+            Err(e) => {
+                self.release(bytes);
+                return Err(e.into());
+            }
+        };
+        let addr = mem.device_ptr(&self.stream).0;
+        Ok(Buffer::new(addr, bytes, Mem::Cuda { _slice: mem }))
+    }
+
+    fn upload(&self, dst: &Buffer, offset: u64, src: &[u8]) -> Result<()> {
+        check_range(dst, offset, src.len())?;
+        if src.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: the range lies inside `dst` (checked). The copy is synchronous for pageable
+        // memory, so `src` may be dropped when this returns.
+        unsafe { result::memcpy_htod_async(dst.addr + offset, src, self.stream.cu_stream())? };
+        self.stream.synchronize()?;
+        Ok(())
+    }
+
+    fn download(&self, src: &Buffer, offset: u64, dst: &mut [u8]) -> Result<()> {
+        check_range(src, offset, dst.len())?;
+        if dst.is_empty() {
+            return Ok(());
+        }
+        let mut slot = self.pinned.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.as_ref().is_none_or(|p| p.len() < dst.len()) {
+            *slot = None;
+            // Plain page-locked memory (flags 0): write-combined memory is slow for the CPU to
+            // read back.
+            // SAFETY: the buffer is only read after the copy into it has completed.
+            *slot =
+                Some(unsafe { self.stream.context().alloc_pinned_with_flags::<u8>(dst.len().next_power_of_two(), 0)? });
+        }
+        let pinned = slot.as_mut().expect("allocated above");
+        let host = pinned.as_mut_slice()?;
+        // SAFETY: the range lies inside `src` (checked) and the pinned buffer holds `dst.len()`.
+        unsafe { result::memcpy_dtoh_async(&mut host[..dst.len()], src.addr + offset, self.stream.cu_stream())? };
+        self.stream.synchronize()?;
+        super::staging::parallel_copy(&host[..dst.len()], dst);
+        Ok(())
+    }
+
+    fn zero(&self, b: &Buffer) -> Result<()> {
+        // SAFETY: the whole buffer.
+        unsafe { result::memset_d8_async(b.addr, 0, b.bytes as usize, self.stream.cu_stream())? };
+        Ok(())
+    }
+
+    unsafe fn launch(&self, k: &dyn Launch, items: u64) -> Result<()> {
+        let f = self.function(k.entry(), k.module())?;
+        let blocks = match k.shape() {
+            Shape::Grid => (items.div_ceil(BLOCK as u64).min(self.grid as u64) as u32).max(1),
+            other => {
+                return Err(Error::InvalidArgument(format!(
+                    "{}: {other:?} kernels are launched by their feature, not through the generic path",
+                    k.entry()
+                )))
+            }
+        };
+        let mut params = k.params();
+        self.stream.context().bind_to_thread()?;
+        // SAFETY: the caller's (the parameter block upholds the kernel's contract); `params`
+        // points at it and lives until the launch has been queued.
+        unsafe {
+            result::launch_kernel(
+                f.cu_function(),
+                (blocks, 1, 1),
+                (BLOCK, 1, 1),
+                0,
+                self.stream.cu_stream(),
+                &mut params,
+            )?
+        };
+        if self.debug_sync {
+            eprintln!("[sssp debug] launched {}", k.entry());
+            self.stream.synchronize()?;
+            eprintln!("[sssp debug] finished {}", k.entry());
+        }
+        Ok(())
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        Ok(self.stream.synchronize()?)
+    }
+}

@@ -1,0 +1,265 @@
+//! The device layer: memory, launches, synchronisation and the device's facts, and nothing
+//! named after a feature (in the spirit of cudarc's safe layer; Gunrock keeps the same split
+//! between its context and its problems).
+//!
+//! Two devices implement [`Device`]: [`cuda::CudaDevice`] (device 0 through `cudarc`) and
+//! [`cpu::CpuDevice`] (host memory, the kernels' bodies over rayon). A feature that needs buffers
+//! of its own (the diameter's bounds, a BFS's level counts) is a *problem object* in its own
+//! module: it allocates them here ([`Device::alloc`], fit-checked against the device's memory),
+//! fills them, and launches kernels through [`launch`] with a parameter block that holds their
+//! addresses ([`Buffer::ptr`]). The kernels are types (`sssp_kernels::entry`): the GPU launches
+//! a type's PTX entry, the CPU runs its body ([`Body`]) across its threads, so adding a kernel
+//! adds a type and an entry point, never a method here.
+//!
+//! Buffers hold device addresses on the GPU and host addresses on the CPU; either way the
+//! kernels dereference them, the host only through [`Device::upload`] and [`Device::download`].
+//! Operations are ordered as issued (one stream on the GPU; the CPU runs them as they come).
+
+pub mod cpu;
+pub mod cuda;
+pub(crate) mod staging;
+
+use std::ffi::c_void;
+
+use rayon::prelude::*;
+pub use sssp_kernels::entry::{Body, Kernel, Module, Shape};
+
+use crate::error::Result;
+
+/// What a device is.
+#[derive(Clone, Debug)]
+pub struct Facts {
+    /// How it describes itself, e.g. `NVIDIA H100 80GB HBM3 (CUDA, SASS sm_90)` or `CPU (rayon,
+    /// 2 threads)`.
+    pub name: String,
+    /// A GPU (`true`) or the CPU backend.
+    pub gpu: bool,
+    /// Threads a grid-stride launch over plenty of work gets.
+    pub threads: u32,
+}
+
+/// Device memory: an allocation of [`Device::alloc`], zeroed when made, freed when dropped.
+pub struct Buffer {
+    addr: u64,
+    bytes: u64,
+    // Held for its drop only (the kernels reach the memory through `addr`).
+    _mem: Mem,
+}
+
+/// What backs a [`Buffer`].
+pub(crate) enum Mem {
+    /// Host memory of the CPU device, in 8-byte words (every element type's alignment).
+    Host { _words: Vec<u64> },
+    /// Device memory on the GPU.
+    Cuda { _slice: cudarc::driver::CudaSlice<u8> },
+}
+
+impl Buffer {
+    pub(crate) fn new(addr: u64, bytes: u64, mem: Mem) -> Self {
+        Buffer { addr, bytes, _mem: mem }
+    }
+
+    /// Its address on the device, typed for a parameter block.
+    pub fn ptr<T>(&self) -> *mut T {
+        self.addr as *mut T
+    }
+
+    /// Its size in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+/// A kernel ready to launch: its parameters and, for the CPU, its body. Made by [`Call`] from a
+/// kernel type and a parameter block; a device reads what it needs of it.
+pub trait Launch: Sync {
+    /// The PTX entry ([`Kernel::ENTRY`]).
+    fn entry(&self) -> &'static str;
+    /// Its module ([`Kernel::MODULE`]).
+    fn module(&self) -> Module;
+    /// Its launch shape ([`Kernel::SHAPE`]).
+    fn shape(&self) -> Shape;
+    /// The addresses of the entry's parameters, in order (what `cuLaunchKernel` takes).
+    fn params(&self) -> Vec<*mut c_void>;
+    /// Run every thread of a grid of `nthreads` on the host and apply the folded result.
+    fn run_host(&self, nthreads: u32);
+}
+
+/// A launch of kernel `K` with parameter block `args`.
+pub struct Call<K: Kernel> {
+    args: K::Args,
+}
+
+impl<K: Kernel> Call<K> {
+    /// `K` with `args`.
+    pub fn new(args: K::Args) -> Self {
+        Call { args }
+    }
+}
+
+/// Grids up to this many threads run on the calling thread: a rayon fork-join costs more than
+/// the few hundred items of a small launch.
+const SERIAL_THREADS: u32 = 1024;
+
+impl<K: Body> Launch for Call<K> {
+    fn entry(&self) -> &'static str {
+        K::ENTRY
+    }
+    fn module(&self) -> Module {
+        K::MODULE
+    }
+    fn shape(&self) -> Shape {
+        K::SHAPE
+    }
+    fn params(&self) -> Vec<*mut c_void> {
+        vec![&self.args as *const K::Args as *mut c_void]
+    }
+    fn run_host(&self, nthreads: u32) {
+        let a = &self.args;
+        // SAFETY: the caller of `launch` upholds the kernels' contract for `args` (the one
+        // `unsafe` step is where the parameter block was filled; see `launch`).
+        let one = |t| unsafe { K::body(a, t, nthreads) };
+        let total = if nthreads <= SERIAL_THREADS {
+            (0..nthreads).map(one).fold(K::ZERO, K::fold)
+        } else {
+            (0..nthreads).into_par_iter().map(one).reduce(|| K::ZERO, K::fold)
+        };
+        // SAFETY: as above; the result cells are the block's.
+        unsafe { K::apply(a, total) }
+    }
+}
+
+/// The device layer. Every method takes `&self`: a device orders its own operations, and the
+/// problem objects of several features may hold it at once.
+pub trait Device: Send + Sync {
+    /// What it is.
+    fn facts(&self) -> &Facts;
+    /// A zeroed buffer of `bytes` bytes (at least one word), or
+    /// [`Error::OutOfDeviceMemory`](crate::Error::OutOfDeviceMemory) (GPU) or
+    /// [`Error::OutOfHostMemory`](crate::Error::OutOfHostMemory) (CPU) before anything is taken
+    /// when it does not fit what the device has left.
+    fn alloc(&self, bytes: u64) -> Result<Buffer>;
+    /// Copy `src` into `dst` at byte `offset` (in range: checked).
+    fn upload(&self, dst: &Buffer, offset: u64, src: &[u8]) -> Result<()>;
+    /// Copy `dst.len()` bytes from `src` at byte `offset` (in range: checked), after the
+    /// launches issued before it.
+    fn download(&self, src: &Buffer, offset: u64, dst: &mut [u8]) -> Result<()>;
+    /// Zero a whole buffer.
+    fn zero(&self, b: &Buffer) -> Result<()>;
+    /// Launch `k` over `items` items of work (grid-stride kernels: the grid is sized from
+    /// them; at most [`Facts::threads`]).
+    ///
+    /// # Safety
+    /// The parameter block behind `k` upholds the kernels' contract (`sssp_kernels`' `# Safety`):
+    /// every address points into a live buffer of this device of the size the block's type
+    /// documents, and every id in them is in range.
+    unsafe fn launch(&self, k: &dyn Launch, items: u64) -> Result<()>;
+    /// Wait until everything issued so far has finished.
+    fn synchronize(&self) -> Result<()>;
+}
+
+impl std::fmt::Display for dyn Device + '_ {
+    /// The device's name ([`Facts::name`]).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.facts().name)
+    }
+}
+
+/// Element types that buffers hold: plain old data, any bit pattern valid.
+///
+/// # Safety
+/// The type has no padding, no invalid bit patterns and no pointers the host dereferences.
+pub unsafe trait Plain: Copy + Send + Sync + 'static {}
+// SAFETY: integers.
+unsafe impl Plain for u32 {}
+// SAFETY: integers.
+unsafe impl Plain for u64 {}
+
+fn as_bytes<T: Plain>(x: &[T]) -> &[u8] {
+    // SAFETY: `T: Plain` has no padding; the view covers `x` exactly.
+    unsafe { std::slice::from_raw_parts(x.as_ptr() as *const u8, std::mem::size_of_val(x)) }
+}
+
+impl dyn Device + '_ {
+    /// A zeroed buffer of `len` elements of `T`.
+    pub fn alloc_of<T: Plain>(&self, len: usize) -> Result<Buffer> {
+        self.alloc(crate::mem::bytes_of::<T>(len.max(1)))
+    }
+
+    /// Copy `src` into `dst` from element `at` on.
+    pub fn upload_of<T: Plain>(&self, dst: &Buffer, at: usize, src: &[T]) -> Result<()> {
+        self.upload(dst, crate::mem::bytes_of::<T>(at), as_bytes(src))
+    }
+
+    /// `len` elements of `T` from `src`, from element `at` on.
+    pub fn download_of<T: Plain + Default>(&self, src: &Buffer, at: usize, len: usize) -> Result<Vec<T>> {
+        let mut out = crate::mem::try_vec(len, T::default())?;
+        // SAFETY: `T: Plain`: any bytes written are a valid `T`; the view covers `out` exactly.
+        let bytes =
+            unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, std::mem::size_of_val(&out[..])) };
+        self.download(src, crate::mem::bytes_of::<T>(at), bytes)?;
+        Ok(out)
+    }
+
+    /// Launch kernel `K` with `args` over `items` items (see [`Device::launch`]).
+    ///
+    /// # Safety
+    /// As [`Device::launch`].
+    pub unsafe fn run<K: Body>(&self, args: K::Args, items: u64) -> Result<()> {
+        // SAFETY: the caller's.
+        unsafe { self.launch(&Call::<K>::new(args), items) }
+    }
+}
+
+/// The range check of [`Device::upload`] and [`Device::download`].
+pub(crate) fn check_range(b: &Buffer, offset: u64, len: usize) -> Result<()> {
+    match offset.checked_add(len as u64) {
+        Some(end) if end <= b.bytes => Ok(()),
+        _ => Err(crate::Error::InvalidArgument(format!(
+            "a copy of {len} bytes at offset {offset} of a {}-byte device buffer",
+            b.bytes
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `.entry` of a PTX module's text.
+    fn entries(ptx: &str) -> Vec<&str> {
+        ptx.lines()
+            .filter_map(|l| {
+                l.trim_start().strip_prefix(".visible .entry ").or_else(|| l.trim_start().strip_prefix(".entry "))
+            })
+            .map(|l| l.split(['(', ' ']).next().unwrap_or(""))
+            .collect()
+    }
+
+    #[test]
+    fn every_kernel_type_names_an_entry_of_its_module_and_every_entry_has_a_type() {
+        use sssp_kernels::entry::ALL;
+        for (module, ptx) in [(Module::Main, cuda::PTX), (Module::Twins, cuda::PTX_TWINS)] {
+            let mut have = entries(ptx);
+            let mut want: Vec<&str> = ALL.iter().filter(|(_, m)| *m == module).map(|(e, _)| *e).collect();
+            assert!(!have.is_empty(), "{module:?}: no entries read from the PTX");
+            have.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(have, want, "{module:?}: the PTX's entries and the kernel types differ");
+        }
+    }
+
+    #[test]
+    fn cpu_buffers_round_trip_and_check_their_ranges() {
+        let dev = cpu::CpuDevice::new();
+        let dev: &dyn Device = &dev;
+        let b = dev.alloc_of::<u32>(5).unwrap();
+        assert_eq!(dev.download_of::<u32>(&b, 0, 5).unwrap(), vec![0; 5], "zeroed when made");
+        dev.upload_of(&b, 1, &[7u32, 8, 9]).unwrap();
+        assert_eq!(dev.download_of::<u32>(&b, 0, 5).unwrap(), vec![0, 7, 8, 9, 0]);
+        assert!(dev.upload_of(&b, 4, &[1u32, 2]).is_err(), "past the end");
+        assert!(dev.download_of::<u32>(&b, 6, 1).is_err(), "past the end");
+        dev.zero(&b).unwrap();
+        assert_eq!(dev.download_of::<u32>(&b, 0, 5).unwrap(), vec![0; 5]);
+    }
+}

@@ -1,0 +1,317 @@
+//! Kernels as types: one type per PTX entry point of [`ptx`](crate#gpu-only), naming its
+//! parameter block, its entry (the one place the host spells the name), the launch shape it
+//! needs and the module that holds it; kernels whose body also runs on the CPU carry that body
+//! ([`Body`]).
+//!
+//! Adding a kernel adds a type here and an entry point in `ptx`, never a method on the host's
+//! device or engine: the host launches any kernel through one generic path
+//! (`sssp::device::launch`), which gives the GPU the entry and the CPU backend the body.
+//! A host test (`sssp::device`) checks that every type here names an `.entry` of the committed
+//! PTX module it says, and that every entry there has a type.
+//!
+//! This module sits above the operators (it names their bodies) and below nothing: `ptx`'s
+//! entries and the host both read it.
+
+use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
+use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_OVER, B_RHI, B_RLO, B_UPPER};
+use crate::classify::{self, ClassifyArgs, SinkArgs};
+use crate::sweep::SweepArgs;
+use crate::tree;
+use crate::types::*;
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// How a kernel's threads must be launched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Grid-stride over any number of threads: the grid is sized to the work.
+    Grid,
+    /// Whole blocks of [`BLOCK`] threads cooperating through shared memory and block barriers,
+    /// any number of them.
+    Blocks,
+    /// Exactly one block (block barriers over all of the kernel's work).
+    OneBlock,
+    /// Every block resident at once (grid barriers): the grid is sized from occupancy.
+    Resident,
+}
+
+/// Which PTX module holds an entry: the main one, loaded when an engine opens, or the
+/// classified twins, loaded by the first run that classifies (docs/gpu.md says why).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Module {
+    /// `sssp_kernels.ptx`.
+    Main,
+    /// `sssp_kernels_twins.ptx` (the `twins` feature).
+    Twins,
+}
+
+/// A kernel: its parameter block, its PTX entry, its launch shape and module.
+pub trait Kernel {
+    /// The `#[repr(C)]` parameter block, the entry's first parameter, passed by value.
+    type Args: Copy + Send + Sync;
+    /// The entry's name in the PTX.
+    const ENTRY: &'static str;
+    /// How it must be launched.
+    const SHAPE: Shape;
+    /// Where it lives.
+    const MODULE: Module = Module::Main;
+}
+
+/// A grid-stride kernel whose per-thread body the CPU backend runs too: `body(args, tid,
+/// nthreads)` returns a partial result; the partials of all threads are folded with [`fold`]
+/// from [`ZERO`] and applied to the result cells by [`apply`]. On the GPU the entry folds them
+/// per warp (shuffles) and applies each warp's fold with an atomic; the CPU folds them across
+/// its pool and applies once. Both give the same cells: the folds are associative and
+/// commutative, and the cells start from [`Body::ZERO`]'s identity (the caller resets them).
+///
+/// [`fold`]: Body::fold
+/// [`ZERO`]: Body::ZERO
+/// [`apply`]: Body::apply
+pub trait Body: Kernel {
+    /// A thread's partial result.
+    type Part: Copy + Send;
+    /// The identity of [`Body::fold`].
+    const ZERO: Self::Part;
+    /// One thread's work (the crate's `# Safety` contract).
+    unsafe fn body(a: &Self::Args, tid: u32, nthreads: u32) -> Self::Part;
+    /// Two partials as one.
+    fn fold(x: Self::Part, y: Self::Part) -> Self::Part;
+    /// Apply a fold of partials to the result cells (atomically: other folds may be applied
+    /// concurrently, on the GPU one per warp).
+    unsafe fn apply(a: &Self::Args, total: Self::Part);
+}
+
+/// An atomic max or min of `x` into the 64-bit cell at `cell`.
+#[inline(always)]
+pub unsafe fn cell_fold(cell: *mut u64, x: u64, max: bool) {
+    let c = AtomicU64::from_ptr(cell);
+    if max {
+        c.fetch_max(x, Relaxed);
+    } else {
+        c.fetch_min(x, Relaxed);
+    }
+}
+
+/// An atomic add of `x` into the 64-bit cell at `cell`.
+#[inline(always)]
+pub unsafe fn cell_add(cell: *mut u64, x: u64) {
+    if x != 0 {
+        AtomicU64::from_ptr(cell).fetch_add(x, Relaxed);
+    }
+}
+
+/// Declares kernel types: `Name(Args) = "entry", Shape[, Module];`.
+macro_rules! kernels {
+    ($($(#[$doc:meta])* $name:ident($args:ty) = $entry:literal, $shape:ident $(, $module:ident)?;)*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Clone, Copy, Debug)]
+            pub struct $name;
+            impl Kernel for $name {
+                type Args = $args;
+                const ENTRY: &'static str = $entry;
+                const SHAPE: Shape = Shape::$shape;
+                $(const MODULE: Module = Module::$module;)?
+            }
+        )*
+        /// Every kernel type's `(entry, module)`, for the host's check against the PTX.
+        pub const ALL: &[(&str, Module)] = &[$(($entry, <$name as Kernel>::MODULE)),*];
+    };
+}
+
+/// A parameter block and a phase number: the entries that run one of several passes
+/// (`sssp_classify`, `sssp_settle_prepare`) or take a count (`sssp_scan_block_sums`) take it as
+/// a second parameter.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Phased<A> {
+    /// The parameter block.
+    pub args: A,
+    /// The second parameter.
+    pub phase: u32,
+}
+
+kernels! {
+    /// Distances to INF, the source's to 0, the first frontier (`advance::init`).
+    Init(InitArgs) = "sssp_init", Grid;
+    /// Several sources at 0 after an init without one (`advance::seed`).
+    Seed(SeedArgs) = "sssp_seed", Grid;
+    /// One advance (relax) in the thread, virtual-warp and partition modes.
+    Advance(AdvanceArgs) = "sssp_advance", Grid;
+    /// One advance in the tiled modes (cooperative blocks, CTA+Warp+Scan).
+    AdvanceTiles(AdvanceArgs) = "sssp_advance_tiles", Blocks;
+    /// Edge classification passes 0-2 (`classify`).
+    Classify(Phased<ClassifyArgs>) = "sssp_classify", Grid;
+    /// The deferred relaxation of the arcs into sinks.
+    RelaxSinks(SinkArgs) = "sssp_relax_sinks", Grid;
+    /// One tree arc per reached vertex (`tree::tree_arcs`).
+    TreeArcs(TreeArgs) = "sssp_tree_arcs", Grid;
+    /// One lane's distances out of the packed array (`advance::extract`).
+    Extract(ExtractArgs) = "sssp_extract", Grid;
+    /// The frontier loop in one launch (Workfront, Near-Far, Bucketing).
+    PileLoop(PileArgs) = "sssp_pile_loop", Resident;
+    /// The frontier loop with the hub phase and the tiled advance.
+    PileLoopHubs(PileArgs) = "sssp_pile_loop_hubs", Resident;
+    /// The frontier loop built for 4 blocks of 256 per SM (throughput-bound runs).
+    PileLoopWide(PileArgs) = "sssp_pile_loop_wide", Resident;
+    /// The frontier loop in one block of `BLOCK_LOOP_THREADS` threads.
+    PileBlock(PileArgs) = "sssp_pile_block", OneBlock;
+    /// The stand-alone multisplit.
+    Multisplit(MultisplitArgs) = "sssp_multisplit", Resident;
+    /// Lookup dedupe's mark pass.
+    DedupeMark(DedupeArgs) = "sssp_dedupe_mark", Grid;
+    /// The device-wide scan, phase 1: per-block sums.
+    ScanReduce(ScanArgs) = "sssp_scan_reduce", Blocks;
+    /// Phase 2: the block sums scanned by one block (the second parameter: how many).
+    ScanBlockSums(Phased<ScanArgs>) = "sssp_scan_block_sums", OneBlock;
+    /// Phase 3: each block's items written with its offset.
+    ScanWrite(ScanArgs) = "sssp_scan_write", Blocks;
+    /// Parallel Dijkstra's precomputation, phase 0 or 1.
+    SettlePrepare(Phased<SettleArgs>) = "sssp_settle_prepare", Grid;
+    /// Parallel Dijkstra in one launch.
+    SettleLoop(SettleArgs) = "sssp_settle_loop", Resident;
+    /// Eccentricity bounding pass 1: the eccentricity.
+    BoundsEcc(BoundsArgs) = "sssp_bounds_ecc", Grid;
+    /// Pass 2: every member's bounds and the global bounds.
+    BoundsUpdate(BoundsArgs) = "sssp_bounds_update", Grid;
+    /// Pass 3: the candidates' picks and the open count.
+    BoundsPick(BoundsArgs) = "sssp_bounds_pick", Grid;
+    /// One BFS level, thread-centric.
+    BfsThread(BfsArgs) = "sssp_bfs_thread", Grid;
+    /// One BFS level, warp-centric.
+    BfsWarp(BfsArgs) = "sssp_bfs_warp", Grid;
+    /// One BFS level, bottom-up.
+    BfsBottomUp(BfsArgs) = "sssp_bfs_bottom_up", Grid;
+    /// PHAST's seeds and top levels in one block.
+    SweepBlock(SweepArgs) = "sssp_sweep_block", OneBlock;
+    /// PHAST's core distances from the table.
+    SweepCore(SweepArgs) = "sssp_sweep_core", Grid;
+    /// One level of PHAST's sweep.
+    Sweep(SweepArgs) = "sssp_sweep", Grid;
+    /// [`Advance`] through the classified targets.
+    AdvanceClassified(AdvanceArgs) = "sssp_advance_classified", Grid, Twins;
+    /// [`AdvanceTiles`] through the classified targets.
+    AdvanceTilesClassified(AdvanceArgs) = "sssp_advance_tiles_classified", Blocks, Twins;
+    /// [`PileLoop`] through the classified targets.
+    PileLoopClassified(PileArgs) = "sssp_pile_loop_classified", Resident, Twins;
+    /// [`PileLoopHubs`] through the classified targets.
+    PileLoopHubsClassified(PileArgs) = "sssp_pile_loop_hubs_classified", Resident, Twins;
+    /// [`PileLoopWide`] through the classified targets.
+    PileLoopWideClassified(PileArgs) = "sssp_pile_loop_wide_classified", Resident, Twins;
+    /// [`SettleLoop`] through the classified targets.
+    SettleLoopClassified(SettleArgs) = "sssp_settle_loop_classified", Resident, Twins;
+}
+
+/// Max-folds of `u64`s (eccentricity keys, bounds).
+#[inline(always)]
+fn max(x: u64, y: u64) -> u64 {
+    if x > y {
+        x
+    } else {
+        y
+    }
+}
+
+/// Min-folds of `u64`s.
+#[inline(always)]
+fn min(x: u64, y: u64) -> u64 {
+    if x < y {
+        x
+    } else {
+        y
+    }
+}
+
+impl Body for BoundsEcc {
+    type Part = u64;
+    const ZERO: u64 = 0;
+    unsafe fn body(a: &BoundsArgs, tid: u32, nthreads: u32) -> u64 {
+        bounds::ecc_partial(a, tid, nthreads)
+    }
+    fn fold(x: u64, y: u64) -> u64 {
+        max(x, y)
+    }
+    unsafe fn apply(a: &BoundsArgs, total: u64) {
+        cell_fold(a.out.add(B_ECC), total, true)
+    }
+}
+
+impl Body for BoundsUpdate {
+    /// `[D_L, D_U, R_L, R_U]` (`bounds::update_partial`).
+    type Part = [u64; 4];
+    const ZERO: [u64; 4] = [0, 0, u64::MAX, u64::MAX];
+    unsafe fn body(a: &BoundsArgs, tid: u32, nthreads: u32) -> [u64; 4] {
+        bounds::update_partial(a, tid, nthreads)
+    }
+    fn fold(x: [u64; 4], y: [u64; 4]) -> [u64; 4] {
+        [max(x[0], y[0]), max(x[1], y[1]), min(x[2], y[2]), min(x[3], y[3])]
+    }
+    unsafe fn apply(a: &BoundsArgs, p: [u64; 4]) {
+        cell_fold(a.out.add(B_DLO), p[0], true);
+        cell_fold(a.out.add(B_DHI), p[1], true);
+        cell_fold(a.out.add(B_RLO), p[2], false);
+        cell_fold(a.out.add(B_RHI), p[3], false);
+    }
+}
+
+impl Body for BoundsPick {
+    /// The upper pick's key, the lower pick's key, the open count (`bounds::pick_partial`).
+    type Part = (u64, u64, u64);
+    const ZERO: (u64, u64, u64) = (0, u64::MAX, 0);
+    unsafe fn body(a: &BoundsArgs, tid: u32, nthreads: u32) -> (u64, u64, u64) {
+        bounds::pick_partial(a, tid, nthreads)
+    }
+    fn fold(x: (u64, u64, u64), y: (u64, u64, u64)) -> (u64, u64, u64) {
+        (max(x.0, y.0), min(x.1, y.1), x.2 + y.2)
+    }
+    unsafe fn apply(a: &BoundsArgs, (up, low, over): (u64, u64, u64)) {
+        cell_fold(a.out.add(B_UPPER), up, true);
+        cell_fold(a.out.add(B_LOWER), low, false);
+        cell_add(a.out.add(B_OVER), over);
+    }
+}
+
+/// The BFS levels' partials: vertices labelled and arcs scanned, added into the two cells.
+macro_rules! bfs_body {
+    ($($k:ident => $f:path;)*) => {$(
+        impl Body for $k {
+            type Part = (u64, u64);
+            const ZERO: (u64, u64) = (0, 0);
+            unsafe fn body(a: &BfsArgs, tid: u32, nthreads: u32) -> (u64, u64) {
+                $f(a, tid, nthreads)
+            }
+            fn fold(x: (u64, u64), y: (u64, u64)) -> (u64, u64) {
+                (x.0 + y.0, x.1 + y.1)
+            }
+            unsafe fn apply(a: &BfsArgs, (found, arcs): (u64, u64)) {
+                cell_add(a.cells.add(BFS_FOUND), found);
+                cell_add(a.cells.add(BFS_ARCS), arcs);
+            }
+        }
+    )*};
+}
+
+bfs_body! {
+    BfsThread => bfs::level_thread;
+    BfsWarp => bfs::level_warp;
+    BfsBottomUp => bfs::level_bottom_up;
+}
+
+impl Body for RelaxSinks {
+    type Part = ();
+    const ZERO: () = ();
+    unsafe fn body(a: &SinkArgs, tid: u32, nthreads: u32) {
+        classify::relax_sinks(a, tid, nthreads)
+    }
+    fn fold(_: (), _: ()) {}
+    unsafe fn apply(_: &SinkArgs, _: ()) {}
+}
+
+impl Body for TreeArcs {
+    type Part = ();
+    const ZERO: () = ();
+    unsafe fn body(a: &TreeArgs, tid: u32, nthreads: u32) {
+        tree::tree_arcs(a, tid, nthreads)
+    }
+    fn fold(_: (), _: ()) {}
+    unsafe fn apply(_: &TreeArgs, _: ()) {}
+}
