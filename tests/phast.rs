@@ -9,7 +9,7 @@
 use sssp::engine;
 use sssp::generate::{generate, GenSpec};
 use sssp::hierarchy::{Hierarchy, HierarchyParams, CORE_DEGREE};
-use sssp::strategy::{solve, Algo, Options};
+use sssp::strategy::{phast, solve, Algo, Options};
 use sssp::{EdgeList, Error, Graph, WeightSpec, UNREACHED};
 
 use sssp_tests::{device, TempDir};
@@ -23,7 +23,9 @@ fn check(g: &Graph, sources: &[u32], what: &str) {
             .unwrap_or_else(|e| panic!("{what} from {src}: {e}"));
         sssp::verify::compare(&sol.dist, &want).unwrap_or_else(|e| panic!("{what} from {src}: {e}"));
     }
-    invariants(&g.hierarchy().unwrap().0, g, what);
+    let (h, built) = phast::hierarchy(g, eng.as_mut()).unwrap();
+    assert!(!built, "{what}: the engine keeps the hierarchy its first solve built");
+    invariants(&h, g, what);
 }
 
 /// Every vertex is swept once or is in the core; a downward arc's tail is in the core or in a
@@ -75,7 +77,7 @@ fn contraction_that_stops_at_a_core() {
     // Mean degree 100 from the start: all of it is the core, searched by every query.
     let g = generate(&GenSpec::parse("uniform:300:100").unwrap(), 3, WeightSpec::AsGiven).unwrap();
     check(&g, &[0, 17, 200], "uniform:300:100");
-    let h = g.hierarchy().unwrap().0;
+    let h = Hierarchy::build(&g).unwrap();
     assert!(h.stats.core > 0, "expected a core (mean degree above {CORE_DEGREE})");
 }
 
@@ -197,17 +199,19 @@ fn hierarchy_files_round_trip() {
         assert_eq!(h.upward(1).seeds, back.upward(1).seeds, "{what}");
         check_with(g, &back, &[0, 1, 85], &format!("{what}, read back"));
     }
-    // Graph::hierarchy_file: built and written once, read by a fresh copy of the graph.
+    // phast::hierarchy_file: built and written once, read by a fresh copy of the graph.
     let path = dir.path("cached.ch");
-    let (_, read) = road.hierarchy_file(&path).unwrap();
+    let (_, read) = phast::hierarchy_file(&road, &path).unwrap();
     assert!(!read && path.exists());
     let again = generate(&GenSpec::parse("road:3000").unwrap(), 4, WeightSpec::AsGiven).unwrap();
-    let (h, read) = again.hierarchy_file(&path).unwrap();
+    let (h, read) = phast::hierarchy_file(&again, &path).unwrap();
     assert!(read);
-    assert!(std::ptr::eq(&*h, &*again.hierarchy().unwrap().0), "the graph keeps what it read");
-    check(&again, &[0, 2999], "road, hierarchy from its file");
-    // auto runs phast on a graph that holds a hierarchy with a small core.
     let mut eng = engine::open(&again, device()).unwrap();
+    phast::attach(eng.as_mut(), h.clone());
+    let (kept, built) = phast::hierarchy(&again, eng.as_mut()).unwrap();
+    assert!(!built && std::ptr::eq(&*h, &*kept), "the engine keeps what it was given");
+    check_with(&again, &h, &[0, 2999], "road, hierarchy from its file");
+    // auto runs phast on an engine that holds a hierarchy with a small core.
     let sol = solve(&again, Algo::Auto, Some(eng.as_mut()), 7, &Options::default()).unwrap();
     assert_eq!(sol.stats.chosen_algo, Some(Algo::Phast));
     sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&again, 7).unwrap()).unwrap();
@@ -269,7 +273,7 @@ fn a_core_distance_too_far_to_store_is_an_overflow() {
         }
     }
     let g = Graph::from_arcs(82, &arcs).unwrap();
-    let h = g.hierarchy().unwrap().0;
+    let h = Hierarchy::build(&g).unwrap();
     assert!(h.stats.core_table && h.stats.core == 82, "{:?}", h.stats);
     let mut eng = engine::open(&g, device()).unwrap();
     match solve(&g, Algo::Phast, Some(eng.as_mut()), a, &Options::default()) {

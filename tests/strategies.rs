@@ -335,8 +335,7 @@ fn bad_bucket_parameters_are_refused() {
 /// The multisplit operator against a stable partition on the host.
 fn check_multisplit(items: &[u32], keys: &[u32], nbins: u32) {
     let g = generate(&GenSpec::parse("path:4").unwrap(), 1, WeightSpec::AsGiven).unwrap();
-    let mut eng = engine::open(&g, device()).unwrap();
-    let got = eng.multisplit(items, keys, nbins).unwrap();
+    let got = engine::multisplit(&g, device(), items, keys, nbins).unwrap();
     let want: Vec<Vec<u32>> =
         (0..nbins).map(|b| items.iter().zip(keys).filter(|&(_, &k)| k == b).map(|(&x, _)| x).collect()).collect();
     assert_eq!(got, want, "{} items, {nbins} bins", items.len());
@@ -357,9 +356,8 @@ fn multisplit_edge_cases() {
     check_multisplit(&items, &keys, 32);
     // Bad arguments are errors, not faults.
     let g = generate(&GenSpec::parse("path:4").unwrap(), 1, WeightSpec::AsGiven).unwrap();
-    let mut eng = engine::open(&g, device()).unwrap();
-    assert!(eng.multisplit(&[1, 2], &[0], 2).is_err());
-    assert!(eng.multisplit(&[1], &[0], 33).is_err());
+    assert!(engine::multisplit(&g, device(), &[1, 2], &[0], 2).is_err());
+    assert!(engine::multisplit(&g, device(), &[1], &[0], 33).is_err());
 }
 
 proptest! {

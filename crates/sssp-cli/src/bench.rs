@@ -439,7 +439,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     }
     let g = a.graph.load_nonempty()?;
     let configs = configs(&a, &g)?;
-    a.hierarchy.apply(&g, &configs.iter().map(|c| c.algo).collect::<Vec<_>>())?;
+    let hierarchy = a.hierarchy.apply(&g, &configs.iter().map(|c| c.algo).collect::<Vec<_>>())?;
     let sources = if explicit.is_empty() {
         let s = sssp::reference::pick_sources(&g, a.trials, a.seed);
         eprintln!("sources: {} (seed {})", list_head(&s), a.seed);
@@ -466,6 +466,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         needed |= common::engine_needed(&g, c.algo)?;
     }
     let mut eng = if needed { Some(common::open_engine(&g, DeviceKind::parse(&a.device)?)?) } else { None };
+    if let (Some(e), Some(h)) = (eng.as_deref_mut(), hierarchy) {
+        sssp::strategy::phast::attach(e, h);
+    }
     let device = eng.as_ref().map(|e| e.device().to_string()).unwrap_or_else(|| SERIAL.into());
     let serial_note = if eng.is_some() && configs.iter().any(|c| !c.algo.uses_engine()) {
         format!(" (dijkstra/bellman-ford rows: {SERIAL})")
@@ -514,7 +517,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 eprintln!(
                     "phast: contraction hierarchy built in {:.2} s ({}), once per graph, not in the times",
                     warm.stats.prepare.as_secs_f64(),
-                    g.hierarchy()?.0.stats.summary()
+                    eng.as_deref_mut()
+                        .and_then(|e| sssp::strategy::phast::held(e))
+                        .map_or(String::new(), |h| h.stats.summary())
                 );
             }
         }

@@ -2,10 +2,12 @@
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
 use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
+use sssp::hierarchy::Hierarchy;
 use sssp::io::{Format, LoadOptions, RealPolicy};
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{Algo, Classify, Options, Solution};
@@ -222,20 +224,21 @@ pub struct HierarchyArg {
 
 impl HierarchyArg {
     /// Read or build-and-write `g`'s hierarchy when `--hierarchy` was given (it must come with
-    /// phast among `algos`), saying which on stderr.
-    pub fn apply(&self, g: &Graph, algos: &[Algo]) -> Result<()> {
-        let Some(path) = &self.hierarchy else { return Ok(()) };
+    /// phast among `algos`), saying which on stderr; the caller gives it to the engine it opens
+    /// ([`SolveArgs::open_engine`], `sssp::strategy::phast::attach`).
+    pub fn apply(&self, g: &Graph, algos: &[Algo]) -> Result<Option<Arc<Hierarchy>>> {
+        let Some(path) = &self.hierarchy else { return Ok(None) };
         if !algos.iter().any(|a| matches!(a, Algo::Phast | Algo::Auto)) {
             return Err(Error::InvalidArgument(
                 "--hierarchy is the contraction hierarchy of --algo phast (or of auto, which runs phast on it)".into(),
             ));
         }
         let started = std::time::Instant::now();
-        let (h, read) = g.hierarchy_file(path)?;
+        let (h, read) = sssp::strategy::phast::hierarchy_file(g, path)?;
         let took = started.elapsed().as_secs_f64();
         let what = if read { "read from" } else { "built and written to" };
         eprintln!("phast: contraction hierarchy {what} {} in {took:.2} s ({})", path.display(), h.stats.summary());
-        Ok(())
+        Ok(Some(h))
     }
 }
 
@@ -368,12 +371,20 @@ impl SolveArgs {
     /// where it will pick a serial algorithm on the CPU (road graphs without a GPU): the CPU
     /// engine's buffers are sized by the graph (26.7 s of set-up for 3e8 vertices, issue #26)
     /// and would go unused. `opts` are the run's, which `auto` reads (a traced run wants one).
-    pub fn open_engine(&self, g: &Graph, algo: Algo, opts: &Options) -> Result<Option<Box<dyn Engine>>> {
+    /// A hierarchy read or built for `--hierarchy` (`hierarchy`) goes to the engine.
+    pub fn open_engine(
+        &self,
+        g: &Graph,
+        algo: Algo,
+        opts: &Options,
+        hierarchy: Option<Arc<Hierarchy>>,
+    ) -> Result<Option<Box<dyn Engine>>> {
         if !engine_needed(g, algo)? {
             return Ok(None);
         }
         let kind = DeviceKind::parse(&self.device)?;
-        if algo == Algo::Auto && kind != DeviceKind::Gpu && sssp::strategy::auto::phast_fits(g, 1, opts).is_none() {
+        let phast = hierarchy.as_ref().and_then(|h| sssp::strategy::auto::phast_choice(g, h, 1, opts));
+        if algo == Algo::Auto && kind != DeviceKind::Gpu && phast.is_none() {
             if let Err(why) = engine::gpu_usable(kind) {
                 if !sssp::strategy::auto::choose(g, false, opts).algo.uses_engine() {
                     if kind == DeviceKind::Auto {
@@ -383,7 +394,11 @@ impl SolveArgs {
                 }
             }
         }
-        open_engine(g, kind).map(Some)
+        let mut eng = open_engine(g, kind)?;
+        if let Some(h) = hierarchy {
+            sssp::strategy::phast::attach(eng.as_mut(), h);
+        }
+        Ok(Some(eng))
     }
 
     /// The explicit sources, or `trials` seeded random ones.

@@ -255,7 +255,7 @@ fn run(a: RunArgs) -> Result<()> {
     }
     a.solve.warm_up(algo);
     let g = a.graph.load_nonempty()?;
-    a.solve.hierarchy.apply(&g, &[algo])?;
+    let hierarchy = a.solve.hierarchy.apply(&g, &[algo])?;
     for &t in &targets {
         sssp::reference::check_source(&g, t)?;
     }
@@ -267,7 +267,7 @@ fn run(a: RunArgs) -> Result<()> {
         eprintln!("device: {} ({} lanes, set-up and upload {:.3} s)", e.device(), a.batch, t.elapsed().as_secs_f64());
         Some(e)
     } else {
-        a.solve.open_engine(&g, algo, &opts)?
+        a.solve.open_engine(&g, algo, &opts, hierarchy)?
     };
     let device = eng.as_deref().map(|e| e.device().to_string());
     // Trees are built (on the engine after frontier and settling runs) only where written.
@@ -396,10 +396,10 @@ fn path(a: PathArgs) -> Result<()> {
     a.solve.check_flags(algo)?;
     a.solve.warm_up(algo);
     let g = a.graph.load_nonempty()?;
-    a.solve.hierarchy.apply(&g, &[algo])?;
+    let hierarchy = a.solve.hierarchy.apply(&g, &[algo])?;
     // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
     let opts = sssp::strategy::Options { target: Some(a.target), ..a.solve.options(&g, false)? };
-    let mut eng = a.solve.open_engine(&g, algo, &opts)?;
+    let mut eng = a.solve.open_engine(&g, algo, &opts, hierarchy)?;
     let src = a.solve.sources(&g)?[0];
     sssp::reference::check_source(&g, a.target)?;
     let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &opts)?;

@@ -639,7 +639,7 @@ impl DeviceBook<'_> {
     /// 32 bits, so the caller redoes the work on the host (which reports a real overflow).
     fn sssp(&mut self, src: u32) -> Result<bool> {
         if self.bfs != BfsMode::Queue {
-            self.eng.init(src)?;
+            self.eng.init(&[src])?;
             // Level by level until a level labels nothing (at most n levels).
             let (n, m) = (self.g.num_vertices() as u64, self.g.num_arcs() as u64);
             let (mut active, mut arcs) = (1u64, self.g.degree(src) as u64);
@@ -681,7 +681,7 @@ impl DeviceBook<'_> {
 /// One run of `spec` on `eng` from `seeds` (one per lane of a batch), distances left on the
 /// engine. `Ok(false)`: a candidate overflowed 32 bits (see [`OVERFLOWED`]).
 fn loop_run(eng: &mut dyn Engine, spec: &LoopSpec, seeds: &[u32]) -> Result<bool> {
-    strategy::start_at(eng, seeds)?;
+    eng.init(seeds)?;
     let st = eng.run_loop(spec, strategy::loop_bound(eng, spec))?;
     if st.state.done == 0 {
         return Err(strategy::not_converged(eng, st.state.iters));

@@ -267,18 +267,25 @@ impl Weights {
     }
 }
 
+/// The sum of a graph's weights ([`Graph::weight_total`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum WeightTotal {
+    /// Integer weights: exact.
+    Integer(u128),
+    /// Real weights.
+    Real(f64),
+}
+
 /// A directed graph in CSR form. Undirected inputs are stored as two arcs per edge.
 #[derive(Clone, Debug)]
 pub struct Graph {
     offsets: Buf<u64>,
     targets: Buf<u32>,
     weights: Weights,
-    /// Davidson's heuristic delta (`strategy::heuristic_delta`), computed on first use and
-    /// kept: it is a pass over every weight (134 ms serially on kron 22 before it was kept),
-    /// and every Near-Far or Bucketing solve without `--delta` asks for it.
-    delta: std::sync::OnceLock<u32>,
-    /// The contraction hierarchy of PHAST ([`Graph::hierarchy`]), built on first use and kept.
-    hierarchy: std::sync::OnceLock<std::sync::Arc<crate::hierarchy::Hierarchy>>,
+    /// [`Graph::weight_total`], computed on first use and kept: a pass over every weight
+    /// (134 ms serially on kron 22), and every Near-Far or Bucketing solve without `--delta`
+    /// derives its bucket width from it.
+    total: std::sync::OnceLock<WeightTotal>,
     /// [`Graph::weight_range`], computed on first use and kept (a pass over every weight).
     range: std::sync::OnceLock<Option<(i64, i64)>>,
     /// [`Graph::built_both_ways`].
@@ -286,52 +293,6 @@ pub struct Graph {
 }
 
 impl Graph {
-    /// The graph's contraction hierarchy ([`crate::hierarchy`]), built on first use and kept
-    /// (seconds on a road graph of a million vertices: call this before timing queries), and
-    /// whether this call built it. Errors as [`crate::hierarchy::Hierarchy::build`].
-    pub fn hierarchy(&self) -> Result<(std::sync::Arc<crate::hierarchy::Hierarchy>, bool)> {
-        if let Some(h) = self.hierarchy.get() {
-            return Ok((h.clone(), false));
-        }
-        let h = std::sync::Arc::new(crate::hierarchy::Hierarchy::build(self)?);
-        // Two threads may build at once; the first one kept is the one every caller gets.
-        let built = self.hierarchy.set(h).is_ok();
-        Ok((self.hierarchy.get().expect("set above").clone(), built))
-    }
-
-    /// The contraction hierarchy the graph holds (built by [`Graph::hierarchy`] or read by
-    /// [`Graph::hierarchy_file`]), without building one.
-    pub fn held_hierarchy(&self) -> Option<std::sync::Arc<crate::hierarchy::Hierarchy>> {
-        self.hierarchy.get().cloned()
-    }
-
-    /// The graph's contraction hierarchy from the file `path` when it exists (it must hold a
-    /// hierarchy of this graph: [`crate::hierarchy::Hierarchy::read`]), else built and written
-    /// there ([`crate::hierarchy::Hierarchy::write`]); kept as [`Graph::hierarchy`] keeps one.
-    /// Returns it and whether it was read (`false`: built and written). A graph that already
-    /// holds a hierarchy returns it (and writes it to `path` if no file is there).
-    pub fn hierarchy_file(
-        &self,
-        path: &std::path::Path,
-    ) -> Result<(std::sync::Arc<crate::hierarchy::Hierarchy>, bool)> {
-        use crate::hierarchy::Hierarchy;
-        if self.hierarchy.get().is_none() && path.exists() {
-            let h = std::sync::Arc::new(Hierarchy::read(self, path)?);
-            let _ = self.hierarchy.set(h);
-            return Ok((self.hierarchy.get().expect("set above").clone(), true));
-        }
-        let (h, _) = self.hierarchy()?;
-        if !path.exists() {
-            h.write(self, path)?;
-        }
-        Ok((h, false))
-    }
-
-    /// `f(self)`, computed once per graph and kept (the heuristic delta).
-    pub(crate) fn cached_delta(&self, f: impl FnOnce(&Graph) -> u32) -> u32 {
-        *self.delta.get_or_init(|| f(self))
-    }
-
     /// Assemble a graph from CSR arrays, checking that they are consistent.
     pub fn from_csr(offsets: Buf<u64>, targets: Buf<u32>, weights: Weights) -> Result<Self> {
         let bad = |m: &str| Err(Error::InvalidArgument(format!("inconsistent CSR: {m}")));
@@ -358,8 +319,7 @@ impl Graph {
             offsets,
             targets,
             weights,
-            delta: std::sync::OnceLock::new(),
-            hierarchy: std::sync::OnceLock::new(),
+            total: std::sync::OnceLock::new(),
             range: std::sync::OnceLock::new(),
             both_ways: false,
         })
@@ -481,6 +441,16 @@ impl Graph {
                 Weights::Signed(w) => (*w.par_iter().min().unwrap() as i64, *w.par_iter().max().unwrap() as i64),
             };
             Some((lo, hi))
+        })
+    }
+
+    /// The sum of the arcs' weights: integer weights exactly, negative ones counting as 0;
+    /// real weights as given. Computed once per graph, in parallel, and kept.
+    pub fn weight_total(&self) -> WeightTotal {
+        *self.total.get_or_init(|| match &self.weights {
+            Weights::Unsigned(w) => WeightTotal::Integer(w.par_iter().map(|&x| x as u128).sum()),
+            Weights::Signed(w) => WeightTotal::Integer(w.par_iter().map(|&x| x.max(0) as u128).sum()),
+            Weights::Real(w) => WeightTotal::Real(w.par_iter().map(|&x| f32::from_bits(x) as f64).sum()),
         })
     }
 

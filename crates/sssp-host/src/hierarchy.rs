@@ -16,14 +16,14 @@
 //!    up in rank and then down.
 //! 2. **Query** ([`Hierarchy::upward`]): a Dijkstra from the source over upward arcs only (a few
 //!    hundred vertices on a road graph) gives the exact distance of the top of every path.
-//! 3. **Sweep** (`Engine::sweep`, `sssp_kernels::sweep`): every other vertex takes the minimum
+//! 3. **Sweep** (`strategy::phast::DeviceSweep`, `sssp_kernels::sweep`): every other vertex takes the minimum
 //!    over its downward in-arcs, whose tails rank higher and are final. A vertex's *level* is
 //!    above every vertex below it it is joined to, so a whole level is one parallel pass, and
 //!    the levels run from the top down: a few hundred passes on a road graph instead of
 //!    thousands of frontier iterations.
 //!
 //! A hierarchy can be written to a file and read back by later processes ([`mod@file`]:
-//! [`Hierarchy::write`], [`Hierarchy::read`], [`Graph::hierarchy_file`]).
+//! [`Hierarchy::write`], [`Hierarchy::read`], `strategy::phast::hierarchy_file`).
 //!
 //! Choices, each for a measured or stated reason:
 //! - **Order**: priority `4 * (shortcuts - arcs removed) + contracted neighbours + 4 * level`:

@@ -57,7 +57,7 @@ pub mod tree;
 pub mod verify;
 
 pub use error::{Error, Result};
-pub use graph::{Distance, EdgeList, Graph, Metric, RealDistances, WeightSpec, Weights};
+pub use graph::{Distance, EdgeList, Graph, Metric, RealDistances, WeightSpec, WeightTotal, Weights};
 
 /// The default hub threshold of the frontier strategies ([`strategy::Options::hub_degree`]).
 pub use sssp_kernels::{BLOCK_QUEUE_CAP, HUB_DEGREE};

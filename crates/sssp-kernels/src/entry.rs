@@ -15,7 +15,7 @@
 use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
 use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_OVER, B_RHI, B_RLO, B_UPPER};
 use crate::classify::{self, ClassifyArgs, SinkArgs};
-use crate::sweep::SweepArgs;
+use crate::sweep::{self, SweepArgs, SWEEP_BLOCK_THREADS};
 use crate::tree;
 use crate::types::*;
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -54,6 +54,8 @@ pub trait Kernel {
     const SHAPE: Shape;
     /// Where it lives.
     const MODULE: Module = Module::Main;
+    /// Threads per block.
+    const THREADS: u32 = BLOCK;
 }
 
 /// A grid-stride kernel whose per-thread body the CPU backend runs too: `body(args, tid,
@@ -99,9 +101,9 @@ pub unsafe fn cell_add(cell: *mut u64, x: u64) {
     }
 }
 
-/// Declares kernel types: `Name(Args) = "entry", Shape[, Module];`.
+/// Declares kernel types: `Name(Args) = "entry", Shape[, Module] [[threads per block]];`.
 macro_rules! kernels {
-    ($($(#[$doc:meta])* $name:ident($args:ty) = $entry:literal, $shape:ident $(, $module:ident)?;)*) => {
+    ($($(#[$doc:meta])* $name:ident($args:ty) = $entry:literal, $shape:ident $(, $module:ident)? $([$threads:expr])?;)*) => {
         $(
             $(#[$doc])*
             #[derive(Clone, Copy, Debug)]
@@ -111,6 +113,7 @@ macro_rules! kernels {
                 const ENTRY: &'static str = $entry;
                 const SHAPE: Shape = Shape::$shape;
                 $(const MODULE: Module = Module::$module;)?
+                $(const THREADS: u32 = $threads;)?
             }
         )*
         /// Every kernel type's `(entry, module)`, for the host's check against the PTX.
@@ -154,7 +157,7 @@ kernels! {
     /// The frontier loop built for 4 blocks of 256 per SM (throughput-bound runs).
     PileLoopWide(PileArgs) = "sssp_pile_loop_wide", Resident;
     /// The frontier loop in one block of `BLOCK_LOOP_THREADS` threads.
-    PileBlock(PileArgs) = "sssp_pile_block", OneBlock;
+    PileBlock(PileArgs) = "sssp_pile_block", OneBlock [BLOCK_LOOP_THREADS];
     /// The stand-alone multisplit.
     Multisplit(MultisplitArgs) = "sssp_multisplit", Resident;
     /// Lookup dedupe's mark pass.
@@ -182,7 +185,7 @@ kernels! {
     /// One BFS level, bottom-up.
     BfsBottomUp(BfsArgs) = "sssp_bfs_bottom_up", Grid;
     /// PHAST's seeds and top levels in one block.
-    SweepBlock(SweepArgs) = "sssp_sweep_block", OneBlock;
+    SweepBlock(SweepArgs) = "sssp_sweep_block", OneBlock [SWEEP_BLOCK_THREADS];
     /// PHAST's core distances from the table.
     SweepCore(SweepArgs) = "sssp_sweep_core", Grid;
     /// One level of PHAST's sweep.
@@ -314,4 +317,28 @@ impl Body for TreeArcs {
     }
     fn fold(_: (), _: ()) {}
     unsafe fn apply(_: &TreeArgs, _: ()) {}
+}
+
+/// PHAST's partials: arcs relaxed, added into the run's counters.
+macro_rules! sweep_body {
+    ($($k:ident => |$a:ident, $t:ident, $n:ident| $e:expr;)*) => {$(
+        impl Body for $k {
+            type Part = u64;
+            const ZERO: u64 = 0;
+            unsafe fn body($a: &SweepArgs, $t: u32, $n: u32) -> u64 {
+                $e
+            }
+            fn fold(x: u64, y: u64) -> u64 {
+                x + y
+            }
+            unsafe fn apply(a: &SweepArgs, arcs: u64) {
+                cell_add(core::ptr::addr_of_mut!((*a.counters).arcs), arcs)
+            }
+        }
+    )*};
+}
+
+sweep_body! {
+    SweepCore => |a, t, n| sweep::core_table(a, t, n);
+    Sweep => |a, t, n| sweep::level(a, a.first, t, n);
 }

@@ -84,6 +84,9 @@ pub unsafe fn seed(a: &SweepArgs, tid: u32, nthreads: u32) {
 /// Entries one work item of [`core_table`] folds before its atomic min.
 pub const CORE_CHUNK: u32 = 32;
 
+/// Threads of the one block that runs the seeds and the small top levels (`sssp_sweep_block`).
+pub const SWEEP_BLOCK_THREADS: u32 = 1024;
+
 /// Work items of [`core_table`]: one per core vertex and chunk of [`CORE_CHUNK`] entries (at most
 /// 8,192 x 256 with the host's table limit, so 32 bits hold it).
 #[inline(always)]

@@ -1,7 +1,7 @@
 //! The CPU device: host memory, and the kernels' bodies run over rayon (`(tid, nthreads)` for
 //! every thread of a grid, the same grid-stride contract as on the GPU).
 
-use super::{check_range, Buffer, Device, Facts, Launch, Mem, Shape};
+use super::{check_range, Buffer, Device, Facts, Launch, Mem, Module, Shape};
 use crate::error::{Error, Result};
 use sssp_kernels::MAX_VWARP;
 
@@ -76,11 +76,14 @@ impl Device for CpuDevice {
                 k.shape()
             )));
         }
-        k.run_host(grid_for(items));
-        Ok(())
+        k.run_host(grid_for(items))
     }
 
     fn synchronize(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn load(&self, _: Module) -> Result<()> {
         Ok(())
     }
 }

@@ -66,6 +66,18 @@ pub(crate) fn open_context() -> Result<Arc<CudaContext>> {
     CudaContext::new(0).map_err(|e| Error::NoGpu(format!("no usable CUDA device 0: {e}")))
 }
 
+/// A buffer's bytes, given back to its device's budget when the buffer is dropped.
+pub(crate) struct Refund {
+    budget: Arc<Mutex<u64>>,
+    bytes: u64,
+}
+
+impl Drop for Refund {
+    fn drop(&mut self) {
+        *self.budget.lock().unwrap_or_else(|p| p.into_inner()) += self.bytes;
+    }
+}
+
 /// Device 0's stream, kernels and memory budget.
 pub struct CudaDevice {
     facts: Facts,
@@ -78,8 +90,9 @@ pub struct CudaDevice {
     functions: Mutex<HashMap<&'static str, CudaFunction>>,
     /// Blocks of a grid-stride launch over plenty of work.
     grid: u32,
-    /// Bytes the device may still hand out (the engine's fit check set the start).
-    spare: Mutex<u64>,
+    /// Bytes the device may still hand out (the engine's fit check set the start); buffers
+    /// give theirs back when they go ([`Refund`]).
+    spare: Arc<Mutex<u64>>,
     /// Page-locked bounce buffer for downloads (pageable copies ran under 1 GB/s on the lent
     /// H100), grown to the largest download, kept.
     pinned: Mutex<Option<PinnedHostSlice<u8>>>,
@@ -103,7 +116,7 @@ impl CudaDevice {
             twins: OnceLock::new(),
             functions: Mutex::new(HashMap::new()),
             grid,
-            spare: Mutex::new(spare),
+            spare: Arc::new(Mutex::new(spare)),
             pinned: Mutex::new(None),
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
         }
@@ -129,22 +142,26 @@ impl CudaDevice {
         *self.spare.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// A module, loaded on first use (the main one comes loaded).
+    pub(crate) fn module(&self, module: Module) -> Result<Arc<CudaModule>> {
+        Ok(match module {
+            Module::Main => self.main.clone(),
+            Module::Twins => match self.twins.get() {
+                Some(m) => m.clone(),
+                None => {
+                    let (m, _) = load_module(self.stream.context(), FATBIN_TWINS, PTX_TWINS)?;
+                    self.twins.get_or_init(|| m).clone()
+                }
+            },
+        })
+    }
+
     fn function(&self, entry: &'static str, module: Module) -> Result<CudaFunction> {
         let mut fs = self.functions.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(f) = fs.get(entry) {
             return Ok(f.clone());
         }
-        let m = match module {
-            Module::Main => &self.main,
-            Module::Twins => match self.twins.get() {
-                Some(m) => m,
-                None => {
-                    let (m, _) = load_module(self.stream.context(), FATBIN_TWINS, PTX_TWINS)?;
-                    self.twins.get_or_init(|| m)
-                }
-            },
-        };
-        let f = m.load_function(entry)?;
+        let f = self.module(module)?.load_function(entry)?;
         fs.insert(entry, f.clone());
         Ok(f)
     }
@@ -166,7 +183,8 @@ impl Device for CudaDevice {
             }
         };
         let addr = mem.device_ptr(&self.stream).0;
-        Ok(Buffer::new(addr, bytes, Mem::Cuda { _slice: mem }))
+        let refund = Refund { budget: self.spare.clone(), bytes };
+        Ok(Buffer::new(addr, bytes, Mem::Cuda { _slice: mem, _refund: refund }))
     }
 
     fn upload(&self, dst: &Buffer, offset: u64, src: &[u8]) -> Result<()> {
@@ -174,10 +192,10 @@ impl Device for CudaDevice {
         if src.is_empty() {
             return Ok(());
         }
-        // SAFETY: the range lies inside `dst` (checked). The copy is synchronous for pageable
-        // memory, so `src` may be dropped when this returns.
+        // SAFETY: the range lies inside `dst` (checked). From pageable memory the driver has
+        // copied `src` out (to its staging) when the call returns, so `src` may be dropped then;
+        // the transfer itself is ordered on the stream like every other operation.
         unsafe { result::memcpy_htod_async(dst.addr + offset, src, self.stream.cu_stream())? };
-        self.stream.synchronize()?;
         Ok(())
     }
 
@@ -213,7 +231,8 @@ impl Device for CudaDevice {
     unsafe fn launch(&self, k: &dyn Launch, items: u64) -> Result<()> {
         let f = self.function(k.entry(), k.module())?;
         let blocks = match k.shape() {
-            Shape::Grid => (items.div_ceil(BLOCK as u64).min(self.grid as u64) as u32).max(1),
+            Shape::Grid => (items.div_ceil(k.threads() as u64).min(self.grid as u64) as u32).max(1),
+            Shape::OneBlock => 1,
             other => {
                 return Err(Error::InvalidArgument(format!(
                     "{}: {other:?} kernels are launched by their feature, not through the generic path",
@@ -245,5 +264,9 @@ impl Device for CudaDevice {
 
     fn synchronize(&self) -> Result<()> {
         Ok(self.stream.synchronize()?)
+    }
+
+    fn load(&self, module: Module) -> Result<()> {
+        self.module(module).map(drop)
     }
 }

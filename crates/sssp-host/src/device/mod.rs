@@ -6,7 +6,7 @@
 //! [`cpu::CpuDevice`] (host memory, the kernels' bodies over rayon). A feature that needs buffers
 //! of its own (the diameter's bounds, a BFS's level counts) is a *problem object* in its own
 //! module: it allocates them here ([`Device::alloc`], fit-checked against the device's memory),
-//! fills them, and launches kernels through [`launch`] with a parameter block that holds their
+//! fills them, and launches kernels through [`Device::launch`] (typed: `run`) with a parameter block that holds their
 //! addresses ([`Buffer::ptr`]). The kernels are types (`sssp_kernels::entry`): the GPU launches
 //! a type's PTX entry, the CPU runs its body ([`Body`]) across its threads, so adding a kernel
 //! adds a type and an entry point, never a method here.
@@ -51,7 +51,11 @@ pub(crate) enum Mem {
     /// Host memory of the CPU device, in 8-byte words (every element type's alignment).
     Host { _words: Vec<u64> },
     /// Device memory on the GPU.
-    Cuda { _slice: cudarc::driver::CudaSlice<u8> },
+    Cuda {
+        _slice: cudarc::driver::CudaSlice<u8>,
+        /// Gives the bytes back to the device's budget when the buffer goes.
+        _refund: cuda::Refund,
+    },
 }
 
 impl Buffer {
@@ -79,10 +83,13 @@ pub trait Launch: Sync {
     fn module(&self) -> Module;
     /// Its launch shape ([`Kernel::SHAPE`]).
     fn shape(&self) -> Shape;
+    /// Threads per block ([`Kernel::THREADS`]).
+    fn threads(&self) -> u32;
     /// The addresses of the entry's parameters, in order (what `cuLaunchKernel` takes).
     fn params(&self) -> Vec<*mut c_void>;
-    /// Run every thread of a grid of `nthreads` on the host and apply the folded result.
-    fn run_host(&self, nthreads: u32);
+    /// Run every thread of a grid of `nthreads` on the host and apply the folded result, or an
+    /// error for a kernel without a host body ([`GpuOnly`]).
+    fn run_host(&self, nthreads: u32) -> Result<()>;
 }
 
 /// A launch of kernel `K` with parameter block `args`.
@@ -111,10 +118,13 @@ impl<K: Body> Launch for Call<K> {
     fn shape(&self) -> Shape {
         K::SHAPE
     }
+    fn threads(&self) -> u32 {
+        K::THREADS
+    }
     fn params(&self) -> Vec<*mut c_void> {
         vec![&self.args as *const K::Args as *mut c_void]
     }
-    fn run_host(&self, nthreads: u32) {
+    fn run_host(&self, nthreads: u32) -> Result<()> {
         let a = &self.args;
         // SAFETY: the caller of `launch` upholds the kernels' contract for `args` (the one
         // `unsafe` step is where the parameter block was filled; see `launch`).
@@ -125,7 +135,42 @@ impl<K: Body> Launch for Call<K> {
             (0..nthreads).into_par_iter().map(one).reduce(|| K::ZERO, K::fold)
         };
         // SAFETY: as above; the result cells are the block's.
-        unsafe { K::apply(a, total) }
+        unsafe { K::apply(a, total) };
+        Ok(())
+    }
+}
+
+/// A launch of a kernel that only the GPU runs (block barriers, shared memory: no host body).
+/// A feature that uses one sequences the same work on the CPU itself.
+pub struct GpuOnly<K: Kernel> {
+    args: K::Args,
+}
+
+impl<K: Kernel> GpuOnly<K> {
+    /// `K` with `args`.
+    pub fn new(args: K::Args) -> Self {
+        GpuOnly { args }
+    }
+}
+
+impl<K: Kernel> Launch for GpuOnly<K> {
+    fn entry(&self) -> &'static str {
+        K::ENTRY
+    }
+    fn module(&self) -> Module {
+        K::MODULE
+    }
+    fn shape(&self) -> Shape {
+        K::SHAPE
+    }
+    fn threads(&self) -> u32 {
+        K::THREADS
+    }
+    fn params(&self) -> Vec<*mut c_void> {
+        vec![&self.args as *const K::Args as *mut c_void]
+    }
+    fn run_host(&self, _: u32) -> Result<()> {
+        Err(crate::Error::InvalidArgument(format!("{}: a GPU-only kernel has no host body", K::ENTRY)))
     }
 }
 
@@ -156,6 +201,10 @@ pub trait Device: Send + Sync {
     unsafe fn launch(&self, k: &dyn Launch, items: u64) -> Result<()>;
     /// Wait until everything issued so far has finished.
     fn synchronize(&self) -> Result<()>;
+    /// Make a module's kernels ready now: the GPU loads it (once; a driver that JIT-compiles
+    /// its PTX takes seconds, so a caller that times its work loads first). A launch from a
+    /// module not yet loaded loads it itself. Nothing to do on the CPU.
+    fn load(&self, module: Module) -> Result<()>;
 }
 
 impl std::fmt::Display for dyn Device + '_ {

@@ -13,7 +13,6 @@ use rayon::prelude::*;
 use sssp_kernels::advance as k;
 use sssp_kernels::classify;
 use sssp_kernels::split::{self, Next};
-use sssp_kernels::sweep;
 use sssp_kernels::{
     dedupe, settle, AdvanceArgs, Balance, Counters, Csr, PileArgs, PileState, Queue, BLOCK, CELL_FAR, CELL_STATE,
     MAX_VWARP,
@@ -78,6 +77,8 @@ pub struct CpuEngine {
     settle: Option<CpuSettle>,
     /// The host as a device (what other features' problem objects allocate on).
     dev: CpuDevice,
+    /// Problem objects of other features, kept for the engine's life.
+    extras: super::Extras,
     fr: Frontiers,
     pending_scratch: bool,
     /// The edge classes (tagged targets, sink tails, sink arcs), computed on the first
@@ -96,7 +97,7 @@ impl CpuEngine {
         Self::with_lanes(g, 1)
     }
 
-    /// [`CpuEngine::new`] for `lanes` solves side by side (see [`Engine::lanes`]): the graph
+    /// [`CpuEngine::new`] for `lanes` solves side by side (see `lanes`): the graph
     /// once, the run's buffers `lanes` times.
     pub fn with_lanes(g: &Graph, lanes: u32) -> Result<Self> {
         let lane_bits = super::lane_bits(g, lanes)?;
@@ -159,6 +160,7 @@ impl CpuEngine {
             deferred: None,
             upload,
             dev: CpuDevice::new(),
+            extras: super::Extras::default(),
         })
     }
 
@@ -467,26 +469,11 @@ impl Engine for CpuEngine {
         Resident { csr: self.lay.csr, dist: self.lay.dist, counters: self.lay.counters, upload: self.upload }
     }
 
-    fn init(&mut self, source: u32) -> Result<()> {
-        self.cells.get_mut().fill(0);
-        self.fr = Frontiers::default();
-        self.pending_scratch = false;
-        self.deferred = None;
-        let a = self.lay.init_args(&self.fr, source);
-        // SAFETY: every pointer addresses a live buffer of the sizes the body indexes
-        // (dist: n, queue: >= 1, counters: 1).
-        Self::launch(CPU_THREADS, |t, nt| unsafe { k::init(&a, t, nt) });
-        Ok(())
-    }
-
-    fn init_many(&mut self, sources: &[u32]) -> Result<()> {
-        super::check_seeds(sources, self.n)?;
-        self.init(u32::MAX)?;
-        let a = self.lay.seed_args(&self.fr, sources.as_ptr(), sources.len() as u32);
-        // SAFETY: distinct ids below n (checked), so the queue (n items) holds them and no two
-        // threads write one distance; `sources` outlives the launch.
-        Self::launch(Self::grid_for(sources.len() as u32), |t, nt| unsafe { k::seed(&a, t, nt) });
-        Ok(())
+    fn init(&mut self, seeds: &[u32]) -> Result<()> {
+        match seeds {
+            [one] if self.lay.lanes() == 1 => self.reset(*one),
+            _ => self.seed(seeds),
+        }
     }
 
     fn advance(&mut self, step: Advance) -> Result<()> {
@@ -623,13 +610,6 @@ impl Engine for CpuEngine {
         Ok(())
     }
 
-    fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>> {
-        super::check_multisplit(items, keys, nbins)?;
-        let mut out = vec![Vec::new(); nbins as usize];
-        multisplit_host(items.len(), nbins, |i| keys[i], |i| items[i], |j, parts| out[j as usize] = parts.concat());
-        Ok(out)
-    }
-
     fn frontier_len(&mut self) -> Result<u32> {
         Ok(self.cells.get_mut()[self.fr.current_cell()])
     }
@@ -652,10 +632,6 @@ impl Engine for CpuEngine {
         Ok((self.lay.class_counts(), fresh))
     }
 
-    fn load_classified(&mut self) -> Result<()> {
-        Ok(())
-    }
-
     fn relax_deferred(&mut self) -> Result<()> {
         if let Some(cutoff) = self.deferred.take() {
             let a = self.lay.sink_args(cutoff);
@@ -668,42 +644,45 @@ impl Engine for CpuEngine {
         Ok(())
     }
 
-    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64], entries: &[u64]) -> Result<()> {
-        super::one_lane(self.lay.lanes(), "the PHAST sweep")?;
-        // The entries follow the seeds in one array, as on the device.
-        let joined: Vec<u64>;
-        let items = if entries.is_empty() {
-            seeds
-        } else {
-            joined = [seeds, entries].concat();
-            &joined
-        };
-        let (metric, dist, counters) = (self.lay.csr.metric, self.dist.ptr(), self.counters.ptr());
-        let mut a = super::sweep_args(h, self.n, metric, dist, counters, seeds.len(), entries.len())?;
-        a.seeds = items.as_ptr();
-        // SAFETY: dist has n entries and every id in the seeds and the sweep graph is < n (a
-        // hierarchy of an n-vertex graph: `sweep_args` checked); each vertex is written by its
-        // own thread only, reading tails of earlier levels; core vertices by atomic mins.
-        unsafe { sweep::seed(&a, 0, 1) };
-        let t = CPU_THREADS;
-        let mut arcs = match sweep::core_items(&a) {
-            0 => 0,
-            _ => (0..t).into_par_iter().map(|i| unsafe { sweep::core_table(&a, i, t) }).sum::<u64>(),
-        };
-        for k in 0..a.last {
-            let (s, e) = unsafe { sweep::level_range(&a, k) };
-            arcs += if e - s <= SERIAL_THREADS {
-                unsafe { sweep::level(&a, k, 0, 1) }
-            } else {
-                (0..t).into_par_iter().map(|i| unsafe { sweep::level(&a, k, i, t) }).sum::<u64>()
-            };
-        }
-        self.counters.get_mut()[0].arcs += arcs;
-        Ok(())
+    fn extras(&mut self) -> &mut super::Extras {
+        &mut self.extras
     }
 }
 
 impl CpuEngine {
+    /// The stand-alone multisplit ([`super::multisplit`]).
+    pub(crate) fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>> {
+        super::check_multisplit(items, keys, nbins)?;
+        let mut out = vec![Vec::new(); nbins as usize];
+        multisplit_host(items.len(), nbins, |i| keys[i], |i| items[i], |j, parts| out[j as usize] = parts.concat());
+        Ok(out)
+    }
+
+    /// Reset for a run: distances unreached, the frontier `[source]` and `source` at 0
+    /// (`u32::MAX`: no source, an empty frontier), counters and cells zero. Queued.
+    fn reset(&mut self, source: u32) -> Result<()> {
+        self.cells.get_mut().fill(0);
+        self.fr = Frontiers::default();
+        self.pending_scratch = false;
+        self.deferred = None;
+        let a = self.lay.init_args(&self.fr, source);
+        // SAFETY: every pointer addresses a live buffer of the sizes the body indexes
+        // (dist: n, queue: >= 1, counters: 1).
+        Self::launch(CPU_THREADS, |t, nt| unsafe { k::init(&a, t, nt) });
+        Ok(())
+    }
+
+    /// A reset with every one of `sources` at 0 and in the frontier.
+    fn seed(&mut self, sources: &[u32]) -> Result<()> {
+        super::check_seeds(sources, self.n)?;
+        self.reset(u32::MAX)?;
+        let a = self.lay.seed_args(&self.fr, sources.as_ptr(), sources.len() as u32);
+        // SAFETY: distinct ids below n (checked), so the queue (n items) holds them and no two
+        // threads write one distance; `sources` outlives the launch.
+        Self::launch(Self::grid_for(sources.len() as u32), |t, nt| unsafe { k::seed(&a, t, nt) });
+        Ok(())
+    }
+
     /// One advance's relaxation (the launches), nothing after it.
     fn relax_step(&mut self, step: Advance) -> Result<()> {
         let all = step.input == Input::AllVertices;

@@ -28,11 +28,11 @@ use super::{
     bucket_bytes, graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus,
     Resident, CELLS, NO_QUEUE,
 };
-use crate::device::{cuda::CudaDevice, Device};
+use crate::device::{cuda::CudaDevice, Device, Module};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
-use crate::device::cuda::{load_module, open_context, FATBIN, FATBIN_TWINS, PTX, PTX_TWINS};
+use crate::device::cuda::{load_module, open_context, FATBIN, PTX};
 
 /// Blocks of the device-wide scan (and entries of its block-sums array). Scans are
 /// memory-bound; two blocks per SM of a 132-SM H100 saturate it, and the single-block phase
@@ -110,10 +110,6 @@ struct Kernels {
     settle_loop: CudaFunction,
     /// Blocks of the settle loop (resident at once, like the pile loop's).
     settle_grid: u32,
-    /// PHAST's sweep (`sssp_kernels::sweep`): one level over the grid; the top levels in one block.
-    sweep: CudaFunction,
-    sweep_block: CudaFunction,
-    sweep_core: CudaFunction,
     /// Blocks of the grid-stride kernels.
     grid: u32,
     /// Blocks of the persistent loop kernel: exactly as many as can be resident at once (its
@@ -127,7 +123,7 @@ struct Kernels {
 }
 
 /// The `_classified` entry points (`sssp_kernels::classify`), from the second PTX module
-/// ([`PTX_TWINS`]), and the grids of their loops: each at most its plain loop's (the buffers
+/// (`device::cuda::PTX_TWINS`), and the grids of their loops: each at most its plain loop's (the buffers
 /// per block are sized for those) and what the twin keeps resident.
 #[derive(Clone)]
 struct Twins {
@@ -210,9 +206,6 @@ impl Kernels {
             scan_reduce: f("sssp_scan_reduce")?,
             scan_block_sums: f("sssp_scan_block_sums")?,
             scan_write: f("sssp_scan_write")?,
-            sweep: f("sssp_sweep")?,
-            sweep_block: f("sssp_sweep_block")?,
-            sweep_core: f("sssp_sweep_core")?,
             advance,
             grid: sms * per_sm,
             loop_grid: loop_grid_cap(sms * loop_per_sm.min(loop_blocks_per_sm())),
@@ -239,11 +232,11 @@ impl Kernels {
 
     /// Load the classified twins' module (once), for the first run that classifies. Each loop
     /// twin runs on its plain loop's grid, or fewer blocks if fewer of it stay resident.
-    fn load_twins(&mut self, ctx: &Arc<CudaContext>) -> Result<()> {
+    fn load_twins(&mut self, dev: &CudaDevice) -> Result<()> {
         if self.twins.is_some() {
             return Ok(());
         }
-        let (module, _) = load_module(ctx, FATBIN_TWINS, PTX_TWINS)?;
+        let module = dev.module(Module::Twins)?;
         let f = |name: &str| module.load_function(name);
         let (pile_loop, pile_loop_wide, pile_loop_hubs, settle_loop) = (
             f("sssp_pile_loop_classified")?,
@@ -470,10 +463,8 @@ pub struct CudaEngine {
     settle: Option<CudaSettle>,
     /// Device addresses of the buffers above (they never move).
     lay: Layout,
-    /// PHAST's sweep graph (first sweep; replaced when another hierarchy comes).
-    sweep: Option<SweepBufs>,
-    /// The sweep's seed items, grown (to a power of two) when a search reaches more vertices.
-    sweep_seeds: Option<CudaSlice<u64>>,
+    /// Problem objects of other features, kept for the engine's life.
+    extras: super::Extras,
     /// The edge classes (classified targets, sink tails, sink arcs), computed on the first
     /// classified run; `Some` once tried (`None` inside when the graph is not classified).
     classes: Option<Option<ClassBufs>>,
@@ -484,28 +475,6 @@ pub struct CudaEngine {
 /// The edge classes' buffers: classified targets, sink tails, sink arc indices (only kernels
 /// read them, through the layout).
 type ClassBufs = (CudaSlice<u32>, CudaSlice<u32>, CudaSlice<u64>);
-
-/// A hierarchy's sweep graph on the device.
-struct SweepBufs {
-    id: u64,
-    order: CudaSlice<u32>,
-    level_starts: CudaSlice<u32>,
-    offsets: CudaSlice<u64>,
-    tails: CudaSlice<u32>,
-    weights: CudaSlice<u32>,
-    /// The core's vertices and distance table (one padding entry each when it has none).
-    core: CudaSlice<u32>,
-    table: CudaSlice<u32>,
-    /// Device bytes all of it takes.
-    bytes: u64,
-}
-
-/// Threads of the block that runs the sweep's small top levels.
-const SWEEP_BLOCK: u32 = 1024;
-
-/// The top levels of at most this many vertices run in that one block, a barrier apart: a
-/// launch per level costs a few microseconds, more than one pass of a block over them.
-const SWEEP_BLOCK_LEVEL: u32 = SWEEP_BLOCK;
 
 /// The settle loop's device buffers (see `engine::settle`).
 struct CudaSettle {
@@ -592,7 +561,7 @@ impl CudaEngine {
     }
 
     /// [`CudaEngine::with_memory_limit`] for `lanes` solves side by side (see
-    /// [`Engine::lanes`]): the graph once, the run's buffers `lanes` times (fit-checked).
+    /// `lanes`): the graph once, the run's buffers `lanes` times (fit-checked).
     pub fn with_lanes(g: &Graph, limit: Option<u64>, lanes: u32) -> Result<Self> {
         let lane_bits = super::lane_bits(g, lanes)?;
         let weights = g.engine_weights();
@@ -685,8 +654,7 @@ impl CudaEngine {
             upload,
             settle: None,
             lay,
-            sweep: None,
-            sweep_seeds: None,
+            extras: super::Extras::default(),
             classes: None,
             deferred: None,
         };
@@ -782,52 +750,6 @@ impl CudaEngine {
         Ok(())
     }
 
-    /// Copy `h`'s sweep graph in unless it is the one already here, and make room for `seeds`
-    /// seed items (a new hierarchy does not re-copy the seeds, more seeds do not re-copy the
-    /// graph), within the memory the fit check left.
-    fn ensure_sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: usize) -> Result<()> {
-        if self.sweep.as_ref().is_none_or(|b| b.id != h.id) {
-            if let Some(old) = self.sweep.take() {
-                self.dev.release(old.bytes);
-            }
-            let bytes = 4 * h.order.len() as u64
-                + 4 * h.level_starts.len() as u64
-                + 8 * h.offsets.len() as u64
-                + 8 * h.tails.len() as u64
-                + 4 * (h.core.len() + h.table.len()) as u64;
-            self.dev.reserve(bytes)?;
-            let s = &self.stream;
-            // Empty slices cannot be allocated: one padding entry each.
-            fn nz<T: Copy + Default>(x: &[T]) -> Vec<T> {
-                if x.is_empty() {
-                    vec![T::default()]
-                } else {
-                    x.to_vec()
-                }
-            }
-            self.sweep = Some(SweepBufs {
-                id: h.id,
-                order: s.clone_htod(&nz(h.order))?,
-                level_starts: s.clone_htod(&nz(h.level_starts))?,
-                offsets: s.clone_htod(&nz(h.offsets))?,
-                tails: s.clone_htod(&nz(h.tails))?,
-                weights: s.clone_htod(&nz(h.weights))?,
-                core: s.clone_htod(&nz(h.core))?,
-                table: s.clone_htod(&nz(h.table))?,
-                bytes,
-            });
-        }
-        let have = self.sweep_seeds.as_ref().map_or(0, |b| b.len());
-        if have < seeds {
-            let cap = seeds.next_power_of_two().max(1024);
-            self.sweep_seeds = None;
-            self.dev.release(8 * have as u64);
-            self.dev.reserve(8 * cap as u64)?;
-            self.sweep_seeds = Some(self.stream.alloc_zeros::<u64>(cap)?);
-        }
-        Ok(())
-    }
-
     /// Classify the graph's arcs on the device (once per engine, on the first run that asks),
     /// within the memory the fit check left; a graph that cannot be classified, or whose
     /// classes do not fit, stays unclassified (see `engine::Classes`).
@@ -882,7 +804,7 @@ impl CudaEngine {
         if classify {
             self.ensure_classes()?;
             if !self.lay.classes.tagged.is_null() {
-                self.k.load_twins(self.stream.context())?;
+                self.k.load_twins(&self.dev)?;
             }
         }
         self.deferred = self.deferred.or(self.lay.deferred(classify, cutoff));
@@ -927,27 +849,11 @@ impl Engine for CudaEngine {
         Resident { csr: self.lay.csr, dist: self.lay.dist, counters: self.lay.counters, upload: self.upload }
     }
 
-    fn init(&mut self, source: u32) -> Result<()> {
-        self.stream.memset_zeros(&mut self.cells)?;
-        self.fr = Frontiers::default();
-        self.pending_scratch = false;
-        self.deferred = None;
-        let a = self.lay.init_args(&self.fr, source);
-        // SAFETY: dist has n entries, the queue n >= 1, counters 4 words.
-        unsafe { self.k.init(&self.stream, a) }
-    }
-
-    fn init_many(&mut self, sources: &[u32]) -> Result<()> {
-        super::check_seeds(sources, self.n)?;
-        self.init(u32::MAX)?;
-        let d = self.staging.upload(&self.stream, sources)?;
-        let a = self.lay.seed_args(&self.fr, device_addr(&d, &self.stream) as *const u32, sources.len() as u32);
-        // SAFETY: distinct ids below n (checked), so the frontier (n items) holds them; the
-        // staged copy lives until the stream has run the launch (synchronised below, before
-        // `d` is freed).
-        unsafe { self.k.seed(&self.stream, a)? };
-        self.stream.synchronize()?;
-        Ok(())
+    fn init(&mut self, seeds: &[u32]) -> Result<()> {
+        match seeds {
+            [one] if self.lay.lanes() == 1 => self.reset(*one),
+            _ => self.seed(seeds),
+        }
     }
 
     fn advance(&mut self, step: Advance) -> Result<()> {
@@ -1012,33 +918,6 @@ impl Engine for CudaEngine {
         Ok(())
     }
 
-    fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>> {
-        super::check_multisplit(items, keys, nbins)?;
-        let len = items.len();
-        let stride = len.max(1);
-        let d_items = self.staging.upload(&self.stream, &pad(items))?;
-        let d_keys = self.staging.upload(&self.stream, &pad(keys))?;
-        let out = self.stream.alloc_zeros::<u32>(stride * nbins as usize)?;
-        let lens = self.stream.alloc_zeros::<u32>(nbins as usize)?;
-        let a = MultisplitArgs {
-            items: device_addr(&d_items, &self.stream) as *const u32,
-            keys: device_addr(&d_keys, &self.stream) as *const u32,
-            len: len as u32,
-            nbins,
-            out: device_addr(&out, &self.stream) as *mut u32,
-            out_lens: device_addr(&lens, &self.stream) as *mut u32,
-            stride: stride as u32,
-            _pad: 0,
-            cells: self.lay.cells,
-            hist: self.lay.hist,
-        };
-        // SAFETY: sizes as `Kernels::multisplit` requires; the barrier cells are at rest between
-        // launches (every grid-barrier kernel leaves the count at 0).
-        unsafe { self.k.multisplit(&self.stream, a)? };
-        let (out, lens) = (self.stream.clone_dtoh(&out)?, self.stream.clone_dtoh(&lens)?);
-        Ok((0..nbins as usize).map(|j| out[j * stride..j * stride + lens[j] as usize].to_vec()).collect())
-    }
-
     fn frontier_len(&mut self) -> Result<u32> {
         let i = self.fr.current_cell();
         let v = self.stream.clone_dtoh(&self.cells.slice(i..i + 1))?;
@@ -1066,10 +945,6 @@ impl Engine for CudaEngine {
         Ok((self.lay.class_counts(), fresh))
     }
 
-    fn load_classified(&mut self) -> Result<()> {
-        self.k.load_twins(self.stream.context())
-    }
-
     fn relax_deferred(&mut self) -> Result<()> {
         if let Some(cutoff) = self.deferred.take() {
             // SAFETY: the classes' lists hold `sinks` arcs of the resident graph (sized by
@@ -1079,62 +954,66 @@ impl Engine for CudaEngine {
         Ok(())
     }
 
-    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64], entries: &[u64]) -> Result<()> {
-        super::one_lane(self.lay.lanes(), "the PHAST sweep")?;
-        let (metric, dist, counters) = (self.lay.csr.metric, self.lay.dist, self.lay.counters);
-        let mut a = super::sweep_args(h, self.n, metric, dist, counters, seeds.len(), entries.len())?;
-        self.ensure_sweep(h, seeds.len() + entries.len())?;
-        let s = &self.stream;
-        let b = self.sweep.as_ref().expect("ensured above");
-        let items = self.sweep_seeds.as_mut().expect("ensured above");
-        for (part, at) in [(seeds, 0), (entries, seeds.len())] {
-            if !part.is_empty() {
-                s.memcpy_htod(part, &mut items.slice_mut(at..at + part.len()))?;
-            }
-        }
-        a.down.offsets = device_addr(&b.offsets, s) as *const u64;
-        a.down.targets = device_addr(&b.tails, s) as *const u32;
-        a.down.weights = device_addr(&b.weights, s) as *const u32;
-        a.order = device_addr(&b.order, s) as *const u32;
-        a.level_starts = device_addr(&b.level_starts, s) as *const u32;
-        a.seeds = device_addr(items, s) as *const u64;
-        a.core = device_addr(&b.core, s) as *const u32;
-        a.table = device_addr(&b.table, s) as *const u32;
-        let starts = h.level_starts;
-        let size = |k: usize| starts[k + 1] - starts[k];
-        let levels = starts.len().saturating_sub(1);
-        let top = (0..levels).take_while(|&k| size(k) <= SWEEP_BLOCK_LEVEL).count();
-        let rest: Vec<(u32, u32)> = (top..levels).map(|k| (k as u32, size(k))).collect();
-        let (grid, k) = (self.k.grid, &self.k);
-        a.first = 0;
-        a.last = top as u32;
-        let one = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (SWEEP_BLOCK, 1, 1), shared_mem_bytes: 0 };
-        // SAFETY: the sweep graph and seeds are this engine's copies of a hierarchy of its
-        // n-vertex graph (`sweep_args` checked the size), dist has n entries; each vertex is
-        // written by its own thread only.
-        let core = sssp_kernels::sweep::core_items(&a);
-        unsafe {
-            if core > 0 {
-                // Before the block: the seeds it writes are not core vertices, and its levels
-                // read the core's final distances.
-                s.launch_builder(&k.sweep_core).arg(&a).launch(Kernels::cfg(core.div_ceil(BLOCK).clamp(1, grid)))?;
-                k.done(s, "sweep_core")?;
-            }
-            s.launch_builder(&k.sweep_block).arg(&a).launch(one)?;
-            k.done(s, "sweep_block")?;
-            for (level, len) in rest {
-                a.first = level;
-                a.last = level + 1;
-                let blocks = len.div_ceil(BLOCK).clamp(1, grid);
-                s.launch_builder(&k.sweep).arg(&a).launch(Kernels::cfg(blocks))?;
-                k.done(s, "sweep")?;
-            }
-        }
-        Ok(())
+    fn extras(&mut self) -> &mut super::Extras {
+        &mut self.extras
     }
 }
 
 impl CudaEngine {
+    /// The stand-alone multisplit ([`super::multisplit`]).
+    pub(crate) fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>> {
+        super::check_multisplit(items, keys, nbins)?;
+        let len = items.len();
+        let stride = len.max(1);
+        let d_items = self.staging.upload(&self.stream, &pad(items))?;
+        let d_keys = self.staging.upload(&self.stream, &pad(keys))?;
+        let out = self.stream.alloc_zeros::<u32>(stride * nbins as usize)?;
+        let lens = self.stream.alloc_zeros::<u32>(nbins as usize)?;
+        let a = MultisplitArgs {
+            items: device_addr(&d_items, &self.stream) as *const u32,
+            keys: device_addr(&d_keys, &self.stream) as *const u32,
+            len: len as u32,
+            nbins,
+            out: device_addr(&out, &self.stream) as *mut u32,
+            out_lens: device_addr(&lens, &self.stream) as *mut u32,
+            stride: stride as u32,
+            _pad: 0,
+            cells: self.lay.cells,
+            hist: self.lay.hist,
+        };
+        // SAFETY: sizes as `Kernels::multisplit` requires; the barrier cells are at rest between
+        // launches (every grid-barrier kernel leaves the count at 0).
+        unsafe { self.k.multisplit(&self.stream, a)? };
+        let (out, lens) = (self.stream.clone_dtoh(&out)?, self.stream.clone_dtoh(&lens)?);
+        Ok((0..nbins as usize).map(|j| out[j * stride..j * stride + lens[j] as usize].to_vec()).collect())
+    }
+
+    /// Reset for a run: distances unreached, the frontier `[source]` and `source` at 0
+    /// (`u32::MAX`: no source, an empty frontier), counters and cells zero. Queued.
+    fn reset(&mut self, source: u32) -> Result<()> {
+        self.stream.memset_zeros(&mut self.cells)?;
+        self.fr = Frontiers::default();
+        self.pending_scratch = false;
+        self.deferred = None;
+        let a = self.lay.init_args(&self.fr, source);
+        // SAFETY: dist has n entries, the queue n >= 1, counters 4 words.
+        unsafe { self.k.init(&self.stream, a) }
+    }
+
+    /// A reset with every one of `sources` at 0 and in the frontier.
+    fn seed(&mut self, sources: &[u32]) -> Result<()> {
+        super::check_seeds(sources, self.n)?;
+        self.reset(u32::MAX)?;
+        let d = self.staging.upload(&self.stream, sources)?;
+        let a = self.lay.seed_args(&self.fr, device_addr(&d, &self.stream) as *const u32, sources.len() as u32);
+        // SAFETY: distinct ids below n (checked), so the frontier (n items) holds them; the
+        // staged copy lives until the stream has run the launch (synchronised below, before
+        // `d` is freed).
+        unsafe { self.k.seed(&self.stream, a)? };
+        self.stream.synchronize()?;
+        Ok(())
+    }
+
     /// One advance's relaxation (the launches), nothing after it.
     fn relax_step(&mut self, step: Advance) -> Result<()> {
         let all = step.input == Input::AllVertices;

@@ -145,15 +145,11 @@ pub trait Engine {
     /// counters.
     fn resident(&self) -> Resident;
 
-    /// Reset for a run from `source`: all distances unreached, the source at 0, the frontier
-    /// `[source]`, counters zero. Queued; no synchronisation.
-    fn init(&mut self, source: u32) -> Result<()>;
-
-    /// Reset for a run from several vertex ids at once (distinct, `< num_vertices()`): all
-    /// distances unreached, every one of them at 0, the frontier holding them, counters zero.
-    /// Nearest-source distances (several sources in one lane), or one source per lane of a
-    /// batch. Queued.
-    fn init_many(&mut self, sources: &[u32]) -> Result<()>;
+    /// Reset for a run from `seeds`, distinct vertex ids `< num_vertices()`: every distance
+    /// unreached but theirs (0), the frontier holding them, counters zero. One id on an engine
+    /// of one lane is a single-source run; several are the sources of one nearest-source
+    /// solve (one lane) or one source per lane of a batch. Queued.
+    fn init(&mut self, seeds: &[u32]) -> Result<()>;
 
     /// One iteration's relaxation (see [`Advance`]). From the frontier: relax its vertices'
     /// out-arcs, push the improved heads (deduplicated by `step.dedupe`: stamps as they are
@@ -179,10 +175,6 @@ pub trait Engine {
     /// runs the same phases in order. Synchronises; counters as `sssp_kernels::settle` says.
     fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()>;
 
-    /// Stable multisplit (the operator the far-pile split uses, with explicit keys): item `i`
-    /// goes to bin `keys[i]` (`>= nbins`: dropped), bins keep input order. `nbins <= 32`.
-    fn multisplit(&mut self, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>>;
-
     /// Length of the current frontier. Synchronises with the device.
     fn frontier_len(&mut self) -> Result<u32>;
 
@@ -207,22 +199,31 @@ pub trait Engine {
     /// one does). Synchronises.
     fn classify(&mut self) -> Result<(Option<ClassCounts>, bool)>;
 
-    /// Make the classified kernels ready before a run that will use the classes: the GPU
-    /// loads their module (once; the driver's first JIT of it takes seconds, so a strategy
-    /// calls this before it starts its clock); the CPU has nothing to do. A classified launch
-    /// does it itself otherwise.
-    fn load_classified(&mut self) -> Result<()>;
+    /// Problem objects kept for the engine's lifetime (see [`Extras`]).
+    fn extras(&mut self) -> &mut Extras;
+}
 
-    /// PHAST's downward sweep over a contraction hierarchy (`crate::hierarchy`,
-    /// `sssp_kernels::sweep`), after [`Engine::init`]: write `seeds` (the upward search's, as
-    /// `sssp_kernels::sweep::seed_item`s), give the core's vertices their distances from
-    /// `entries` and `h`'s core table (when it has one; `entries` empty otherwise), then run
-    /// every level of `h` from the top, each vertex taking
-    /// the least candidate over its downward in-arcs; arcs relaxed and overflows go to the
-    /// counters. The GPU copies the sweep graph in on first use and keeps it while the same
-    /// hierarchy comes back (fit-checked); the CPU reads it in place. A new operator because no
-    /// existing one pulls along a fixed order of levels. Queued.
-    fn sweep(&mut self, h: &crate::hierarchy::SweepGraph<'_>, seeds: &[u64], entries: &[u64]) -> Result<()>;
+/// Problem objects an engine keeps for its lifetime without knowing their features, one per
+/// type: a feature takes its object out, uses it with the engine, and puts it back (PHAST's
+/// sweep graph stays on the device across queries this way). Dropped with the engine.
+#[derive(Default)]
+pub struct Extras(std::collections::HashMap<std::any::TypeId, Box<dyn std::any::Any + Send>>);
+
+impl Extras {
+    /// The object of type `T`, taken out (`None`: there is none).
+    pub fn take<T: std::any::Any + Send>(&mut self) -> Option<T> {
+        self.0.remove(&std::any::TypeId::of::<T>()).and_then(|b| b.downcast().ok()).map(|b| *b)
+    }
+
+    /// The object of type `T`, left in place.
+    pub fn get<T: std::any::Any + Send>(&self) -> Option<&T> {
+        self.0.get(&std::any::TypeId::of::<T>()).and_then(|b| b.downcast_ref())
+    }
+
+    /// Keep `x` (replacing an object of its type).
+    pub fn put<T: std::any::Any + Send>(&mut self, x: T) {
+        self.0.insert(std::any::TypeId::of::<T>(), Box::new(x));
+    }
 }
 
 /// What an engine keeps resident that other features' kernels read (addresses on its device).
@@ -241,7 +242,7 @@ pub struct Resident {
 }
 
 impl dyn Engine + '_ {
-    /// Number of vertex ids of a run: the resident graph's vertices times [`Self::lanes`].
+    /// Number of vertex ids of a run: the resident graph's vertices times `lanes`.
     pub fn num_vertices(&self) -> u32 {
         self.resident().csr.n
     }
@@ -298,6 +299,24 @@ impl dyn Engine + '_ {
     }
 }
 
+/// Stable multisplit on a fresh engine of `kind` holding `g`: item `i` goes to bin `keys[i]`
+/// (`>= nbins`: dropped), bins keep input order, `nbins <= 32`. The operator the far-pile split
+/// of the bucketed strategies uses inside their loop (the GPU's grid-cooperative one,
+/// `sssp_multisplit`, and the CPU's `multisplit_host`), exposed with explicit keys for its
+/// tests; no strategy calls it.
+pub fn multisplit(g: &Graph, kind: DeviceKind, items: &[u32], keys: &[u32], nbins: u32) -> Result<Vec<Vec<u32>>> {
+    let gpu = || cuda::CudaEngine::new(g).and_then(|mut e| e.multisplit(items, keys, nbins));
+    let host = || cpu::CpuEngine::new(g).and_then(|mut e| e.multisplit(items, keys, nbins));
+    match kind {
+        DeviceKind::Gpu => gpu(),
+        DeviceKind::Cpu => host(),
+        DeviceKind::Auto => match gpu() {
+            Err(Error::NoGpu(_)) => host(),
+            r => r,
+        },
+    }
+}
+
 /// Open an engine for `g` on the requested device.
 pub fn open(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
     open_explained(g, kind).map(|(e, _)| e)
@@ -331,7 +350,7 @@ pub const MAX_LANES: u32 = 64;
 
 /// Open an engine for `g` that runs `lanes` solves side by side (a power of two,
 /// `1..=MAX_LANES`): one copy of the graph, `lanes` times the distance array and queues (see
-/// [`Engine::lanes`]). On `Auto` without a usable GPU, the CPU engine.
+/// `lanes`). On `Auto` without a usable GPU, the CPU engine.
 pub fn open_lanes(g: &Graph, kind: DeviceKind, lanes: u32) -> Result<Box<dyn Engine>> {
     lane_bits(g, lanes)?;
     Ok(match kind {
@@ -364,58 +383,6 @@ pub(crate) fn lane_bits(g: &Graph, lanes: u32) -> Result<u32> {
     Ok(lanes.trailing_zeros())
 }
 
-/// The sweep's arguments over `h`'s host arrays (the CPU engine reads them in place; the GPU
-/// swaps in its copies), all levels, for `seeds` seeds followed by `entries` core entries
-/// (the caller points `seeds` at them); or an error when `h` was built from a graph of
-/// another size than the engine's `n` vertices (every id it holds must be `< n`), or when
-/// there are more entries than core vertices (each is reached once).
-pub(crate) fn sweep_args(
-    h: &crate::hierarchy::SweepGraph<'_>,
-    n: u32,
-    metric: u16,
-    dist: *mut u64,
-    counters: *mut sssp_kernels::Counters,
-    seeds: usize,
-    entries: usize,
-) -> Result<sssp_kernels::sweep::SweepArgs> {
-    if h.n != n {
-        return Err(Error::InvalidArgument(format!(
-            "a hierarchy of a {}-vertex graph swept on an engine of {n} vertices",
-            h.n
-        )));
-    }
-    if entries > h.core.len() || h.table.len() != h.core.len() * h.core.len() {
-        return Err(Error::InvalidArgument(format!(
-            "{entries} core entries for a core table of {} vertices ({} entries)",
-            h.core.len(),
-            h.table.len()
-        )));
-    }
-    Ok(sssp_kernels::sweep::SweepArgs {
-        down: sssp_kernels::Csr {
-            offsets: h.offsets.as_ptr(),
-            targets: h.tails.as_ptr(),
-            weights: h.weights.as_ptr(),
-            n: h.order.len() as u32,
-            lane_bits: 0,
-            metric,
-        },
-        order: h.order.as_ptr(),
-        level_starts: h.level_starts.as_ptr(),
-        dist,
-        seeds: std::ptr::null(),
-        counters,
-        core: h.core.as_ptr(),
-        table: h.table.as_ptr(),
-        seed_count: seeds as u32,
-        first: 0,
-        last: h.level_starts.len().saturating_sub(1) as u32,
-        core_count: h.core.len() as u32,
-        entry_count: entries as u32,
-        _pad: 0,
-    })
-}
-
 /// The error of an operator that a batched engine (more than one lane) does not run.
 pub(crate) fn one_lane(lanes: u32, what: &str) -> Result<()> {
     if lanes == 1 {
@@ -427,7 +394,7 @@ pub(crate) fn one_lane(lanes: u32, what: &str) -> Result<()> {
     }
 }
 
-/// The seeds of [`Engine::init_many`] checked: distinct ids below `ids`, at least one.
+/// The seeds of [`Engine::init`] checked: distinct ids below `ids`, at least one.
 pub(crate) fn check_seeds(sources: &[u32], ids: u32) -> Result<()> {
     if sources.is_empty() {
         return Err(Error::InvalidArgument("a run needs at least one source".into()));
@@ -913,7 +880,7 @@ pub(crate) fn bucket_bytes(n: u64, count: u32) -> u64 {
     4 * n.max(1) * (count as u64 + 2)
 }
 
-/// Stable multisplit on the host, the contract of [`Engine::multisplit`] for `len` slots given
+/// Stable multisplit on the host, the contract of [`multisplit`] for `len` slots given
 /// as functions: chunks are split into per-bin pieces in parallel, and each bin is its pieces in
 /// chunk order (so stable). What the CPU engine runs for the far-pile split (and for the
 /// `multisplit` operator). `out(bin, parts)` gets a bin's pieces, so the caller copies it once.

@@ -10,7 +10,7 @@
 //! | CPU | skewed degrees | Near-Far, virtual warps, heuristic delta | kron 18 on 2 cores: 172 ms (Workfront 206, Dijkstra 424) |
 //! | any | a negative weight | serial Bellman-Ford (the only algorithm that accepts one) | |
 //! | CPU | even degrees | serial Dijkstra | NY on 2 cores: 42 ms (Near-Far 141, Workfront 1495); road 1M: 174 vs 474 |
-//! | any | one source, no cutoff or target, the graph already holds a contraction hierarchy whose core is at most 1/[`PHAST_CORE_SHARE`] of the vertices (built, or read with `--hierarchy`) | PHAST ([`phast_fits`]) | H100: NY 1.76 ms (auto's frontier pick 8.07), road 4M 3.13 (25.6), grid2d 1M 2.67 (16.1); CPU engine on 2 cores: NY 4-6.5 ms (Dijkstra 23-42). kron 16's core is 42% of its vertices: 30.4 ms against 0.69 |
+//! | any | one source, no cutoff or target, the engine already holds a contraction hierarchy of the graph whose core is at most 1/[`PHAST_CORE_SHARE`] of the vertices (built, or read with `--hierarchy`) | PHAST ([`phast_fits`]) | H100: NY 1.76 ms (auto's frontier pick 8.07), road 4M 3.13 (25.6), grid2d 1M 2.67 (16.1); CPU engine on 2 cores: NY 4-6.5 ms (Dijkstra 23-42). kron 16's core is 42% of its vertices: 30.4 ms against 0.69 |
 //!
 //! "Skewed" means the largest out-degree is at least [`SKEW`] times the mean and at least
 //! [`SKEW_MIN_DEGREE`]: a hub then holds a warp's worth of arcs many times over, and only
@@ -20,8 +20,9 @@
 //! (`--trace`) wants iterations, so on the CPU it takes Near-Far instead of Dijkstra there.
 
 use super::{heuristic_delta, Algo, Options};
-use crate::engine::{Balance, Dedupe};
+use crate::engine::{Balance, Dedupe, Engine};
 use crate::graph::{Graph, Metric, RealDistances, Weights};
+use crate::hierarchy::Hierarchy;
 
 /// Max degree / mean degree from which a graph counts as skewed.
 pub const SKEW: f64 = 32.0;
@@ -40,13 +41,19 @@ pub const ROAD_MEAN_DEGREE: f64 = 3.5;
 /// search of the core is the whole solve).
 pub const PHAST_CORE_SHARE: u64 = 64;
 
-/// PHAST as `auto`'s pick for one full solve on an engine of `lanes` lanes, with the reason, or
-/// `None`: only when the graph already holds a hierarchy (building one costs seconds to
+/// PHAST as `auto`'s pick for one full solve on `eng`, with the reason, or `None`: only when
+/// the engine already holds a hierarchy of the graph ([`super::phast::attach`]) (building one costs seconds to
 /// minutes, which a single solve never pays back) with a small core, on one lane, for a full
 /// tree (a cutoff or target query stops the frontier strategies early; a trace wants their
 /// iterations).
-pub fn phast_fits(g: &Graph, lanes: u32, base: &Options) -> Option<Choice> {
-    let h = g.held_hierarchy()?;
+pub fn phast_fits(g: &Graph, eng: &mut dyn Engine, base: &Options) -> Option<Choice> {
+    let lanes = eng.lanes();
+    phast_choice(g, &*super::phast::held(eng)?, lanes, base)
+}
+
+/// [`phast_fits`] with the hierarchy `h` of `g` at hand, on an engine of `lanes` lanes (for a
+/// caller deciding whether to open an engine at all).
+pub fn phast_choice(g: &Graph, h: &Hierarchy, lanes: u32, base: &Options) -> Option<Choice> {
     let small_core = h.stats.core as u64 * PHAST_CORE_SHARE <= g.num_vertices() as u64;
     let full = base.cutoff.is_none() && base.target.is_none() && !base.trace;
     (lanes == 1 && full && small_core && g.metric() == Metric::Integer).then(|| Choice {
@@ -189,16 +196,22 @@ mod tests {
 
     #[test]
     fn phast_only_on_a_held_hierarchy_with_a_small_core() {
+        use crate::engine::{self, DeviceKind};
+        use crate::strategy::phast;
         let (road, kron) = (graph("road:3000"), graph("kron:11"));
         let o = Options::default();
-        assert!(phast_fits(&road, 1, &o).is_none(), "no hierarchy built yet");
-        road.hierarchy().unwrap();
-        kron.hierarchy().unwrap();
-        assert_eq!(phast_fits(&road, 1, &o).map(|c| c.algo), Some(Algo::Phast));
-        assert!(phast_fits(&road, 2, &o).is_none(), "batched");
-        assert!(phast_fits(&road, 1, &o.with_cutoff(10)).is_none(), "a cutoff query");
-        assert!(phast_fits(&road, 1, &Options { trace: true, ..o }).is_none(), "traced");
-        assert!(kron.hierarchy().unwrap().0.stats.core as u64 * PHAST_CORE_SHARE > 2048);
-        assert!(phast_fits(&kron, 1, &o).is_none(), "kron's core is too big");
+        let mut on_road = engine::open(&road, DeviceKind::Cpu).unwrap();
+        let mut on_kron = engine::open(&kron, DeviceKind::Cpu).unwrap();
+        assert!(phast_fits(&road, on_road.as_mut(), &o).is_none(), "no hierarchy built yet");
+        phast::hierarchy(&road, on_road.as_mut()).unwrap();
+        let (h, _) = phast::hierarchy(&kron, on_kron.as_mut()).unwrap();
+        assert_eq!(phast_fits(&road, on_road.as_mut(), &o).map(|c| c.algo), Some(Algo::Phast));
+        let mut batched = engine::open_lanes(&road, DeviceKind::Cpu, 2).unwrap();
+        phast::attach(batched.as_mut(), phast::held(on_road.as_mut()).unwrap());
+        assert!(phast_fits(&road, batched.as_mut(), &o).is_none(), "batched");
+        assert!(phast_fits(&road, on_road.as_mut(), &o.with_cutoff(10)).is_none(), "a cutoff query");
+        assert!(phast_fits(&road, on_road.as_mut(), &Options { trace: true, ..o }).is_none(), "traced");
+        assert!(h.stats.core as u64 * PHAST_CORE_SHARE > 2048);
+        assert!(phast_fits(&kron, on_kron.as_mut(), &o).is_none(), "kron's core is too big");
     }
 }

@@ -128,7 +128,7 @@ pub(crate) fn solve(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options
     let (classify, classify_time) = if pull { (false, Default::default()) } else { prepare_classes(eng, opts)? };
     let spec = SettleSpec { rule: rule(family, opts), pull, balance: opts.balance, classify };
     let started = Instant::now();
-    eng.init(source)?;
+    eng.init(&[source])?;
     eng.settle(g, &spec, source)?;
     let mut sol = finish(
         g,

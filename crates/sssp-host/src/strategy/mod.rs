@@ -276,8 +276,8 @@ fn solve_unclipped(
         Ok(Solution { dist, metric: g.metric(), stats, parents: None })
     };
     match (algo, eng) {
-        (Algo::Auto, eng) => {
-            let phast = eng.as_ref().and_then(|e| auto::phast_fits(g, e.lanes(), opts));
+        (Algo::Auto, mut eng) => {
+            let phast = eng.as_deref_mut().and_then(|e| auto::phast_fits(g, e, opts));
             let c = phast.unwrap_or_else(|| auto::choose(g, eng.as_ref().is_some_and(|e| e.is_gpu()), opts));
             let mut sol = solve_unclipped(g, c.algo, eng, source, &c.opts)?;
             sol.stats.chosen = Some(c.why);

@@ -189,24 +189,18 @@ pub const DELTA_C: u64 = 32;
 /// `d` the mean out-degree and `c` the warp width (32), after Meyer and Sanders' `Θ(1/d)`: wide
 /// enough that a bucket holds a warp's worth of parallel work per vertex, narrow enough to save
 /// most of Workfront's redundant relaxations. At least 1. Computed from the graph alone, in one
-/// pass over the weights: `c * sum(w) * n / m^2`. Computed once per graph (in parallel) and
-/// kept with it.
+/// pass over the weights: `c * sum(w) * n / m^2`, from the graph's weight total (computed once
+/// per graph, in parallel, and kept with it: [`Graph::weight_total`]).
 pub fn heuristic_delta(g: &Graph) -> u32 {
-    g.cached_delta(compute_delta)
-}
-
-fn compute_delta(g: &Graph) -> u32 {
     let (n, m) = (g.num_vertices() as u128, g.num_arcs() as u128);
     if m == 0 {
         return if g.metric() == Metric::Real { 1f32.to_bits() } else { 1 };
     }
-    let sum: u128 = match g.weights() {
-        crate::graph::Weights::Unsigned(w) => w.par_iter().map(|&x| x as u128).sum(),
-        crate::graph::Weights::Signed(w) => w.par_iter().map(|&x| x.max(0) as u128).sum(),
-        crate::graph::Weights::Real(w) => {
+    let sum: u128 = match g.weight_total() {
+        crate::graph::WeightTotal::Integer(sum) => sum,
+        crate::graph::WeightTotal::Real(sum) => {
             // The same formula in real arithmetic; the width is an f32 bit pattern like every
             // real distance, at least the smallest normal f32 (a zero width has no buckets).
-            let sum: f64 = w.par_iter().map(|&x| f32::from_bits(x) as f64).sum();
             let d = DELTA_C as f64 * sum * n as f64 / (m as f64 * m as f64);
             return (d as f32).clamp(f32::MIN_POSITIVE, f32::MAX).to_bits();
         }

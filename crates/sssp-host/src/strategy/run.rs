@@ -159,18 +159,10 @@ pub(crate) fn prepare_classes(eng: &mut dyn Engine, opts: &Options) -> Result<(b
     let (counts, fresh) = eng.classify()?;
     let uses = opts.classify.uses(counts);
     if uses {
-        eng.load_classified()?;
+        // The classified twins' module, loaded before the run's clock starts.
+        eng.device().load(crate::device::Module::Twins)?;
     }
     Ok((uses, if fresh { t.elapsed() } else { Duration::ZERO }))
-}
-
-/// Reset `eng` for a run from `seeds`: [`Engine::init`] for one source on an engine of one
-/// lane, [`Engine::init_many`] otherwise.
-pub(crate) fn start_at(eng: &mut dyn Engine, seeds: &[u32]) -> Result<()> {
-    match seeds {
-        [one] if eng.lanes() == 1 => eng.init(*one),
-        _ => eng.init_many(seeds),
-    }
 }
 
 /// The iterations after which a run of `spec` on `eng` that has not finished means a broken
@@ -208,7 +200,7 @@ pub(crate) fn run_device_loop(
     stats.classify = classify_time;
     stats.classes_used = classify;
     let started = Instant::now();
-    start_at(eng, seeds)?;
+    eng.init(seeds)?;
     let bound = loop_bound(eng, &spec);
     let mut watch = watch.and_then(|g| CycleWatch::new(g, started, CYCLE_CHECK_FRONTIER));
     let status = if opts.trace || !opts.device_loop {

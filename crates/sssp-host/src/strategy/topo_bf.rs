@@ -19,7 +19,7 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
     let (classify, classify_time) = super::prepare_classes(eng, opts)?;
     let mut stats = Stats { classify: classify_time, classes_used: classify, ..Stats::default() };
     let started = Instant::now();
-    eng.init(source)?;
+    eng.init(&[source])?;
     let mut last_arcs = 0;
     let mut watch = super::CycleWatch::new(g, started, super::CYCLE_CHECK_SWEEPS);
     for iter in 1..=g.num_vertices().max(1) as u32 {

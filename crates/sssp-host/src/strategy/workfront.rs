@@ -3,7 +3,7 @@
 //! A queue-based Bellman-Ford: each iteration relaxes the out-arcs of exactly the vertices whose
 //! distance changed in the previous one, so work tracks the moving "wavefront" instead of the
 //! whole graph. The queue must not hold a vertex twice, or work can grow without bound on graphs
-//! where many arcs improve the same head; two dedupe methods are offered ([`Dedupe`]):
+//! where many arcs improve the same head; two dedupe methods are offered ([`Dedupe`](crate::engine::Dedupe)):
 //! Davidson's lookup table plus compaction, and H-BF's (distance, iteration) 64-bit atomic stamp,
 //! which needs no extra pass. Load balancing is a parameter of the advance ([`Balance`]).
 //!
@@ -35,7 +35,7 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
     let (classify, classify_time) = super::prepare_classes(eng, opts)?;
     let mut stats = Stats { classify: classify_time, classes_used: classify, ..Stats::default() };
     let started = Instant::now();
-    eng.init(source)?;
+    eng.init(&[source])?;
     frontier_loop(g, eng, opts, &mut stats, |eng, iter| eng.advance(opts.advance(Input::Frontier, iter, classify)))?;
     finish(g, eng, stats, started)
 }
