@@ -94,11 +94,14 @@ fn negative_weights_run_on_workfront_and_bellman_ford() {
     assert!(outs.iter().all(|x| x == "0 0\n1 4\n2 2\n"), "{outs:?}");
     // The error names the algorithm the user chose and the ones that accept negative weights.
     // Exit 2: the algorithm named cannot take the graph (auto would pick Bellman-Ford).
-    let o = sssp(&["run", s(&g), "--source", "0", "--algo", "near-far", "--device", "cpu"]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = text(&o).1;
-    assert!(err.contains("negative edge weight -2 on arc 1 -> 2"), "{err}");
-    assert!(err.contains("`near-far`") && err.contains("workfront") && !err.contains("GPU"), "{err}");
+    // Issue 26, item 8: both exited 1.
+    for algo in ["near-far", "dijkstra"] {
+        let o = sssp(&["run", s(&g), "--source", "0", "--algo", algo, "--device", "cpu"]);
+        assert_eq!(o.status.code(), Some(2), "{algo}");
+        let err = text(&o).1;
+        assert!(err.contains("negative edge weight -2 on arc 1 -> 2"), "{err}");
+        assert!(err.contains(&format!("`{algo}`")) && err.contains("workfront") && !err.contains("GPU"), "{err}");
+    }
     // auto picks Bellman-Ford on the CPU and says so.
     let o = sssp(&["run", s(&g), "--source", "0", "--verify", "--device", "cpu"]);
     assert!(o.status.success(), "{:?}", text(&o));
