@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use sssp_fuzz::driver::{supervise, Config};
-use sssp_fuzz::target::{Target, ALL};
+use sssp_fuzz::target::ALL;
 
 const SEED: u64 = 26;
 const IN_PROCESS_ITERATIONS: u64 = 300;

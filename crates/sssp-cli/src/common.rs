@@ -554,6 +554,7 @@ pub fn verify_nearest(g: &Graph, sources: &[u32], dist: &[Dist], full: bool, opt
 /// One line (or JSON object) per trial on `device` (the engine's name, if one was opened): the
 /// run from `from` (one source, or the set of a
 /// nearest-source run).
+#[allow(clippy::too_many_arguments)]
 pub fn report(
     g: &Graph,
     algo: Algo,

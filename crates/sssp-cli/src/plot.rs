@@ -286,7 +286,7 @@ mod tests {
             format!("iter,frontier,arcs,micros\n1,1,3,-{long}\n"),
             format!("iter,frontier,arcs,micros,{long},{long}\n1,1,3,1.0\n"),
             format!("iter,frontier,arcs,micros,x{long}\n1,1,3,1.0\n"),
-            format!("iter,frontier,arcs,micros,far,far\n1,1,3,1.0,0,0\n"),
+            "iter,frontier,arcs,micros,far,far\n1,1,3,1.0,0,0\n".to_string(),
         ];
         for text in cases {
             std::fs::write(&p, &text).unwrap();

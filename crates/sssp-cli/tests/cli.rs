@@ -94,11 +94,14 @@ fn negative_weights_run_on_workfront_and_bellman_ford() {
     assert!(outs.iter().all(|x| x == "0 0\n1 4\n2 2\n"), "{outs:?}");
     // The error names the algorithm the user chose and the ones that accept negative weights.
     // Exit 2: the algorithm named cannot take the graph (auto would pick Bellman-Ford).
-    let o = sssp(&["run", s(&g), "--source", "0", "--algo", "near-far", "--device", "cpu"]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = text(&o).1;
-    assert!(err.contains("negative edge weight -2 on arc 1 -> 2"), "{err}");
-    assert!(err.contains("`near-far`") && err.contains("workfront") && !err.contains("GPU"), "{err}");
+    // Issue 26, item 8: both exited 1.
+    for algo in ["near-far", "dijkstra"] {
+        let o = sssp(&["run", s(&g), "--source", "0", "--algo", algo, "--device", "cpu"]);
+        assert_eq!(o.status.code(), Some(2), "{algo}");
+        let err = text(&o).1;
+        assert!(err.contains("negative edge weight -2 on arc 1 -> 2"), "{err}");
+        assert!(err.contains(&format!("`{algo}`")) && err.contains("workfront") && !err.contains("GPU"), "{err}");
+    }
     // auto picks Bellman-Ford on the CPU and says so.
     let o = sssp(&["run", s(&g), "--source", "0", "--verify", "--device", "cpu"]);
     assert!(o.status.success(), "{:?}", text(&o));
@@ -414,6 +417,68 @@ fn generators_too_big_for_the_limit_are_refused_at_once() {
     }
     // A small one under the same limit runs.
     assert!(sssp_limited(16_000_000, &["info", "gen:kron:10"]).status.success());
+}
+
+/// A compressed file is its decompressed bytes: 2 MB of gzip that expand to 2 GB (a "zip bomb",
+/// 256 copies of one member) must end as out of host memory (exit 5) once the text outgrows
+/// what the process may have, not as an I/O error (exit 4, "out of memory"), an abort or the
+/// OOM killer. Each growth of the buffer is checked against memory first.
+#[cfg(target_os = "linux")]
+#[test]
+fn decompression_beyond_memory_is_out_of_host_memory() {
+    use std::io::Write;
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(&vec![b'\n'; 8 << 20]).unwrap();
+    let member = z.finish().unwrap();
+    let g = tmp("bomb.gr.gz");
+    std::fs::write(&g, member.repeat(256)).unwrap();
+    for cmd in [&["info", s(&g)][..], &["run", s(&g), "-s", "0", "--device", "cpu"]] {
+        let t = std::time::Instant::now();
+        let o = sssp_limited(1_000_000, cmd);
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(5), "{cmd:?}: {err}");
+        assert!(err.contains("out of host memory"), "{err}");
+        assert!(t.elapsed().as_secs() < 10, "{cmd:?}");
+    }
+}
+
+/// Found by the fuzzer (issue 26, `dimacs`): a mutated 10 MB gzip whose deflate data refers back
+/// before its own start ("invalid distance too far back") was decoded anyway, as 680 MB of
+/// output, before a checksum mismatch refused it. The stream is now refused where it breaks.
+/// Here: 4 MB of matches of length 258 at distance 1 with nothing before them, 660 MB if
+/// decoded, under a 600 MB limit.
+#[cfg(target_os = "linux")]
+#[test]
+fn corrupt_gzip_is_refused_where_it_breaks() {
+    let mut deflate = vec![];
+    let (mut acc, mut bits) = (0u64, 0u32);
+    let mut put = |v: u64, len: u32, out: &mut Vec<u8>| {
+        acc |= v << bits;
+        bits += len;
+        while bits >= 8 {
+            out.push(acc as u8);
+            acc >>= 8;
+            bits -= 8;
+        }
+    };
+    put(0b011, 3, &mut deflate); // the final block, fixed Huffman codes
+                                 // Length code 285 (258 bytes: 8 bits 11000101, sent most significant first), distance code 0.
+    let length = (0..8).fold(0u64, |r, i| r | ((0b1100_0101u64 >> i) & 1) << (7 - i));
+    for _ in 0..(4u64 << 20) * 8 / 13 {
+        put(length, 13, &mut deflate);
+    }
+    put(0, 7 + 7, &mut deflate); // end of block, then padding to a byte
+    let mut gz = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
+    gz.extend_from_slice(&deflate);
+    gz.extend_from_slice(&[0; 8]);
+    let g = tmp("far-back.gr.gz");
+    std::fs::write(&g, gz).unwrap();
+    let t = std::time::Instant::now();
+    let o = sssp_limited(600_000, &["info", s(&g)]);
+    let err = text(&o).1;
+    assert_eq!(o.status.code(), Some(4), "{err}");
+    assert!(err.contains("corrupt or truncated gzip data"), "{err}");
+    assert!(t.elapsed().as_secs() < 5);
 }
 
 #[cfg(target_os = "linux")]

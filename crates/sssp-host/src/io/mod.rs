@@ -511,20 +511,54 @@ pub(crate) fn read_bytes(path: &Path, progress: bool) -> Result<Text> {
     file.rewind().map_err(io)?;
     let bar = Progress::new(progress, len, "reading");
     let reader = BufReader::with_capacity(1 << 20, Counted { inner: file, progress: &bar });
-    let mut out = Vec::new();
     let res = match kind {
-        Compression::Gzip => flate2::bufread::MultiGzDecoder::new(reader).read_to_end(&mut out),
-        _ => xz2::bufread::XzDecoder::new_multi_decoder(reader).read_to_end(&mut out),
+        Compression::Gzip => read_all(flate2::bufread::MultiGzDecoder::new(reader)),
+        _ => read_all(xz2::bufread::XzDecoder::new_multi_decoder(reader)),
     };
     bar.finish();
     match res {
-        Ok(_) => Ok(Text::Owned(out)),
+        Ok(out) => Ok(Text::Owned(out)),
+        Err(Unread::Memory(e)) => Err(e),
         // Bad compressed data is a property of the file, not of the system: report it as such.
-        Err(e) if is_data_error(&e) => {
+        Err(Unread::Io(e)) if is_data_error(&e) => {
             let what = if kind == Compression::Gzip { "gzip" } else { "xz" };
             Err(Error::parse(path, 0, format!("corrupt or truncated {what} data: {e}")))
         }
-        Err(e) => Err(io(e)),
+        Err(Unread::Io(e)) => Err(io(e)),
+    }
+}
+
+/// Why [`read_all`] stopped short.
+enum Unread {
+    /// The text would outgrow memory: [`Error::OutOfHostMemory`].
+    Memory(Error),
+    /// The reader failed.
+    Io(std::io::Error),
+}
+
+/// Everything `r` gives, in a buffer whose every growth is first checked against the memory
+/// this process may have ([`crate::mem::check_fits`]) and then reserved fallibly: a few
+/// megabytes of compressed input can expand to more than the machine holds, which must end as
+/// [`Error::OutOfHostMemory`] (exit 5), not as an abort, an `io` error or the OOM killer.
+fn read_all(mut r: impl Read) -> std::result::Result<Vec<u8>, Unread> {
+    let mut out: Vec<u8> = Vec::new();
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        let n = match r.read(&mut chunk) {
+            Ok(0) => return Ok(out),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Unread::Io(e)),
+        };
+        if out.len() + n > out.capacity() {
+            // Doubling, as `Vec` would, but asked for only once it is known to fit.
+            let grow = out.capacity().max(n).max(chunk.len());
+            let needed = (out.len() as u64).saturating_add(grow as u64);
+            crate::mem::check_fits(needed)
+                .and_then(|()| crate::mem::reserve(&mut out, grow))
+                .map_err(Unread::Memory)?;
+        }
+        out.extend_from_slice(&chunk[..n]);
     }
 }
 
