@@ -270,3 +270,43 @@ impl Device for CudaDevice {
         self.module(module).map(drop)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{FATBIN, FATBIN_TWINS, SASS_ARCHS};
+
+    /// The entries of a fatbin as (kind, sm): kind 1 is PTX, 2 is an ELF (SASS) image.
+    /// Container: magic `0xBA55ED50`, `u16` version, `u16` header size, `u64` size of the
+    /// entries; each entry: `u16` kind, `u16` version, `u32` header size, `u64` payload size,
+    /// ..., `u32` sm at byte 28.
+    fn entries(fatbin: &[u8]) -> Vec<(u16, u32)> {
+        let u16_at = |o: usize| u16::from_le_bytes(fatbin[o..o + 2].try_into().unwrap());
+        let u32_at = |o: usize| u32::from_le_bytes(fatbin[o..o + 4].try_into().unwrap());
+        let u64_at = |o: usize| u64::from_le_bytes(fatbin[o..o + 8].try_into().unwrap());
+        assert_eq!(u32_at(0), 0xBA55_ED50, "not a fatbin");
+        let (header, size) = (u16_at(6) as usize, u64_at(8) as usize);
+        assert_eq!(header + size, fatbin.len(), "the container's size");
+        let (mut at, mut out) = (header, vec![]);
+        while at < fatbin.len() {
+            out.push((u16_at(at), u32_at(at + 28)));
+            at += u32_at(at + 4) as usize + u64_at(at + 8) as usize;
+        }
+        assert_eq!(at, fatbin.len(), "entries end where the container does");
+        out
+    }
+
+    /// Issue #26, item 12: both committed fatbins carry SASS for every architecture the engine
+    /// names (sm_80, sm_90, sm_100), so a first run there needs no JIT, and the PTX for the
+    /// driver to JIT on any other GPU. (`cargo xtask ptx --check` checks they are up to date.)
+    #[test]
+    fn fatbins_carry_sass_for_each_named_arch_and_the_ptx() {
+        for fatbin in [FATBIN, FATBIN_TWINS] {
+            let e = entries(fatbin);
+            for &(major, minor) in SASS_ARCHS {
+                let sm = (major * 10 + minor) as u32;
+                assert!(e.contains(&(2, sm)), "no SASS for sm_{sm}: {e:?}");
+            }
+            assert!(e.iter().any(|&(kind, _)| kind == 1), "no PTX: {e:?}");
+        }
+    }
+}
