@@ -41,6 +41,7 @@ use core::arch::asm;
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::advance::{vertex, vwarp_width};
+use crate::frontier;
 use crate::relax::{add_arcs, candidate_within, count_advances, load_len, load_packed, push, push_one, Relaxation};
 use crate::split::*;
 use crate::types::*;
@@ -181,58 +182,9 @@ pub unsafe fn pile_block(g: &PileArgs) {
     block_barrier();
     // Where the current near queue is: device memory on entry (the grid loop's or the init's),
     // a split queue once this launch has produced one.
-    let mut shared_cur = false;
-    let (mut ran, mut arcs, mut vertices, mut busy) = (0, 0u64, 0u64, 0u64);
-    while st.done == 0 && ran < p.max_iters {
-        let a = pile_step(p, &st);
-        let shared = if st.from_slot == 0 && shared_cur { Some((st.k % 2) as usize) } else { None };
-        let len = load_len(a.input.len);
-        let next = SplitQueue { side: ((st.k + 1) % 2) as usize, device: a.output.items };
-        if t == 0 {
-            // Nobody reads or writes this cell in this iteration: it is the next one's output.
-            *a.zero_len = 0;
-        }
-        vertices += len as u64;
-        busy += (len > 0) as u64;
-        let width = vwarp_width(len, BLOCK_LOOP_THREADS);
-        let groups = BLOCK_LOOP_THREADS / width;
-        let lane = t % width;
-        let mut i = t / width;
-        // Equal trips on every lane of a warp, for the warp-aggregated pushes.
-        let slots = len.div_ceil(groups) * groups;
-        while i < slots {
-            let (u, start, end, du) = if i < len { input_entry(&a, shared, i) } else { (0, 0, 0, INF) };
-            let live = du != INF;
-            let trips = crate::advance::warp_max_u64(if live { (end - start).div_ceil(width as u64) } else { 0 });
-            let mut e = start + lane as u64;
-            for _ in 0..trips {
-                let x = if live && e < end {
-                    arcs += 1;
-                    relax_carry(&a, u, du, e)
-                } else {
-                    NONE
-                };
-                warp_push_at(a.output.len, x.v, x.near, |at, v| next.put(at, v, x.start, x.end));
-                if nb != 0 {
-                    push(a.buckets.far, x.v, x.far);
-                }
-                e += width as u64;
-            }
-            i += groups;
-        }
-        // Every push of the iteration (the lengths in shared memory, the items in either) is
-        // visible to the whole block after this barrier.
-        block_barrier();
-        ran += 1;
-        match after_iteration(&mut st, p.cells, nb) {
-            Next::Split => split_far(p, &mut st),
-            Next::Iterate if st.from_slot == 0 => shared_cur = true,
-            _ => {}
-        }
-        if target_settled(p, &st) {
-            st.done = 1;
-        }
-    }
+    let mut x = Block { t, shared_cur: false, arcs: 0, vertices: 0, busy: 0 };
+    frontier::run(p, &mut st, &mut x);
+    let Block { shared_cur, arcs, vertices, busy, .. } = x;
     add_arcs(p.adv.counters, arcs);
     if t == 0 {
         count_advances(p.adv.counters, vertices, busy);
@@ -258,54 +210,116 @@ pub unsafe fn pile_block(g: &PileArgs) {
     }
 }
 
-/// The far-pile split of the block loop: the same rule as the grid loop's
-/// (`grid::split_far`: the window starts at the bucket of the smallest live far distance; live
-/// entries of that window go to their slot, the others to the other far buffer, dead ones are
-/// dropped), by one block: a block-wide min, then a scatter with one atomic per slot push.
-#[inline(always)]
-unsafe fn split_far(p: &PileArgs, st: &mut PileState) {
-    let t = block_pos().2;
-    let bk = &p.adv.buckets;
-    let nb = bk.nbuckets;
-    let old_end = st.window as u64 + nb as u64;
-    let (pile, other) = if st.far == 0 { (p.far[0], p.far[1]) } else { (p.far[1], p.far[0]) };
-    let len = load_len(cell(p.cells, CELL_FAR + st.far as usize));
-    let dist = |i: u32| dist_of(load_packed(p.adv.dist, *pile.add(i as usize)));
-    let mut m = u64::MAX;
-    let mut i = t;
-    while i < len {
-        let d = dist(i);
-        if far_is_live(bk, d, old_end) {
-            m = m.min(d as u64);
+/// The one block as the frontier loop's executor: block barriers between phases, the near
+/// queues split between shared memory (the first `BLOCK_QUEUE_CAP` items, with their arc
+/// ranges) and device memory, every length cell a shared-memory mirror (see [`pile_block`]).
+struct Block {
+    /// This thread.
+    t: u32,
+    /// Whether the current near queue is one this launch split (its head in shared memory);
+    /// the queue the launch starts from is in device memory.
+    shared_cur: bool,
+    /// Arcs relaxed, input vertices, and iterations with work, for the counters at exit.
+    arcs: u64,
+    vertices: u64,
+    busy: u64,
+}
+
+impl frontier::Executor for Block {
+    #[inline(always)]
+    unsafe fn advance(&mut self, _: &PileArgs, st: &PileState, a: &AdvanceArgs) {
+        let t = self.t;
+        let nb = a.buckets.nbuckets;
+        let shared = if st.from_slot == 0 && self.shared_cur { Some((st.k % 2) as usize) } else { None };
+        let len = load_len(a.input.len);
+        let next = SplitQueue { side: ((st.k + 1) % 2) as usize, device: a.output.items };
+        if t == 0 {
+            // Nobody reads or writes this cell in this iteration: it is the next one's output.
+            *a.zero_len = 0;
         }
-        i += BLOCK_LOOP_THREADS;
+        self.vertices += len as u64;
+        self.busy += (len > 0) as u64;
+        let width = vwarp_width(len, BLOCK_LOOP_THREADS);
+        let groups = BLOCK_LOOP_THREADS / width;
+        let lane = t % width;
+        let mut i = t / width;
+        // Equal trips on every lane of a warp, for the warp-aggregated pushes.
+        let slots = len.div_ceil(groups) * groups;
+        while i < slots {
+            let (u, start, end, du) = if i < len { input_entry(a, shared, i) } else { (0, 0, 0, INF) };
+            let live = du != INF;
+            let trips = crate::advance::warp_max_u64(if live { (end - start).div_ceil(width as u64) } else { 0 });
+            let mut e = start + lane as u64;
+            for _ in 0..trips {
+                let x = if live && e < end {
+                    self.arcs += 1;
+                    relax_carry(a, u, du, e)
+                } else {
+                    NONE
+                };
+                warp_push_at(a.output.len, x.v, x.near, |at, v| next.put(at, v, x.start, x.end));
+                if nb != 0 {
+                    push(a.buckets.far, x.v, x.far);
+                }
+                e += width as u64;
+            }
+            i += groups;
+        }
+        // Every push of the iteration (the lengths in shared memory, the items in either) is
+        // visible to the whole block after this barrier.
+        block_barrier();
     }
-    let m = block_fold_in(m, u64::min, smem().add(SMEM_VALS) as *mut u64, WARPS_HERE);
-    let window = if m == u64::MAX { None } else { Some(bucket_of(bk, m as u32)) };
-    if let Some(w) = window {
-        let other_len = cell(p.cells, CELL_FAR + (st.far ^ 1) as usize);
-        if t < nb {
-            *bk.slot_lens.add(t as usize) = 0;
-        } else if t == nb {
-            *other_len = 0;
+
+    #[inline(always)]
+    unsafe fn compact(&mut self, _: Queue, _: *mut u32, _: Queue) {
+        // The block loop runs stamp dedupe only (the host checks: `block_loop_fits`).
+        core::arch::nvptx::trap()
+    }
+
+    #[inline(always)]
+    unsafe fn least(&mut self, len: u32, value: impl Fn(u32) -> u64 + Sync) -> u64 {
+        let mut m = u64::MAX;
+        let mut i = self.t;
+        while i < len {
+            m = m.min(value(i));
+            i += BLOCK_LOOP_THREADS;
+        }
+        block_fold_in(m, u64::min, smem().add(SMEM_VALS) as *mut u64, WARPS_HERE)
+    }
+
+    /// A scatter with one atomic per push; the last bin (the far pile, the big one) through
+    /// the warp-aggregated push.
+    #[inline(always)]
+    unsafe fn distribute(
+        &mut self,
+        len: u32,
+        nbins: u32,
+        key: impl Fn(u32) -> u32 + Sync + Copy,
+        item: impl Fn(u32) -> u32 + Sync,
+        dest: impl Fn(u32) -> Queue + Sync,
+    ) {
+        let t = self.t;
+        if t < nbins {
+            *dest(t).len = 0;
         }
         block_barrier();
+        let last = nbins - 1;
         let mut i = t;
-        // Rounded up to the block so every lane of a warp reaches the far push.
+        // Rounded up to the block so every lane of a warp reaches the warp-aggregated push.
         while i < len.div_ceil(BLOCK_LOOP_THREADS) * BLOCK_LOOP_THREADS {
-            let (v, bin) = if i < len {
-                let v = *pile.add(i as usize);
-                (v, far_bin(bk, dist_of(load_packed(p.adv.dist, v)), w, old_end))
-            } else {
-                (0, nb + 1)
-            };
-            if bin < nb {
-                push_one(bk.slot(bin), v);
+            let (v, bin) = if i < len { (item(i), key(i)) } else { (0, nbins) };
+            if bin < last {
+                push_one(dest(bin), v);
             }
-            push(Queue { items: other, len: other_len }, v, bin == nb);
+            push(dest(last), v, bin == last);
             i += BLOCK_LOOP_THREADS;
         }
         block_barrier();
     }
-    after_split(st, window);
+
+    fn iterated(&mut self, next: Next, st: &PileState) {
+        if next == Next::Iterate && st.from_slot == 0 {
+            self.shared_cur = true;
+        }
+    }
 }

@@ -14,6 +14,7 @@ use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use crate::advance;
 use crate::dedupe;
+use crate::frontier;
 use crate::relax::load_len;
 use crate::split::*;
 use crate::types::*;
@@ -404,48 +405,7 @@ unsafe fn grid_min(len: u32, block_vals: *mut u64, bar: &GridBarrier, value: imp
     block_fold(m, u64::min)
 }
 
-/// Split the far pile into the next window (see `split.rs`): find the smallest live distance,
-/// start the window at its bucket, multisplit the pile into the window's slots and the other far
-/// buffer, dropping what is no longer live.
-#[inline(always)]
-unsafe fn split_far(p: &PileArgs, st: &mut PileState, bar: &GridBarrier) {
-    let bk = &p.adv.buckets;
-    let nb = bk.nbuckets;
-    let old_end = st.window as u64 + nb as u64;
-    let (pile, other) = if st.far == 0 { (p.far[0], p.far[1]) } else { (p.far[1], p.far[0]) };
-    let len = load_len(cell(p.cells, CELL_FAR + st.far as usize));
-    let dist = |i: u32| crate::types::dist_of(crate::relax::load_packed(p.adv.dist, *pile.add(i as usize)));
-    let min = grid_min(len, p.block_vals, bar, |i| {
-        let d = dist(i);
-        if far_is_live(bk, d, old_end) {
-            d as u64
-        } else {
-            u64::MAX
-        }
-    });
-    let window = if min == u64::MAX { None } else { Some(bucket_of(bk, min as u32)) };
-    if let Some(w) = window {
-        let other_len = cell(p.cells, CELL_FAR + (st.far ^ 1) as usize);
-        multisplit(
-            len,
-            nb + 1,
-            p.hist,
-            bar,
-            |i| far_bin(bk, dist(i), w, old_end),
-            |i| *pile.add(i as usize),
-            |j| {
-                if j < nb {
-                    bk.slot(j)
-                } else {
-                    Queue { items: other, len: other_len }
-                }
-            },
-        );
-    }
-    after_split(st, window);
-}
-
-/// The persistent loop body. Every thread keeps the same copy of the state (it changes only
+/// The persistent loop: [`frontier::run`] on the grid. Every thread keeps the same copy of the state (it changes only
 /// through `after_iteration` / `after_split`, which read lengths stable until the next grid
 /// barrier); thread 0 stores it when the launch stops. Inlined into each loop entry point (a
 /// call would put the loop's state on a stack frame). `HUBS = true` adds the hub phase and the
@@ -457,50 +417,78 @@ pub unsafe fn pile_loop<const HUBS: bool, const C: bool>(p: &PileArgs) {
     let bar = GridBarrier::in_cells(p.cells);
     let state = p.cells.add(CELL_STATE) as *mut PileState;
     let mut st = core::ptr::read_volatile(state);
-    let mut ran = 0;
-    while st.done == 0 && ran < p.max_iters {
-        let a = pile_step(p, &st);
-        if a.balance == Balance::Partition as u32 {
-            // The advance's degree prefix, `len + 1` entries.
-            scan_degrees(&a.csr, a.input.items, load_len(a.input.len), a.scan as *mut u64, p.block_vals, &bar);
-        }
-        advance_any::<HUBS, C>(&a, tid, nthreads);
-        bar.wait();
-        if HUBS {
-            // In the modes with a hub path the degree prefix is free (only partition uses it).
-            hub_phase::<C>(&a, a.scan as *mut u64, p.block_vals, &bar);
-        }
-        if a.dedupe == Dedupe::Lookup as u32 {
-            let out = next_near(p, &st);
-            let d = DedupeArgs { input: a.output, table: p.table, output: out };
-            dedupe::mark(&d, tid, nthreads);
-            bar.wait();
-            // Stable compaction of the winners into the next near queue.
-            let pushed = d.input.items;
-            grid_scan(
-                load_len(d.input.len),
-                p.block_vals,
-                &bar,
-                |i| dedupe::is_winner(pushed, p.table, i) as u64,
-                |i, at, x| {
-                    if x != 0 {
-                        *out.items.add(at as usize) = *pushed.add(i as usize);
-                    }
-                },
-                |total| *out.len = total as u32,
-            );
-            st.scratch ^= 1;
-        }
-        ran += 1;
-        if after_iteration(&mut st, p.cells, p.adv.buckets.nbuckets) == Next::Split {
-            split_far(p, &mut st, &bar);
-        }
-        if target_settled(p, &st) {
-            st.done = 1;
-        }
-    }
+    frontier::run(
+        p,
+        &mut st,
+        &mut Grid::<HUBS, C> { bar: &bar, tid, nthreads, block_vals: p.block_vals, hist: p.hist },
+    );
     if tid == 0 {
         core::ptr::write_volatile(state, st);
+    }
+}
+
+/// The persistent grid as the frontier loop's executor: every phase grid-stride over all
+/// resident threads, a grid barrier after each. `HUBS` and `C` as [`pile_loop`]'s.
+struct Grid<'b, const HUBS: bool, const C: bool> {
+    bar: &'b GridBarrier,
+    tid: u32,
+    nthreads: u32,
+    /// One `u64` per block (reductions, scans) and `MAX_BINS` counts per block (multisplit).
+    block_vals: *mut u64,
+    hist: *mut u32,
+}
+
+impl<const HUBS: bool, const C: bool> frontier::Executor for Grid<'_, HUBS, C> {
+    #[inline(always)]
+    unsafe fn advance(&mut self, _: &PileArgs, _: &PileState, a: &AdvanceArgs) {
+        if a.balance == Balance::Partition as u32 {
+            // The advance's degree prefix, `len + 1` entries.
+            scan_degrees(&a.csr, a.input.items, load_len(a.input.len), a.scan as *mut u64, self.block_vals, self.bar);
+        }
+        advance_any::<HUBS, C>(a, self.tid, self.nthreads);
+        self.bar.wait();
+        if HUBS {
+            // In the modes with a hub path the degree prefix is free (only partition uses it).
+            hub_phase::<C>(a, a.scan as *mut u64, self.block_vals, self.bar);
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn compact(&mut self, input: Queue, table: *mut u32, out: Queue) {
+        let d = DedupeArgs { input, table, output: out };
+        dedupe::mark(&d, self.tid, self.nthreads);
+        self.bar.wait();
+        // Stable compaction of the winners.
+        let pushed = input.items;
+        grid_scan(
+            load_len(input.len),
+            self.block_vals,
+            self.bar,
+            |i| dedupe::is_winner(pushed, table, i) as u64,
+            |i, at, x| {
+                if x != 0 {
+                    *out.items.add(at as usize) = *pushed.add(i as usize);
+                }
+            },
+            |total| *out.len = total as u32,
+        );
+    }
+
+    #[inline(always)]
+    unsafe fn least(&mut self, len: u32, value: impl Fn(u32) -> u64 + Sync) -> u64 {
+        grid_min(len, self.block_vals, self.bar, value)
+    }
+
+    #[inline(always)]
+    unsafe fn distribute(
+        &mut self,
+        len: u32,
+        nbins: u32,
+        key: impl Fn(u32) -> u32 + Sync + Copy,
+        item: impl Fn(u32) -> u32 + Sync,
+        dest: impl Fn(u32) -> Queue + Sync,
+    ) {
+        multisplit(len, nbins, self.hist, self.bar, key, item, dest)
     }
 }
 

@@ -49,22 +49,38 @@ pub unsafe fn grid_min_pair(
     (block_fold(x, u64::min), block_fold(y, u64::min))
 }
 
-/// The whole solve (after the init kernel and the precomputation): steps until no candidate is
-/// left. Every thread keeps the step number; lengths are read after the barrier that ends the
-/// phase writing them, so every thread sees the same and takes the same branches.
+/// The whole solve (after the init kernel and the precomputation): [`run`] on the persistent
+/// grid. `C = true` relaxes through the classified targets.
 #[inline(always)]
 pub unsafe fn settle_loop<const C: bool>(a: &SettleArgs) {
     let (tid, nthreads) = global_tid();
     let bar = GridBarrier::in_cells(a.cells);
-    if tid == 0 {
-        start(a);
+    run(a, &mut Grid::<C> { bar: &bar, tid, nthreads, mins: a.mins });
+}
+
+/// The persistent grid as the settle loop's executor.
+struct Grid<'b, const C: bool> {
+    bar: &'b GridBarrier,
+    tid: u32,
+    nthreads: u32,
+    /// Two `u64`s per block for the pair minimum (`SettleArgs::mins`).
+    mins: *mut u64,
+}
+
+impl<const C: bool> SettleExecutor for Grid<'_, C> {
+    #[inline(always)]
+    fn leader(&self) -> bool {
+        self.tid == 0
     }
-    bar.wait();
-    let n = a.csr.n;
-    let mut step = 1u32;
-    // Each step settles at least the least candidate, so n steps settle everything: past that
-    // the loop is broken; stop without the done flag (the host reports it).
-    while step <= n {
+
+    #[inline(always)]
+    unsafe fn sync(&mut self) {
+        self.bar.wait();
+    }
+
+    #[inline(always)]
+    unsafe fn relax(&mut self, a: &SettleArgs, step: u32) {
+        let (tid, nthreads) = (self.tid, self.nthreads);
         if a.pull != 0 {
             pull(a, step, tid, nthreads);
         } else if a.balance == Balance::Partition as u32 {
@@ -76,7 +92,7 @@ pub unsafe fn settle_loop<const C: bool>(a: &SettleArgs) {
             crate::grid::grid_scan(
                 len,
                 a.mins,
-                &bar,
+                self.bar,
                 |i| {
                     let u = *items.add(i as usize) as usize;
                     *offsets.add(u + 1) - *offsets.add(u)
@@ -88,23 +104,17 @@ pub unsafe fn settle_loop<const C: bool>(a: &SettleArgs) {
         } else {
             relax_frontier::<C>(a, step, tid, nthreads);
         }
-        bar.wait();
-        let from = cand_queue(a, cand_of(step));
-        let len = core::ptr::read_volatile(from.len);
-        if len == 0 {
-            if tid == 0 {
-                *a.cells.add(SETTLE_CELL_DONE) = 1;
-            }
-            break;
-        }
-        if tid == 0 {
-            // Read by no one until the settle pass, after the barrier inside the minimum.
-            *frontier_queue(a).len = 0;
-            *cand_queue(a, cand_of(step) ^ 1).len = 0;
-        }
-        let (m, delta) = grid_min_pair(len, a.mins, &bar, |i| keys(a, *from.items.add(i as usize)));
-        settle_pass(a, step, m, delta, tid, nthreads);
-        bar.wait();
-        step += 1;
+        self.bar.wait();
+    }
+
+    #[inline(always)]
+    unsafe fn least_pair(&mut self, len: u32, value: impl Fn(u32) -> (u64, u64) + Sync) -> (u64, u64) {
+        grid_min_pair(len, self.mins, self.bar, value)
+    }
+
+    #[inline(always)]
+    unsafe fn settle(&mut self, a: &SettleArgs, step: u32, m: u64, delta: u64) {
+        settle_pass(a, step, m, delta, self.tid, self.nthreads);
+        self.bar.wait();
     }
 }

@@ -34,6 +34,7 @@ pub mod bounds;
 pub mod classify;
 pub mod dedupe;
 pub mod entry;
+pub mod frontier;
 pub mod relax;
 pub mod settle;
 pub mod split;

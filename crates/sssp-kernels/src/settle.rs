@@ -424,3 +424,56 @@ mod tests {
         assert_eq!(plus(r, INF as u64, f(0.5)), u64::MAX);
     }
 }
+
+/// What runs the settle loop's phases: the GPU's persistent grid (`grid_settle::settle_loop`,
+/// grid barriers) or the CPU backend (each phase a launch of these bodies over rayon). Each
+/// phase ends with its writes visible to every thread that runs the control.
+pub trait SettleExecutor {
+    /// Whether this thread writes the control's cells (one thread on the GPU; the host).
+    fn leader(&self) -> bool;
+    /// Wait for every thread (a grid barrier; nothing on the CPU, whose launches return done).
+    unsafe fn sync(&mut self);
+    /// Step `step`'s relaxation ([`pull`], [`relax_frontier_partition`] or
+    /// [`relax_frontier`] by the run's mode), then a sync.
+    unsafe fn relax(&mut self, a: &SettleArgs, step: u32);
+    /// The least of each of the two keys `value(i)` over `i < len` (`u64::MAX` if none), the
+    /// same in every thread.
+    unsafe fn least_pair(&mut self, len: u32, value: impl Fn(u32) -> (u64, u64) + Sync) -> (u64, u64);
+    /// [`settle_pass`] over every thread, then a sync.
+    unsafe fn settle(&mut self, a: &SettleArgs, step: u32, m: u64, delta: u64);
+}
+
+/// Parallel Dijkstra's loop, written once (Crauser et al. 1998; Martín et al. 2009), after the
+/// init and the precomputation: each step relaxes the arcs of the vertices settled last, then
+/// settles every candidate the run's rule proves final, until none is left. Every thread keeps
+/// the step number; lengths are read after the sync that ends the phase writing them, so every
+/// thread sees the same and takes the same branches. Returns whether it finished (the leader
+/// also sets `SETTLE_CELL_DONE`): each step settles at least the least candidate, so `n` steps
+/// settle everything, and a loop past that is broken.
+#[inline(always)]
+pub unsafe fn run<X: SettleExecutor>(a: &SettleArgs, x: &mut X) -> bool {
+    if x.leader() {
+        start(a);
+    }
+    x.sync();
+    let mut step = 1u32;
+    while step <= a.csr.n {
+        x.relax(a, step);
+        let len = core::ptr::read_volatile(cand_queue(a, cand_of(step)).len);
+        if len == 0 {
+            if x.leader() {
+                *a.cells.add(SETTLE_CELL_DONE) = 1;
+            }
+            return true;
+        }
+        if x.leader() {
+            // Read by no one until the settle pass, after the sync inside the minimum.
+            *frontier_queue(a).len = 0;
+            *cand_queue(a, cand_of(step) ^ 1).len = 0;
+        }
+        let (m, delta) = x.least_pair(len, |i| keys(a, *cand_queue(a, cand_of(step)).items.add(i as usize)));
+        x.settle(a, step, m, delta);
+        step += 1;
+    }
+    false
+}

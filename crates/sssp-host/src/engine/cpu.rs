@@ -12,10 +12,9 @@ use std::cell::UnsafeCell;
 use rayon::prelude::*;
 use sssp_kernels::advance as k;
 use sssp_kernels::classify;
-use sssp_kernels::split::{self, Next};
+use sssp_kernels::frontier;
 use sssp_kernels::{
-    dedupe, settle, AdvanceArgs, Balance, Counters, Csr, PileArgs, PileState, Queue, BLOCK, CELL_FAR, CELL_STATE,
-    MAX_VWARP,
+    dedupe, settle, AdvanceArgs, Balance, Counters, Csr, PileArgs, PileState, Queue, BLOCK, CELL_STATE, MAX_VWARP,
 };
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
@@ -402,53 +401,6 @@ impl CpuEngine {
         self._buckets = Some((slots, far));
         Ok(())
     }
-
-    /// The far-pile split on the host: the same rules as the GPU's (`split::far_bin`), with
-    /// the host multisplit.
-    fn split_far(&self, p: &PileArgs, st: &mut PileState) {
-        let b = &p.adv.buckets;
-        let nb = b.nbuckets;
-        let old_end = st.window as u64 + nb as u64;
-        // The bucket rules read only these fields; a copy without the queue pointers can cross
-        // threads.
-        let (delta, real) = (b.delta, b.real);
-        let key = move || sssp_kernels::Buckets { delta, real, nbuckets: nb, ..sssp_kernels::NO_BUCKETS };
-        let (pile, other) = (p.far[st.far as usize], p.far[(st.far ^ 1) as usize]);
-        // SAFETY: no launch is running: plain reads of the distances, the pile and its cell.
-        let (dist, items) = unsafe {
-            let len = *p.cells.add(CELL_FAR + st.far as usize) as usize;
-            (std::slice::from_raw_parts(p.adv.dist, self.n as usize), std::slice::from_raw_parts(pile, len))
-        };
-        let d = |v: u32| sssp_kernels::dist_of(dist[v as usize]);
-        let min = items.par_iter().map(|&v| d(v)).filter(|&x| split::far_is_live(&key(), x, old_end)).min();
-        let window = min.map(|m| split::bucket_of(&key(), m));
-        if let Some(w) = window {
-            multisplit_host(
-                items.len(),
-                nb + 1,
-                |i| split::far_bin(&key(), d(items[i]), w, old_end),
-                |i| items[i],
-                |j, parts| {
-                    let (to, cell) = if j < nb {
-                        // SAFETY: slot j has `stride` items of room, far buffers n.
-                        (unsafe { b.slot_items.add(j as usize * b.stride as usize) }, unsafe {
-                            b.slot_lens.add(j as usize)
-                        })
-                    } else {
-                        (other, unsafe { p.cells.add(CELL_FAR + (st.far ^ 1) as usize) })
-                    };
-                    // SAFETY: a bin holds distinct vertices (the pile never holds one twice): <= n.
-                    let mut at = 0;
-                    for part in parts {
-                        unsafe { std::ptr::copy_nonoverlapping(part.as_ptr(), to.add(at), part.len()) };
-                        at += part.len();
-                    }
-                    unsafe { *cell = at as u32 };
-                },
-            );
-        }
-        split::after_split(st, window);
-    }
 }
 
 /// The settle loop's buffers on the host (see `engine::settle`).
@@ -504,34 +456,10 @@ impl Engine for CpuEngine {
         let state = self.lay.cell(CELL_STATE) as *mut PileState;
         // SAFETY: the cells hold a PileState at CELL_STATE; no launch is running.
         let mut st = unsafe { std::ptr::read_unaligned(state) };
-        let mut ran = 0;
-        while st.done == 0 && ran < max_iters {
-            // SAFETY: the pile buffers were allocated for `nb` buckets; the state is one the
-            // control functions produced from init's zeroes.
-            let a = unsafe { split::pile_step(&p, &st) };
-            if spec.balance == sssp_kernels::Balance::Partition {
-                self.scan_degrees(a.input);
-            }
-            // SAFETY: as in `advance`; slot queues and far buffers hold n items each, which the
-            // push rules never exceed (split.rs).
-            let len = unsafe { *a.input.len };
-            self.advance_with_hubs(&a, len);
-            if spec.dedupe == sssp_kernels::Dedupe::Lookup {
-                // SAFETY: as above.
-                let out = unsafe { split::next_near(&p, &st) };
-                self.compact_winners(a.output, out);
-                st.scratch ^= 1;
-            }
-            ran += 1;
-            // SAFETY: p.cells has NUM_CELLS cells.
-            if unsafe { split::after_iteration(&mut st, p.cells, nb) } == Next::Split {
-                self.split_far(&p, &mut st);
-            }
-            // SAFETY: p.adv.dist has n entries and the target is < n (checked by the strategy).
-            if unsafe { split::target_settled(&p, &st) } {
-                st.done = 1;
-            }
-        }
+        // SAFETY: the pile buffers were allocated for `nb` buckets and the state is one the
+        // control functions produced from init's zeroes; queues, slots and far buffers hold n
+        // items each, which the push rules never exceed (split.rs); the target is < n.
+        unsafe { frontier::run(&p, &mut st, &mut Host { eng: self }) };
         // SAFETY: as above.
         unsafe { std::ptr::write_unaligned(state, st) };
         if st.done != 0 {
@@ -549,57 +477,10 @@ impl Engine for CpuEngine {
         let lay = self.settle.as_ref().expect("ensure_settle allocated it").lay;
         let a = lay.args(&self.lay, spec, source);
         let classified = self.lay.is_classified(&a.csr);
-        let cell = |i: usize| a.cells.wrapping_add(i);
-        // SAFETY (every block below): no launch is running when the host touches a cell or a
-        // list; the buffers have the sizes `SettleArgs` documents, and the bodies keep every
-        // list free of duplicates (a vertex joins the candidates once and is settled once).
-        unsafe { settle::start(&a) };
-        let mut done = false;
-        for step in 1..=self.n {
-            if spec.pull {
-                Self::launch(Self::grid_for(self.n), |t, nt| unsafe { settle::pull(&a, step, t, nt) });
-            } else if spec.balance == Balance::Partition {
-                let f = unsafe { settle::frontier_queue(&a) };
-                self.scan_degrees(f);
-                let len = unsafe { *f.len };
-                Self::launch(Self::grid_for(len), |t, nt| unsafe {
-                    if classified {
-                        settle::relax_frontier_partition::<true>(&a, step, t, nt)
-                    } else {
-                        settle::relax_frontier_partition::<false>(&a, step, t, nt)
-                    }
-                });
-            } else {
-                let len = unsafe { *cell(sssp_kernels::SETTLE_CELL_FRONTIER) };
-                Self::launch(Self::grid_for(len), |t, nt| unsafe {
-                    if classified {
-                        settle::relax_frontier::<true>(&a, step, t, nt)
-                    } else {
-                        settle::relax_frontier::<false>(&a, step, t, nt)
-                    }
-                });
-            }
-            let from = unsafe { settle::cand_queue(&a, settle::cand_of(step)) };
-            let len = unsafe { *from.len };
-            if len == 0 {
-                done = true;
-                break;
-            }
-            unsafe {
-                *cell(sssp_kernels::SETTLE_CELL_FRONTIER) = 0;
-                *settle::cand_queue(&a, settle::cand_of(step) ^ 1).len = 0;
-            }
-            let items = unsafe { std::slice::from_raw_parts(from.items, len as usize) };
-            let key = |&v: &u32| unsafe { settle::keys(&a, v) };
-            let fold = |x: (u64, u64), y: (u64, u64)| (x.0.min(y.0), x.1.min(y.1));
-            let none = (u64::MAX, u64::MAX);
-            let (m, delta) = if items.len() <= SERIAL_THREADS as usize {
-                items.iter().map(key).fold(none, fold)
-            } else {
-                items.par_iter().map(key).reduce(|| none, fold)
-            };
-            Self::launch(Self::grid_for(len), |t, nt| unsafe { settle::settle_pass(&a, step, m, delta, t, nt) });
-        }
+        // SAFETY: no launch is running when the host touches a cell or a list; the buffers
+        // have the sizes `SettleArgs` documents, and the bodies keep every list free of
+        // duplicates (a vertex joins the candidates once and is settled once).
+        let done = unsafe { settle::run(&a, &mut HostSettle { eng: self, classified }) };
         if !done {
             return Err(crate::error::Error::Verification(format!(
                 "settle loop still had candidates after {} steps: engine fault on {}",
@@ -723,5 +604,118 @@ impl CpuEngine {
         c.improved = 0;
         c.overflow = 0;
         Ok(())
+    }
+}
+
+/// The CPU engine as the frontier loop's executor: each phase launches the same bodies over
+/// rayon and returns when they are done; the control runs on the calling thread.
+struct Host<'e> {
+    eng: &'e mut CpuEngine,
+}
+
+impl frontier::Executor for Host<'_> {
+    unsafe fn advance(&mut self, _: &PileArgs, _: &PileState, a: &AdvanceArgs) {
+        if a.balance == Balance::Partition as u32 {
+            self.eng.scan_degrees(a.input);
+        }
+        // SAFETY: the caller's; the input length cell was written by the previous phase.
+        let len = unsafe { *a.input.len };
+        self.eng.advance_with_hubs(a, len);
+    }
+
+    unsafe fn compact(&mut self, input: Queue, _: *mut u32, out: Queue) {
+        self.eng.compact_winners(input, out);
+    }
+
+    unsafe fn least(&mut self, len: u32, value: impl Fn(u32) -> u64 + Sync) -> u64 {
+        (0..len).into_par_iter().map(&value).min().unwrap_or(u64::MAX)
+    }
+
+    unsafe fn distribute(
+        &mut self,
+        len: u32,
+        nbins: u32,
+        key: impl Fn(u32) -> u32 + Sync + Copy,
+        item: impl Fn(u32) -> u32 + Sync,
+        dest: impl Fn(u32) -> Queue + Sync,
+    ) {
+        multisplit_host(
+            len as usize,
+            nbins,
+            |i| key(i as u32),
+            |i| item(i as u32),
+            |j, parts| {
+                let q = dest(j);
+                let mut at = 0;
+                for part in parts {
+                    // SAFETY: a bin holds distinct vertices (the far pile never holds one
+                    // twice), at most the n items its queue has room for.
+                    unsafe { std::ptr::copy_nonoverlapping(part.as_ptr(), q.items.add(at), part.len()) };
+                    at += part.len();
+                }
+                // SAFETY: the queue's length cell; no launch is running.
+                unsafe { *q.len = at as u32 };
+            },
+        );
+    }
+}
+
+/// The CPU engine as the settle loop's executor: each phase a launch of the same bodies over
+/// rayon, the control on the calling thread.
+struct HostSettle<'e> {
+    eng: &'e mut CpuEngine,
+    /// Relax through the classified targets.
+    classified: bool,
+}
+
+impl settle::SettleExecutor for HostSettle<'_> {
+    fn leader(&self) -> bool {
+        true
+    }
+
+    unsafe fn sync(&mut self) {}
+
+    unsafe fn relax(&mut self, a: &sssp_kernels::SettleArgs, step: u32) {
+        let c = self.classified;
+        // SAFETY (the launches): the caller's.
+        if a.pull != 0 {
+            CpuEngine::launch(CpuEngine::grid_for(a.csr.n), |t, nt| unsafe { settle::pull(a, step, t, nt) });
+        } else if a.balance == Balance::Partition as u32 {
+            let f = unsafe { settle::frontier_queue(a) };
+            self.eng.scan_degrees(f);
+            let len = unsafe { *f.len };
+            CpuEngine::launch(CpuEngine::grid_for(len), |t, nt| unsafe {
+                if c {
+                    settle::relax_frontier_partition::<true>(a, step, t, nt)
+                } else {
+                    settle::relax_frontier_partition::<false>(a, step, t, nt)
+                }
+            });
+        } else {
+            let len = unsafe { *settle::frontier_queue(a).len };
+            CpuEngine::launch(CpuEngine::grid_for(len), |t, nt| unsafe {
+                if c {
+                    settle::relax_frontier::<true>(a, step, t, nt)
+                } else {
+                    settle::relax_frontier::<false>(a, step, t, nt)
+                }
+            });
+        }
+    }
+
+    unsafe fn least_pair(&mut self, len: u32, value: impl Fn(u32) -> (u64, u64) + Sync) -> (u64, u64) {
+        let fold = |x: (u64, u64), y: (u64, u64)| (x.0.min(y.0), x.1.min(y.1));
+        let none = (u64::MAX, u64::MAX);
+        if len <= SERIAL_THREADS {
+            (0..len).map(&value).fold(none, fold)
+        } else {
+            (0..len).into_par_iter().map(&value).reduce(|| none, fold)
+        }
+    }
+
+    unsafe fn settle(&mut self, a: &sssp_kernels::SettleArgs, step: u32, m: u64, delta: u64) {
+        // SAFETY: the caller's.
+        let len = unsafe { *settle::cand_queue(a, settle::cand_of(step)).len };
+        CpuEngine::launch(CpuEngine::grid_for(len), |t, nt| unsafe { settle::settle_pass(a, step, m, delta, t, nt) });
     }
 }

@@ -17,6 +17,7 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 use sssp_kernels::classify::{ClassifyArgs, SinkArgs};
+use sssp_kernels::entry::{self as k, Kernel};
 use sssp_kernels::{
     AdvanceArgs, Balance, Counters, Csr, DedupeArgs, ExtractArgs, InitArgs, MultisplitArgs, PileArgs, Queue, ScanArgs,
     ScanOf, SeedArgs, SettleArgs, BLOCK, MAX_BINS, SETTLE_CELL_DONE,
@@ -165,47 +166,47 @@ impl Kernels {
             None => load_module(ctx, FATBIN, PTX)?,
         };
         let f = |name: &str| module.load_function(name);
-        let advance = f("sssp_advance")?;
+        let advance = f(k::Advance::ENTRY)?;
         let sms = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
         // Fill the machine once: as many resident blocks of the advance kernel as fit, capped
         // so that a grid-stride pass over a tiny frontier does not launch idle blocks by the
         // thousand.
         let per_sm = advance.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?.clamp(1, 8);
-        let pile_loop = f("sssp_pile_loop")?;
-        let multisplit = f("sssp_multisplit")?;
+        let pile_loop = f(k::PileLoop::ENTRY)?;
+        let multisplit = f(k::Multisplit::ENTRY)?;
         // Both grid-barrier kernels run on the same grid: as many blocks as both can keep
         // resident at once (a block that never gets an SM would deadlock the barrier).
         let loop_per_sm = resident_both(&pile_loop, &multisplit)?;
         if loop_per_sm == 0 {
             return Err(Error::Cuda("the loop kernel cannot be resident on this device".into()));
         }
-        let pile_loop_wide = f("sssp_pile_loop_wide")?;
+        let pile_loop_wide = f(k::PileLoopWide::ENTRY)?;
         let wide_per_sm = pile_loop_wide.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
         if wide_per_sm == 0 {
             return Err(Error::Cuda("the wide loop kernel cannot be resident on this device".into()));
         }
-        let pile_loop_hubs = f("sssp_pile_loop_hubs")?;
+        let pile_loop_hubs = f(k::PileLoopHubs::ENTRY)?;
         let hubs_per_sm = pile_loop_hubs.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
         if hubs_per_sm == 0 {
             return Err(Error::Cuda("the hubs loop kernel cannot be resident on this device".into()));
         }
-        let settle_loop = f("sssp_settle_loop")?;
+        let settle_loop = f(k::SettleLoop::ENTRY)?;
         let settle_per_sm = settle_loop.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
         if settle_per_sm == 0 {
             return Err(Error::Cuda("the settle loop kernel cannot be resident on this device".into()));
         }
         Ok(Kernels {
-            settle_prepare: f("sssp_settle_prepare")?,
+            settle_prepare: f(k::SettlePrepare::ENTRY)?,
             // The same trade-off as the pile loop: every block arrives at each grid barrier.
             settle_grid: sms * settle_per_sm.min(loop_blocks_per_sm()),
             settle_loop,
-            init: f("sssp_init")?,
-            seed: f("sssp_seed")?,
-            extract: f("sssp_extract")?,
-            dedupe_mark: f("sssp_dedupe_mark")?,
-            scan_reduce: f("sssp_scan_reduce")?,
-            scan_block_sums: f("sssp_scan_block_sums")?,
-            scan_write: f("sssp_scan_write")?,
+            init: f(k::Init::ENTRY)?,
+            seed: f(k::Seed::ENTRY)?,
+            extract: f(k::Extract::ENTRY)?,
+            dedupe_mark: f(k::DedupeMark::ENTRY)?,
+            scan_reduce: f(k::ScanReduce::ENTRY)?,
+            scan_block_sums: f(k::ScanBlockSums::ENTRY)?,
+            scan_write: f(k::ScanWrite::ENTRY)?,
             advance,
             grid: sms * per_sm,
             loop_grid: loop_grid_cap(sms * loop_per_sm.min(loop_blocks_per_sm())),
@@ -214,15 +215,15 @@ impl Kernels {
             wide_grid: loop_grid_cap(sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM)),
             pile_loop,
             pile_loop_wide,
-            pile_block: f("sssp_pile_block")?,
+            pile_block: f(k::PileBlock::ENTRY)?,
             // Its launch bounds make the plain loop's 2 per SM fit.
             hubs_grid: loop_grid_cap(sms * hubs_per_sm.min(loop_blocks_per_sm())),
             pile_loop_hubs,
-            classify: f("sssp_classify")?,
-            relax_sinks: f("sssp_relax_sinks")?,
+            classify: f(k::Classify::ENTRY)?,
+            relax_sinks: f(k::RelaxSinks::ENTRY)?,
             twins: None,
             sms,
-            advance_tiles: f("sssp_advance_tiles")?,
+            advance_tiles: f(k::AdvanceTiles::ENTRY)?,
             multisplit,
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
             module,
@@ -239,10 +240,10 @@ impl Kernels {
         let module = dev.module(Module::Twins)?;
         let f = |name: &str| module.load_function(name);
         let (pile_loop, pile_loop_wide, pile_loop_hubs, settle_loop) = (
-            f("sssp_pile_loop_classified")?,
-            f("sssp_pile_loop_wide_classified")?,
-            f("sssp_pile_loop_hubs_classified")?,
-            f("sssp_settle_loop_classified")?,
+            f(k::PileLoopClassified::ENTRY)?,
+            f(k::PileLoopWideClassified::ENTRY)?,
+            f(k::PileLoopHubsClassified::ENTRY)?,
+            f(k::SettleLoopClassified::ENTRY)?,
         );
         let grid = |k: &CudaFunction, plain: u32| -> Result<u32> {
             let per_sm = k.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
@@ -256,8 +257,8 @@ impl Kernels {
             wide_grid: grid(&pile_loop_wide, self.wide_grid)?,
             hubs_grid: grid(&pile_loop_hubs, self.hubs_grid)?,
             settle_grid: grid(&settle_loop, self.settle_grid)?,
-            advance: f("sssp_advance_classified")?,
-            advance_tiles: f("sssp_advance_tiles_classified")?,
+            advance: f(k::AdvanceClassified::ENTRY)?,
+            advance_tiles: f(k::AdvanceTilesClassified::ENTRY)?,
             pile_loop,
             pile_loop_wide,
             pile_loop_hubs,

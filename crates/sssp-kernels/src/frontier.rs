@@ -1,0 +1,136 @@
+//! The frontier loop of Workfront, Near-Far and Bucketing, and its far split, written once
+//! (Davidson et al., IPDPS 2014, §IV-C-E; the queue rules are in [`crate::split`]).
+//!
+//! Three executors run it ([`Executor`]): the GPU's persistent grid (`grid::pile_loop`: grid
+//! barriers between phases, every thread running the same control on its own copy of the
+//! state), the GPU's one-block latency loop (`block_loop::pile_block`: block barriers, the near
+//! queues mirrored in shared memory) and the CPU backend (`sssp::engine::cpu`: each phase a
+//! launch of the same bodies over rayon, the control on the host). An executor supplies the
+//! phases whose shape depends on who runs them, the advance, the lookup dedupe's compaction,
+//! and the far split's reduction and multisplit; the sequence, the queue bookkeeping and the
+//! split's rules are here, the same for all three.
+//!
+//! Every phase an executor runs ends with its results visible to every thread that runs the
+//! control (a barrier on the GPU; the CPU's launches return when done), and the control reads
+//! only lengths that are stable until the next phase, so every copy of the state stays equal.
+
+use crate::relax::{load_len, load_packed};
+use crate::split::*;
+use crate::types::*;
+
+/// What runs a frontier loop's phases (see the module doc).
+pub trait Executor {
+    /// One iteration's advance of `a` (made by [`pile_step`] from `st`) in every balance mode:
+    /// relax the input queue's out-arcs and push the improved heads per the queue rules.
+    unsafe fn advance(&mut self, p: &PileArgs, st: &PileState, a: &AdvanceArgs);
+    /// Davidson's lookup dedupe: mark `input`'s winners in `table` and compact them, in input
+    /// order, into `out`, length included.
+    unsafe fn compact(&mut self, input: Queue, table: *mut u32, out: Queue);
+    /// The least `value(i)` over `i < len` (`u64::MAX` when there is none), the same in every
+    /// thread.
+    unsafe fn least(&mut self, len: u32, value: impl Fn(u32) -> u64 + Sync) -> u64;
+    /// Item `item(i)` of every `i < len` to bin `key(i)` (`>= nbins`: dropped): queue `dest(j)`
+    /// gets bin `j`'s items from its start, and its length. The last bin is the big one (the
+    /// far pile), which an executor may push differently.
+    unsafe fn distribute(
+        &mut self,
+        len: u32,
+        nbins: u32,
+        key: impl Fn(u32) -> u32 + Sync + Copy,
+        item: impl Fn(u32) -> u32 + Sync,
+        dest: impl Fn(u32) -> Queue + Sync,
+    );
+    /// After an iteration's control step decided `next` (and split, if it said so): for an
+    /// executor that keeps queue state of its own.
+    fn iterated(&mut self, _next: Next, _st: &PileState) {}
+}
+
+/// Run the frontier loop from `st` until the solve is done or `p.max_iters` iterations have
+/// run: each iteration advances the current near queue or bucket slot, compacts the pushes
+/// (lookup dedupe), moves the state on ([`after_iteration`]), splits the far pile into the next
+/// window when the window has run dry, and stops early once the target is final.
+#[inline(always)]
+pub unsafe fn run<X: Executor>(p: &PileArgs, st: &mut PileState, x: &mut X) {
+    let nb = p.adv.buckets.nbuckets;
+    let mut ran = 0;
+    while st.done == 0 && ran < p.max_iters {
+        let a = pile_step(p, st);
+        x.advance(p, st, &a);
+        if a.dedupe == Dedupe::Lookup as u32 {
+            x.compact(a.output, p.table, next_near(p, st));
+            st.scratch ^= 1;
+        }
+        ran += 1;
+        let next = after_iteration(st, p.cells, nb);
+        if next == Next::Split {
+            split_far(p, st, x);
+        }
+        x.iterated(next, st);
+        if target_settled(p, st) {
+            st.done = 1;
+        }
+    }
+}
+
+/// The far split (§IV-D/E): the next window starts at the bucket of the least live distance in
+/// the far pile; the pile's live vertices go to that window's slots ([`far_bin`]) or to the
+/// other far buffer, and stale copies are dropped. No live vertex left: the solve is done
+/// ([`after_split`]).
+#[inline(always)]
+pub unsafe fn split_far<X: Executor>(p: &PileArgs, st: &mut PileState, x: &mut X) {
+    let nb = p.adv.buckets.nbuckets;
+    let old_end = st.window as u64 + nb as u64;
+    let far = st.far as usize;
+    let (pile, other) = if far == 0 { (p.far[0], p.far[1]) } else { (p.far[1], p.far[0]) };
+    let (pile, other) = (Items(pile), Items(other));
+    let len = load_len(cell(p.cells, CELL_FAR + far));
+    let dist = move |i: u32| dist_of(load_packed(p.adv.dist, pile.at(i)));
+    let least = x.least(len, |i| {
+        let d = dist(i);
+        if far_is_live(&p.adv.buckets, d, old_end) {
+            d as u64
+        } else {
+            u64::MAX
+        }
+    });
+    let window = if least == u64::MAX { None } else { Some(bucket_of(&p.adv.buckets, least as u32)) };
+    if let Some(w) = window {
+        x.distribute(
+            len,
+            nb + 1,
+            move |i| far_bin(&p.adv.buckets, dist(i), w, old_end),
+            move |i| pile.at(i),
+            move |j| {
+                if j < nb {
+                    p.adv.buckets.slot(j)
+                } else {
+                    Queue { items: other.ptr(), len: cell(p.cells, CELL_FAR + (far ^ 1)) }
+                }
+            },
+        );
+    }
+    after_split(st, window);
+}
+
+/// A far buffer's address, shareable by the split's closures (the CPU runs them on several
+/// threads; they only read it, and write through it under the queue rules).
+#[derive(Clone, Copy)]
+struct Items(*mut u32);
+
+// SAFETY: an address; the accesses through it follow the kernels' contract (crate doc).
+unsafe impl Send for Items {}
+// SAFETY: as above.
+unsafe impl Sync for Items {}
+
+impl Items {
+    #[inline(always)]
+    unsafe fn at(self, i: u32) -> u32 {
+        *self.0.add(i as usize)
+    }
+
+    // A method, so that a closure captures the whole (shareable) value, not its field.
+    #[inline(always)]
+    fn ptr(self) -> *mut u32 {
+        self.0
+    }
+}
