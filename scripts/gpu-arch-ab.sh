@@ -1,33 +1,42 @@
 #!/usr/bin/env bash
 # The architecture issue's (#25) same-call comparison, on the GPU machine after
-# `scripts/gpu-suite.sh build` (the new binary in .gpu/sssp) with the old binary in
-# .gpuold/sssp-old:   scripts/gpu-arch-ab.sh OUT
-# Old and new alternate, two rounds, on the issue's graphs: every strategy and balance mode of
-# the frontier loop, the host-driven Workfront (partition balance: the advance operator), the
-# topology-driven sweep, the settle loop, the diameter (bounds and BFS levels through the device
-# layer) and the tree pass. Every bench trial is verified (certificate).
+# `scripts/gpu-suite.sh build` (the new binary in .gpu/sssp), with the old binary (the commit
+# before the change, built the same way) in .gpuold/sssp-old:   scripts/gpu-arch-ab.sh OUT
+# Every strategy and balance mode of the frontier loop on the issue's graphs, old and new
+# alternating twice (stamp dedupe; every trial verified by the certificate), then once each:
+# lookup dedupe (the loop's compaction), the block loop, the settle loop (crauser, martin),
+# PHAST's sweep, and the diameter (bounds and BFS levels through the device layer).
 set -u
 out=${1:?usage: $0 OUT}
+mkdir -p "$out"
+if [ ! -x .gpu/sssp ] && [ -f .gpupack/gpu.tar.xz ]; then mkdir -p .gpu && tar xJf .gpupack/gpu.tar.xz -C .gpu; fi
 NY=.gpu/USA-road-d.NY.gr.gz
-{
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  for round in 1 2; do
-    for bin in .gpuold/sssp-old .gpu/sssp; do
-      echo "== round $round: $bin"
-      for g in $NY gen:road:4000000 gen:grid3d:128x128x128 gen:kron:16 gen:kron:22; do
-        echo "-- $g"
-        timeout 200 $bin bench $g --device gpu --trials 5 --algos workfront,near-far,bucketing \
-          --balance thread,vwarp,partition,cta,cta-warp-scan --dedupe stamp 2>&1 | grep -vE "^(graph|device|sources):" | tail -n 16
-      done
-      timeout 60 $bin bench $NY --device gpu --trials 5 --algos crauser,topo-bf --balance vwarp --dedupe stamp,lookup 2>&1 | tail -n 5
-      for g in gen:kron:20 $NY; do
-        echo "-- diameter $g"
-        timeout 60 $bin diameter $g --weights unit --device gpu 2>&1 | tail -n 3
-        timeout 60 $bin diameter $g --weights unit --bfs warp --device gpu 2>&1 | tail -n 2
-      done
-      echo "-- tree"
-      /usr/bin/time -f "tree: %e s" timeout 60 $bin run gen:kron:20 --device gpu --source 3 --algo workfront -o /tmp/tree.txt --output-kind tree 2>&1 | tail -n 2
-      md5sum /tmp/tree.txt
+OLD=.gpuold/sssp-old
+NEW=.gpu/sssp
+b() { # LABEL BIN ARGS...: one bench, its table to OUT/LABEL.txt and stdout
+  local label=$1 bin=$2; shift 2
+  { echo "== $label: $bin $*"; timeout 150 "$bin" "$@" --device gpu 2>&1 | grep -vE "^(graph|sources|phast: contraction)"; } | tee -a "$out/$label.txt"
+}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/device.txt"
+for g in $NY gen:road:4000000 gen:grid3d:128x128x128 gen:kron:16 gen:kron:22; do
+  name=$(basename "$g" | tr ':/' '__')
+  for round in $(seq 1 "${ROUNDS:-2}"); do
+    for bin in $OLD $NEW; do
+      b "modes-$name" $bin bench "$g" --trials 5 --algos workfront,near-far,bucketing \
+        --balance thread,vwarp,partition,cta,cta-warp-scan --dedupe stamp
     done
   done
-} 2>&1 | tee "$out"
+done
+for bin in $OLD $NEW; do
+  for g in $NY gen:kron:22; do
+    b "lookup-$(basename "$g" | tr ':/' '__')" $bin bench "$g" --trials 5 --algos workfront,near-far,bucketing --balance vwarp,partition --dedupe lookup
+  done
+  for g in $NY gen:road:4000000; do
+    b "block-$(basename "$g" | tr ':/' '__')" $bin bench "$g" --trials 5 --algos near-far,bucketing --balance vwarp --dedupe stamp --loops grid,block
+  done
+  b settle $bin bench $NY --trials 5 --algos crauser,martin --balance vwarp
+  b phast $bin bench $NY --trials 5 --algos phast
+  b diameter $bin diameter gen:kron:20 --weights unit
+  b diameter $bin diameter gen:kron:20 --weights unit --bfs warp
+  b diameter $bin diameter $NY --weights unit
+done

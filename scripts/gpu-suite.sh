@@ -52,28 +52,42 @@ run)
   if [ ! -x .gpu/sssp ] && [ -f .gpupack/gpu.tar.xz ]; then mkdir -p .gpu && tar xJf .gpupack/gpu.tar.xz -C .gpu; fi
   export SSSP_TEST_DEVICE=gpu
   fail=0
+  # SUITE_LOG=FILE keeps every line (the device tool returns only the output's tail);
+  # SUITE_LIMIT=S stops a test binary that runs past S seconds (a hang fails the suite instead
+  # of the whole call); SANITIZE=0 skips the compute-sanitizer part, SANITIZE=only runs it alone.
+  log=${SUITE_LOG:-/dev/null}
+  limit=${SUITE_LIMIT:-400}
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
-  for t in $SUITE; do
-    echo "== $t (GPU)"
-    args=(--test-threads 1)
-    [ "$t" = large ] && args+=(--ignored)
-    if ! ".gpu/$t" "${args[@]}" 2>&1 | tail -n 40; then fail=1; fi
-  done
-  echo "== compute-sanitizer memcheck + racecheck on small cases"
+  if [ "${SANITIZE:-1}" != only ]; then
+    for t in $SUITE; do
+      echo "== $t (GPU)" | tee -a "$log"
+      args=(--test-threads 1)
+      [ "$t" = large ] && args+=(--ignored)
+      if ! timeout "$limit" ".gpu/$t" "${args[@]}" 2>&1 | tee -a "$log" | tail -n 40; then fail=1; fi
+    done
+  fi
+  if [ "${SANITIZE:-1}" = 0 ]; then exit $fail; fi
+  echo "== compute-sanitizer memcheck + racecheck on small cases" | tee -a "$log"
   for tool in memcheck racecheck; do
-    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights grid2d road multisplit hub_path 2>&1 | tail -n 6; then fail=1; fi
+    if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights grid2d road multisplit hub_path 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   done
   # PHAST's sweep: the one-block top levels (barriers) and the per-level grid launches.
   for tool in memcheck racecheck; do
-    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/phast --test-threads 1 roads directed overflow core 2>&1 | tail -n 6; then fail=1; fi
+    if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/phast --test-threads 1 roads directed overflow core 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   done
   # The classified kernels (H-BF's edge classes: plain stores into in-degree-1 heads, the
   # deferred sink pass) and the classification passes themselves.
   for tool in memcheck racecheck; do
-    if ! compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/classes --test-threads 1 figure_2 sinks in_degree batched 2>&1 | tail -n 6; then fail=1; fi
+    if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/classes --test-threads 1 figure_2 sinks in_degree batched 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   done
+  # The block loop (one block, near queues mirrored in shared memory, block barriers) and the
+  # device layer's kernel types (the diameter's bounds and BFS levels).
+  for tool in memcheck racecheck; do
+    if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/block_loop --test-threads 1 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
+  done
+  if ! timeout "$limit" compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/diameter --test-threads 1 device_and_host 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   # The f32 paths of the kernels (real weights).
-  if ! compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/real --test-threads 1 kron road rounded_path sums_past 2>&1 | tail -n 6; then fail=1; fi
+  if ! timeout "$limit" compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/real --test-threads 1 kron road rounded_path sums_past 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   exit $fail
   ;;
 *)
