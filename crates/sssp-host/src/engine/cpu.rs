@@ -422,24 +422,11 @@ impl Engine for CpuEngine {
     }
 
     fn init(&mut self, seeds: &[u32]) -> Result<()> {
-        match seeds {
-            [one] if self.lay.lanes() == 1 => self.reset(*one),
-            _ => self.seed(seeds),
-        }
+        super::Steps::init_run(self, seeds)
     }
 
     fn advance(&mut self, step: Advance) -> Result<()> {
-        if step.input == Input::AllVertices {
-            self.clear_flags()?;
-        }
-        self.relax_step(step)?;
-        if step.input == Input::Frontier {
-            if step.dedupe == super::Dedupe::Lookup {
-                self.dedupe()?;
-            }
-            self.swap();
-        }
-        Ok(())
+        super::Steps::advance_run(self, step)
     }
 
     fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus> {
@@ -537,6 +524,12 @@ impl CpuEngine {
         let mut out = vec![Vec::new(); nbins as usize];
         multisplit_host(items.len(), nbins, |i| keys[i], |i| items[i], |j, parts| out[j as usize] = parts.concat());
         Ok(out)
+    }
+}
+
+impl super::Steps for CpuEngine {
+    fn lanes(&self) -> u32 {
+        self.lay.lanes()
     }
 
     /// Reset for a run: distances unreached, the frontier `[source]` and `source` at 0

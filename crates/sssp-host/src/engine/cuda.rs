@@ -851,24 +851,11 @@ impl Engine for CudaEngine {
     }
 
     fn init(&mut self, seeds: &[u32]) -> Result<()> {
-        match seeds {
-            [one] if self.lay.lanes() == 1 => self.reset(*one),
-            _ => self.seed(seeds),
-        }
+        super::Steps::init_run(self, seeds)
     }
 
     fn advance(&mut self, step: Advance) -> Result<()> {
-        if step.input == Input::AllVertices {
-            self.clear_flags()?;
-        }
-        self.relax_step(step)?;
-        if step.input == Input::Frontier {
-            if step.dedupe == super::Dedupe::Lookup {
-                self.dedupe()?;
-            }
-            self.swap();
-        }
-        Ok(())
+        super::Steps::advance_run(self, step)
     }
 
     fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus> {
@@ -987,6 +974,12 @@ impl CudaEngine {
         unsafe { self.k.multisplit(&self.stream, a)? };
         let (out, lens) = (self.stream.clone_dtoh(&out)?, self.stream.clone_dtoh(&lens)?);
         Ok((0..nbins as usize).map(|j| out[j * stride..j * stride + lens[j] as usize].to_vec()).collect())
+    }
+}
+
+impl super::Steps for CudaEngine {
+    fn lanes(&self) -> u32 {
+        self.lay.lanes()
     }
 
     /// Reset for a run: distances unreached, the frontier `[source]` and `source` at 0

@@ -203,6 +203,51 @@ pub trait Engine {
     fn extras(&mut self) -> &mut Extras;
 }
 
+/// The backend pieces that [`Engine::init`] and [`Engine::advance`] are sequenced from, the
+/// same way for both backends ([`Steps::init_run`], [`Steps::advance_run`]).
+pub(crate) trait Steps {
+    /// Solves a run carries side by side.
+    fn lanes(&self) -> u32;
+    /// Reset for a run: distances unreached, the frontier `[source]` and `source` at 0
+    /// (`u32::MAX`: no source, an empty frontier), counters and cells zero. Queued.
+    fn reset(&mut self, source: u32) -> Result<()>;
+    /// A reset with every one of `sources` at 0 and in the frontier.
+    fn seed(&mut self, sources: &[u32]) -> Result<()>;
+    /// One advance's relaxation (the launches), nothing after it.
+    fn relax_step(&mut self, step: Advance) -> Result<()>;
+    /// Lookup dedupe of the pushed queue into the next frontier (Davidson's table plus a
+    /// stable compaction).
+    fn dedupe(&mut self) -> Result<()>;
+    /// Make the next frontier the current one (host-side bookkeeping only).
+    fn swap(&mut self);
+    /// Zero the `improved` and `overflow` flags (before a topology-driven sweep).
+    fn clear_flags(&mut self) -> Result<()>;
+
+    /// [`Engine::init`]: one source on one lane is a reset, anything else a seeding.
+    fn init_run(&mut self, seeds: &[u32]) -> Result<()> {
+        match seeds {
+            [one] if self.lanes() == 1 => self.reset(*one),
+            _ => self.seed(seeds),
+        }
+    }
+
+    /// [`Engine::advance`]: flags cleared before a topology-driven sweep; after a frontier
+    /// step, its pushes deduplicated (lookup) and made the current frontier.
+    fn advance_run(&mut self, step: Advance) -> Result<()> {
+        if step.input == Input::AllVertices {
+            self.clear_flags()?;
+        }
+        self.relax_step(step)?;
+        if step.input == Input::Frontier {
+            if step.dedupe == Dedupe::Lookup {
+                self.dedupe()?;
+            }
+            self.swap();
+        }
+        Ok(())
+    }
+}
+
 /// Problem objects an engine keeps for its lifetime without knowing their features, one per
 /// type: a feature takes its object out, uses it with the engine, and puts it back (PHAST's
 /// sweep graph stays on the device across queries this way). Dropped with the engine.

@@ -511,27 +511,58 @@ pub(crate) fn read_bytes(path: &Path, progress: bool) -> Result<Text> {
     file.rewind().map_err(io)?;
     let bar = Progress::new(progress, len, "reading");
     let reader = BufReader::with_capacity(1 << 20, Counted { inner: file, progress: &bar });
+    let limit = expansion_limit(len);
     let res = match kind {
-        Compression::Gzip => read_all(flate2::bufread::MultiGzDecoder::new(reader)),
-        _ => read_all(xz2::bufread::XzDecoder::new_multi_decoder(reader)),
+        Compression::Gzip => read_all(flate2::bufread::MultiGzDecoder::new(reader), limit),
+        _ => read_all(xz2::bufread::XzDecoder::new_multi_decoder(reader), limit),
     };
     bar.finish();
+    let what = if kind == Compression::Gzip { "gzip" } else { "xz" };
     match res {
         Ok(out) => Ok(Text::Owned(out)),
         Err(Unread::Memory(e)) => Err(e),
+        Err(Unread::Expands) => Err(Error::parse(
+            path,
+            0,
+            format!(
+                "{what} data expands past {limit} bytes, {EXPANSION}x its {len} (a decompression bomb, or a \
+                 graph to decompress first: a plain file is read in place, without a copy in memory)"
+            ),
+        )),
         // Bad compressed data is a property of the file, not of the system: report it as such.
         Err(Unread::Io(e)) if is_data_error(&e) => {
-            let what = if kind == Compression::Gzip { "gzip" } else { "xz" };
             Err(Error::parse(path, 0, format!("corrupt or truncated {what} data: {e}")))
         }
         Err(Unread::Io(e)) => Err(io(e)),
     }
 }
 
+/// Compressed input may expand to at most this many times its size, or [`EXPANSION_FLOOR`],
+/// whichever is more, before it is refused. Graph text compresses 4-6x with gzip (NY's DIMACS file: 3.9x)
+/// and up to about 26x with xz on the most regular generated graphs (a unit-weight 1000x1000
+/// grid edge list); a few megabytes that expand to gigabytes (gzip reaches about 1000x on blank
+/// lines) are a bomb, not a graph, and would otherwise cost their whole expansion in memory and
+/// time before the parser could refuse them (issue #26). A real graph past the limit is read
+/// decompressed: plain files are mapped in place.
+pub const EXPANSION: u64 = 200;
+
+/// Compressed files may always expand to this much (256 MiB), whatever their ratio: small
+/// files of any ratio are read, and what a refusal costs stays under a few hundred megabytes
+/// and a fraction of a second (issue #26's bound: 1 GB and 2 s).
+pub const EXPANSION_FLOOR: u64 = 256 << 20;
+
+/// The most bytes a compressed file of `len` bytes may expand to ([`EXPANSION`],
+/// [`EXPANSION_FLOOR`]).
+fn expansion_limit(len: u64) -> u64 {
+    len.saturating_mul(EXPANSION).max(EXPANSION_FLOOR)
+}
+
 /// Why [`read_all`] stopped short.
 enum Unread {
     /// The text would outgrow memory: [`Error::OutOfHostMemory`].
     Memory(Error),
+    /// The text would pass the expansion limit.
+    Expands,
     /// The reader failed.
     Io(std::io::Error),
 }
@@ -540,7 +571,8 @@ enum Unread {
 /// this process may have ([`crate::mem::check_fits`]) and then reserved fallibly: a few
 /// megabytes of compressed input can expand to more than the machine holds, which must end as
 /// [`Error::OutOfHostMemory`] (exit 5), not as an abort, an `io` error or the OOM killer.
-fn read_all(mut r: impl Read) -> std::result::Result<Vec<u8>, Unread> {
+/// More than `limit` bytes in all is [`Unread::Expands`].
+fn read_all(mut r: impl Read, limit: u64) -> std::result::Result<Vec<u8>, Unread> {
     let mut out: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 1 << 20];
     loop {
@@ -550,6 +582,9 @@ fn read_all(mut r: impl Read) -> std::result::Result<Vec<u8>, Unread> {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Unread::Io(e)),
         };
+        if (out.len() + n) as u64 > limit {
+            return Err(Unread::Expands);
+        }
         if out.len() + n > out.capacity() {
             // Doubling, as `Vec` would, but asked for only once it is known to fit.
             let grow = out.capacity().max(n).max(chunk.len());
@@ -727,6 +762,23 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A few kilobytes of gzip that expand past the limit stop there, at the limit, whatever
+    /// the whole would be; below it everything is read. (The limit of a real file is
+    /// `expansion_limit`: 200 times its size, at least 256 MiB.)
+    #[test]
+    fn compressed_input_stops_at_the_expansion_limit() {
+        use std::io::Write;
+        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        z.write_all(&vec![b'\n'; 8 << 20]).unwrap();
+        let gz = z.finish().unwrap();
+        assert!(gz.len() < 64 << 10, "{} bytes", gz.len());
+        let read = |limit| read_all(flate2::bufread::MultiGzDecoder::new(&gz[..]), limit);
+        assert!(matches!(read(4 << 20), Err(Unread::Expands)), "8 MiB past a 4 MiB limit");
+        assert_eq!(read(8 << 20).ok().map(|v| v.len()), Some(8 << 20), "exactly at the limit");
+        assert_eq!(expansion_limit(1000), EXPANSION_FLOOR);
+        assert_eq!(expansion_limit(10 << 20), 200 * (10 << 20));
+    }
 
     #[test]
     fn formats_from_names_and_paths() {
