@@ -108,22 +108,30 @@ impl<K: Kernel> Call<K> {
 /// the few hundred items of a small launch.
 const SERIAL_THREADS: u32 = 1024;
 
+/// The [`Launch`] methods that a launch's kernel type `K` answers, for a struct holding its
+/// parameter block in `args`.
+macro_rules! launch_from_type {
+    () => {
+        fn entry(&self) -> &'static str {
+            K::ENTRY
+        }
+        fn module(&self) -> Module {
+            K::MODULE
+        }
+        fn shape(&self) -> Shape {
+            K::SHAPE
+        }
+        fn threads(&self) -> u32 {
+            K::THREADS
+        }
+        fn params(&self) -> Vec<*mut c_void> {
+            vec![&self.args as *const K::Args as *mut c_void]
+        }
+    };
+}
+
 impl<K: Body> Launch for Call<K> {
-    fn entry(&self) -> &'static str {
-        K::ENTRY
-    }
-    fn module(&self) -> Module {
-        K::MODULE
-    }
-    fn shape(&self) -> Shape {
-        K::SHAPE
-    }
-    fn threads(&self) -> u32 {
-        K::THREADS
-    }
-    fn params(&self) -> Vec<*mut c_void> {
-        vec![&self.args as *const K::Args as *mut c_void]
-    }
+    launch_from_type!();
     fn run_host(&self, nthreads: u32) -> Result<()> {
         let a = &self.args;
         // SAFETY: the caller of `launch` upholds the kernels' contract for `args` (the one
@@ -154,21 +162,7 @@ impl<K: Kernel> GpuOnly<K> {
 }
 
 impl<K: Kernel> Launch for GpuOnly<K> {
-    fn entry(&self) -> &'static str {
-        K::ENTRY
-    }
-    fn module(&self) -> Module {
-        K::MODULE
-    }
-    fn shape(&self) -> Shape {
-        K::SHAPE
-    }
-    fn threads(&self) -> u32 {
-        K::THREADS
-    }
-    fn params(&self) -> Vec<*mut c_void> {
-        vec![&self.args as *const K::Args as *mut c_void]
-    }
+    launch_from_type!();
     fn run_host(&self, _: u32) -> Result<()> {
         Err(crate::Error::InvalidArgument(format!("{}: a GPU-only kernel has no host body", K::ENTRY)))
     }
