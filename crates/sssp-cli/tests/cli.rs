@@ -422,7 +422,8 @@ fn generators_too_big_for_the_limit_are_refused_at_once() {
 /// A compressed file is its decompressed bytes: 2 MB of gzip that expand to 2 GB (a "zip bomb",
 /// 256 copies of one member) must end as out of host memory (exit 5) once the text outgrows
 /// what the process may have, not as an I/O error (exit 4, "out of memory"), an abort or the
-/// OOM killer. Each growth of the buffer is checked against memory first.
+/// OOM killer. Each growth of the buffer is checked against memory first; and a stream that
+/// expands past 200 times its size is refused there as a bomb (exit 4, `io::EXPANSION`).
 #[cfg(target_os = "linux")]
 #[test]
 fn decompression_beyond_memory_is_out_of_host_memory() {
@@ -432,12 +433,20 @@ fn decompression_beyond_memory_is_out_of_host_memory() {
     let member = z.finish().unwrap();
     let g = tmp("bomb.gr.gz");
     std::fs::write(&g, member.repeat(256)).unwrap();
+    // 2 GiB from 2 MB: past the expansion limit (200x, 418 MB), so under a 400 MB limit the
+    // memory rule refuses it first (exit 5), and without a limit the expansion rule (exit 4).
     for cmd in [&["info", s(&g)][..], &["run", s(&g), "-s", "0", "--device", "cpu"]] {
         let t = std::time::Instant::now();
-        let o = sssp_limited(1_000_000, cmd);
+        let o = sssp_limited(400_000, cmd);
         let err = text(&o).1;
         assert_eq!(o.status.code(), Some(5), "{cmd:?}: {err}");
         assert!(err.contains("out of host memory"), "{err}");
+        assert!(t.elapsed().as_secs() < 10, "{cmd:?}");
+        let t = std::time::Instant::now();
+        let o = sssp(cmd);
+        let err = text(&o).1;
+        assert_eq!(o.status.code(), Some(4), "{cmd:?}: {err}");
+        assert!(err.contains("decompression bomb") && err.contains("200x"), "{err}");
         assert!(t.elapsed().as_secs() < 10, "{cmd:?}");
     }
 }
