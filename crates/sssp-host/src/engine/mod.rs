@@ -161,9 +161,11 @@ pub trait Engine {
     /// Run the iterations of a frontier strategy (Workfront, Near-Far, Bucketing: see
     /// [`LoopSpec`]) from the state the last call left (or [`Engine::init`]'s start state)
     /// without returning to the host in between, until the solve is done or `max_iters`
-    /// iterations have run. Every balance and dedupe mode runs this way. On the GPU it is one
-    /// persistent launch with grid barriers between phases (`sssp_kernels::grid::pile_loop`);
-    /// the CPU engine runs the same phases in order. Synchronises, and returns where it stopped.
+    /// iterations have run. Every balance and dedupe mode runs this way. The loop is
+    /// `sssp_kernels::frontier::run`, written once: on the GPU one persistent launch with grid
+    /// barriers between phases (`sssp_kernels::grid::pile_loop`) or one block
+    /// (`block_loop::pile_block`), on the CPU a launch per phase. Synchronises, and returns
+    /// where it stopped.
     fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus>;
 
     /// Parallel Dijkstra (Crauser et al.; Martín et al.: `sssp_kernels::settle`) from `source`,
