@@ -204,26 +204,6 @@ kernels! {
     SettleLoopClassified(SettleArgs) = "sssp_settle_loop_classified", Resident, Twins;
 }
 
-/// Max-folds of `u64`s (eccentricity keys, bounds).
-#[inline(always)]
-fn max(x: u64, y: u64) -> u64 {
-    if x > y {
-        x
-    } else {
-        y
-    }
-}
-
-/// Min-folds of `u64`s.
-#[inline(always)]
-fn min(x: u64, y: u64) -> u64 {
-    if x < y {
-        x
-    } else {
-        y
-    }
-}
-
 impl Body for BoundsEcc {
     type Part = u64;
     const ZERO: u64 = 0;
@@ -231,7 +211,7 @@ impl Body for BoundsEcc {
         bounds::ecc_partial(a, tid, nthreads)
     }
     fn fold(x: u64, y: u64) -> u64 {
-        max(x, y)
+        x.max(y)
     }
     unsafe fn apply(a: &BoundsArgs, total: u64) {
         cell_fold(a.out.add(B_ECC), total, true)
@@ -246,7 +226,7 @@ impl Body for BoundsUpdate {
         bounds::update_partial(a, tid, nthreads)
     }
     fn fold(x: [u64; 4], y: [u64; 4]) -> [u64; 4] {
-        [max(x[0], y[0]), max(x[1], y[1]), min(x[2], y[2]), min(x[3], y[3])]
+        [x[0].max(y[0]), x[1].max(y[1]), x[2].min(y[2]), x[3].min(y[3])]
     }
     unsafe fn apply(a: &BoundsArgs, p: [u64; 4]) {
         cell_fold(a.out.add(B_DLO), p[0], true);
@@ -264,7 +244,7 @@ impl Body for BoundsPick {
         bounds::pick_partial(a, tid, nthreads)
     }
     fn fold(x: (u64, u64, u64), y: (u64, u64, u64)) -> (u64, u64, u64) {
-        (max(x.0, y.0), min(x.1, y.1), x.2 + y.2)
+        (x.0.max(y.0), x.1.min(y.1), x.2 + y.2)
     }
     unsafe fn apply(a: &BoundsArgs, (up, low, over): (u64, u64, u64)) {
         cell_fold(a.out.add(B_UPPER), up, true);

@@ -10,10 +10,30 @@ use sssp_kernels::MAX_VWARP;
 /// sees the same kind of ratio (threads / items) as on a GPU.
 pub const CPU_THREADS: u32 = 256 * MAX_VWARP;
 
+/// Grids up to this many threads run on the calling thread: a rayon fork-join costs more than
+/// the few hundred items of a small launch (road graphs have hundreds of iterations with a few
+/// hundred vertices).
+pub const SERIAL_THREADS: u32 = 1024;
+
 /// Threads of a CPU launch over `items` items: a few per item, whole virtual warps, at most
 /// [`CPU_THREADS`].
-pub fn grid_for(items: u64) -> u32 {
-    (items.min(CPU_THREADS as u64) as u32).saturating_mul(4).next_multiple_of(MAX_VWARP).clamp(MAX_VWARP, CPU_THREADS)
+pub fn grid_for(items: impl Into<u64>) -> u32 {
+    (items.into().min(CPU_THREADS as u64) as u32)
+        .saturating_mul(4)
+        .next_multiple_of(MAX_VWARP)
+        .clamp(MAX_VWARP, CPU_THREADS)
+}
+
+/// Run `body(tid, nthreads)` for every thread of a CPU grid of `nthreads` threads: inline on
+/// the calling thread up to [`SERIAL_THREADS`], else over rayon. The bodies are correct for any
+/// grid size (grid-stride loops), so callers size the grid to the work ([`grid_for`]).
+pub fn run_threads(nthreads: u32, body: impl Fn(u32, u32) + Sync + Send) {
+    use rayon::prelude::*;
+    if nthreads <= SERIAL_THREADS {
+        (0..nthreads).for_each(|t| body(t, nthreads));
+    } else {
+        (0..nthreads).into_par_iter().for_each(|t| body(t, nthreads));
+    }
 }
 
 /// The CPU backend's device.

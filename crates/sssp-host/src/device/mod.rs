@@ -104,10 +104,6 @@ impl<K: Kernel> Call<K> {
     }
 }
 
-/// Grids up to this many threads run on the calling thread: a rayon fork-join costs more than
-/// the few hundred items of a small launch.
-const SERIAL_THREADS: u32 = 1024;
-
 /// The [`Launch`] methods that a launch's kernel type `K` answers, for a struct holding its
 /// parameter block in `args`.
 macro_rules! launch_from_type {
@@ -137,7 +133,7 @@ impl<K: Body> Launch for Call<K> {
         // SAFETY: the caller of `launch` upholds the kernels' contract for `args` (the one
         // `unsafe` step is where the parameter block was filled; see `launch`).
         let one = |t| unsafe { K::body(a, t, nthreads) };
-        let total = if nthreads <= SERIAL_THREADS {
+        let total = if nthreads <= cpu::SERIAL_THREADS {
             (0..nthreads).map(one).fold(K::ZERO, K::fold)
         } else {
             (0..nthreads).into_par_iter().map(one).reduce(|| K::ZERO, K::fold)

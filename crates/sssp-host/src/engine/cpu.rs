@@ -14,23 +14,16 @@ use sssp_kernels::advance as k;
 use sssp_kernels::classify;
 use sssp_kernels::frontier;
 use sssp_kernels::{
-    dedupe, settle, AdvanceArgs, Balance, Counters, Csr, PileArgs, PileState, Queue, BLOCK, CELL_STATE, MAX_VWARP,
+    dedupe, settle, AdvanceArgs, Balance, Counters, Csr, PileArgs, PileState, Queue, BLOCK, CELL_STATE,
 };
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
 use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, Resident, CELLS};
-use crate::device::{cpu::CpuDevice, Device};
+use crate::device::cpu::{grid_for, run_threads, CpuDevice, CPU_THREADS, SERIAL_THREADS};
+use crate::device::Device;
 use crate::error::Result;
 use crate::graph::Graph;
 use crate::mem::{try_to_vec, try_vec};
-
-/// Threads of one CPU "launch". A multiple of the widest virtual warp; large enough that rayon
-/// can balance uneven per-thread work, and the dynamic virtual-warp rule sees the same kind of
-/// ratio (threads / frontier) as on a GPU.
-const CPU_THREADS: u32 = 256 * MAX_VWARP;
-
-/// Grids up to this many threads run on the calling thread (no fork-join).
-const SERIAL_THREADS: u32 = 1024;
 
 /// Memory the kernels write through raw pointers while other threads do too; only ever touched
 /// through atomics in the bodies, or by the engine between launches.
@@ -183,8 +176,8 @@ impl CpuEngine {
         let totals = [std::sync::atomic::AtomicU64::new(0), std::sync::atomic::AtomicU64::new(0)];
         // SAFETY: the graph's buffers, `indeg` n zeroed entries, `tagged` m; the passes run in
         // order and touch shared entries only through atomics.
-        Self::launch(CPU_THREADS, |t, nt| unsafe { classify::count_in(&a, t, nt) });
-        Self::launch(CPU_THREADS, |t, nt| {
+        run_threads(CPU_THREADS, |t, nt| unsafe { classify::count_in(&a, t, nt) });
+        run_threads(CPU_THREADS, |t, nt| {
             let (sinks, skips) = unsafe { classify::tag(&a, t, nt) };
             totals[0].fetch_add(sinks, std::sync::atomic::Ordering::Relaxed);
             totals[1].fetch_add(skips, std::sync::atomic::Ordering::Relaxed);
@@ -199,7 +192,7 @@ impl CpuEngine {
         self.lay.classes.sinks = sinks;
         let a = self.lay.classify_args(indeg.as_mut_ptr(), count.as_mut_ptr());
         // SAFETY: room for the `sinks` arcs the tag pass counted; `count[0]` starts at 0.
-        Self::launch(CPU_THREADS, |t, nt| unsafe { classify::list_sinks(&a, t, nt) });
+        run_threads(CPU_THREADS, |t, nt| unsafe { classify::list_sinks(&a, t, nt) });
         self.classes = Some((tagged, tails, arcs));
         Ok(())
     }
@@ -240,8 +233,8 @@ impl CpuEngine {
             let a = lay.args(&self.lay, &spec, 0);
             // SAFETY: min_out and min_in have n entries; the CSR is the engine's. Phase 1's
             // atomic mins start from phase 0's INF, after it returned.
-            Self::launch(CPU_THREADS, |t, nt| unsafe { settle::prepare_out(&a, t, nt) });
-            Self::launch(CPU_THREADS, |t, nt| unsafe { settle::prepare_in(&a, t, nt) });
+            run_threads(CPU_THREADS, |t, nt| unsafe { settle::prepare_out(&a, t, nt) });
+            run_threads(CPU_THREADS, |t, nt| unsafe { settle::prepare_in(&a, t, nt) });
             self.settle = Some(CpuSettle { lay, _bufs: bufs, rev: None });
         }
         let s = self.settle.as_mut().expect("allocated above");
@@ -258,25 +251,6 @@ impl CpuEngine {
             s.rev = Some((offsets, tails, ws));
         }
         Ok(())
-    }
-
-    /// Run `body(tid, nthreads)` for every thread of a CPU grid of `nthreads` threads.
-    ///
-    /// The bodies are correct for any grid size (grid-stride loops), so the grid is sized to the
-    /// work: tiny frontiers (road graphs have hundreds of iterations with a few hundred
-    /// vertices) run inline on the calling thread instead of paying a rayon fork-join.
-    fn launch(nthreads: u32, body: impl Fn(u32, u32) + Sync + Send) {
-        if nthreads <= SERIAL_THREADS {
-            (0..nthreads).for_each(|t| body(t, nthreads));
-        } else {
-            (0..nthreads).into_par_iter().for_each(|t| body(t, nthreads));
-        }
-    }
-
-    /// Grid size for `len` input items: a few virtual threads per item, whole warps, at most
-    /// [`CPU_THREADS`].
-    fn grid_for(len: u32) -> u32 {
-        (len.saturating_mul(4).next_multiple_of(MAX_VWARP)).clamp(MAX_VWARP, CPU_THREADS)
     }
 
     /// Exclusive prefix of the degrees of `input`'s items into `prefix` (`len + 1` entries).
@@ -324,9 +298,9 @@ impl CpuEngine {
         // SAFETY: the caller's: every buffer of `a` has the sizes `AdvanceArgs` documents (the
         // classified targets when `classified`).
         if classified {
-            Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance::<true>(a, t, nt) });
+            run_threads(grid_for(len), |t, nt| unsafe { k::advance::<true>(a, t, nt) });
         } else {
-            Self::launch(Self::grid_for(len), |t, nt| unsafe { k::advance::<false>(a, t, nt) });
+            run_threads(grid_for(len), |t, nt| unsafe { k::advance::<false>(a, t, nt) });
         }
     }
 
@@ -372,7 +346,7 @@ impl CpuEngine {
         // SAFETY: no launch is running; the cell holds the pushed count (<= m, the capacity).
         let len = unsafe { *input.len };
         // SAFETY: the table has n entries and every queued vertex is < n.
-        Self::launch(Self::grid_for(len), |t, nt| unsafe { dedupe::mark(&d, t, nt) });
+        run_threads(grid_for(len), |t, nt| unsafe { dedupe::mark(&d, t, nt) });
         // SAFETY: the slice covers the pushed, initialised items.
         let (items, table) = unsafe { (std::slice::from_raw_parts(input.items, len as usize), d.table as *const u32) };
         let winners: Vec<u32> = (0..len)
@@ -418,7 +392,7 @@ impl Engine for CpuEngine {
     }
 
     fn resident(&self) -> Resident {
-        Resident { csr: self.lay.csr, dist: self.lay.dist, counters: self.lay.counters, upload: self.upload }
+        self.lay.resident(self.upload)
     }
 
     fn init(&mut self, seeds: &[u32]) -> Result<()> {
@@ -490,7 +464,7 @@ impl Engine for CpuEngine {
         let mut out = try_vec(self.n as usize, 0u32)?;
         let a = sssp_kernels::ExtractArgs { dist: self.dist.ptr(), out: out.as_mut_ptr(), n: self.n, _pad: 0 };
         // SAFETY: dist and out have n entries; each thread writes only its own slots.
-        Self::launch(CPU_THREADS, |t, nt| unsafe { k::extract(&a, t, nt) });
+        run_threads(CPU_THREADS, |t, nt| unsafe { k::extract(&a, t, nt) });
         Ok(out)
     }
 
@@ -505,7 +479,7 @@ impl Engine for CpuEngine {
             let a = self.lay.sink_args(cutoff);
             // SAFETY: the classes' lists hold `sinks` arcs of the resident graph; dist has an
             // entry per run vertex; the body writes distances only through atomics.
-            Self::launch(Self::grid_for(a.count.min(u32::MAX as u64) as u32), |t, nt| unsafe {
+            run_threads(grid_for(a.count.min(u32::MAX as u64) as u32), |t, nt| unsafe {
                 classify::relax_sinks(&a, t, nt)
             });
         }
@@ -532,8 +506,6 @@ impl super::Steps for CpuEngine {
         self.lay.lanes()
     }
 
-    /// Reset for a run: distances unreached, the frontier `[source]` and `source` at 0
-    /// (`u32::MAX`: no source, an empty frontier), counters and cells zero. Queued.
     fn reset(&mut self, source: u32) -> Result<()> {
         self.cells.get_mut().fill(0);
         self.fr = Frontiers::default();
@@ -542,22 +514,20 @@ impl super::Steps for CpuEngine {
         let a = self.lay.init_args(&self.fr, source);
         // SAFETY: every pointer addresses a live buffer of the sizes the body indexes
         // (dist: n, queue: >= 1, counters: 1).
-        Self::launch(CPU_THREADS, |t, nt| unsafe { k::init(&a, t, nt) });
+        run_threads(CPU_THREADS, |t, nt| unsafe { k::init(&a, t, nt) });
         Ok(())
     }
 
-    /// A reset with every one of `sources` at 0 and in the frontier.
     fn seed(&mut self, sources: &[u32]) -> Result<()> {
         super::check_seeds(sources, self.n)?;
         self.reset(u32::MAX)?;
         let a = self.lay.seed_args(&self.fr, sources.as_ptr(), sources.len() as u32);
         // SAFETY: distinct ids below n (checked), so the queue (n items) holds them and no two
         // threads write one distance; `sources` outlives the launch.
-        Self::launch(Self::grid_for(sources.len() as u32), |t, nt| unsafe { k::seed(&a, t, nt) });
+        run_threads(grid_for(sources.len() as u32), |t, nt| unsafe { k::seed(&a, t, nt) });
         Ok(())
     }
 
-    /// One advance's relaxation (the launches), nothing after it.
     fn relax_step(&mut self, step: Advance) -> Result<()> {
         let all = step.input == Input::AllVertices;
         if all {
@@ -578,20 +548,16 @@ impl super::Steps for CpuEngine {
         Ok(())
     }
 
-    /// Lookup dedupe of the pushed queue into the next frontier (Davidson's table plus a
-    /// stable compaction).
     fn dedupe(&mut self) -> Result<()> {
         let d = self.lay.dedupe_args(&self.fr);
         self.compact_winners(d.input, d.output);
         Ok(())
     }
 
-    /// Make the next frontier the current one (host-side bookkeeping only).
     fn swap(&mut self) {
         self.fr.swap(std::mem::take(&mut self.pending_scratch));
     }
 
-    /// Zero the `improved` and `overflow` flags (before a topology-driven sweep).
     fn clear_flags(&mut self) -> Result<()> {
         let c = &mut self.counters.get_mut()[0];
         c.improved = 0;
@@ -672,12 +638,12 @@ impl settle::SettleExecutor for HostSettle<'_> {
         let c = self.classified;
         // SAFETY (the launches): the caller's.
         if a.pull != 0 {
-            CpuEngine::launch(CpuEngine::grid_for(a.csr.n), |t, nt| unsafe { settle::pull(a, step, t, nt) });
+            run_threads(grid_for(a.csr.n), |t, nt| unsafe { settle::pull(a, step, t, nt) });
         } else if a.balance == Balance::Partition as u32 {
             let f = unsafe { settle::frontier_queue(a) };
             self.eng.scan_degrees(f);
             let len = unsafe { *f.len };
-            CpuEngine::launch(CpuEngine::grid_for(len), |t, nt| unsafe {
+            run_threads(grid_for(len), |t, nt| unsafe {
                 if c {
                     settle::relax_frontier_partition::<true>(a, step, t, nt)
                 } else {
@@ -686,7 +652,7 @@ impl settle::SettleExecutor for HostSettle<'_> {
             });
         } else {
             let len = unsafe { *settle::frontier_queue(a).len };
-            CpuEngine::launch(CpuEngine::grid_for(len), |t, nt| unsafe {
+            run_threads(grid_for(len), |t, nt| unsafe {
                 if c {
                     settle::relax_frontier::<true>(a, step, t, nt)
                 } else {
@@ -709,6 +675,6 @@ impl settle::SettleExecutor for HostSettle<'_> {
     unsafe fn settle(&mut self, a: &sssp_kernels::SettleArgs, step: u32, m: u64, delta: u64) {
         // SAFETY: the caller's.
         let len = unsafe { *settle::cand_queue(a, settle::cand_of(step)).len };
-        CpuEngine::launch(CpuEngine::grid_for(len), |t, nt| unsafe { settle::settle_pass(a, step, m, delta, t, nt) });
+        run_threads(grid_for(len), |t, nt| unsafe { settle::settle_pass(a, step, m, delta, t, nt) });
     }
 }

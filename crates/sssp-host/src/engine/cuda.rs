@@ -847,7 +847,7 @@ impl Engine for CudaEngine {
     }
 
     fn resident(&self) -> Resident {
-        Resident { csr: self.lay.csr, dist: self.lay.dist, counters: self.lay.counters, upload: self.upload }
+        self.lay.resident(self.upload)
     }
 
     fn init(&mut self, seeds: &[u32]) -> Result<()> {
@@ -982,8 +982,6 @@ impl super::Steps for CudaEngine {
         self.lay.lanes()
     }
 
-    /// Reset for a run: distances unreached, the frontier `[source]` and `source` at 0
-    /// (`u32::MAX`: no source, an empty frontier), counters and cells zero. Queued.
     fn reset(&mut self, source: u32) -> Result<()> {
         self.stream.memset_zeros(&mut self.cells)?;
         self.fr = Frontiers::default();
@@ -994,7 +992,6 @@ impl super::Steps for CudaEngine {
         unsafe { self.k.init(&self.stream, a) }
     }
 
-    /// A reset with every one of `sources` at 0 and in the frontier.
     fn seed(&mut self, sources: &[u32]) -> Result<()> {
         super::check_seeds(sources, self.n)?;
         self.reset(u32::MAX)?;
@@ -1008,7 +1005,6 @@ impl super::Steps for CudaEngine {
         Ok(())
     }
 
-    /// One advance's relaxation (the launches), nothing after it.
     fn relax_step(&mut self, step: Advance) -> Result<()> {
         let all = step.input == Input::AllVertices;
         if all {
@@ -1041,8 +1037,6 @@ impl super::Steps for CudaEngine {
         Ok(())
     }
 
-    /// Lookup dedupe of the pushed queue into the next frontier (Davidson's table plus a
-    /// stable compaction).
     fn dedupe(&mut self) -> Result<()> {
         let d = self.lay.dedupe_args(&self.fr);
         // SAFETY: table has n entries; every pushed vertex is < n; the next queue holds n items
@@ -1053,12 +1047,10 @@ impl super::Steps for CudaEngine {
         }
     }
 
-    /// Make the next frontier the current one (host-side bookkeeping only).
     fn swap(&mut self) {
         self.fr.swap(std::mem::take(&mut self.pending_scratch));
     }
 
-    /// Zero the `improved` and `overflow` flags (before a topology-driven sweep).
     fn clear_flags(&mut self) -> Result<()> {
         self.stream.memset_zeros(&mut self.counters.slice_mut(3..4))?;
         Ok(())

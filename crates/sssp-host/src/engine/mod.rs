@@ -658,6 +658,11 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
+    /// What other features' kernels read of it ([`Engine::resident`]).
+    pub fn resident(&self, upload: std::time::Duration) -> Resident {
+        Resident { csr: self.csr, dist: self.dist, counters: self.counters, upload }
+    }
+
     /// Solves a run carries side by side.
     pub fn lanes(&self) -> u32 {
         1 << self.csr.lane_bits
