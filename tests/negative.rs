@@ -237,7 +237,15 @@ fn distances_past_i32_are_typed_errors_in_both_directions() {
 fn what_refuses_negative_weights_says_so() {
     let g = graph(3, &[(0, 1, 4), (1, 2, -2)]);
     let mut eng = engine::open(&g, device()).unwrap();
-    for algo in [Algo::NearFar, Algo::Bucketing, Algo::Crauser, Algo::CrauserEconomic, Algo::Martin, Algo::Dijkstra] {
+    for algo in [
+        Algo::NearFar,
+        Algo::Bucketing,
+        Algo::Crauser,
+        Algo::CrauserEconomic,
+        Algo::Martin,
+        Algo::Async,
+        Algo::Dijkstra,
+    ] {
         match solve(&g, algo, Some(eng.as_mut()), 0, &Options::default()) {
             Err(Error::NegativeWeight { algo: a, from: 1, to: 2, weight: -2 }) => assert_eq!(a, algo.name()),
             other => panic!("{}: {:?}", algo.name(), other.map(|s| s.dist)),

@@ -95,6 +95,10 @@ pub struct BenchArgs {
     /// warps over the block).
     #[arg(long, default_value = "grid", value_delimiter = ',', value_name = "grid|block")]
     loops: Vec<String>,
+    /// Workers of async rows, comma-separated (0: the device's full grid; `run --workers`).
+    /// Rows show `w=N` as their balance.
+    #[arg(long, default_value = "0", value_delimiter = ',', value_name = "N")]
+    workers: Vec<u32>,
     /// Also compare every trial with serial Dijkstra (slow on big graphs).
     #[arg(long)]
     reference: bool,
@@ -127,6 +131,8 @@ struct Config {
     wide_at: u32,
     /// The block loop (`--loops block`).
     block: bool,
+    /// Workers of an async row (`--workers`).
+    workers: u32,
     /// Target query at this fraction of the eccentricity (`--target-at`).
     target_at: Option<f64>,
     criterion: Criterion,
@@ -138,7 +144,7 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
     for name in &a.algos {
         let algo = Algo::parse(name)?;
         // `auto` picks its own modes, and PHAST's sweep has none: one row.
-        let balances: Vec<Balance> = if algo.uses_engine() && !matches!(algo, Algo::Auto | Algo::Phast) {
+        let balances: Vec<Balance> = if algo.uses_engine() && !matches!(algo, Algo::Auto | Algo::Phast | Algo::Async) {
             a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()?
         } else {
             vec![Balance::Thread]
@@ -191,6 +197,7 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
                                                 algo,
                                                 classify: Classify::Auto,
                                                 block: false,
+                                                workers: 0,
                                                 balance,
                                                 hub_degree,
                                                 dedupe,
@@ -237,6 +244,10 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
                 })
                 .map(move |block| Config { block, ..c })
         })
+        .flat_map(|c| {
+            let each: Vec<u32> = if c.algo == Algo::Async { a.workers.clone() } else { vec![0] };
+            each.into_iter().map(move |workers| Config { workers, ..c })
+        })
         .collect())
 }
 
@@ -260,6 +271,7 @@ impl Config {
             criterion: self.criterion,
             variant: self.variant,
             classify: self.classify,
+            workers: self.workers,
         }
     }
 }
@@ -580,7 +592,10 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             format!("{}@{}", balance_name(c.balance), c.hub_degree)
         };
         let with_hub = format!("{with_hub}{mark}{}", if c.block { "+blk" } else { "" });
-        let (bal, ded) = if c.algo.settles() {
+        let workers = if c.workers == 0 { "w=all".to_string() } else { format!("w={}", c.workers) };
+        let (bal, ded) = if c.algo == Algo::Async {
+            (workers.as_str(), "-")
+        } else if c.algo.settles() {
             (mode.as_str(), "-")
         } else if c.algo.uses_engine() && c.algo != Algo::Auto {
             (with_hub.as_str(), dedupe_name(c.dedupe))

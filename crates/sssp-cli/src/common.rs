@@ -192,6 +192,10 @@ pub struct SolveArgs {
     /// --wide-at. Same distances.
     #[arg(long, conflicts_with = "host_loop")]
     pub block_loop: bool,
+    /// Workers of --algo async: warps on the GPU, threads on the CPU backend (which runs at
+    /// most its pool's size at once). Default: the device's full grid.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub workers: Option<u32>,
     /// Source vertex (repeatable, or comma-separated: `--sources 3,17,42`). Default: `--trials`
     /// seeded random non-isolated vertices. Each source is a separate solve, on one upload of
     /// the graph (see --batch), unless --multi-source makes them one.
@@ -313,6 +317,7 @@ impl SolveArgs {
                 (false, None) => d.classify,
                 (false, Some(c)) => Classify::parse(c)?,
             },
+            workers: self.workers.unwrap_or(d.workers),
         })
     }
 
@@ -331,8 +336,8 @@ impl SolveArgs {
             matches!(a, TopoBf | Workfront | NearFar | Bucketing)
         }
         type Takes = fn(Algo) -> bool;
-        let flags: [(&str, bool, Takes); 12] = [
-            ("--delta", self.delta.is_some(), bucketed),
+        let flags: [(&str, bool, Takes); 13] = [
+            ("--delta", self.delta.is_some(), |a| bucketed(a) || a == Async),
             ("--buckets", self.buckets.is_some(), |a| a == Bucketing),
             ("--wide-at", self.wide_at.is_some(), bucketed),
             ("--balance", self.balance.is_some(), |a| advances(a) || a.settles()),
@@ -344,6 +349,7 @@ impl SolveArgs {
             ("--check-every", self.check_every.is_some(), |a| matches!(a, TopoBf | Workfront)),
             ("--host-loop", self.host_loop, frontier),
             ("--block-loop", self.block_loop, frontier),
+            ("--workers", self.workers.is_some(), |a| a == Async),
         ];
         let Some((flag, _, takes)) = flags.iter().find(|(_, given, takes)| *given && !takes(algo)) else {
             return Ok(());

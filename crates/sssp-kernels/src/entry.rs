@@ -18,6 +18,7 @@ use crate::classify::{self, ClassifyArgs, SinkArgs};
 use crate::sweep::{self, SweepArgs, SWEEP_BLOCK_THREADS};
 use crate::tree;
 use crate::types::*;
+use crate::worklist::{self, AsyncArgs};
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// How a kernel's threads must be launched.
@@ -202,6 +203,37 @@ kernels! {
     PileLoopWideClassified(PileArgs) = "sssp_pile_loop_wide_classified", Resident, Twins;
     /// [`SettleLoop`] through the classified targets.
     SettleLoopClassified(SettleArgs) = "sssp_settle_loop_classified", Resident, Twins;
+    /// The asynchronous worklist reset and seeded (`worklist::seed`).
+    AsyncSeed(AsyncArgs) = "sssp_async_seed", Grid;
+    /// Asynchronous delta-stepping: teams of the grid (warps; CPU threads) take work from the
+    /// worklist until none is left (`worklist::worker`). Needs no co-residency.
+    AsyncRun(AsyncArgs) = "sssp_async", Grid;
+}
+
+impl Body for AsyncSeed {
+    type Part = ();
+    const ZERO: () = ();
+    unsafe fn body(a: &AsyncArgs, tid: u32, nthreads: u32) {
+        worklist::seed(a, tid, nthreads)
+    }
+    fn fold(_: (), _: ()) {}
+    unsafe fn apply(_: &AsyncArgs, _: ()) {}
+}
+
+/// Each CPU thread is one worker (a team of one); the partials are the items expanded, added to
+/// the run's `vertices` counter.
+impl Body for AsyncRun {
+    type Part = u64;
+    const ZERO: u64 = 0;
+    unsafe fn body(a: &AsyncArgs, _: u32, _: u32) -> u64 {
+        worklist::worker(a, &worklist::Solo)
+    }
+    fn fold(x: u64, y: u64) -> u64 {
+        x + y
+    }
+    unsafe fn apply(a: &AsyncArgs, items: u64) {
+        cell_add(core::ptr::addr_of_mut!((*a.counters).vertices), items)
+    }
 }
 
 impl Body for BoundsEcc {

@@ -41,6 +41,7 @@ pub mod split;
 pub mod sweep;
 pub mod tree;
 pub mod types;
+pub mod worklist;
 
 // GPU only: entry points (`ptx`) over grid-cooperative operators (`grid`) over warp, block and
 // grid primitives (`warp`). The dependency order is one way: ptx -> grid, block_loop -> warp.

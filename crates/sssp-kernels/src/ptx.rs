@@ -19,6 +19,7 @@ use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_OVER, B_RH
 use crate::classify::{self, ClassifyArgs, SinkArgs};
 use crate::sweep::{self, SweepArgs};
 use crate::warp::{block_barrier, lane_id, warp_add_u64, warp_fold};
+use crate::worklist::{self, AsyncArgs};
 use crate::{advance, dedupe, grid, grid_settle, settle, tree};
 
 #[panic_handler]
@@ -191,6 +192,23 @@ mod main_module {
 
     /// Eccentricity bounding pass 1 (the paper's ECCENTRICITY as a max reduction): see
     /// [`bounds`].
+    /// Reset and seed the asynchronous worklist.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_async_seed(a: AsyncArgs) {
+        let (t, n) = global_tid();
+        worklist::seed(&a, t, n)
+    }
+
+    /// Asynchronous delta-stepping: every warp a worker (`worklist::worker`); lane 0 adds the
+    /// warp's expanded items to the counters.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_async(a: AsyncArgs) {
+        let items = worklist::worker(&a, &worklist::Warp);
+        if lane_id() == 0 && items != 0 {
+            AtomicU64::from_ptr(core::ptr::addr_of_mut!((*a.counters).vertices)).fetch_add(items, Relaxed);
+        }
+    }
+
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_bounds_ecc(a: BoundsArgs) {
         let (t, n) = global_tid();

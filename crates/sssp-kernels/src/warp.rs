@@ -83,6 +83,33 @@ unsafe fn shfl_idx(mask: u32, x: u32, src: u32) -> u32 {
     nvvm_shfl_idx(mask, x, src, SHFL_CLAMP)
 }
 
+/// Lane `src`'s `x`, in every lane of a full warp.
+#[inline(always)]
+pub unsafe fn broadcast(x: u32, src: u32) -> u32 {
+    shfl_idx(FULL_WARP, x, src)
+}
+
+/// [`broadcast`] of a 64-bit value.
+#[inline(always)]
+pub unsafe fn broadcast_u64(x: u64, src: u32) -> u64 {
+    let lo = shfl_idx(FULL_WARP, x as u32, src);
+    let hi = shfl_idx(FULL_WARP, (x >> 32) as u32, src);
+    ((hi as u64) << 32) | lo as u64
+}
+
+/// Reconverge a full warp, ordering its lanes' memory operations (`bar.warp.sync`).
+#[inline(always)]
+pub unsafe fn warp_sync() {
+    nvvm_warp_sync(FULL_WARP)
+}
+
+/// Sleep about `ns` nanoseconds (`nanosleep`, sm_70+): a polling warp yields its issue slots
+/// and its memory traffic to the warps that have work.
+#[inline(always)]
+pub unsafe fn nanosleep(ns: u32) {
+    asm!("nanosleep.u32 {t};", t = in(reg32) ns);
+}
+
 #[inline(always)]
 unsafe fn shfl_xor(mask: u32, x: u32, d: u32) -> u32 {
     nvvm_shfl_bfly(mask, x, d, SHFL_CLAMP)
@@ -287,7 +314,7 @@ pub unsafe fn block_fold_in(x: u64, f: impl Fn(u64, u64) -> u64 + Copy, smem: *m
 /// also orders against the host and other devices and cost several microseconds per grid
 /// barrier on the H100; the barrier only needs the device.
 #[inline(always)]
-unsafe fn fence_gpu() {
+pub unsafe fn fence_gpu() {
     asm!("fence.acq_rel.gpu;");
 }
 

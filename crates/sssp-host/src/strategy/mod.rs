@@ -7,6 +7,7 @@
 //! | [`bucketing`] | Davidson et al. 2014, §IV-E | advance the lowest bucket of a window of A; multisplit the far pile |
 //! | [`topo_bf`] | the LonestarGPU baseline in Davidson et al. / H-BF | advance every vertex until nothing improves |
 //! | [`crauser`] | Crauser et al. 1998; Martín et al. 2009; Ortega-Arranz et al. 2013 | relax the last settled vertices' arcs; settle every vertex proved final |
+//! | [`asynchronous`] | Wang, Fussell and Lin 2021 (ADDS) | persistent workers take vertices from a ring of delta-wide buckets; no barrier |
 //! | [`phast`] | Delling et al. 2011 (PHAST), on a contraction hierarchy built once per graph | search upward on the host; sweep the hierarchy's levels downward |
 //!
 //! Every strategy runs on any [`Engine`] (CUDA or CPU) and returns exact distances or an error;
@@ -14,6 +15,7 @@
 //! three frontier strategies share one driver (`device_loop`): they differ only in the bucket
 //! structure they hand the engine's loop.
 
+pub mod asynchronous;
 pub mod auto;
 pub mod bucketing;
 pub mod crauser;
@@ -94,6 +96,9 @@ pub enum Algo {
     /// then each solve is an upward search and a sweep of the hierarchy's levels on an engine.
     /// Non-negative integer weights.
     Phast,
+    /// Asynchronous delta-stepping on an engine ([`asynchronous`]): no barrier, a device-wide
+    /// worklist of delta-wide buckets. Non-negative weights, one solve per engine.
+    Async,
     /// Pick one of the above, and its parameters, from the device and the graph
     /// ([`auto::choose`]).
     Auto,
@@ -101,7 +106,7 @@ pub enum Algo {
 
 impl Algo {
     /// Every algorithm, in the order `--help` lists them.
-    pub const ALL: [Algo; 11] = [
+    pub const ALL: [Algo; 12] = [
         Algo::Auto,
         Algo::Dijkstra,
         Algo::BellmanFord,
@@ -113,6 +118,7 @@ impl Algo {
         Algo::CrauserEconomic,
         Algo::Martin,
         Algo::Phast,
+        Algo::Async,
     ];
 
     /// The `--algo` name.
@@ -128,13 +134,14 @@ impl Algo {
             Algo::CrauserEconomic => "crauser-economic",
             Algo::Martin => "martin",
             Algo::Phast => "phast",
+            Algo::Async => "async",
             Algo::Auto => "auto",
         }
     }
 
     /// Uses a bucket width (`Options::delta`).
     pub fn uses_delta(self) -> bool {
-        matches!(self, Algo::NearFar | Algo::Bucketing)
+        matches!(self, Algo::NearFar | Algo::Bucketing | Algo::Async)
     }
 
     /// Parse an `--algo` name.
@@ -158,6 +165,7 @@ impl Algo {
                 | Algo::CrauserEconomic
                 | Algo::Martin
                 | Algo::Phast
+                | Algo::Async
                 | Algo::Auto
         )
     }
@@ -170,7 +178,7 @@ impl Algo {
     /// Whether [`Options::classify`] applies: every engine strategy (the settling ones in
     /// their push variant).
     pub fn classifies(self) -> bool {
-        self.uses_engine() && self != Algo::Phast
+        self.uses_engine() && !matches!(self, Algo::Phast | Algo::Async)
     }
 }
 
@@ -301,6 +309,7 @@ fn solve_unclipped(
         (Algo::CrauserEconomic, Some(e)) => crauser::solve(g, e, source, opts, crauser::Family::Economic),
         (Algo::Martin, Some(e)) => crauser::solve(g, e, source, opts, crauser::Family::Martin),
         (Algo::Phast, Some(e)) => phast::phast(g, e, source, opts),
+        (Algo::Async, Some(e)) => asynchronous::asynchronous(g, e, source, opts),
         (a, None) => Err(Error::InvalidArgument(format!("`{}` runs on an engine; none was opened", a.name()))),
     }
 }

@@ -63,6 +63,9 @@ pub struct Options {
     /// relax every arc as it is). Same distances either way. Not used for a run whose target is
     /// a sink (a deferred target would never look settled, costing the early exit).
     pub classify: Classify,
+    /// Workers of the asynchronous strategy ([`asynchronous`]): warps on the GPU, threads on
+    /// the CPU (which runs at most its pool's size at once). 0: the device's full grid.
+    pub workers: u32,
 }
 
 /// Builder-style setters: `Options::default().with_cutoff(5000).with_tree()`; each returns the
@@ -119,6 +122,10 @@ impl Options {
     /// Run the GPU loop in one block ([`Options::block_loop`]).
     pub fn with_block_loop(self, block_loop: bool) -> Self {
         Options { block_loop, ..self }
+    }
+    /// Set the asynchronous strategy's workers ([`Options::workers`]; 0 = the full grid).
+    pub fn with_workers(self, workers: u32) -> Self {
+        Options { workers, ..self }
     }
     /// Relax through the edge classes always, never, or when they pay ([`Options::classify`]).
     pub fn with_classify(self, classify: Classify) -> Self {
@@ -228,6 +235,7 @@ impl Default for Options {
             criterion: crauser::Criterion::Both,
             variant: crauser::Variant::Successor,
             classify: Classify::Auto,
+            workers: 0,
         }
     }
 }
