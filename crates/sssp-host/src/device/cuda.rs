@@ -276,7 +276,10 @@ impl Device for CudaDevice {
             result::launch_kernel(
                 f.cu_function(),
                 (blocks, 1, 1),
-                (BLOCK, 1, 1),
+                // The type's block size: `sssp_sweep_block` is built for 1,024 threads
+                // (`.maxntid 1024`) and runs PHAST's top levels of up to 1,024 vertices a
+                // thread each.
+                (k.threads(), 1, 1),
                 0,
                 self.stream.cu_stream(),
                 &mut params,
