@@ -17,9 +17,10 @@
 //! `attach` returns the time, which callers report apart like the graph's upload (the CLI's
 //! `device:` line; [`Stats::hierarchy_upload`] for a solve that had to do it itself, with a
 //! hierarchy the engine was not given). Issue #27: when the first sweep did it, a process's
-//! first solve took 10.8 ms on NY and 41.5 ms on a road graph of 1.5M vertices (H100), against
-//! 1.1-1.6 ms for the later ones; the kernels' functions are looked up when the engine opens
-//! (`device::cuda`), so a first solve now costs what the others do.
+//! first solve took 3.6 ms on NY and 13.9 ms on `gen:road:1500000` on the lent H100, against
+//! 1.7 and 3.0 ms for the later ones; with the copy made by `attach` (2 ms and 9-15 ms there)
+//! and the kernels' functions looked up when the engine opens (`device::cuda`), the first
+//! solve costs what the others do (docs/results/h100-2026-11-25-phast-cold).
 //!
 //! Integer weights only (see [`crate::hierarchy`]); cutoff and target queries are answered by
 //! clipping the full tree (the sweep has no early exit); the shortest-path tree is built on
