@@ -207,7 +207,7 @@ fn hierarchy_files_round_trip() {
     let (h, read) = phast::hierarchy_file(&again, &path).unwrap();
     assert!(read);
     let mut eng = engine::open(&again, device()).unwrap();
-    phast::attach(eng.as_mut(), h.clone());
+    phast::attach(eng.as_mut(), h.clone()).unwrap();
     let (kept, built) = phast::hierarchy(&again, eng.as_mut()).unwrap();
     assert!(!built && std::ptr::eq(&*h, &*kept), "the engine keeps what it was given");
     check_with(&again, &h, &[0, 2999], "road, hierarchy from its file");
@@ -215,6 +215,41 @@ fn hierarchy_files_round_trip() {
     let sol = solve(&again, Algo::Auto, Some(eng.as_mut()), 7, &Options::default()).unwrap();
     assert_eq!(sol.stats.chosen_algo, Some(Algo::Phast));
     sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&again, 7).unwrap()).unwrap();
+}
+
+/// Issue #27 item 4: the engine's device is made ready for the sweep when it is given the
+/// hierarchy (on a GPU: the hierarchy copied in), so that a process's first solve costs what
+/// the later ones do; a solve with a hierarchy the engine was not given prepares it itself and
+/// says so. Every solve is exact.
+#[test]
+fn the_device_is_prepared_when_the_hierarchy_is_attached() {
+    let dir = TempDir::new("attach");
+    let g = generate(&GenSpec::parse("road:3000").unwrap(), 6, WeightSpec::AsGiven).unwrap();
+    let path = dir.path("road.ch");
+    phast::hierarchy_file(&g, &path).unwrap();
+    let (h, read) = phast::hierarchy_file(&g, &path).unwrap();
+    assert!(read);
+    let mut eng = engine::open(&g, device()).unwrap();
+    phast::attach(eng.as_mut(), h.clone()).unwrap();
+    for src in [0, 1500, 2999] {
+        let sol = solve(&g, Algo::Phast, Some(eng.as_mut()), src, &Options::default()).unwrap();
+        assert!(sol.stats.prepare.is_zero(), "from {src}: the hierarchy was given");
+        assert!(sol.stats.hierarchy_upload.is_zero(), "from {src}: prepared at attach, not by a solve");
+        sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&g, src).unwrap()).unwrap();
+    }
+    let other = Hierarchy::build(&g).unwrap();
+    let sol = phast::solve_with(&g, eng.as_mut(), &other, 7).unwrap();
+    if eng.is_gpu() {
+        assert!(
+            !sol.stats.hierarchy_upload.is_zero(),
+            "a hierarchy the engine was not given is copied in by its solve"
+        );
+    }
+    sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&g, 7).unwrap()).unwrap();
+    // A hierarchy of another graph is refused when given, not at its first solve.
+    let small = generate(&GenSpec::parse("road:500").unwrap(), 6, WeightSpec::AsGiven).unwrap();
+    let mut on_small = engine::open(&small, device()).unwrap();
+    assert!(matches!(phast::attach(on_small.as_mut(), h), Err(Error::InvalidArgument(_))));
 }
 
 #[test]

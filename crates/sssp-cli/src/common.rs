@@ -400,11 +400,7 @@ impl SolveArgs {
                 }
             }
         }
-        let mut eng = open_engine(g, kind)?;
-        if let Some(h) = hierarchy {
-            sssp::strategy::phast::attach(eng.as_mut(), h);
-        }
-        Ok(Some(eng))
+        Ok(Some(open_engine(g, kind, hierarchy)?))
     }
 
     /// The explicit sources, or `trials` seeded random ones.
@@ -502,18 +498,26 @@ pub fn engine_needed(g: &Graph, algo: Algo) -> Result<bool> {
     Ok(true)
 }
 
-pub fn open_engine(g: &Graph, kind: DeviceKind) -> Result<Box<dyn Engine>> {
+/// Open an engine on `kind` for `g`, give it `hierarchy` (PHAST's, from `--hierarchy`), which
+/// makes its device ready for the sweep now rather than in the first solve
+/// (`sssp::strategy::phast::attach`), and say which device it is, with the set-up, the graph's
+/// upload and the hierarchy's apart.
+pub fn open_engine(g: &Graph, kind: DeviceKind, hierarchy: Option<Arc<Hierarchy>>) -> Result<Box<dyn Engine>> {
     let t = Instant::now();
-    let (eng, fell_back) = engine::open_explained(g, kind)?;
+    let (mut eng, fell_back) = engine::open_explained(g, kind)?;
     if let Some(why) = fell_back {
         eprintln!("no usable GPU ({why}); using the CPU backend");
     }
+    let opened = t.elapsed().as_secs_f64();
     let upload = eng.upload_time().as_secs_f64();
-    eprintln!(
-        "device: {} (set-up {:.3} s, graph upload {upload:.3} s)",
-        eng.device(),
-        t.elapsed().as_secs_f64() - upload
-    );
+    let with_hierarchy = match hierarchy {
+        Some(h) => {
+            let took = sssp::strategy::phast::attach(eng.as_mut(), h)?;
+            format!(", hierarchy upload {:.3} s", took.as_secs_f64())
+        }
+        None => String::new(),
+    };
+    eprintln!("device: {} (set-up {:.3} s, graph upload {upload:.3} s{with_hierarchy})", eng.device(), opened - upload);
     Ok(eng)
 }
 
@@ -593,6 +597,7 @@ pub fn report(
             "algo": algo, "device": device, "source": source, "sources": sources, "batch": s.batch, "reached": reached,
             "seconds": secs, "gteps": gteps, "download_seconds": s.download.as_secs_f64(),
             "classify_seconds": s.classify.as_secs_f64(), "classes_used": s.classes_used, "prepare_seconds": s.prepare.as_secs_f64(),
+            "hierarchy_upload_seconds": s.hierarchy_upload.as_secs_f64(),
             "iterations": s.iterations, "arcs_relaxed": s.arcs_relaxed,
             "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
             "delta": s.delta.map(|d| dist_json(g.metric(), d as Dist)), "buckets": s.buckets, "far_splits": s.far_splits, "chosen": s.chosen,
@@ -622,11 +627,20 @@ pub fn report(
                 s.classify.as_secs_f64() * 1e3
             ),
         };
-        // PHAST's hierarchy is built by the graph's first solve, outside its clock.
+        // PHAST's hierarchy, when --hierarchy did not give one, is built by the graph's first
+        // solve, and put on the device with it, outside its clock.
         let buckets = if s.prepare.is_zero() {
             buckets
         } else {
             format!("{buckets} (+{:.3} s to build the contraction hierarchy, once)", s.prepare.as_secs_f64())
+        };
+        let buckets = if s.hierarchy_upload.is_zero() {
+            buckets
+        } else {
+            format!(
+                "{buckets} (+{:.3} ms to put the contraction hierarchy on the device, once)",
+                s.hierarchy_upload.as_secs_f64() * 1e3
+            )
         };
         // The serial references have no iterations to count.
         let iterations = if ran.uses_engine() { format!(", {} iterations", s.iterations) } else { String::new() };

@@ -85,11 +85,44 @@ pub trait Launch: Sync {
     fn shape(&self) -> Shape;
     /// Threads per block ([`Kernel::THREADS`]).
     fn threads(&self) -> u32;
+    /// Its index in `sssp_kernels::entry::ALL`, a constant of its kernel type (computed at
+    /// compile time): what a device keeps its kernels' functions by, so that a launch finds
+    /// its own without hashing its name or taking a lock.
+    fn slot(&self) -> usize;
     /// The addresses of the entry's parameters, in order (what `cuLaunchKernel` takes).
     fn params(&self) -> Vec<*mut c_void>;
     /// Run every thread of a grid of `nthreads` on the host and apply the folded result, or an
     /// error for a kernel without a host body ([`GpuOnly`]).
     fn run_host(&self, nthreads: u32) -> Result<()>;
+}
+
+/// The index of the kernel type whose entry is `entry` in `sssp_kernels::entry::ALL`
+/// ([`Launch::slot`]). Evaluated at compile time for each kernel type: a type missing from the
+/// list does not compile.
+const fn slot_of(entry: &str) -> usize {
+    const fn same(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+    let all = sssp_kernels::entry::ALL;
+    let mut i = 0;
+    while i < all.len() {
+        if same(all[i].0, entry) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("a kernel type missing from sssp_kernels::entry::ALL")
 }
 
 /// A launch of kernel `K` with parameter block `args`.
@@ -119,6 +152,9 @@ macro_rules! launch_from_type {
         }
         fn threads(&self) -> u32 {
             K::THREADS
+        }
+        fn slot(&self) -> usize {
+            const { slot_of(K::ENTRY) }
         }
         fn params(&self) -> Vec<*mut c_void> {
             vec![&self.args as *const K::Args as *mut c_void]
@@ -285,6 +321,21 @@ mod tests {
             have.sort_unstable();
             want.sort_unstable();
             assert_eq!(have, want, "{module:?}: the PTX's entries and the kernel types differ");
+        }
+    }
+
+    #[test]
+    fn each_kernel_type_has_its_own_slot() {
+        use sssp_kernels::entry::{Sweep, SweepBlock, SweepCore, ALL};
+        for (i, (entry, _)) in ALL.iter().enumerate() {
+            assert_eq!(slot_of(entry), i, "{entry}: entries are distinct, each at its own slot");
+        }
+        // SAFETY: integers and addresses, all zero (null) valid; never launched.
+        let a = || unsafe { std::mem::zeroed::<sssp_kernels::sweep::SweepArgs>() };
+        let launches: [&dyn Launch; 3] =
+            [&Call::<Sweep>::new(a()), &Call::<SweepCore>::new(a()), &GpuOnly::<SweepBlock>::new(a())];
+        for k in launches {
+            assert_eq!(ALL[k.slot()].0, k.entry());
         }
     }
 

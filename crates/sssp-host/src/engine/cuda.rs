@@ -639,7 +639,7 @@ impl CudaEngine {
             },
             table,
             buckets: None,
-            dev: CudaDevice::new(name.clone(), stream.clone(), k.module(), k.grid, spare),
+            dev: CudaDevice::new(name.clone(), stream.clone(), k.module(), k.grid, spare)?,
             block_sums: stream.alloc_zeros(SCAN_BLOCKS as usize)?,
             cells,
             counters,

@@ -207,7 +207,7 @@ mod tests {
         let (h, _) = phast::hierarchy(&kron, on_kron.as_mut()).unwrap();
         assert_eq!(phast_fits(&road, on_road.as_mut(), &o).map(|c| c.algo), Some(Algo::Phast));
         let mut batched = engine::open_lanes(&road, DeviceKind::Cpu, 2).unwrap();
-        phast::attach(batched.as_mut(), phast::held(on_road.as_mut()).unwrap());
+        phast::attach(batched.as_mut(), phast::held(on_road.as_mut()).unwrap()).unwrap();
         assert!(phast_fits(&road, batched.as_mut(), &o).is_none(), "batched");
         assert!(phast_fits(&road, on_road.as_mut(), &o.with_cutoff(10)).is_none(), "a cutoff query");
         assert!(phast_fits(&road, on_road.as_mut(), &Options { trace: true, ..o }).is_none(), "traced");

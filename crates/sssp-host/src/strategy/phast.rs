@@ -11,12 +11,23 @@
 //! (NY: after about 1,150, road 4M after about 2,250, against the best frontier configuration;
 //! docs/benchmarks.md), or is read from a file ([`hierarchy_file`], then [`attach`]).
 //!
+//! The engine's device is made ready for the sweep when the engine is given the hierarchy
+//! ([`attach`], which [`hierarchy`] calls when it builds one), not by the first solve: on a GPU
+//! the hierarchy's arrays are copied in and room is made for a query's seeds there, and
+//! `attach` returns the time, which callers report apart like the graph's upload (the CLI's
+//! `device:` line; [`Stats::hierarchy_upload`] for a solve that had to do it itself, with a
+//! hierarchy the engine was not given). Issue #27: when the first sweep did it, a process's
+//! first solve took 3.6 ms on NY and 13.9 ms on `gen:road:1500000` on the lent H100, against
+//! 1.7 and 3.0 ms for the later ones; with the copy made by `attach` (2 ms and 9-15 ms there)
+//! and the kernels' functions looked up when the engine opens (`device::cuda`), the first
+//! solve costs what the others do (docs/results/h100-2026-11-25-phast-cold).
+//!
 //! Integer weights only (see [`crate::hierarchy`]); cutoff and target queries are answered by
 //! clipping the full tree (the sweep has no early exit); the shortest-path tree is built on
 //! the host from the distances.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use sssp_kernels::entry::{Sweep, SweepBlock, SweepCore};
 use sssp_kernels::sweep::{self, SweepArgs, SWEEP_BLOCK_THREADS};
@@ -33,31 +44,70 @@ use crate::UNREACHED;
 pub fn phast(g: &Graph, eng: &mut dyn Engine, source: u32, _opts: &Options) -> Result<Solution> {
     crate::reference::check_source(g, source)?;
     crate::engine::one_lane(eng.lanes(), "phast")?;
-    let (h, built) = hierarchy(g, eng)?;
+    let (h, attached) = held_or_built(g, eng)?;
     let mut sol = solve_with(g, eng, &h, source)?;
-    if built {
+    if let Some(upload) = attached {
         sol.stats.prepare = h.stats.build;
+        sol.stats.hierarchy_upload = upload;
     }
     Ok(sol)
 }
 
 /// The contraction hierarchy an engine holding `g` keeps for PHAST (a prepared object in its
-/// extras, [`crate::engine::Extras`]; given with [`attach`] or built here on first use and
-/// kept: seconds on a road graph of a million vertices, so call this before timing queries),
-/// and whether this call built it. Errors as [`Hierarchy::build`].
+/// extras, [`crate::engine::Extras`]; given with [`attach`] or built here on first use, then
+/// attached and kept: seconds on a road graph of a million vertices, so call this before timing
+/// queries), and whether this call built it. Errors as [`Hierarchy::build`] and [`attach`].
 pub fn hierarchy(g: &Graph, eng: &mut dyn Engine) -> Result<(Arc<Hierarchy>, bool)> {
+    held_or_built(g, eng).map(|(h, attached)| (h, attached.is_some()))
+}
+
+/// [`hierarchy`], with the time [`attach`] took when this call built and attached it.
+fn held_or_built(g: &Graph, eng: &mut dyn Engine) -> Result<(Arc<Hierarchy>, Option<Duration>)> {
     if let Some(h) = held(eng) {
-        return Ok((h, false));
+        return Ok((h, None));
     }
     let h = Arc::new(Hierarchy::build(g)?);
-    attach(eng, h.clone());
-    Ok((h, true))
+    let upload = attach(eng, h.clone())?;
+    Ok((h, Some(upload)))
 }
 
 /// Give the engine `h`, a hierarchy of the graph it holds (read from a file, or built by the
-/// caller), for its PHAST solves and `auto`'s choice ([`crate::strategy::auto::phast_fits`]).
-pub fn attach(eng: &mut dyn Engine, h: Arc<Hierarchy>) {
+/// caller), for its PHAST solves and `auto`'s choice ([`crate::strategy::auto::phast_fits`]),
+/// and make its device ready for the sweep now: on a GPU, the hierarchy's downward graph, level
+/// order, core and core table copied in and room made for a query's seeds (the CPU reads the
+/// hierarchy in place). Returns how long that took, for the caller to report apart from the
+/// solves, like the graph's upload ([`crate::engine::Resident::upload`]): a solve then does no
+/// preparation (see the module doc for why and what it cost). Giving the hierarchy the engine
+/// already holds again copies nothing. An engine of several lanes, which does not run PHAST,
+/// only keeps `h`.
+///
+/// Errors, after which the engine holds no hierarchy: `h` is of a graph of another size
+/// ([`Error::InvalidArgument`]), or the device has no memory left for it
+/// ([`Error::OutOfDeviceMemory`]).
+pub fn attach(eng: &mut dyn Engine, h: Arc<Hierarchy>) -> Result<Duration> {
+    let started = Instant::now();
+    eng.extras().take::<Prepared>();
+    let before = eng.extras().take::<DeviceSweep>();
+    if h.num_vertices() != eng.graph_vertices() {
+        return Err(Error::InvalidArgument(format!(
+            "a hierarchy of a {}-vertex graph given to an engine holding {} vertices",
+            h.num_vertices(),
+            eng.graph_vertices()
+        )));
+    }
+    let sg = h.sweep_graph();
+    // Another hierarchy's copy goes first: its bytes back to the budget before the new copy's.
+    let kept = before.filter(|s| s.id == sg.id);
+    let sweep = match kept {
+        Some(s) => Some(s),
+        None if eng.lanes() == 1 => Some(DeviceSweep::prepare(&*eng, &sg)?),
+        None => None,
+    };
+    if let Some(s) = sweep {
+        eng.extras().put(s);
+    }
     eng.extras().put(Prepared(h));
+    Ok(started.elapsed())
 }
 
 /// The hierarchy the engine holds (given or built), without building one.
@@ -80,16 +130,29 @@ pub fn hierarchy_file(g: &Graph, path: &std::path::Path) -> Result<(Arc<Hierarch
 /// The hierarchy an engine keeps for PHAST ([`hierarchy`], [`attach`]).
 struct Prepared(Arc<Hierarchy>);
 
-/// [`phast`] with a hierarchy at hand (`h` built from `g`).
+/// [`phast`] with a hierarchy at hand (`h` built from `g`). The engine's device is ready for it
+/// when `h` is the hierarchy last given to the engine ([`attach`]) or swept on it; otherwise
+/// this solve makes it ready first (replacing the copy of the one before), outside its clock,
+/// and reports the time in [`Stats::hierarchy_upload`].
 pub fn solve_with(g: &Graph, eng: &mut dyn Engine, h: &Hierarchy, source: u32) -> Result<Solution> {
+    let sg = h.sweep_graph();
+    let kept = eng.extras().take::<DeviceSweep>().filter(|s| s.id == sg.id);
+    let (mut sweep, upload) = match kept {
+        Some(s) => (s, Duration::ZERO),
+        None => {
+            let t = Instant::now();
+            (DeviceSweep::prepare(&*eng, &sg)?, t.elapsed())
+        }
+    };
     let started = Instant::now();
-    eng.init(&[source])?;
-    let up = h.upward(source);
-    let mut sweep = eng.extras().take::<DeviceSweep>().unwrap_or_default();
-    let swept = sweep.run(eng, &h.sweep_graph(), &up.seeds, &up.entries);
+    let run = eng.init(&[source]).and_then(|_| {
+        let up = h.upward(source);
+        sweep.run(&*eng, &sg, &up.seeds, &up.entries).map(|_| up)
+    });
     eng.extras().put(sweep);
-    swept?;
+    let up = run?;
     let mut sol = finish(g, eng, Stats::default(), started)?;
+    sol.stats.hierarchy_upload = upload;
     sol.stats.iterations = h.stats.levels;
     sol.stats.arcs_relaxed += up.arcs;
     sol.stats.vertices_processed = g.num_vertices() as u64;
@@ -108,15 +171,30 @@ pub fn solve_with(g: &Graph, eng: &mut dyn Engine, h: &Hierarchy, source: u32) -
 /// one pass of a block over them.
 const SWEEP_BLOCK_LEVEL: u32 = SWEEP_BLOCK_THREADS;
 
-/// PHAST's sweep on an engine's device, a problem object the engine keeps in its extras
-/// ([`crate::engine::Extras`]): on a GPU the hierarchy's downward graph, level order, core and
-/// core table, copied in on the first sweep and kept while the same hierarchy comes back
-/// (fit-checked), plus room for a query's seeds; the CPU reads the hierarchy in place.
-#[derive(Default)]
+/// Seed items the room made for a query holds beyond the core's vertices ([`seed_room`]): an
+/// upward search on a road graph reaches a few hundred vertices below the core (road 4M: 635),
+/// so their queries never grow it.
+const SEED_ROOM: usize = 1024;
+
+/// Seed items to make room for on the device for `h`'s queries: the upward search's seeds and
+/// core entries are distinct vertices, at most every core vertex (entries with a core table,
+/// seeds without one) and [`SEED_ROOM`] below it, and at most every vertex.
+fn seed_room(h: &SweepGraph<'_>) -> usize {
+    let core = (h.n as usize).saturating_sub(h.order.len());
+    (SEED_ROOM + core).next_power_of_two().min((h.n as usize).max(1))
+}
+
+/// PHAST's sweep on an engine's device for one hierarchy, a problem object the engine keeps in
+/// its extras ([`crate::engine::Extras`]), made by [`attach`] (or by a solve with a hierarchy
+/// the engine was not given): on a GPU the hierarchy's downward graph, level order, core and
+/// core table, copied in (fit-checked), plus room for a query's seeds; the CPU reads the
+/// hierarchy in place and keeps only which one it was made for.
 pub(crate) struct DeviceSweep {
-    /// The hierarchy on the device (GPU only) and its id.
-    graph: Option<(u64, SweepBuffers)>,
-    /// The seed items, grown to a power of two when a search reaches more vertices.
+    /// The hierarchy it was made for ([`SweepGraph::id`]).
+    id: u64,
+    /// The hierarchy on the device (GPU only).
+    graph: Option<SweepBuffers>,
+    /// The seed items (GPU only), grown to a power of two when a search reaches more vertices.
     seeds: Option<Buffer>,
 }
 
@@ -151,13 +229,32 @@ impl SweepBuffers {
 }
 
 impl DeviceSweep {
+    /// `h` made ready on `eng`'s device: checked against the engine (one lane, a hierarchy of
+    /// its graph); on a GPU its arrays copied in and room made for [`seed_room`] seed items,
+    /// and the copies finished (so that the time is theirs, not the first solve's).
+    fn prepare(eng: &dyn Engine, h: &SweepGraph<'_>) -> Result<Self> {
+        crate::engine::one_lane(eng.lanes(), "the PHAST sweep")?;
+        let (dev, r) = (eng.device(), eng.resident());
+        sweep_args(h, r.csr.n, r.csr.metric, r.dist, r.counters, 0, 0)?;
+        if !dev.facts().gpu {
+            return Ok(DeviceSweep { id: h.id, graph: None, seeds: None });
+        }
+        let graph = SweepBuffers::upload(dev, h)?;
+        let seeds = dev.alloc_of::<u64>(seed_room(h))?;
+        dev.synchronize()?;
+        Ok(DeviceSweep { id: h.id, graph: Some(graph), seeds: Some(seeds) })
+    }
+
     /// After the engine's init: write `seeds` (the upward search's, as `sweep::seed_item`s),
     /// give the core's vertices their distances from `entries` and `h`'s core table (when it
-    /// has one; `entries` empty otherwise), then run every level of `h` from the top, each
-    /// vertex taking the least candidate over its downward in-arcs; arcs relaxed and overflows
-    /// go to the engine's counters. Queued.
+    /// has one; `entries` empty otherwise), then run every level of `h` (the hierarchy this was
+    /// prepared for) from the top, each vertex taking the least candidate over its downward
+    /// in-arcs; arcs relaxed and overflows go to the engine's counters. Queued.
     pub fn run(&mut self, eng: &dyn Engine, h: &SweepGraph<'_>, seeds: &[u64], entries: &[u64]) -> Result<()> {
         crate::engine::one_lane(eng.lanes(), "the PHAST sweep")?;
+        if h.id != self.id {
+            return Err(Error::InvalidArgument("the PHAST sweep was prepared for another hierarchy".into()));
+        }
         let (dev, r) = (eng.device(), eng.resident());
         let mut a = sweep_args(h, r.csr.n, r.csr.metric, r.dist, r.counters, seeds.len(), entries.len())?;
         let starts = h.level_starts;
@@ -167,16 +264,14 @@ impl DeviceSweep {
         if !dev.facts().gpu {
             return Self::on_host(dev, a, seeds, entries, levels, size);
         }
-        if self.graph.as_ref().is_none_or(|(id, _)| *id != h.id) {
-            self.graph = None; // its bytes back to the budget before the new copy's
-            self.graph = Some((h.id, SweepBuffers::upload(dev, h)?));
-        }
         let items = seeds.len() + entries.len();
         if self.seeds.as_ref().is_none_or(|b| b.bytes() < 8 * items as u64) {
-            self.seeds = None;
-            self.seeds = Some(dev.alloc_of::<u64>(items.next_power_of_two().max(1024))?);
+            self.seeds = None; // its bytes back to the budget before the new buffer's
+            self.seeds = Some(dev.alloc_of::<u64>(items.next_power_of_two().max(SEED_ROOM))?);
         }
-        let b = &self.graph.as_ref().expect("uploaded above").1;
+        let Some(b) = &self.graph else {
+            return Err(Error::InvalidArgument("the PHAST sweep was prepared on another device".into()));
+        };
         let s = self.seeds.as_ref().expect("allocated above");
         // The entries follow the seeds in one array.
         dev.upload_of(s, 0, seeds)?;
@@ -298,4 +393,79 @@ fn sweep_args(
         entry_count: entries as u32,
         _pad: 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{self, DeviceKind};
+    use crate::generate::{generate, GenSpec};
+    use crate::WeightSpec;
+
+    fn road(n: u32) -> Graph {
+        generate(&GenSpec::parse(&format!("road:{n}")).unwrap(), 3, WeightSpec::AsGiven).unwrap()
+    }
+
+    /// The id of the hierarchy the engine's sweep was prepared for, if any.
+    fn prepared_for(eng: &mut dyn Engine) -> Option<u64> {
+        eng.extras().get::<DeviceSweep>().map(|s| s.id)
+    }
+
+    /// Issue #27 item 4: the device is made ready for the sweep when the engine is given the
+    /// hierarchy; the first solve then prepares nothing, and every solve is exact.
+    #[test]
+    fn attach_prepares_the_sweep_before_the_first_solve() {
+        let g = road(2000);
+        let h = Arc::new(Hierarchy::build(&g).unwrap());
+        let mut eng = engine::open(&g, DeviceKind::Cpu).unwrap();
+        assert_eq!(prepared_for(eng.as_mut()), None);
+        attach(eng.as_mut(), h.clone()).unwrap();
+        assert_eq!(prepared_for(eng.as_mut()), Some(h.sweep_graph().id), "prepared by attach, before any solve");
+        for src in [0, 999, 1999] {
+            let sol = phast(&g, eng.as_mut(), src, &Options::default()).unwrap();
+            assert!(sol.stats.prepare.is_zero() && sol.stats.hierarchy_upload.is_zero(), "from {src}: {:?}", sol.stats);
+            crate::verify::compare(&sol.dist, &crate::reference::dijkstra(&g, src).unwrap()).unwrap();
+            assert_eq!(prepared_for(eng.as_mut()), Some(h.sweep_graph().id), "kept");
+        }
+        // Given again: kept as it is.
+        attach(eng.as_mut(), h.clone()).unwrap();
+        assert_eq!(prepared_for(eng.as_mut()), Some(h.sweep_graph().id));
+        // A hierarchy the engine was not given: its solve prepares it, then the held one's does.
+        let other = Hierarchy::build(&g).unwrap();
+        let sol = solve_with(&g, eng.as_mut(), &other, 5).unwrap();
+        crate::verify::compare(&sol.dist, &crate::reference::dijkstra(&g, 5).unwrap()).unwrap();
+        assert_eq!(prepared_for(eng.as_mut()), Some(other.sweep_graph().id));
+        let sol = phast(&g, eng.as_mut(), 5, &Options::default()).unwrap();
+        crate::verify::compare(&sol.dist, &crate::reference::dijkstra(&g, 5).unwrap()).unwrap();
+        assert_eq!(prepared_for(eng.as_mut()), Some(h.sweep_graph().id));
+    }
+
+    #[test]
+    fn a_hierarchy_built_by_the_first_solve_is_attached_by_it() {
+        let g = road(1000);
+        let mut eng = engine::open(&g, DeviceKind::Cpu).unwrap();
+        let sol = phast(&g, eng.as_mut(), 3, &Options::default()).unwrap();
+        assert!(!sol.stats.prepare.is_zero(), "this solve built the hierarchy");
+        let h = held(eng.as_mut()).unwrap();
+        assert_eq!(prepared_for(eng.as_mut()), Some(h.sweep_graph().id));
+        let sol = phast(&g, eng.as_mut(), 4, &Options::default()).unwrap();
+        assert!(sol.stats.prepare.is_zero() && sol.stats.hierarchy_upload.is_zero());
+    }
+
+    #[test]
+    fn attach_refuses_another_graphs_hierarchy_and_only_keeps_it_on_lanes() {
+        let (g, small) = (road(1000), road(500));
+        let h = Arc::new(Hierarchy::build(&g).unwrap());
+        let mut eng = engine::open(&small, DeviceKind::Cpu).unwrap();
+        attach(eng.as_mut(), Arc::new(Hierarchy::build(&small).unwrap())).unwrap();
+        match attach(eng.as_mut(), h.clone()) {
+            Err(Error::InvalidArgument(m)) => assert!(m.contains("1000-vertex"), "{m}"),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        assert!(held(eng.as_mut()).is_none() && prepared_for(eng.as_mut()).is_none(), "nothing held after");
+        // Batched engines never sweep: they keep the hierarchy (for `auto`'s choice) only.
+        let mut lanes = engine::open_lanes(&g, DeviceKind::Cpu, 2).unwrap();
+        attach(lanes.as_mut(), h).unwrap();
+        assert!(held(lanes.as_mut()).is_some() && prepared_for(lanes.as_mut()).is_none());
+    }
 }

@@ -71,6 +71,12 @@ pub struct Stats {
     /// (zero when it was built before); not part of `compute`.
     #[serde(serialize_with = "ser_secs")]
     pub prepare: Duration,
+    /// Time this run spent making the engine's device ready for PHAST's sweep of its hierarchy
+    /// (on a GPU, copying the hierarchy in: [`phast::attach`]); not part of `compute`. Zero when
+    /// the engine was given the hierarchy before the run, which is when `attach` does it (and
+    /// returns the time); a run that builds the hierarchy attaches it and reports both.
+    #[serde(serialize_with = "ser_secs")]
+    pub hierarchy_upload: Duration,
     /// Batched sources ([`many::solve_each`] on an engine with lanes): how many sources this
     /// run's pass solved together; the times and counters above are the whole pass's.
     pub batch: Option<u32>,
