@@ -95,7 +95,7 @@ pub struct BenchArgs {
     /// warps over the block).
     #[arg(long, default_value = "grid", value_delimiter = ',', value_name = "grid|block")]
     loops: Vec<String>,
-    /// Workers of async rows, comma-separated (0: the device's full grid; `run --workers`).
+    /// Workers of async rows, comma-separated (0: the default, `w=auto`; `run --workers`).
     /// Rows show `w=N` as their balance.
     #[arg(long, default_value = "0", value_delimiter = ',', value_name = "N")]
     workers: Vec<u32>,
@@ -591,7 +591,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             format!("{}@{}", balance_name(c.balance), c.hub_degree)
         };
         let with_hub = format!("{with_hub}{mark}{}", if c.block { "+blk" } else { "" });
-        let workers = if c.workers == 0 { "w=all".to_string() } else { format!("w={}", c.workers) };
+        let workers = if c.workers == 0 { "w=auto".to_string() } else { format!("w={}", c.workers) };
         let (bal, ded) = if c.algo == Algo::Async {
             (workers.as_str(), "-")
         } else if c.algo.settles() {

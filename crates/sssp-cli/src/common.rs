@@ -193,7 +193,8 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with = "host_loop")]
     pub block_loop: bool,
     /// Workers of --algo async: warps on the GPU, threads on the CPU backend (which runs at
-    /// most its pool's size at once). Default: the device's full grid.
+    /// most its pool's size at once). Default: two warps per SM on a GPU (264 on an H100),
+    /// the pool on the CPU.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub workers: Option<u32>,
     /// Source vertex (repeatable, or comma-separated: `--sources 3,17,42`). Default: `--trials`

@@ -206,8 +206,9 @@ kernels! {
     /// The asynchronous worklist reset and seeded (`worklist::seed`).
     AsyncSeed(AsyncArgs) = "sssp_async_seed", Grid;
     /// Asynchronous delta-stepping: teams of the grid (warps; CPU threads) take work from the
-    /// worklist until none is left (`worklist::worker`). Needs no co-residency.
-    AsyncRun(AsyncArgs) = "sssp_async", Grid;
+    /// worklist until none is left (`worklist::worker`). Needs no co-residency. Blocks of one
+    /// warp, so that the workers spread over every SM (256-thread blocks put 264 workers on 33).
+    AsyncRun(AsyncArgs) = "sssp_async", Grid [32];
 }
 
 impl Body for AsyncSeed {

@@ -91,6 +91,12 @@ pub fn asynchronous(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options
         real: (g.metric() == Metric::Real) as u32,
     };
     let threads = match opts.workers {
+        // Two warps per SM (a 32nd of the grid-stride grid's threads, which is 8 blocks of 256
+        // per SM): 264 on the H100, the fastest count measured on NY, road 1M and kron 16-18
+        // (more workers contend for the buckets' counters: kron 16 3.1 ms with 264, 4.6 with
+        // 1056; docs/gpu.md). The CPU: its grid (the pool runs as many at once as it has
+        // threads).
+        0 if eng.is_gpu() => eng.device().facts().threads / 32,
         0 => eng.device().facts().threads,
         w if eng.is_gpu() => w.saturating_mul(32),
         w => w,

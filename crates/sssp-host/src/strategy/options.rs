@@ -64,7 +64,8 @@ pub struct Options {
     /// a sink (a deferred target would never look settled, costing the early exit).
     pub classify: Classify,
     /// Workers of the asynchronous strategy ([`asynchronous`]): warps on the GPU, threads on
-    /// the CPU (which runs at most its pool's size at once). 0: the device's full grid.
+    /// the CPU (which runs at most its pool's size at once). 0: two warps per SM on a GPU, the
+    /// pool on the CPU.
     pub workers: u32,
 }
 
@@ -123,7 +124,7 @@ impl Options {
     pub fn with_block_loop(self, block_loop: bool) -> Self {
         Options { block_loop, ..self }
     }
-    /// Set the asynchronous strategy's workers ([`Options::workers`]; 0 = the full grid).
+    /// Set the asynchronous strategy's workers ([`Options::workers`]; 0 = the default).
     pub fn with_workers(self, workers: u32) -> Self {
         Options { workers, ..self }
     }
