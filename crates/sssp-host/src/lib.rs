@@ -50,14 +50,20 @@ pub mod graph;
 pub mod hierarchy;
 pub mod io;
 pub mod mem;
+mod paths;
 pub mod reference;
 pub mod rng;
+mod solver;
 pub mod strategy;
 pub mod tree;
+mod typed;
 pub mod verify;
 
 pub use error::{Error, Result};
-pub use graph::{Distance, EdgeList, Graph, Metric, RealDistances, WeightSpec, WeightTotal, Weights};
+pub use graph::{Distance, EdgeList, Metric, RealDistances, WeightSpec, WeightTotal, Weights};
+pub use paths::Paths;
+pub use solver::{Device, Query, Solver};
+pub use typed::{Graph, Weight};
 
 /// The default hub threshold of the frontier strategies ([`strategy::Options::hub_degree`]).
 pub use sssp_kernels::{BLOCK_QUEUE_CAP, HUB_DEGREE};
