@@ -8,8 +8,9 @@
 
 use sssp::engine::{self, Dedupe};
 use sssp::generate::{generate, GenSpec};
+use sssp::graph::Graph;
 use sssp::strategy::{solve, Algo, Options};
-use sssp::{Error, Graph, WeightSpec, BLOCK_QUEUE_CAP};
+use sssp::{Error, WeightSpec, BLOCK_QUEUE_CAP};
 
 use sssp_tests::device;
 

@@ -7,9 +7,10 @@
 
 use proptest::prelude::*;
 use sssp::engine::{self, Balance, Dedupe, Engine};
+use sssp::graph::Graph;
 use sssp::strategy::crauser::Criterion;
 use sssp::strategy::{solve, solve_each, Algo, Classify, Options};
-use sssp::{EdgeList, Error, Graph, WeightSpec};
+use sssp::{EdgeList, Error, WeightSpec};
 
 use sssp_tests::device;
 

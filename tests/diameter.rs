@@ -9,9 +9,10 @@
 use sssp::diameter::{diameter, strongly_connected, BfsMode, DiameterOptions, Extremes, Scope};
 use sssp::engine::DeviceKind;
 use sssp::generate::{generate, GenSpec};
+use sssp::graph::Graph;
 use sssp::rng::Rng;
 use sssp::strategy::Algo;
-use sssp::{Dist, Error, Graph, WeightSpec, UNREACHED};
+use sssp::{Dist, Error, WeightSpec, UNREACHED};
 
 use sssp_tests::device;
 

@@ -4,9 +4,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use sssp::graph::Graph;
 use sssp::io::{self, binary, Format, LoadOptions};
 use sssp::rng::Rng;
-use sssp::{EdgeList, Error, Graph, WeightSpec, Weights};
+use sssp::{EdgeList, Error, WeightSpec, Weights};
 use sssp_tests::TempDir;
 
 /// A fresh directory under the system temp dir, removed on drop.

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use sssp::engine::{self, Balance, Dedupe};
 use sssp::generate::{generate, GenSpec};
+use sssp::graph::Graph;
 use sssp::strategy::{solve, Algo, Options};
-use sssp::{Graph, WeightSpec};
+use sssp::WeightSpec;
 
 use sssp_tests::device;
 

@@ -8,9 +8,10 @@
 use proptest::prelude::*;
 use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
 use sssp::generate::{generate, GenSpec};
+use sssp::graph::Graph;
 use sssp::graph::NO_VERTEX;
 use sssp::strategy::{solve, solve_each, solve_nearest, Algo, Options};
-use sssp::{Dist, Error, Graph, WeightSpec, UNREACHED};
+use sssp::{Dist, Error, WeightSpec, UNREACHED};
 
 use sssp_tests::device;
 

@@ -9,8 +9,9 @@
 use proptest::prelude::*;
 use sssp::engine::{self, Engine};
 use sssp::generate::{generate, GenSpec};
+use sssp::graph::Graph;
 use sssp::strategy::{solve, solve_each, solve_nearest, Algo, Options};
-use sssp::{Dist, EdgeList, Error, Graph, Metric, WeightSpec, UNREACHED};
+use sssp::{Dist, EdgeList, Error, Metric, WeightSpec, UNREACHED};
 
 use sssp_tests::{configs, device};
 

@@ -11,9 +11,10 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use sssp::graph::Graph;
 use sssp::graph::NO_VERTEX;
 use sssp::io::{read_graph, LoadOptions};
-use sssp::{reference, tree, verify, Graph, UNREACHED};
+use sssp::{reference, tree, verify, UNREACHED};
 
 const NY_VERTICES: usize = 264_346;
 const NY_ARCS: usize = 733_846;

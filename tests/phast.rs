@@ -8,9 +8,10 @@
 
 use sssp::engine;
 use sssp::generate::{generate, GenSpec};
+use sssp::graph::Graph;
 use sssp::hierarchy::{Hierarchy, HierarchyParams, CORE_DEGREE};
 use sssp::strategy::{phast, solve, Algo, Options};
-use sssp::{EdgeList, Error, Graph, WeightSpec, UNREACHED};
+use sssp::{EdgeList, Error, WeightSpec, UNREACHED};
 
 use sssp_tests::{device, TempDir};
 

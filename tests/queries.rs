@@ -7,9 +7,10 @@
 use proptest::prelude::*;
 use sssp::engine::{self, Balance, Dedupe, Engine};
 use sssp::generate::{generate, GenSpec};
+use sssp::graph::Graph;
 use sssp::strategy::crauser::Variant;
 use sssp::strategy::{solve, Algo, Options};
-use sssp::{Dist, Distance, Error, Graph, WeightSpec, UNREACHED};
+use sssp::{Dist, Distance, Error, WeightSpec, UNREACHED};
 
 use sssp_tests::device;
 

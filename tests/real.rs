@@ -8,9 +8,10 @@
 use proptest::prelude::*;
 use sssp::engine::{self, Engine};
 use sssp::generate::{generate, GenSpec};
+use sssp::graph::Graph;
 use sssp::io::{read_graph, LoadOptions, RealPolicy};
 use sssp::strategy::{solve, solve_each, solve_nearest, Algo, Options};
-use sssp::{Dist, EdgeList, Error, Graph, Metric, RealDistances, WeightSpec, UNREACHED};
+use sssp::{Dist, EdgeList, Error, Metric, RealDistances, WeightSpec, UNREACHED};
 
 use sssp_tests::{configs, device, TempDir};
 

@@ -9,8 +9,9 @@
 
 use proptest::prelude::*;
 use sssp::generate::{self, GenSpec};
+use sssp::graph::Graph;
 use sssp::graph::NO_VERTEX;
-use sssp::{reference, tree, verify, Dist, EdgeList, Error, Graph, WeightSpec, UNREACHED};
+use sssp::{reference, tree, verify, Dist, EdgeList, Error, WeightSpec, UNREACHED};
 
 type Arc = (u32, u32, i64);
 

@@ -8,9 +8,10 @@
 use proptest::prelude::*;
 use sssp::engine::{self, Balance, Engine};
 use sssp::generate::{generate, GenSpec};
+use sssp::graph::Graph;
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{solve, Algo, Classify, Options};
-use sssp::{EdgeList, Error, Graph, Metric, WeightSpec};
+use sssp::{EdgeList, Error, Metric, WeightSpec};
 
 use sssp_tests::device;
 

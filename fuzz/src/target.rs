@@ -10,9 +10,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use sssp::graph::Graph;
 use sssp::hierarchy::{Hierarchy, HierarchyParams};
 use sssp::io::{read_graph, Format, LoadOptions};
-use sssp::{Graph, WeightSpec};
+use sssp::WeightSpec;
 
 use crate::alloc;
 use crate::child::{self, End};

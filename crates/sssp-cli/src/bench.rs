@@ -13,9 +13,10 @@
 
 use clap::Args;
 use sssp::engine::{Balance, Dedupe, DeviceKind};
+use sssp::graph::Graph;
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{solve, Algo, Classify, Options};
-use sssp::{Error, Graph, Result, UNREACHED};
+use sssp::{Error, Result, UNREACHED};
 
 use crate::common::{self, balance_name, dedupe_name, parse_balance, parse_dedupe, GraphArgs};
 

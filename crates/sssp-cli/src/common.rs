@@ -7,11 +7,12 @@ use std::time::Instant;
 
 use clap::Args;
 use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
+use sssp::graph::Graph;
 use sssp::hierarchy::Hierarchy;
 use sssp::io::{Format, LoadOptions, RealPolicy};
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{Algo, Classify, Options, Solution};
-use sssp::{Dist, Error, Graph, Metric, RealDistances, Result, WeightSpec, UNREACHED};
+use sssp::{Dist, Error, Metric, RealDistances, Result, WeightSpec, UNREACHED};
 
 /// How to read a graph.
 #[derive(Args, Clone)]

@@ -1,6 +1,7 @@
 //! `sssp info`: what a graph is, at a glance.
 
-use sssp::{Graph, RealDistances, Result, UNREACHED};
+use sssp::graph::Graph;
+use sssp::{RealDistances, Result, UNREACHED};
 
 use crate::common::GraphArgs;
 

@@ -204,6 +204,7 @@ fn exit_code(e: &Error) -> u8 {
         | Error::VertexOutOfRange { .. }
         | Error::TooLarge { .. }
         | Error::WeightOutOfRange { .. }
+        | Error::InvalidWeight { .. }
         | Error::NegativeWeight { .. } => 2,
         Error::NegativeCycle { .. } => 6,
         _ => 1,

@@ -303,7 +303,7 @@ fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::
 /// use sssp::diameter::{diameter, DiameterOptions};
 /// use sssp::engine::DeviceKind;
 /// // A path 0 - 1 - 2 - 3 with unit weights (both directions).
-/// let g = sssp::Graph::from_arcs(4, &[(0, 1, 1), (1, 0, 1), (1, 2, 1), (2, 1, 1), (2, 3, 1), (3, 2, 1)])?;
+/// let g = sssp::graph::Graph::from_arcs(4, &[(0, 1, 1), (1, 0, 1), (1, 2, 1), (2, 1, 1), (2, 3, 1), (3, 2, 1)])?;
 /// let opts = DiameterOptions { center: true, ..DiameterOptions::default() };
 /// let x = diameter(&g, DeviceKind::Cpu, &opts)?;
 /// assert_eq!((x.diameter, x.radius), (3, Some(2)));

@@ -73,6 +73,23 @@ pub enum Error {
         kind: &'static str,
     },
 
+    /// A weight that is not a weight: an `f32` that is NaN, infinite or negative (real weights
+    /// must be finite and `>= 0`), given to a typed graph's constructor
+    /// ([`crate::Graph::from_edges`]). Files report it as [`Error::Parse`] at its line.
+    #[error("weight {weight} of edge {edge} ({from} -> {to}): {why}")]
+    InvalidWeight {
+        /// The edge's index in the input (0-based, in input order).
+        edge: u64,
+        /// Its tail.
+        from: u32,
+        /// Its head.
+        to: u32,
+        /// The weight as given, printed.
+        weight: String,
+        /// Why it cannot be a weight.
+        why: String,
+    },
+
     /// An algorithm that needs non-negative weights was given a negative one.
     #[error("negative edge weight {weight} on arc {from} -> {to}; {}", needs_nonnegative(algo))]
     NegativeWeight {

@@ -458,7 +458,7 @@ impl Graph {
     /// weights). Handy for small hand-drawn graphs; O(n + m).
     ///
     /// ```
-    /// let g = sssp::Graph::from_arcs(3, &[(0, 1, 5), (1, 2, -1)])?;
+    /// let g = sssp::graph::Graph::from_arcs(3, &[(0, 1, 5), (1, 2, -1)])?;
     /// assert_eq!(g.neighbors(1).collect::<Vec<_>>(), vec![(2, -1)]);
     /// # Ok::<(), sssp::Error>(())
     /// ```

@@ -1,17 +1,17 @@
 //! `sssp`: exact single-source shortest paths on GPUs (CUDA) and CPUs, written in Rust.
 //!
-//! Layers, in the order data flows:
-//! - [`graph`]: the CSR graph model; [`io`]: file formats; [`generate`]: seeded generators.
-//! - [`reference`](mod@reference): serial Dijkstra and Bellman-Ford; [`verify`]: a
-//!   reference-free certificate checker; [`tree`]: predecessor trees and paths from any distance
-//!   vector.
-//! - [`engine`]: the two backends (CUDA through `cudarc`, CPU through rayon) running the same
-//!   kernels from `sssp-kernels`; [`strategy`]: the parallel algorithms built from them;
-//!   [`hierarchy`]: the contraction hierarchy PHAST sweeps ([`strategy::phast`]);
-//!   [`diameter`](mod@diameter): exact diameter, radius, center and periphery by eccentricity
-//!   bounding on top of them.
-//! - [`error`]: the one error type, [`Error`]; [`mem`]: fallible allocation; [`rng`]: the seeded
-//!   generator behind every random choice.
+//! # The library
+//!
+//! - [`Graph<W>`](Graph): a graph with weights of type `W` (`u32`, `i32` or `f32`; the distance
+//!   type of each is in [`Weight`]), built from `(tail, head, weight)` triples, CSR arrays, a
+//!   file or (feature `petgraph`) a petgraph graph.
+//! - [`Solver`]: the graph on a [`Device`] (the GPU when usable, else the CPU backend), uploaded
+//!   once, and any number of queries on it: [`Solver::shortest_paths`],
+//!   [`Solver::shortest_paths_many`], [`Solver::nearest`], [`Solver::distances_to`],
+//!   [`Solver::path`], each with a cutoff and the algorithm as options ([`Query`]).
+//! - [`Paths`]: typed distances (`None` when not reached) and the paths behind them.
+//! - [`Error`]: one error type with typed variants, e.g. [`Error::NegativeCycle`] with the
+//!   cycle.
 //!
 //! # Quickstart
 //!
@@ -22,7 +22,24 @@
 #![doc = include_str!("../examples/quickstart.rs")]
 //! ```
 //!
-//! The same on a 3x3 grid with unit weights, checked against the answer:
+//! # The layers below
+//!
+//! What [`Solver`] drives, and the CLI with it, in the order data flows:
+//! - [`graph`]: the untyped CSR graph model ([`Graph::raw`]); [`io`]: file formats;
+//!   [`generate`]: seeded generators.
+//! - [`reference`](mod@reference): serial Dijkstra and Bellman-Ford; [`verify`]: a
+//!   reference-free certificate checker; [`tree`]: predecessor trees and paths from any distance
+//!   vector.
+//! - [`engine`]: the two backends (CUDA through `cudarc`, CPU through rayon) running the same
+//!   kernels from `sssp-kernels`; [`strategy`]: the parallel algorithms built from them
+//!   (`strategy::solve` and its [`Options`](strategy::Options));
+//!   [`hierarchy`]: the contraction hierarchy PHAST sweeps ([`strategy::phast`]);
+//!   [`diameter`](mod@diameter): exact diameter, radius, center and periphery by eccentricity
+//!   bounding on top of them.
+//! - [`error`]: the one error type, [`Error`]; [`mem`]: fallible allocation; [`rng`]: the seeded
+//!   generator behind every random choice.
+//!
+//! The engine-level layer on a 3x3 grid with unit weights, checked against the answer:
 //!
 //! ```
 //! use sssp::engine::{self, DeviceKind};
@@ -50,14 +67,20 @@ pub mod graph;
 pub mod hierarchy;
 pub mod io;
 pub mod mem;
+mod paths;
 pub mod reference;
 pub mod rng;
+mod solver;
 pub mod strategy;
 pub mod tree;
+mod typed;
 pub mod verify;
 
 pub use error::{Error, Result};
-pub use graph::{Distance, EdgeList, Graph, Metric, RealDistances, WeightSpec, WeightTotal, Weights};
+pub use graph::{Distance, EdgeList, Metric, RealDistances, WeightSpec, WeightTotal, Weights};
+pub use paths::Paths;
+pub use solver::{Device, Query, Solver};
+pub use typed::{Graph, Weight};
 
 /// The default hub threshold of the frontier strategies ([`strategy::Options::hub_degree`]).
 pub use sssp_kernels::{BLOCK_QUEUE_CAP, HUB_DEGREE};

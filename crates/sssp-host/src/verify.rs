@@ -52,7 +52,8 @@ const SERIAL_FRONTIER: usize = 1 << 10;
 /// # Examples
 ///
 /// ```
-/// use sssp::{verify, Error, Graph};
+/// use sssp::graph::Graph;
+/// use sssp::{verify, Error};
 ///
 /// let g = Graph::from_arcs(3, &[(0, 1, 4), (0, 2, 1), (2, 1, 2)])?;
 /// verify::check(&g, 0, &[0, 3, 1])?; // the shortest distances, certified without a reference
