@@ -150,6 +150,13 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
     if metric == Metric::Integer {
         v.push((Algo::Phast, Options::default()));
     }
+    // Delta-stepping on the host's threads (non-negative weights): the heuristic, one bucket
+    // per unit, one bucket for everything, an odd width.
+    if metric != Metric::Signed {
+        for delta in deltas(metric) {
+            v.push((Algo::DeltaStepping, Options { delta, ..Options::default() }));
+        }
+    }
     // Asynchronous delta-stepping (non-negative weights): the full grid (the CPU's pool at
     // once), one worker (every item by one thread, in bucket order), and the bucket widths that
     // put everything in one bucket, in the narrowest buckets, and in between.

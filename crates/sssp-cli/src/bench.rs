@@ -481,7 +481,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let mut eng = if needed { Some(common::open_engine(&g, DeviceKind::parse(&a.device)?, hierarchy)?) } else { None };
     let device = eng.as_ref().map(|e| e.device().to_string()).unwrap_or_else(|| SERIAL.into());
     let serial_note = if eng.is_some() && configs.iter().any(|c| !c.algo.uses_engine()) {
-        format!(" (dijkstra/bellman-ford rows: {SERIAL})")
+        format!(" (dijkstra/bellman-ford rows: {SERIAL}; delta-stepping rows: the host's threads)")
     } else {
         String::new()
     };
@@ -607,7 +607,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let ded = if is_frontier(c.algo) { ded } else { "-" };
         let nb = if c.algo.uses_delta() { Some(c.buckets) } else { None };
         // The serial references run on the host whatever engine the other rows use.
-        let row_device = if c.algo.uses_engine() { device.as_str() } else { SERIAL };
+        let host = common::host_device(c.algo);
+        let row_device = if c.algo.uses_engine() { device.as_str() } else { host.as_str() };
         if a.json {
             let v = serde_json::json!({
                 "graph": a.graph.name(), "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,

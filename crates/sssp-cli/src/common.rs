@@ -248,6 +248,16 @@ impl HierarchyArg {
     }
 }
 
+/// Where a host algorithm (no engine) runs: the serial references on one thread, delta-stepping
+/// on the pool's.
+pub fn host_device(algo: Algo) -> String {
+    if algo == Algo::DeltaStepping {
+        format!("CPU ({} threads)", sssp::strategy::delta_stepping::threads())
+    } else {
+        "CPU (serial)".into()
+    }
+}
+
 pub fn parse_balance(s: &str) -> Result<Balance> {
     match s {
         "thread" => Ok(Balance::Thread),
@@ -339,7 +349,7 @@ impl SolveArgs {
         }
         type Takes = fn(Algo) -> bool;
         let flags: [(&str, bool, Takes); 13] = [
-            ("--delta", self.delta.is_some(), |a| bucketed(a) || a == Async),
+            ("--delta", self.delta.is_some(), |a| bucketed(a) || matches!(a, Async | DeltaStepping)),
             ("--buckets", self.buckets.is_some(), |a| a == Bucketing),
             ("--wide-at", self.wide_at.is_some(), bucketed),
             ("--balance", self.balance.is_some(), |a| advances(a) || a.settles()),
@@ -583,7 +593,7 @@ pub fn report(
     let gteps = if secs > 0.0 { g.num_arcs() as f64 / secs / 1e9 } else { 0.0 };
     // What really ran: `auto` names its choice, and a serial choice ran on the host.
     let ran = s.chosen_algo.unwrap_or(algo);
-    let device = if ran.uses_engine() { device } else { None }.map_or_else(|| "CPU (serial)".into(), str::to_string);
+    let device = if ran.uses_engine() { device } else { None }.map_or_else(|| host_device(ran), str::to_string);
     let label = match s.chosen_algo {
         Some(a) => format!("auto ({})", a.name()),
         None => algo.name().to_string(),
@@ -795,7 +805,7 @@ mod tests {
     #[test]
     fn flags_an_algorithm_would_ignore_are_refused() {
         let refused = |args: &[&str], algo| parse(args).check_flags(algo).unwrap_err().to_string();
-        assert!(refused(&["--delta", "5"], Algo::Dijkstra).contains("near-far, bucketing only"));
+        assert!(refused(&["--delta", "5"], Algo::Dijkstra).contains("delta-stepping, near-far, bucketing, async only"));
         assert!(refused(&["--buckets", "4"], Algo::NearFar).contains("`near-far` would ignore it"));
         assert!(refused(&["--balance", "cta"], Algo::Dijkstra).contains("--balance"));
         assert!(refused(&["--hub-degree", "4"], Algo::Crauser).contains("--hub-degree"));

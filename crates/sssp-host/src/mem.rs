@@ -23,6 +23,24 @@ pub fn try_vec<T: Clone + Send>(len: usize, value: T) -> Result<Vec<T>> {
     Ok(v)
 }
 
+/// [`try_vec`] of `len` atomic cells holding `value`.
+pub fn try_atomic_vec(len: usize, value: u32) -> Result<Vec<std::sync::atomic::AtomicU32>> {
+    let v = std::mem::ManuallyDrop::new(try_vec(len, value)?);
+    let (ptr, len, cap) = (v.as_ptr() as *mut std::sync::atomic::AtomicU32, v.len(), v.capacity());
+    // SAFETY: `AtomicU32` has the size, alignment and bit validity of `u32` (its documented
+    // guarantee); the buffer was allocated by a `Vec<u32>` of this length and capacity, which
+    // gives up its ownership here (ManuallyDrop).
+    Ok(unsafe { Vec::from_raw_parts(ptr, len, cap) })
+}
+
+/// The values of atomic cells made by [`try_atomic_vec`], without copying them.
+pub fn into_plain(v: Vec<std::sync::atomic::AtomicU32>) -> Vec<u32> {
+    let v = std::mem::ManuallyDrop::new(v);
+    // SAFETY: as in `try_atomic_vec`, the other way; owning the vector, no thread holds a
+    // reference to its cells any more.
+    unsafe { Vec::from_raw_parts(v.as_ptr() as *mut u32, v.len(), v.capacity()) }
+}
+
 /// Reserve room for exactly `additional` more elements, or [`Error::OutOfHostMemory`].
 pub fn reserve<T>(v: &mut Vec<T>, additional: usize) -> Result<()> {
     v.try_reserve_exact(additional).map_err(|_| Error::OutOfHostMemory { needed: bytes_of::<T>(additional) })

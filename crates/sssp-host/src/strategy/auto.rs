@@ -7,9 +7,9 @@
 //! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2) |
 //! | GPU | even degrees, mean < 3.5 (road networks) | Bucketing, virtual warps, delta = 8 x heuristic | NY: 7.27 ms (heuristic delta 9.67, best measured 7.05); road 4M: 22.9 ms (best measured 23.1) |
 //! | GPU | even degrees, mean >= 3.5 (meshes) | Near-Far, virtual warps, heuristic delta | grid3d 256^3: 25.9 ms (Bucketing 29.0; 4x delta 48, 8x 78) |
-//! | CPU | skewed degrees | Near-Far, virtual warps, heuristic delta | kron 18 on 2 cores: 172 ms (Workfront 206, Dijkstra 424) |
+//! | CPU | even degrees, mean < 3.5 (roads) | delta-stepping on the host's threads ([`super::delta_stepping`]), delta = heuristic / 4 | NY on 2 cores: 16-18 ms (serial Dijkstra 26, Bucketing 95); road 1M: 50-66 vs 112 |
+//! | CPU | every other graph | delta-stepping, delta = heuristic / 64 | kron 20 on 2 cores: 285 ms (Dijkstra 1562, the old Near-Far pick slower than Dijkstra); uniform 1M x 8: 230 vs 1455 |
 //! | any | a negative weight | serial Bellman-Ford (the only algorithm that accepts one) | |
-//! | CPU | even degrees | serial Dijkstra | NY on 2 cores: 42 ms (Near-Far 141, Workfront 1495); road 1M: 174 vs 474 |
 //! | any | one source, no cutoff or target, the engine already holds a contraction hierarchy of the graph whose core is at most 1/[`PHAST_CORE_SHARE`] of the vertices (built, or read with `--hierarchy`) | PHAST ([`phast_fits`]) | H100: NY 1.76 ms (auto's frontier pick 8.07), road 4M 3.13 (25.6), grid2d 1M 2.67 (16.1); CPU engine on 2 cores: NY 4-6.5 ms (Dijkstra 23-42). kron 16's core is 42% of its vertices: 30.4 ms against 0.69 |
 //!
 //! "Skewed" means the largest out-degree is at least [`SKEW`] times the mean and at least
@@ -130,21 +130,43 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
             )
         }
         (true, false) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {hs}")),
-        (false, true) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {hs}")),
-        // A trace asks for iterations, which serial Dijkstra does not have.
-        (false, false) if base.trace => {
+        // A trace asks for an engine's iterations, which the host algorithms do not have.
+        (false, _) if base.trace => {
             with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {hs} (traced)"))
         }
-        (false, false) => with(Algo::Dijkstra, Balance::Thread, None, "serial dijkstra".into()),
+        (false, skewed) => {
+            // Narrower buckets than the GPU's heuristic: a CPU thread pays little per bucket (a
+            // barrier, about a microsecond) and a lot per repeated expansion.
+            let divisor = if !skewed && mean < ROAD_MEAN_DEGREE { CPU_ROAD_DELTA_DIVISOR } else { CPU_DELTA_DIVISOR };
+            let d = match g.metric() {
+                Metric::Integer | Metric::Signed => (h / divisor).max(1),
+                Metric::Real => (f32::from_bits(h) / divisor as f32).max(f32::MIN_POSITIVE).to_bits(),
+            };
+            let shown = g.metric().show(d as crate::Dist);
+            let threads = super::delta_stepping::threads();
+            with(
+                Algo::DeltaStepping,
+                Balance::Thread,
+                Some(d),
+                format!("delta-stepping, {threads} threads, delta {shown} = heuristic / {divisor}"),
+            )
+        }
     }
 }
 
+/// The CPU's bucket width for road networks: the heuristic over this (NY on 2 cores: best at
+/// 4000 of the heuristic's 14907, docs/benchmarks.md "CPU: delta-stepping").
+pub const CPU_ROAD_DELTA_DIVISOR: u32 = 4;
+/// ... and for every other graph (kron 20: best at 2 of 128; `gen:uniform:1000000:8`: 4-16 of
+/// 512).
+pub const CPU_DELTA_DIVISOR: u32 = 64;
+
 /// [`choose`] for an engine of `lanes` lanes. Batches run on the frontier strategies only, so
-/// where [`choose`] picks serial Dijkstra (even degrees on the CPU) a batch runs Near-Far with
-/// the heuristic delta instead: the caller asked for lanes, and a serial pick would drop them.
+/// where [`choose`] picks a host algorithm (the CPU's delta-stepping) a batch runs Near-Far with
+/// the heuristic delta instead: the caller asked for lanes, and a host pick would drop them.
 pub fn choose_lanes(g: &Graph, gpu: bool, base: &Options, lanes: u32) -> Choice {
     let c = choose(g, gpu, base);
-    if lanes <= 1 || c.algo != Algo::Dijkstra {
+    if lanes <= 1 || c.algo.uses_engine() {
         return c;
     }
     let h = heuristic_delta(g);
@@ -152,7 +174,7 @@ pub fn choose_lanes(g: &Graph, gpu: bool, base: &Options, lanes: u32) -> Choice 
         algo: Algo::NearFar,
         opts: Options { balance: Balance::VirtualWarp, dedupe: Dedupe::Stamp, delta: Some(h), ..*base },
         why: format!(
-            "auto: near-far, vwarp, delta {} ({lanes} lanes: serial dijkstra runs one source at a time)",
+            "auto: near-far, vwarp, delta {} ({lanes} lanes: delta-stepping on the host runs one source at a time)",
             g.metric().show(h as crate::Dist)
         ),
     }
@@ -176,15 +198,17 @@ mod tests {
             (choose(&kron, true, &o).algo, choose(&kron, true, &o).opts.balance),
             (Algo::Workfront, Balance::Partition)
         );
-        assert_eq!(choose(&kron, false, &o).algo, Algo::NearFar);
+        assert_eq!(choose(&kron, false, &o).algo, Algo::DeltaStepping);
+        assert_eq!(choose(&kron, false, &o).opts.delta, Some((heuristic_delta(&kron) / CPU_DELTA_DIVISOR).max(1)));
         let gpu_road = choose(&road, true, &o);
         let mesh = choose(&graph("grid3d:12x12x12"), true, &o);
         assert_eq!((mesh.algo, mesh.opts.delta), (Algo::NearFar, Some(heuristic_delta(&graph("grid3d:12x12x12")))));
         assert_eq!((gpu_road.algo, gpu_road.opts.balance), (Algo::Bucketing, Balance::VirtualWarp));
         assert_eq!(gpu_road.opts.delta, Some(heuristic_delta(&road) * 8));
-        assert_eq!(choose(&road, false, &o).algo, Algo::Dijkstra);
-        // Lanes need a frontier strategy: a batch on the CPU does not fall back to Dijkstra.
-        assert_eq!(choose_lanes(&road, false, &o, 1).algo, Algo::Dijkstra);
+        assert_eq!(choose(&road, false, &o).algo, Algo::DeltaStepping);
+        assert_eq!(choose(&road, false, &o).opts.delta, Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR));
+        // Lanes need a frontier strategy: a batch on the CPU does not run the host's algorithm.
+        assert_eq!(choose_lanes(&road, false, &o, 1).algo, Algo::DeltaStepping);
         assert_eq!(choose_lanes(&road, false, &o, 4).algo, Algo::NearFar);
         assert_eq!(choose_lanes(&kron, true, &o, 4).algo, Algo::Workfront);
         assert!(

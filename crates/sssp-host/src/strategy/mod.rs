@@ -8,6 +8,7 @@
 //! | [`topo_bf`] | the LonestarGPU baseline in Davidson et al. / H-BF | advance every vertex until nothing improves |
 //! | [`crauser`] | Crauser et al. 1998; Martín et al. 2009; Ortega-Arranz et al. 2013 | relax the last settled vertices' arcs; settle every vertex proved final |
 //! | [`asynchronous`] | Wang, Fussell and Lin 2021 (ADDS) | persistent workers take vertices from a ring of delta-wide buckets; no barrier |
+//! | [`delta_stepping`] | Meyer and Sanders 2003, in GAP's CPU layout (Beamer et al.) | host threads: own bins, a shared frontier per bucket, a barrier per bucket |
 //! | [`phast`] | Delling et al. 2011 (PHAST), on a contraction hierarchy built once per graph | search upward on the host; sweep the hierarchy's levels downward |
 //!
 //! Every strategy runs on any [`Engine`] (CUDA or CPU) and returns exact distances or an error;
@@ -19,6 +20,7 @@ pub mod asynchronous;
 pub mod auto;
 pub mod bucketing;
 pub mod crauser;
+pub mod delta_stepping;
 pub mod many;
 pub mod near_far;
 mod options;
@@ -96,6 +98,9 @@ pub enum Algo {
     /// then each solve is an upward search and a sweep of the hierarchy's levels on an engine.
     /// Non-negative integer weights.
     Phast,
+    /// Delta-stepping on the host's threads in the GAP benchmark suite's layout
+    /// ([`delta_stepping`]): the CPU's fast parallel path. Non-negative weights.
+    DeltaStepping,
     /// Asynchronous delta-stepping on an engine ([`asynchronous`]): no barrier, a device-wide
     /// worklist of delta-wide buckets. Non-negative weights, one solve per engine.
     Async,
@@ -106,10 +111,11 @@ pub enum Algo {
 
 impl Algo {
     /// Every algorithm, in the order `--help` lists them.
-    pub const ALL: [Algo; 12] = [
+    pub const ALL: [Algo; 13] = [
         Algo::Auto,
         Algo::Dijkstra,
         Algo::BellmanFord,
+        Algo::DeltaStepping,
         Algo::TopoBf,
         Algo::Workfront,
         Algo::NearFar,
@@ -135,13 +141,14 @@ impl Algo {
             Algo::Martin => "martin",
             Algo::Phast => "phast",
             Algo::Async => "async",
+            Algo::DeltaStepping => "delta-stepping",
             Algo::Auto => "auto",
         }
     }
 
     /// Uses a bucket width (`Options::delta`).
     pub fn uses_delta(self) -> bool {
-        matches!(self, Algo::NearFar | Algo::Bucketing | Algo::Async)
+        matches!(self, Algo::NearFar | Algo::Bucketing | Algo::Async | Algo::DeltaStepping)
     }
 
     /// Parse an `--algo` name.
@@ -297,6 +304,7 @@ fn solve_unclipped(
             let (d, s) = crate::reference::dijkstra_bounded(g, source, bound)?;
             Ok((d, s.arcs_relaxed))
         }),
+        (Algo::DeltaStepping, _) => delta_stepping::delta_stepping(g, source, opts),
         (Algo::BellmanFord, _) => serial(&|| {
             let (d, s) = crate::reference::bellman_ford_with_stats(g, source)?;
             Ok((d, s.arcs_relaxed))

@@ -289,6 +289,21 @@ pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started:
     Ok(Solution { dist, metric, stats, parents: None })
 }
 
+/// [`finish`] for a run on the host's threads (no engine): `raw` in the engines' encoding,
+/// `overflow` whether some candidate did not fit (an error only if a vertex lost its only way).
+pub(crate) fn finish_host(g: &Graph, raw: Vec<u32>, overflow: bool, mut stats: Stats) -> Result<Solution> {
+    let t = Instant::now();
+    if overflow {
+        check_overflow(g, &raw, 1)?;
+    }
+    let metric = g.metric();
+    let mut dist = Vec::new();
+    crate::mem::reserve(&mut dist, raw.len())?;
+    dist.par_extend(raw.par_iter().map(|&d| to_dist(metric, d)));
+    stats.download = t.elapsed();
+    Ok(Solution { dist, metric, stats, parents: None })
+}
+
 /// Wait for the run, and fill the stats from the engine's counters (returned).
 fn finish_stats(eng: &mut dyn Engine, stats: &mut Stats, started: Instant) -> Result<Counters> {
     eng.relax_deferred()?;

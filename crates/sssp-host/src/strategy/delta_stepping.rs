@@ -1,0 +1,400 @@
+//! Delta-stepping as a CPU runs it best (`--algo delta-stepping`; issue #32): Meyer and Sanders'
+//! buckets in the layout of the GAP benchmark suite's `sssp` (Beamer, Asanović and Patterson),
+//! written here from its description: each thread keeps its own bins, one shared frontier holds
+//! the current bucket, and a barrier separates buckets.
+//!
+//! The engines' frontier strategies are GPU-shaped: a device-wide queue per bucket, an atomic
+//! per push, a scan and a compaction per iteration, a grid-stride body per thread. On a CPU
+//! with a few threads that costs more than the work (NY on 2 cores: Bucketing 95 ms, serial
+//! Dijkstra 27 ms). Here:
+//! - the threads take 64-vertex pieces of the shared frontier with one atomic each (dynamic
+//!   scheduling), expand them, and push each lowered head into their *own* bin of its bucket:
+//!   no atomic on a push, no shared queue during the bucket;
+//! - a lowered distance is written with a compare-and-swap only when a plain read shows the
+//!   candidate is smaller (most relaxations stop at the read);
+//! - a thread re-expands its own bin of the current bucket at once while it stays small (the
+//!   bucket's next round without a barrier, GAP's "bin size threshold");
+//! - at the bucket's end the threads agree on the next non-empty bucket (one atomic min), then
+//!   copy their bins of it into the shared frontier (one atomic add each) between barriers.
+//!
+//! Duplicates are allowed (a vertex lowered twice sits in a bin twice); an entry whose vertex's
+//! distance has fallen below the current bucket was expanded in an earlier one and is skipped.
+//! Exact for non-negative weights (label-correcting within a bucket, buckets in order); integer
+//! and real (`f32`) weights, cutoff (nothing beyond it is pushed) and target (the run stops once
+//! the current bucket starts past the target's distance). A host algorithm over the graph: no
+//! engine, any device setting; threads: rayon's pool size (`RAYON_NUM_THREADS`).
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
+use std::time::Instant;
+
+use sssp_kernels::relax::{through, Through};
+use sssp_kernels::{INF, NO_CUTOFF};
+
+use super::{finish_host, Options, Solution, Stats};
+use crate::error::Result;
+use crate::graph::{Graph, Metric};
+
+/// Vertices of the shared frontier a thread takes at a time.
+const PIECE: usize = 64;
+
+/// A thread re-expands its own bin of the current bucket without a barrier while it holds
+/// fewer than this many entries (larger bins go through the shared frontier, to be shared).
+const LOCAL_BIN: usize = 1000;
+
+/// Bins a thread keeps from the current bucket on; entries beyond wait in a far list and are
+/// binned when the window reaches them (a tiny delta on long paths would otherwise allocate a
+/// bin per bucket up to the largest distance).
+const WINDOW: usize = 1 << 14;
+
+/// No bucket (the end of the run).
+const NONE: u32 = u32::MAX;
+
+/// A barrier that spins (then yields): `std::sync::Barrier` parks its threads in the kernel,
+/// and a bucket's two barriers then cost 150 us on this machine's 2 cores (NY with delta
+/// 1000: 1,038 buckets, 161 ms); spinning costs about a microsecond. Yielding after a while
+/// keeps an oversubscribed machine (tests running side by side) moving.
+struct SpinBarrier {
+    threads: usize,
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+}
+
+impl SpinBarrier {
+    fn new(threads: usize) -> Self {
+        SpinBarrier { threads, arrived: AtomicUsize::new(0), generation: AtomicUsize::new(0) }
+    }
+
+    fn wait(&self) {
+        let gen = self.generation.load(Acquire);
+        if self.arrived.fetch_add(1, AcqRel) + 1 == self.threads {
+            self.arrived.store(0, Relaxed);
+            self.generation.store(gen.wrapping_add(1), Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Acquire) == gen {
+            spins += 1;
+            if spins < 1 << 12 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// One thread's bins: bucket `base + i` at index `i`, the rest in `far`.
+struct Bins {
+    base: u32,
+    bins: VecDeque<Vec<u32>>,
+    far: Vec<u32>,
+}
+
+impl Bins {
+    fn push(&mut self, bucket: u32, v: u32) {
+        let i = bucket.saturating_sub(self.base) as usize;
+        if i >= WINDOW {
+            self.far.push(v);
+            return;
+        }
+        if self.bins.len() <= i {
+            self.bins.resize_with(i + 1, Vec::new);
+        }
+        self.bins[i].push(v);
+    }
+
+    /// Its lowest non-empty bucket at or after `cur`, the far list's lowest (from the distances
+    /// now) when the window holds none.
+    fn next(&self, cur: u32, bucket_of: impl Fn(u32) -> u32) -> u32 {
+        let skip = cur.saturating_sub(self.base) as usize;
+        let near = self.bins.iter().skip(skip).position(|b| !b.is_empty());
+        match near {
+            Some(i) => self.base + (skip + i) as u32,
+            None => self.far.iter().map(|&v| bucket_of(v)).min().unwrap_or(NONE),
+        }
+    }
+
+    /// Move the window to start at `cur`: drop the bins before it, bin the far entries that now
+    /// fall inside.
+    fn advance(&mut self, cur: u32, bucket_of: impl Fn(u32) -> u32) {
+        while self.base < cur && !self.bins.is_empty() {
+            self.bins.pop_front();
+            self.base += 1;
+        }
+        if self.bins.is_empty() {
+            self.base = cur;
+        }
+        if self.bins.is_empty() && !self.far.is_empty() {
+            for v in std::mem::take(&mut self.far) {
+                self.push(bucket_of(v).max(cur), v);
+            }
+        }
+    }
+
+    /// Take bucket `cur`'s bin (empty if none).
+    fn take(&mut self, cur: u32) -> Vec<u32> {
+        match cur.checked_sub(self.base).and_then(|i| self.bins.get_mut(i as usize)) {
+            Some(b) => std::mem::take(b),
+            None => Vec::new(),
+        }
+    }
+}
+
+/// The state the threads share.
+struct Shared<'a> {
+    g: &'a Graph,
+    weights: &'a [u32],
+    metric: Metric,
+    dist: Vec<AtomicU32>,
+    delta: u32,
+    cutoff: u32,
+    target: Option<u32>,
+    /// Two frontiers, alternating by bucket: the current one is read while the next one is
+    /// filled. Each with its length, the next piece to take, and the next bucket (agreed by an
+    /// atomic min).
+    frontier: [Vec<AtomicU32>; 2],
+    len: [AtomicUsize; 2],
+    taken: [AtomicUsize; 2],
+    next: [AtomicU32; 2],
+    arcs: AtomicU64,
+    overflow: AtomicBool,
+    barrier: SpinBarrier,
+}
+
+impl Shared<'_> {
+    fn bucket_of(&self, d: u32) -> u32 {
+        match self.metric {
+            Metric::Real => ((f32::from_bits(d) / f32::from_bits(self.delta)) as u32).min(NONE - 1),
+            _ => (d / self.delta).min(NONE - 1),
+        }
+    }
+
+    fn bucket_of_vertex(&self, v: u32) -> u32 {
+        self.bucket_of(self.dist[v as usize].load(Relaxed))
+    }
+
+    /// Expand `u` (if its distance is still in bucket `cur` or later: else an earlier bucket
+    /// expanded it), pushing the heads it lowers into `bins`; the arcs looked at.
+    fn expand(&self, u: u32, cur: u32, bins: &mut Bins) -> u64 {
+        match self.metric {
+            // The integer loop on its own: no metric dispatch per arc, a plain add.
+            Metric::Integer => self.expand_with(u, cur, bins, |du, w| {
+                let c = du as u64 + w as u64;
+                if c > self.cutoff as u64 || c >= INF as u64 {
+                    // Beyond the cutoff, or (without one) reaching INF: an overflow.
+                    if self.cutoff == NO_CUTOFF && c >= INF as u64 {
+                        self.overflow.store(true, Relaxed);
+                    }
+                    None
+                } else {
+                    Some(c as u32)
+                }
+            }),
+            metric => self.expand_with(u, cur, bins, |du, w| match through(metric, du, w, self.cutoff) {
+                Through::Candidate(c) => Some(c),
+                Through::Beyond => None,
+                Through::Overflow => {
+                    self.overflow.store(true, Relaxed);
+                    None
+                }
+            }),
+        }
+    }
+
+    #[inline(always)]
+    fn expand_with(&self, u: u32, cur: u32, bins: &mut Bins, cand: impl Fn(u32, u32) -> Option<u32>) -> u64 {
+        let du = self.dist[u as usize].load(Relaxed);
+        if du == INF || self.bucket_of(du) < cur {
+            return 0;
+        }
+        let offsets = self.g.offsets();
+        let (s, e) = (offsets[u as usize] as usize, offsets[u as usize + 1] as usize);
+        for (&v, &w) in self.g.targets()[s..e].iter().zip(&self.weights[s..e]) {
+            let Some(c) = cand(du, w) else { continue };
+            let cell = &self.dist[v as usize];
+            let mut old = cell.load(Relaxed);
+            while c < old {
+                match cell.compare_exchange_weak(old, c, Relaxed, Relaxed) {
+                    Ok(_) => {
+                        bins.push(self.bucket_of(c), v);
+                        break;
+                    }
+                    Err(now) => old = now,
+                }
+            }
+        }
+        (e - s) as u64
+    }
+
+    /// Copy a thread's bin of the next bucket into frontier `f` (one reservation); returns it
+    /// instead when it does not fit.
+    fn publish(&self, f: usize, mine: Vec<u32>) -> Vec<u32> {
+        let mut at = self.len[f].load(Relaxed);
+        loop {
+            if at + mine.len() > self.frontier[f].len() {
+                return mine;
+            }
+            match self.len[f].compare_exchange_weak(at, at + mine.len(), Relaxed, Relaxed) {
+                Ok(_) => break,
+                Err(now) => at = now,
+            }
+        }
+        for (cell, v) in self.frontier[f][at..].iter().zip(mine) {
+            cell.store(v, Relaxed);
+        }
+        Vec::new()
+    }
+
+    /// One thread's whole run: per bucket, expand (the shared frontier, then this thread's own
+    /// small bin), agree on the next bucket, barrier, publish the bins of the next bucket into
+    /// the other frontier, barrier. Thread 0 resets the other frontier's counters while the
+    /// bucket is expanded (nobody reads them then: the last reads were before the barrier).
+    fn run(&self, me: usize) -> u32 {
+        let mut bins = Bins { base: 0, bins: VecDeque::new(), far: Vec::new() };
+        let mut arcs = 0u64;
+        let mut cur = 0u32;
+        let mut buckets = 0usize;
+        // What did not fit the shared frontier: this thread expands it itself.
+        let mut private = Vec::new();
+        loop {
+            let (f, other) = (buckets % 2, 1 - buckets % 2);
+            if me == 0 {
+                self.len[other].store(0, Relaxed);
+                self.taken[other].store(0, Relaxed);
+                self.next[other].store(NONE, Relaxed);
+            }
+            for v in std::mem::take(&mut private) {
+                arcs += self.expand(v, cur, &mut bins);
+            }
+            // The shared frontier of bucket `cur`, in pieces.
+            loop {
+                let at = self.taken[f].fetch_add(PIECE, Relaxed);
+                let len = self.len[f].load(Relaxed);
+                if at >= len {
+                    break;
+                }
+                for cell in &self.frontier[f][at..(at + PIECE).min(len)] {
+                    arcs += self.expand(cell.load(Relaxed), cur, &mut bins);
+                }
+            }
+            // This thread's own next round of the bucket, while it stays small.
+            loop {
+                let mine = bins.take(cur);
+                if mine.is_empty() || mine.len() >= LOCAL_BIN {
+                    // A large bin goes back, to the shared frontier.
+                    for v in mine {
+                        bins.push(cur, v);
+                    }
+                    break;
+                }
+                for v in mine {
+                    arcs += self.expand(v, cur, &mut bins);
+                }
+            }
+            self.next[f].fetch_min(bins.next(cur, |v| self.bucket_of_vertex(v)), Relaxed);
+            self.barrier.wait();
+            let next = self.next[f].load(Relaxed);
+            let stop = next == NONE
+                || self.target.is_some_and(|t| {
+                    let d = self.dist[t as usize].load(Relaxed);
+                    d != INF && next > self.bucket_of(d)
+                });
+            if stop {
+                break;
+            }
+            cur = next;
+            buckets += 1;
+            bins.advance(cur, |v| self.bucket_of_vertex(v));
+            private = self.publish(other, bins.take(cur));
+            self.barrier.wait();
+        }
+        self.arcs.fetch_add(arcs, Relaxed);
+        buckets as u32
+    }
+}
+
+/// The threads a run uses: rayon's pool size (`RAYON_NUM_THREADS`).
+pub fn threads() -> usize {
+    rayon::current_num_threads().max(1)
+}
+
+/// Solve from `source` on the host's threads. See the module doc.
+pub fn delta_stepping(g: &Graph, source: u32, opts: &Options) -> Result<Solution> {
+    // Room for a bucket of twice the vertices; a bucket with more entries (vertices lowered
+    // several times within it) keeps the rest in its threads' own lists (`Shared::publish`).
+    solve_with_room(g, source, opts, 2 * g.num_vertices() + 1024)
+}
+
+/// [`delta_stepping`] with shared frontiers of `room` entries.
+fn solve_with_room(g: &Graph, source: u32, opts: &Options, room: usize) -> Result<Solution> {
+    crate::reference::check_source(g, source)?;
+    let weights = g.unsigned_weights("delta-stepping")?;
+    let delta = opts.delta_for(g)?.max(1);
+    let n = g.num_vertices();
+    let metric = g.metric();
+    let started = Instant::now();
+    let dist = crate::mem::try_atomic_vec(n, INF)?;
+    dist[source as usize].store(metric.zero(), Relaxed);
+    let frontier = [crate::mem::try_atomic_vec(room, source)?, crate::mem::try_atomic_vec(room, 0)?];
+    let threads = threads();
+    let shared = Shared {
+        g,
+        weights,
+        metric,
+        dist,
+        delta,
+        cutoff: opts.device_cutoff(),
+        target: opts.target,
+        frontier,
+        len: [AtomicUsize::new(1), AtomicUsize::new(0)],
+        taken: [AtomicUsize::new(0), AtomicUsize::new(0)],
+        next: [AtomicU32::new(NONE), AtomicU32::new(NONE)],
+        arcs: AtomicU64::new(0),
+        overflow: AtomicBool::new(false),
+        barrier: SpinBarrier::new(threads),
+    };
+    // Threads of their own (not rayon tasks): the barrier needs every one running at once.
+    let buckets = std::thread::scope(|s| {
+        let shared = &shared;
+        let others: Vec<_> = (1..threads).map(|me| s.spawn(move || shared.run(me))).collect();
+        let mine = shared.run(0);
+        for h in others {
+            if let Err(panic) = h.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        mine
+    });
+    let raw = crate::mem::into_plain(shared.dist);
+    let stats = Stats {
+        compute: started.elapsed(),
+        arcs_relaxed: shared.arcs.into_inner(),
+        iterations: buckets,
+        delta: Some(delta),
+        ..Stats::default()
+    };
+    finish_host(g, raw, shared.overflow.into_inner(), stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate, GenSpec};
+    use crate::WeightSpec;
+
+    /// Shared frontiers far too small for the buckets (one entry, then a few): every thread
+    /// keeps what does not fit and expands it itself; the distances stay Dijkstra's.
+    #[test]
+    fn buckets_past_the_shared_frontier_are_expanded_by_their_threads() {
+        for spec in ["complete:40", "kron:10", "road:3000"] {
+            let g = generate(&GenSpec::parse(spec).unwrap(), 3, WeightSpec::AsGiven).unwrap();
+            let want = crate::reference::dijkstra(&g, 0).unwrap();
+            for (room, delta) in [(1, None), (7, Some(1)), (64, Some(u32::MAX - 1))] {
+                let o = Options { delta, ..Options::default() };
+                let got = solve_with_room(&g, 0, &o, room).unwrap();
+                assert_eq!(got.dist, want, "{spec}, room {room}, delta {delta:?}");
+            }
+        }
+    }
+}
