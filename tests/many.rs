@@ -43,6 +43,8 @@ fn check_nearest(g: &Graph, eng: &mut (dyn Engine + 'static), sources: &[u32], c
     let each: Vec<Vec<Dist>> = sources.iter().map(|&s| sssp::reference::dijkstra(g, s).unwrap()).collect();
     let mut runs = configs();
     runs.push((Algo::Dijkstra, Options::default()));
+    runs.push((Algo::DeltaStepping, Options::default()));
+    runs.push((Algo::DeltaStepping, Options { delta: Some(1), ..Options::default() }));
     for (algo, base) in runs {
         let opts = Options { cutoff, tree: true, ..base };
         let what = format!("{} {opts:?} from {sources:?}", algo.name());

@@ -321,22 +321,39 @@ pub fn threads() -> usize {
 
 /// Solve from `source` on the host's threads. See the module doc.
 pub fn delta_stepping(g: &Graph, source: u32, opts: &Options) -> Result<Solution> {
-    // Room for a bucket of twice the vertices; a bucket with more entries (vertices lowered
-    // several times within it) keeps the rest in its threads' own lists (`Shared::publish`).
-    solve_with_room(g, source, opts, 2 * g.num_vertices() + 1024)
+    delta_stepping_from(g, &[source], opts)
 }
 
-/// [`delta_stepping`] with shared frontiers of `room` entries.
-fn solve_with_room(g: &Graph, source: u32, opts: &Options, room: usize) -> Result<Solution> {
-    crate::reference::check_source(g, source)?;
+/// [`delta_stepping`] from every vertex of `seeds` at distance 0 (the nearest-source query:
+/// each vertex's distance to the nearest seed); distinct, at least one.
+pub fn delta_stepping_from(g: &Graph, seeds: &[u32], opts: &Options) -> Result<Solution> {
+    // Room for a bucket of twice the vertices; a bucket with more entries (vertices lowered
+    // several times within it) keeps the rest in its threads' own lists (`Shared::publish`).
+    solve_with_room(g, seeds, opts, 2 * g.num_vertices() + 1024 + seeds.len())
+}
+
+/// [`delta_stepping_from`] with shared frontiers of `room` entries (at least the seeds).
+fn solve_with_room(g: &Graph, seeds: &[u32], opts: &Options, room: usize) -> Result<Solution> {
+    if seeds.is_empty() {
+        return Err(crate::Error::InvalidArgument("a run needs at least one source".into()));
+    }
+    for &s in seeds {
+        crate::reference::check_source(g, s)?;
+    }
     let weights = g.unsigned_weights("delta-stepping")?;
     let delta = opts.delta_for(g)?.max(1);
     let n = g.num_vertices();
     let metric = g.metric();
     let started = Instant::now();
     let dist = crate::mem::try_atomic_vec(n, INF)?;
-    dist[source as usize].store(metric.zero(), Relaxed);
-    let frontier = [crate::mem::try_atomic_vec(room, source)?, crate::mem::try_atomic_vec(room, 0)?];
+    for &s in seeds {
+        dist[s as usize].store(metric.zero(), Relaxed);
+    }
+    let room = room.max(seeds.len());
+    let frontier = [crate::mem::try_atomic_vec(room, 0)?, crate::mem::try_atomic_vec(room, 0)?];
+    for (cell, &s) in frontier[0].iter().zip(seeds) {
+        cell.store(s, Relaxed);
+    }
     let threads = threads();
     let shared = Shared {
         g,
@@ -347,7 +364,7 @@ fn solve_with_room(g: &Graph, source: u32, opts: &Options, room: usize) -> Resul
         cutoff: opts.device_cutoff(),
         target: opts.target,
         frontier,
-        len: [AtomicUsize::new(1), AtomicUsize::new(0)],
+        len: [AtomicUsize::new(seeds.len()), AtomicUsize::new(0)],
         taken: [AtomicUsize::new(0), AtomicUsize::new(0)],
         next: [AtomicU32::new(NONE), AtomicU32::new(NONE)],
         arcs: AtomicU64::new(0),
@@ -392,7 +409,7 @@ mod tests {
             let want = crate::reference::dijkstra(&g, 0).unwrap();
             for (room, delta) in [(1, None), (7, Some(1)), (64, Some(u32::MAX - 1))] {
                 let o = Options { delta, ..Options::default() };
-                let got = solve_with_room(&g, 0, &o, room).unwrap();
+                let got = solve_with_room(&g, &[0], &o, room).unwrap();
                 assert_eq!(got.dist, want, "{spec}, room {room}, delta {delta:?}");
             }
         }

@@ -84,7 +84,9 @@ pub fn solve_nearest(
     seeds.dedup();
     let (ran, o, why) = resolve(g, algo, eng.as_deref().map(|e| e as &dyn Engine), opts);
     let mut eng = eng;
-    let mut sol = if ran == Algo::Dijkstra {
+    let mut sol = if ran == Algo::DeltaStepping {
+        super::delta_stepping::delta_stepping_from(g, &seeds, &o)?
+    } else if ran == Algo::Dijkstra {
         let t = std::time::Instant::now();
         let (dist, st) = crate::reference::dijkstra_from(g, &seeds, Bound { cutoff: o.cutoff, target: o.target })?;
         let stats = super::Stats { compute: t.elapsed(), arcs_relaxed: st.arcs_relaxed, ..Default::default() };
@@ -92,7 +94,7 @@ pub fn solve_nearest(
     } else {
         let Some(buckets) = frontier_buckets(g, ran, &o)? else {
             return Err(Error::InvalidArgument(format!(
-                "`{}` runs from one source; nearest-source runs take dijkstra, workfront, near-far, bucketing or auto",
+                "`{}` runs from one source; nearest-source runs take dijkstra, delta-stepping, workfront, near-far, bucketing or auto",
                 ran.name()
             )));
         };
