@@ -540,6 +540,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let mut per_step = vec![];
         let mut delta = None;
         let mut chosen = None;
+        let mut last = sssp::strategy::Stats::default();
         for (i, &src) in sources.iter().enumerate() {
             let opts = Options { target: c.target_at.map(|f| targets[i][fraction_index(&a.target_at, f)]), ..opts };
             let sol = solve(&g, c.algo, eng.as_deref_mut(), src, &opts)?;
@@ -566,6 +567,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             per_step.extend(sol.stats.settled_per_step);
             delta = sol.stats.delta;
             chosen = sol.stats.chosen.clone();
+            last = sol.stats;
         }
         let med = median(&mut ms);
         let min = ms[0];
@@ -606,9 +608,11 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         };
         let ded = if is_frontier(c.algo) { ded } else { "-" };
         let nb = if c.algo.uses_delta() { Some(c.buckets) } else { None };
-        // The serial references run on the host whatever engine the other rows use.
-        let host = common::host_device(c.algo);
-        let row_device = if c.algo.uses_engine() { device.as_str() } else { host.as_str() };
+        // The host algorithms run on the host whatever engine the other rows use (auto's too,
+        // when it picked one).
+        let host = common::host_device(&last);
+        let ran_on_host = !c.algo.uses_engine() || last.chosen_algo.is_some_and(|a| !a.uses_engine());
+        let row_device = if ran_on_host { host.as_str() } else { device.as_str() };
         if a.json {
             let v = serde_json::json!({
                 "graph": a.graph.name(), "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,

@@ -195,7 +195,7 @@ pub struct SolveArgs {
     pub block_loop: bool,
     /// Workers of --algo async: warps on the GPU, threads on the CPU backend (which runs at
     /// most its pool's size at once). Default: two warps per SM on a GPU (264 on an H100),
-    /// the pool on the CPU.
+    /// the pool on the CPU. For --algo delta-stepping: its threads (default: the pool's).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub workers: Option<u32>,
     /// Source vertex (repeatable, or comma-separated: `--sources 3,17,42`). Default: `--trials`
@@ -248,13 +248,13 @@ impl HierarchyArg {
     }
 }
 
-/// Where a host algorithm (no engine) runs: the serial references on one thread, delta-stepping
-/// on the pool's.
-pub fn host_device(algo: Algo) -> String {
-    if algo == Algo::DeltaStepping {
-        format!("CPU ({} threads)", sssp::strategy::delta_stepping::threads())
-    } else {
-        "CPU (serial)".into()
+/// Where a host algorithm (no engine) ran: the serial references on one thread, delta-stepping
+/// on the threads its stats name.
+pub fn host_device(stats: &sssp::strategy::Stats) -> String {
+    match stats.host_threads {
+        0 => "CPU (serial)".into(),
+        1 => "CPU (1 thread)".into(),
+        t => format!("CPU ({t} threads)"),
     }
 }
 
@@ -361,7 +361,7 @@ impl SolveArgs {
             ("--check-every", self.check_every.is_some(), |a| matches!(a, TopoBf | Workfront)),
             ("--host-loop", self.host_loop, frontier),
             ("--block-loop", self.block_loop, frontier),
-            ("--workers", self.workers.is_some(), |a| a == Async),
+            ("--workers", self.workers.is_some(), |a| matches!(a, Async | DeltaStepping)),
         ];
         let Some((flag, _, takes)) = flags.iter().find(|(_, given, takes)| *given && !takes(algo)) else {
             return Ok(());
@@ -593,7 +593,7 @@ pub fn report(
     let gteps = if secs > 0.0 { g.num_arcs() as f64 / secs / 1e9 } else { 0.0 };
     // What really ran: `auto` names its choice, and a serial choice ran on the host.
     let ran = s.chosen_algo.unwrap_or(algo);
-    let device = if ran.uses_engine() { device } else { None }.map_or_else(|| host_device(ran), str::to_string);
+    let device = if ran.uses_engine() { device } else { None }.map_or_else(|| host_device(s), str::to_string);
     let label = match s.chosen_algo {
         Some(a) => format!("auto ({})", a.name()),
         None => algo.name().to_string(),

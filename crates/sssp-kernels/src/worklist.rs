@@ -691,6 +691,11 @@ pub unsafe fn worker<T: Team>(a: &AsyncArgs, t: &T) -> u64 {
     let mut items = 0u64;
     let mut arcs = 0u64;
     let mut round = 0;
+    // A team that starts after the end (the CPU runs its grid's teams as its pool gets to them)
+    // leaves after one read instead of a scan of every bucket.
+    if t.bcast(if t.lane() == 0 { ld64(a.pending()) } else { 0 }, 0) == 0 {
+        return 0;
+    }
     loop {
         let lead = t.lane() == 0;
         let got = if lead { take(a, t.width()) } else { Take { grab: 0, bucket: 0 } };

@@ -143,16 +143,39 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
                 Metric::Real => (f32::from_bits(h) / divisor as f32).max(f32::MIN_POSITIVE).to_bits(),
             };
             let shown = g.metric().show(d as crate::Dist);
-            let threads = super::delta_stepping::threads();
-            with(
+            let pool = super::delta_stepping::threads();
+            let road = !skewed && mean < ROAD_MEAN_DEGREE;
+            // A thread per so many vertices: on a small graph the threads' start and their
+            // barriers cost more than the work they share (road 20k on 2 cores: 0.8 ms on one
+            // thread, 2.4 on two).
+            let per = if road { CPU_ROAD_VERTICES_PER_THREAD } else { CPU_VERTICES_PER_THREAD };
+            let by_size = (n / per).max(1);
+            let threads = pool.min(by_size).min(if road { CPU_ROAD_THREADS } else { usize::MAX });
+            let mut c = with(
                 Algo::DeltaStepping,
                 Balance::Thread,
                 Some(d),
-                format!("delta-stepping, {threads} threads, delta {shown} = heuristic / {divisor}"),
-            )
+                format!(
+                    "delta-stepping, {threads} thread{}, delta {shown} = heuristic / {divisor}",
+                    if threads == 1 { "" } else { "s" }
+                ),
+            );
+            c.opts.workers = if threads < pool { threads as u32 } else { base.workers };
+            c
         }
     }
 }
+
+/// Most threads `auto` gives delta-stepping on a road network: its buckets are small, and more
+/// threads share each one (the GPU machine's 16-core host: road 1M 70 ms on 4 threads, 77 on
+/// 8, 110 on 16; NY 20.6, 17.1, 19.2).
+pub const CPU_ROAD_THREADS: usize = 8;
+
+/// Vertices per delta-stepping thread `auto` asks for on a road network (NY, 264k vertices:
+/// two threads 16.4 ms, one 17.1; road 20k: one 0.8 ms, two 2.4).
+pub const CPU_ROAD_VERTICES_PER_THREAD: usize = 1 << 17;
+/// ... and on every other graph (kron 16, 65k vertices: 11.6 ms on two threads).
+pub const CPU_VERTICES_PER_THREAD: usize = 1 << 13;
 
 /// The CPU's bucket width for road networks: the heuristic over this (NY on 2 cores: best at
 /// 4000 of the heuristic's 14907, docs/benchmarks.md "CPU: delta-stepping").

@@ -65,7 +65,7 @@ pub struct Options {
     pub classify: Classify,
     /// Workers of the asynchronous strategy ([`asynchronous`]): warps on the GPU, threads on
     /// the CPU (which runs at most its pool's size at once). 0: two warps per SM on a GPU, the
-    /// pool on the CPU.
+    /// pool on the CPU. Also the threads of [`delta_stepping`] (0: the pool's).
     pub workers: u32,
 }
 

@@ -60,6 +60,8 @@ pub struct Stats {
     /// Time to build the tree, when [`Options::tree`] was set.
     #[serde(serialize_with = "ser_secs")]
     pub tree: Duration,
+    /// Host threads of a run on the host's threads ([`super::delta_stepping`]); 0 otherwise.
+    pub host_threads: u32,
     /// Time to compute the edge classes before the run ([`Options::classify`]): once per
     /// engine, so zero after its first classified run; not part of `compute`.
     #[serde(serialize_with = "ser_secs")]
