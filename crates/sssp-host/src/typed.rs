@@ -187,7 +187,7 @@ fn wrong_type(asked: &str, has: &str, use_instead: &str) -> Error {
 /// Build it from `(tail, head, weight)` triples ([`Graph::from_edges`],
 /// [`Graph::from_undirected_edges`]), from CSR arrays ([`Graph::from_csr`]), from a file
 /// ([`Graph::read`]) or, with the `petgraph` feature, from a petgraph graph
-/// ([`Graph::from_petgraph`]); then solve on it with a [`crate::Solver`]. The untyped graph the
+/// (`Graph::from_petgraph`); then solve on it with a [`crate::Solver`]. The untyped graph the
 /// engines and the lower layers take is [`Graph::raw`].
 ///
 /// ```
