@@ -406,7 +406,7 @@ impl SolveArgs {
             if let Err(why) = engine::gpu_usable(kind) {
                 if !sssp::strategy::auto::choose(g, false, opts).algo.uses_engine() {
                     if kind == DeviceKind::Auto {
-                        eprintln!("no usable GPU ({why}); auto runs a serial algorithm, so no engine is opened");
+                        eprintln!("no usable GPU ({why}); auto runs an algorithm on the host, so no engine is opened");
                     }
                     return Ok(None);
                 }
