@@ -150,7 +150,13 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
             // thread, 2.4 on two).
             let per = if road { CPU_ROAD_VERTICES_PER_THREAD } else { CPU_VERTICES_PER_THREAD };
             let by_size = (n / per).max(1);
-            let threads = pool.min(by_size).min(if road { CPU_ROAD_THREADS } else { usize::MAX });
+            let threads = match road {
+                // Roads on a small machine: one thread (2 cores: NY 17.4 ms on one, 20-27 on
+                // two; road 1M 76 against 85): their small buckets do not pay for a second.
+                true if pool < CPU_ROAD_MIN_POOL => 1,
+                true => pool.min(by_size).min(CPU_ROAD_THREADS),
+                false => pool.min(by_size),
+            };
             let mut c = with(
                 Algo::DeltaStepping,
                 Balance::Thread,
@@ -170,6 +176,10 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
 /// threads share each one (the GPU machine's 16-core host: road 1M 70 ms on 4 threads, 77 on
 /// 8, 110 on 16; NY 20.6, 17.1, 19.2).
 pub const CPU_ROAD_THREADS: usize = 8;
+
+/// The pool below which `auto` runs delta-stepping on one thread on a road network (measured
+/// on 2 cores against the GPU machine's 16: roads gain from 4-8 threads there, lose from 2 here).
+pub const CPU_ROAD_MIN_POOL: usize = 4;
 
 /// Vertices per delta-stepping thread `auto` asks for on a road network (NY, 264k vertices:
 /// two threads 16.4 ms, one 17.1; road 20k: one 0.8 ms, two 2.4).
