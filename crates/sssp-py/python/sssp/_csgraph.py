@@ -1,0 +1,131 @@
+"""scipy.sparse.csgraph's shortest-path calls, as drop-ins: the same signatures, shapes, dtypes,
+infinities, -9999 predecessors and exceptions, plus ``device=``.
+
+Where the answers can differ from scipy's, ours are the exact ones: scipy's ``dijkstra`` on
+negative weights warns (the same UserWarning here) and may return wrong distances; here it
+runs a Bellman-Ford-class algorithm and returns the right ones (or raises NegativeCycleError
+for a negative cycle reachable from a source). With ties, predecessors may name a different
+(equally short) path than scipy's.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ._graph import Graph
+
+_NEGATIVE_WARNING = (
+    "Graph has negative weights: dijkstra will give inaccurate results if the graph contains "
+    "negative cycles. Consider johnson or bellman_ford."
+)
+
+
+def _indices(indices, n):
+    """scipy's handling of ``indices``: (flat int array, the result's leading shape, whether
+    scalar). Negative indices count from the end; anything outside 0..n-1 is a ValueError."""
+    if indices is None:
+        return np.arange(n), (n,), False
+    idx = np.array(indices, dtype=np.int64, copy=True)
+    shape = idx.shape
+    idx = idx.ravel()
+    idx[idx < 0] += n
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise ValueError("indices out of range 0...N")
+    return idx, shape, idx.ndim == 0 or shape == ()
+
+
+def _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, min_only, device, negative_ok):
+    limit = float(limit)
+    if not limit >= 0:
+        raise ValueError("limit must be >= 0")
+    g = Graph.from_scipy(csgraph, directed=directed, unweighted=unweighted, device=device)
+    n = g.num_vertices
+    if g.has_negative_weights and not negative_ok:
+        warnings.warn(_NEGATIVE_WARNING, UserWarning, stacklevel=3)
+    idx, shape, _ = _indices(indices, n)
+    if min_only:
+        if idx.size == 0:
+            dist = np.full(n, np.inf)
+            pred = np.full(n, -9999, dtype=np.int32)
+            src = np.full(n, -9999, dtype=np.int32)
+        else:
+            dist, pred, src = g.nearest(idx, limit)
+        return (dist, pred, src) if return_predecessors else dist
+    got = g.shortest_paths(idx, limit, predecessors=return_predecessors)
+    dist, pred = got if return_predecessors else (got, None)
+    dist = dist.reshape(shape + (n,))
+    if pred is None:
+        return dist
+    return dist, pred.reshape(shape + (n,))
+
+
+def dijkstra(
+    csgraph,
+    directed=True,
+    indices=None,
+    return_predecessors=False,
+    unweighted=False,
+    limit=np.inf,
+    min_only=False,
+    device="auto",
+):
+    """scipy.sparse.csgraph.dijkstra on the GPU (or the CPU): shortest distances from
+    ``indices`` (all vertices when None) over ``csgraph`` (a scipy sparse matrix or array, or a
+    dense array), float64 with ``inf`` where not reached or beyond ``limit``; with
+    ``return_predecessors`` also int32 predecessors (-9999: none); with ``min_only`` one run
+    from all ``indices`` at once, the distance to the nearest (and with predecessors, which
+    source it is). ``device``: "auto" (the GPU when usable), "cpu" or "gpu".
+
+    >>> import numpy as np, scipy.sparse as sp, sssp
+    >>> A = sp.csr_matrix(np.array([[0, 2, 0], [0, 0, 3], [0, 0, 0]], dtype=float))
+    >>> sssp.dijkstra(A, indices=0).tolist()
+    [0.0, 2.0, 5.0]
+    """
+    return _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, min_only, device, False)
+
+
+def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, device="auto"):
+    """scipy.sparse.csgraph.bellman_ford: as ``dijkstra``, negative weights welcome; a negative
+    cycle reachable from a source raises NegativeCycleError (a subclass of scipy's)."""
+    return _solve(csgraph, directed, indices, return_predecessors, unweighted, np.inf, False, device, True)
+
+
+def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, device="auto"):
+    """scipy.sparse.csgraph.johnson: the same answers as ``bellman_ford`` (one engine serves
+    both)."""
+    return bellman_ford(csgraph, directed, indices, return_predecessors, unweighted, device)
+
+
+def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False, overwrite=False, device="auto"):
+    """scipy.sparse.csgraph.floyd_warshall: all pairs, shape (N, N), by one solve per source
+    (``overwrite`` is accepted and ignored: the input is never written)."""
+    return bellman_ford(csgraph, directed, None, return_predecessors, unweighted, device)
+
+
+_METHODS = ("auto", "FW", "D", "BF", "J")
+
+
+def shortest_path(
+    csgraph,
+    method="auto",
+    directed=True,
+    return_predecessors=False,
+    unweighted=False,
+    overwrite=False,
+    indices=None,
+    device="auto",
+):
+    """scipy.sparse.csgraph.shortest_path: ``method`` as scipy's ("auto", "FW", "D", "BF",
+    "J"); every method gives the exact answer here, "D" warning on negative weights as
+    scipy's Dijkstra does."""
+    if method not in _METHODS:
+        raise ValueError(f"unrecognized method '{method}'")
+    if method == "FW":
+        if indices is not None:
+            raise ValueError("Cannot specify indices with method == 'FW'.")
+        return floyd_warshall(csgraph, directed, return_predecessors, unweighted, overwrite, device)
+    if method == "D":
+        return dijkstra(csgraph, directed, indices, return_predecessors, unweighted, device=device)
+    return bellman_ford(csgraph, directed, indices, return_predecessors, unweighted, device)

@@ -1,0 +1,309 @@
+//! The float64 half: the graph in float64, the repair of an `f32` engine's answer, and serial
+//! float64 solves for weights no engine type holds exactly (the crate docs, "Weights").
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use sssp::graph::NO_VERTEX;
+use sssp::Error;
+
+/// A directed graph in CSR form with float64 weights: the arcs the typed graph holds, in the same
+/// order.
+pub struct Csr64 {
+    offsets: Vec<u64>,
+    heads: Vec<u32>,
+    w: Vec<f64>,
+    negative: bool,
+}
+
+impl Csr64 {
+    /// From scipy's CSR arrays (`indptr` of `n + 1`, `heads` checked `< n` already), every
+    /// weight 1 when `weights` is `None`. Arcs with a NaN or infinite weight are dropped (scipy
+    /// treats them as absent); `directed = false` adds each arc's reverse after the tail's own.
+    pub fn build(indptr: &[i64], heads: &[u32], weights: Option<&[f64]>, directed: bool) -> Result<Csr64, String> {
+        let n = indptr.len() - 1;
+        let m = heads.len();
+        if indptr[0] != 0 || indptr[n] != m as i64 || indptr.windows(2).any(|p| p[0] > p[1]) {
+            return Err(format!(
+                "indptr must start at 0, never decrease and end at the number of entries ({m}); it starts at {} and ends at {}",
+                indptr[0], indptr[n]
+            ));
+        }
+        let weight = |e: usize| weights.map_or(1.0, |w| w[e]);
+        let keep = |e: usize| weight(e).is_finite();
+        let mut degree = vec![0u64; n + 1];
+        for u in 0..n {
+            for e in indptr[u] as usize..indptr[u + 1] as usize {
+                if keep(e) {
+                    degree[u + 1] += 1;
+                    if !directed {
+                        degree[heads[e] as usize + 1] += 1;
+                    }
+                }
+            }
+        }
+        for v in 0..n {
+            degree[v + 1] += degree[v];
+        }
+        let offsets = degree;
+        let arcs = offsets[n] as usize;
+        let mut fill: Vec<u64> = offsets[..n].to_vec();
+        let mut out_heads = vec![0u32; arcs];
+        let mut out_w = vec![0f64; arcs];
+        let mut put = |u: usize, v: u32, w: f64| {
+            let at = fill[u] as usize;
+            out_heads[at] = v;
+            out_w[at] = w;
+            fill[u] += 1;
+        };
+        for u in 0..n {
+            for e in indptr[u] as usize..indptr[u + 1] as usize {
+                if keep(e) {
+                    put(u, heads[e], weight(e));
+                }
+            }
+        }
+        if !directed {
+            for u in 0..n {
+                for e in indptr[u] as usize..indptr[u + 1] as usize {
+                    if keep(e) {
+                        put(heads[e] as usize, u as u32, weight(e));
+                    }
+                }
+            }
+        }
+        let negative = out_w.iter().any(|&x| x < 0.0);
+        Ok(Csr64 { offsets, heads: out_heads, w: out_w, negative })
+    }
+
+    pub fn num_vertices(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    pub fn num_arcs(&self) -> usize {
+        self.heads.len()
+    }
+
+    pub fn offsets(&self) -> &[u64] {
+        &self.offsets
+    }
+
+    pub fn heads(&self) -> &[u32] {
+        &self.heads
+    }
+
+    pub fn weights(&self) -> &[f64] {
+        &self.w
+    }
+
+    pub fn has_negative(&self) -> bool {
+        self.negative
+    }
+
+    /// The arcs of `u`: `(head, weight)`.
+    fn arcs(&self, u: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let (a, b) = (self.offsets[u] as usize, self.offsets[u + 1] as usize);
+        self.heads[a..b].iter().map(|&v| v as usize).zip(self.w[a..b].iter().copied())
+    }
+}
+
+/// A non-negative float64 as a key that orders like the number (its bits do).
+fn key(d: f64) -> Reverse<u64> {
+    Reverse(d.to_bits())
+}
+
+/// Distances and parents from the set `sources` (all at 0), within `limit`, on the host in
+/// float64: Dijkstra for non-negative weights, FIFO Bellman-Ford otherwise (a negative cycle
+/// reachable from a source is [`Error::NegativeCycle`]).
+pub fn solve(g: &Csr64, sources: &[u32], limit: f64) -> Result<(Vec<f64>, Vec<u32>), Error> {
+    let n = g.num_vertices();
+    let mut d = vec![f64::INFINITY; n];
+    let mut parent = vec![NO_VERTEX; n];
+    for &s in sources {
+        d[s as usize] = 0.0;
+    }
+    if g.has_negative() {
+        bellman_ford(g, sources, &mut d, &mut parent)?;
+        for v in 0..n {
+            if d[v] > limit {
+                d[v] = f64::INFINITY;
+                parent[v] = NO_VERTEX;
+            }
+        }
+        return Ok((d, parent));
+    }
+    let heap = sources.iter().map(|&s| (key(0.0), s)).collect();
+    settle(g, heap, &mut d, &mut parent, limit);
+    Ok((d, parent))
+}
+
+/// Dijkstra from the vertices in `heap` over the bounds `d`: every arc that lowers a bound
+/// (within `limit`) lowers it and queues its head. Ends at the fixpoint.
+fn settle(g: &Csr64, mut heap: BinaryHeap<(Reverse<u64>, u32)>, d: &mut [f64], parent: &mut [u32], limit: f64) {
+    while let Some((Reverse(bits), u)) = heap.pop() {
+        let du = f64::from_bits(bits);
+        if du != d[u as usize] {
+            continue;
+        }
+        for (v, w) in g.arcs(u as usize) {
+            let c = du + w;
+            if c < d[v] && c <= limit {
+                d[v] = c;
+                parent[v] = u;
+                heap.push((key(c), v as u32));
+            }
+        }
+    }
+}
+
+/// FIFO Bellman-Ford (queue-based label correcting) from `d`'s finite entries.
+fn bellman_ford(g: &Csr64, sources: &[u32], d: &mut [f64], parent: &mut [u32]) -> Result<(), Error> {
+    let n = g.num_vertices();
+    let mut queued = vec![false; n];
+    let mut count = vec![0usize; n];
+    let mut queue: VecDeque<u32> = sources.iter().copied().collect();
+    for &s in sources {
+        queued[s as usize] = true;
+    }
+    while let Some(u) = queue.pop_front() {
+        queued[u as usize] = false;
+        for (v, w) in g.arcs(u as usize) {
+            let c = d[u as usize] + w;
+            if c < d[v] {
+                d[v] = c;
+                parent[v] = u;
+                if !queued[v] {
+                    queued[v] = true;
+                    queue.push_back(v as u32);
+                    count[v] += 1;
+                    // Queued n times: some path has n arcs, so the parents hold a cycle, or will.
+                    if count[v] % n == 0 {
+                        if let Some(cycle) = parent_cycle(parent, v as u32) {
+                            return Err(negative_cycle(cycle));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A cycle among the parents above `v`, if there is one within `n` steps.
+fn parent_cycle(parent: &[u32], v: u32) -> Option<Vec<u32>> {
+    let n = parent.len();
+    let mut x = v;
+    for _ in 0..n {
+        x = parent[x as usize];
+        if x == NO_VERTEX {
+            return None;
+        }
+    }
+    // `x` is on a cycle now: walk it once.
+    let mut cycle = vec![x];
+    let mut y = parent[x as usize];
+    while y != x {
+        cycle.push(y);
+        y = parent[y as usize];
+    }
+    cycle.reverse(); // parents point backwards: arc order is the reverse
+    Some(cycle)
+}
+
+/// The library's error for `cycle`, rotated to start at its smallest vertex.
+fn negative_cycle(mut cycle: Vec<u32>) -> Error {
+    let at = cycle.iter().enumerate().min_by_key(|&(_, &v)| v).map_or(0, |(i, _)| i);
+    cycle.rotate_left(at);
+    Error::NegativeCycle { vertex: cycle[0], cycle, weight: -1 }
+}
+
+/// The exact float64 answer from an `f32` engine's shortest-path tree (`parents`, a forest
+/// rooted at `sources`), within `limit`.
+///
+/// 1. The tree's float64 path lengths, in breadth-first order from the roots (each vertex's
+///    arcs scanned once for the children whose parent it is): each is the float64 length of a
+///    real path, so an upper bound that some path achieves.
+/// 2. One scan of every arc; each arc that lowers its head's bound queues the head, and
+///    Dijkstra from those ([`settle`]) runs to the fixpoint.
+///
+/// Why the fixpoint is scipy's answer: let `L` be what float64 Dijkstra computes, the least
+/// solution of `d[v] = min over arcs (d[u] + w)` in float64 rounding (rounding is monotone and
+/// weights non-negative). Every bound here is a path's float64 length, so at least `L`. If
+/// some `d[v] > L[v]`, take the first such `v` in Dijkstra's settling order and its Dijkstra
+/// parent `u`, settled before it: `d[u] = L[u]`, and at the fixpoint `d[v] <= d[u] + w = L[v]`,
+/// a contradiction. When the `f32` tree is optimal in float64 too (ties within rounding aside,
+/// always) step 2 queues nothing.
+pub fn repair(g: &Csr64, sources: &[u32], parents: &[u32], limit: f64) -> (Vec<f64>, Vec<u32>) {
+    let n = g.num_vertices();
+    let mut d = vec![f64::INFINITY; n];
+    let mut parent = vec![NO_VERTEX; n];
+    // 1. Tree lengths in breadth-first order: a tree arc's float64 weight is the lightest arc
+    //    from the parent to the child, found by one scan of the parent's arcs.
+    let mut order: Vec<u32> = Vec::with_capacity(n);
+    for &s in sources {
+        if d[s as usize] != 0.0 {
+            d[s as usize] = 0.0;
+            order.push(s);
+        }
+    }
+    let mut head = 0;
+    while head < order.len() {
+        let u = order[head] as usize;
+        head += 1;
+        for (v, w) in g.arcs(u) {
+            if parents[v] == u as u32 && d[u] + w < d[v] {
+                if d[v].is_infinite() {
+                    order.push(v as u32);
+                }
+                d[v] = d[u] + w;
+                parent[v] = u as u32;
+            }
+        }
+    }
+    for v in 0..n {
+        if d[v] > limit {
+            d[v] = f64::INFINITY;
+            parent[v] = NO_VERTEX;
+        }
+    }
+    // 2. Every arc that still lowers a bound, then Dijkstra to the fixpoint.
+    let mut heap = BinaryHeap::new();
+    for u in 0..n {
+        if d[u].is_finite() {
+            for (v, w) in g.arcs(u) {
+                let c = d[u] + w;
+                if c < d[v] && c <= limit {
+                    d[v] = c;
+                    parent[v] = u as u32;
+                    heap.push((key(c), v as u32));
+                }
+            }
+        }
+    }
+    settle(g, heap, &mut d, &mut parent, limit);
+    (d, parent)
+}
+
+/// Each vertex's root (its nearest source) following `parent`, `NO_VERTEX` where `d` is not
+/// finite.
+pub fn roots(parent: &[u32], d: &[f64]) -> Vec<u32> {
+    let n = parent.len();
+    let mut root = vec![NO_VERTEX; n];
+    let mut stack = Vec::new();
+    for v in 0..n {
+        if !d[v].is_finite() || root[v] != NO_VERTEX {
+            continue;
+        }
+        let mut x = v as u32;
+        while root[x as usize] == NO_VERTEX && parent[x as usize] != NO_VERTEX {
+            stack.push(x);
+            x = parent[x as usize];
+        }
+        let r = if root[x as usize] != NO_VERTEX { root[x as usize] } else { x };
+        root[x as usize] = r;
+        for y in stack.drain(..) {
+            root[y as usize] = r;
+        }
+    }
+    root
+}

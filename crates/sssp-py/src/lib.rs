@@ -1,0 +1,513 @@
+//! `sssp._native`: the Rust half of the Python package (the Python half, `python/sssp/`, holds
+//! scipy's signatures and semantics and the NetworkX backend, and is the only caller).
+//!
+//! One class, [`Native`]: a graph built from CSR arrays, held with a [`Solver`] on its device for
+//! any number of queries. Arrays cross the boundary by address (`ndarray.ctypes.data`): the stable
+//! ABI (abi3, one wheel for CPython 3.9+) has no buffer protocol before 3.11, and an address
+//! costs no copy. The Python layer passes only C-contiguous arrays of the dtype each argument
+//! names (int64 offsets, int32 or int64 heads, float64 weights and outputs, int32
+//! predecessors), of the length it names, alive for the call; every value in them is checked
+//! here.
+//!
+//! # Weights: exact float64 answers
+//!
+//! scipy computes in float64; `sssp`'s engines take `u32`, `i32` and `f32` weights. The class
+//! picks per graph ([`Kind`]), so that every answer equals scipy's to the bit:
+//! - integral weights in `u32`'s range (road graphs, unit weights): `Graph<u32>`, distances in
+//!   `u64`, exact, converted to float64 exactly below 2^53 (a distance past the engines' 32-bit
+//!   range is computed again on the host in float64, as scipy does);
+//! - integral weights in `i32`'s range with negative ones: `Graph<i32>` (Bellman-Ford class);
+//! - other non-negative weights: the engine runs in `f32`, and its tree is then *repaired* on
+//!   the host in float64 ([`repair`]): the tree's float64 path lengths are achievable upper
+//!   bounds, and a label-correcting pass from every arc that still improves a bound reaches the
+//!   least fixpoint of `d[v] = min(d[u] + w)` in float64 rounding, which is exactly what scipy's
+//!   Dijkstra computes (proof at [`repair`]). Where the f32 tree is already optimal in float64
+//!   (almost always) the repair is one scan of the arcs;
+//! - anything else (negative non-integral weights, integers past `i32`/`u32`): serial
+//!   float64 label-correcting on the host ([`host`]).
+
+use std::mem::ManuallyDrop;
+use std::ptr::NonNull;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use sssp::graph::NO_VERTEX;
+use sssp::{Device, Error, Graph, Paths, Query, Solver, Weight};
+
+mod host;
+
+use host::Csr64;
+
+create_exception!(
+    _native,
+    NegativeCycle,
+    PyException,
+    "A negative cycle reachable from a source; args: (message, cycle)."
+);
+
+/// scipy's predecessor of a source or of a vertex not reached.
+const NO_PRED: i32 = -9999;
+
+/// Sources solved per call of the library (each holds `n` distances).
+const CHUNK: usize = 64;
+
+/// A library error as the Python exception a scipy or NetworkX user expects.
+fn py_err(e: Error) -> PyErr {
+    match e {
+        Error::NegativeCycle { ref cycle, .. } => {
+            let msg = format!("Negative cycle detected on node {}", cycle.first().copied().unwrap_or(0));
+            NegativeCycle::new_err((msg, cycle.clone()))
+        }
+        Error::VertexOutOfRange { .. } => PyIndexError::new_err(e.to_string()),
+        Error::OutOfHostMemory { .. } | Error::OutOfDeviceMemory { .. } => PyMemoryError::new_err(e.to_string()),
+        Error::InvalidArgument(_) | Error::InvalidWeight { .. } | Error::NegativeWeight { .. } => {
+            PyValueError::new_err(e.to_string())
+        }
+        _ => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// A typed graph and the solver that borrows it, in one value: the graph is boxed so that its
+/// address outlives the solver, which is dropped first.
+struct Held<W: Weight> {
+    solver: ManuallyDrop<Solver<'static, W>>,
+    graph: NonNull<Graph<W>>,
+}
+
+impl<W: Weight> Held<W> {
+    fn new(graph: Graph<W>, device: Device) -> Result<Self, Error> {
+        let graph = NonNull::from(Box::leak(Box::new(graph)));
+        // SAFETY: the box is freed only in `drop`, after the solver that borrows it.
+        let solver = Solver::new(unsafe { graph.as_ref() }, device);
+        match solver {
+            Ok(s) => Ok(Held { solver: ManuallyDrop::new(s), graph }),
+            Err(e) => {
+                // SAFETY: nothing borrows the graph any more.
+                drop(unsafe { Box::from_raw(graph.as_ptr()) });
+                Err(e)
+            }
+        }
+    }
+}
+
+impl<W: Weight> Drop for Held<W> {
+    fn drop(&mut self) {
+        // SAFETY: the solver goes first; then nothing borrows the graph.
+        unsafe {
+            ManuallyDrop::drop(&mut self.solver);
+            drop(Box::from_raw(self.graph.as_ptr()));
+        }
+    }
+}
+
+/// How a graph's float64 weights are solved (module docs, "Weights").
+enum Kind {
+    /// Integral, in `0..=u32::MAX`.
+    Unsigned(Held<u32>),
+    /// Integral, in `i32`'s range, some negative.
+    Signed(Held<i32>),
+    /// Non-negative, not all integral: the engine in `f32`, repaired on the host in float64.
+    Real(Held<f32>),
+    /// The host in float64 only.
+    Host,
+}
+
+/// A graph on its device, for any number of queries (the Python class `sssp.Graph` wraps it).
+#[pyclass(unsendable, module = "sssp._native")]
+struct Native {
+    kind: Kind,
+    /// The graph in float64 (the arcs in the typed graph's order), for the float64 host paths:
+    /// the repair, the host solves, and distances past the engines' range.
+    csr: Csr64,
+}
+
+/// A slice of `len` values of type `T` at the address `addr` (module docs: the caller's
+/// promise).
+///
+/// # Safety
+/// `addr` is the address of `len` initialised values of `T`, alive and not written for `'a`.
+unsafe fn view<'a, T>(addr: usize, len: usize) -> &'a [T] {
+    if len == 0 {
+        return &[];
+    }
+    unsafe { std::slice::from_raw_parts(addr as *const T, len) }
+}
+
+/// # Safety
+/// As [`view`], and nothing else reads or writes the values for `'a`.
+unsafe fn view_mut<'a, T>(addr: usize, len: usize) -> &'a mut [T] {
+    if len == 0 {
+        return &mut [];
+    }
+    unsafe { std::slice::from_raw_parts_mut(addr as *mut T, len) }
+}
+
+fn device_of(name: &str) -> PyResult<Device> {
+    match name {
+        "auto" => Ok(Device::Auto),
+        "gpu" | "cuda" => Ok(Device::Gpu),
+        "cpu" => Ok(Device::Cpu),
+        _ => Err(PyValueError::new_err(format!("device {name:?}: expected 'auto', 'cpu' or 'gpu'"))),
+    }
+}
+
+/// Where a query writes: `rows` rows of `n` distances, and predecessors and nearest sources when
+/// asked for.
+struct Out<'a> {
+    dist: &'a mut [f64],
+    pred: Option<&'a mut [i32]>,
+    src: Option<&'a mut [i32]>,
+}
+
+impl Native {
+    fn n(&self) -> usize {
+        self.csr.num_vertices()
+    }
+
+    /// Shortest paths from each of `sources` (rows of `out`), or from their set (`nearest`: one
+    /// row).
+    fn run(&mut self, sources: &[u32], limit: f64, nearest: bool, out: &mut Out<'_>) -> PyResult<()> {
+        let Native { kind, csr } = self;
+        let n = csr.num_vertices();
+        let sets: Vec<&[u32]> = if nearest { vec![sources] } else { sources.chunks(1).collect() };
+        // Nearest-source runs on the engines take non-negative weights only.
+        let engine = !(nearest && csr.has_negative());
+        match kind {
+            Kind::Unsigned(h) if engine => {
+                let cut = cutoff_int(limit).map(|c| c.max(0) as u64);
+                match solve_typed(h, sources, nearest, cut) {
+                    Ok(all) => return write_all(&all, n, limit, out),
+                    // Past the engines' 32-bit sums: float64 on the host, as scipy.
+                    Err(Error::DistanceOverflow { .. }) => {}
+                    Err(e) => return Err(py_err(e)),
+                }
+            }
+            Kind::Signed(h) if engine => {
+                let all = solve_typed(h, sources, nearest, cutoff_int(limit)).map_err(py_err)?;
+                return write_all(&all, n, limit, out);
+            }
+            Kind::Real(h) => {
+                // The engine in f32, cut just above `limit`; the repair finds what it missed.
+                let cut = limit.is_finite().then(|| next_up_f32(limit));
+                let all = solve_typed(h, sources, nearest, cut).map_err(py_err)?;
+                for (row, (p, set)) in all.iter().zip(&sets).enumerate() {
+                    let (d, parents) = host::repair(csr, set, p.parents().map_err(py_err)?, limit);
+                    write_host(&d, &parents, row, out);
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        for (row, set) in sets.iter().enumerate() {
+            let (d, parents) = host::solve(csr, set, limit).map_err(py_err)?;
+            write_host(&d, &parents, row, out);
+        }
+        Ok(())
+    }
+}
+
+/// Typed results into consecutive rows of `out`, cut at `limit`.
+fn write_all<W: Weight>(all: &[Paths<'_, W>], n: usize, limit: f64, out: &mut Out<'_>) -> PyResult<()>
+where
+    W::Distance: AsF64,
+{
+    for (row, paths) in all.iter().enumerate() {
+        let cells = row * n..(row + 1) * n;
+        let dist = &mut out.dist[cells.clone()];
+        for (slot, d) in dist.iter_mut().zip(paths.distances()) {
+            *slot = match d.map(AsF64::as_f64) {
+                Some(d) if d <= limit => d,
+                _ => f64::INFINITY,
+            };
+        }
+        if let Some(pred) = out.pred.as_deref_mut() {
+            let parents = paths.parents().map_err(py_err)?;
+            for ((slot, &p), &d) in pred[cells.clone()].iter_mut().zip(parents).zip(&*dist) {
+                *slot = if p == NO_VERTEX || d.is_infinite() { NO_PRED } else { p as i32 };
+            }
+        }
+        if let Some(src) = out.src.as_deref_mut() {
+            for (v, slot) in src[cells].iter_mut().enumerate() {
+                *slot = match paths.nearest_source(v as u32) {
+                    Some(s) if dist[v].is_finite() => s as i32,
+                    _ => NO_PRED,
+                };
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A float64 answer (distances, parents) into row `row` of `out`.
+fn write_host(d: &[f64], parents: &[u32], row: usize, out: &mut Out<'_>) {
+    let n = d.len();
+    let cells = row * n..(row + 1) * n;
+    out.dist[cells.clone()].copy_from_slice(d);
+    if let Some(pred) = out.pred.as_deref_mut() {
+        for (slot, &p) in pred[cells.clone()].iter_mut().zip(parents) {
+            *slot = if p == NO_VERTEX { NO_PRED } else { p as i32 };
+        }
+    }
+    if let Some(src) = out.src.as_deref_mut() {
+        for (slot, &r) in src[cells].iter_mut().zip(&host::roots(parents, d)) {
+            *slot = if r == NO_VERTEX { NO_PRED } else { r as i32 };
+        }
+    }
+}
+
+/// `limit` as an integer cutoff (`None`: none): distances are integers, so `d <= limit` is
+/// `d <= floor(limit)`.
+fn cutoff_int(limit: f64) -> Option<i64> {
+    (limit < 9.0e18).then(|| limit.floor() as i64)
+}
+
+/// The least `f32` at or above `x`.
+fn next_up_f32(x: f64) -> f32 {
+    let f = x as f32;
+    if (f as f64) >= x {
+        f
+    } else {
+        f.next_up()
+    }
+}
+
+/// A typed distance as float64 (exact below 2^53: distances past it are beyond scipy's exact
+/// range too).
+trait AsF64: Copy {
+    fn as_f64(self) -> f64;
+}
+impl AsF64 for u64 {
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+}
+impl AsF64 for i64 {
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+}
+impl AsF64 for f32 {
+    fn as_f64(self) -> f64 {
+        self as f64
+    }
+}
+
+/// The typed solves: each source alone, or (`nearest`) one run from the set, cut at `cut`,
+/// `CHUNK` sources per library call.
+fn solve_typed<W: Weight>(
+    h: &mut Held<W>,
+    sources: &[u32],
+    nearest: bool,
+    cut: Option<W::Distance>,
+) -> Result<Vec<Paths<'static, W>>, Error> {
+    fn query<'s, W: Weight>(s: &'s mut Solver<'static, W>, cut: Option<W::Distance>) -> Query<'s, 'static, W> {
+        match cut {
+            Some(c) => s.query().cutoff(c),
+            None => s.query(),
+        }
+    }
+    if nearest {
+        return Ok(vec![query(&mut h.solver, cut).nearest(sources)?]);
+    }
+    let mut all = Vec::with_capacity(sources.len());
+    for chunk in sources.chunks(CHUNK) {
+        let batch = if h.solver.is_gpu() && chunk.len() >= 8 { 32 } else { 1 };
+        all.extend(query(&mut h.solver, cut).batch(batch).shortest_paths_many(chunk)?);
+    }
+    Ok(all)
+}
+
+#[pymethods]
+impl Native {
+    /// The graph of `n` vertices from CSR arrays by address: `indptr` (`n + 1` int64), `indices`
+    /// (`nnz` int32, or int64 when `wide`), `data` (`nnz` float64; 0: every weight 1). NaN and
+    /// infinite weights drop their arc (scipy's convention); `directed=False` adds each arc's
+    /// reverse.
+    #[new]
+    #[pyo3(signature = (n, indptr, indices, nnz, wide, data, directed, device))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        n: usize,
+        indptr: usize,
+        indices: usize,
+        nnz: usize,
+        wide: bool,
+        data: usize,
+        directed: bool,
+        device: &str,
+    ) -> PyResult<Self> {
+        if n as u64 >= sssp::graph::MAX_VERTICES {
+            return Err(PyValueError::new_err(format!(
+                "{n} vertices: at most {} are supported",
+                sssp::graph::MAX_VERTICES - 1
+            )));
+        }
+        let device = device_of(device)?;
+        // SAFETY: the caller's promise (module docs).
+        let (indptr, weights) = unsafe { (view::<i64>(indptr, n + 1), (data != 0).then(|| view::<f64>(data, nnz))) };
+        let heads: Vec<u32> = if wide {
+            let h = unsafe { view::<i64>(indices, nnz) };
+            h.iter().map(|&x| u32::try_from(x).ok().filter(|&v| (v as usize) < n).ok_or(x)).collect::<Result<_, _>>()
+        } else {
+            let h = unsafe { view::<i32>(indices, nnz) };
+            h.iter()
+                .map(|&x| u32::try_from(x).ok().filter(|&v| (v as usize) < n).ok_or(x as i64))
+                .collect::<Result<_, _>>()
+        }
+        .map_err(|x| PyValueError::new_err(format!("column index {x} is out of range for {n} vertices")))?;
+        let csr = Csr64::build(indptr, &heads, weights, directed).map_err(PyValueError::new_err)?;
+        let kind = Kind::pick(&csr, device).map_err(py_err)?;
+        Ok(Native { kind, csr })
+    }
+
+    #[getter]
+    fn num_vertices(&self) -> usize {
+        self.n()
+    }
+
+    #[getter]
+    fn num_arcs(&self) -> usize {
+        self.csr.num_arcs()
+    }
+
+    /// How the weights are solved: "u32", "i32", "f32+f64" or "f64" (module docs).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.kind {
+            Kind::Unsigned(_) => "u32",
+            Kind::Signed(_) => "i32",
+            Kind::Real(_) => "f32+f64",
+            Kind::Host => "f64",
+        }
+    }
+
+    /// "gpu" or "cpu".
+    #[getter]
+    fn device(&self) -> &'static str {
+        let gpu = match &self.kind {
+            Kind::Unsigned(h) => h.solver.is_gpu(),
+            Kind::Signed(h) => h.solver.is_gpu(),
+            Kind::Real(h) => h.solver.is_gpu(),
+            Kind::Host => false,
+        };
+        if gpu {
+            "gpu"
+        } else {
+            "cpu"
+        }
+    }
+
+    /// The device's name, and why the CPU runs when the GPU was asked for by "auto".
+    #[getter]
+    fn device_name(&self) -> String {
+        let (name, why) = match &self.kind {
+            Kind::Unsigned(h) => (h.solver.device_name(), h.solver.fallback().map(str::to_owned)),
+            Kind::Signed(h) => (h.solver.device_name(), h.solver.fallback().map(str::to_owned)),
+            Kind::Real(h) => (h.solver.device_name(), h.solver.fallback().map(str::to_owned)),
+            Kind::Host => ("host (float64)".to_owned(), None),
+        };
+        match why {
+            Some(w) => format!("{name} ({w})"),
+            None => name,
+        }
+    }
+
+    #[getter]
+    fn has_negative_weights(&self) -> bool {
+        self.csr.has_negative()
+    }
+
+    /// Distances from each of `k` sources (int32 at `sources`) into `k` rows of `n` float64 at
+    /// `dist`, and predecessors (int32) at `pred` unless 0.
+    #[pyo3(signature = (sources, k, limit, dist, pred))]
+    fn solve(&mut self, sources: usize, k: usize, limit: f64, dist: usize, pred: usize) -> PyResult<()> {
+        let n = self.n();
+        let srcs = unsafe { view::<i32>(sources, k) };
+        let srcs = to_vertices(srcs, n)?;
+        let cells = k.checked_mul(n).ok_or_else(|| PyMemoryError::new_err("too many distances"))?;
+        let mut out = Out {
+            dist: unsafe { view_mut(dist, cells) },
+            pred: (pred != 0).then(|| unsafe { view_mut(pred, cells) }),
+            src: None,
+        };
+        self.run(&srcs, limit, false, &mut out)
+    }
+
+    /// Distances from the nearest of `k` sources into `n` float64 at `dist`, predecessors and
+    /// nearest sources (int32) at `pred` and `src` unless 0.
+    #[pyo3(signature = (sources, k, limit, dist, pred, src))]
+    fn nearest(&mut self, sources: usize, k: usize, limit: f64, dist: usize, pred: usize, src: usize) -> PyResult<()> {
+        let n = self.n();
+        let srcs = to_vertices(unsafe { view::<i32>(sources, k) }, n)?;
+        if srcs.is_empty() {
+            return Err(PyValueError::new_err("nearest needs at least one source"));
+        }
+        let mut out = Out {
+            dist: unsafe { view_mut(dist, n) },
+            pred: (pred != 0).then(|| unsafe { view_mut(pred, n) }),
+            src: (src != 0).then(|| unsafe { view_mut(src, n) }),
+        };
+        self.run(&srcs, limit, true, &mut out)
+    }
+
+    /// The exact diameter and radius of the whole graph (`inf` when it is not strongly
+    /// connected), on integer weights; `None` for real weights (the Python layer then takes the
+    /// eccentricities one by one).
+    fn extremes(&self) -> PyResult<Option<(f64, f64)>> {
+        use sssp::diameter::{diameter, DiameterOptions, Scope};
+        let (raw, device) = match &self.kind {
+            Kind::Unsigned(h) => (h.solver.graph().raw(), if h.solver.is_gpu() { Device::Gpu } else { Device::Cpu }),
+            _ => return Ok(None),
+        };
+        let opts = DiameterOptions { scope: Scope::Whole, radius: true, ..DiameterOptions::default() };
+        let x = diameter(raw, device, &opts).map_err(py_err)?;
+        let num = |d: i64| if d == sssp::UNREACHED { f64::INFINITY } else { d as f64 };
+        Ok(Some((num(x.diameter), x.radius.map_or(f64::INFINITY, num))))
+    }
+}
+
+/// Sources as vertex ids, checked.
+fn to_vertices(s: &[i32], n: usize) -> PyResult<Vec<u32>> {
+    s.iter()
+        .map(|&x| {
+            u32::try_from(x)
+                .ok()
+                .filter(|&v| (v as usize) < n)
+                .ok_or_else(|| PyValueError::new_err(format!("indices out of range 0...N: {x} (N = {n})")))
+        })
+        .collect()
+}
+
+impl Kind {
+    /// The weight class of `csr` (module docs) and its solver on `device`.
+    fn pick(csr: &Csr64, device: Device) -> Result<Kind, Error> {
+        let w = csr.weights();
+        let integral = w.iter().all(|x| x.fract() == 0.0);
+        let (lo, hi) = w.iter().fold((0.0f64, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        if integral && lo >= 0.0 && hi <= u32::MAX as f64 {
+            let g =
+                Graph::from_csr(csr.offsets().to_vec(), csr.heads().to_vec(), w.iter().map(|&x| x as u32).collect())?;
+            return Ok(Kind::Unsigned(Held::new(g, device)?));
+        }
+        if integral && lo >= i32::MIN as f64 && hi <= i32::MAX as f64 {
+            let g =
+                Graph::from_csr(csr.offsets().to_vec(), csr.heads().to_vec(), w.iter().map(|&x| x as i32).collect())?;
+            return Ok(Kind::Signed(Held::new(g, device)?));
+        }
+        if lo >= 0.0 && hi <= f32::MAX as f64 {
+            let g =
+                Graph::from_csr(csr.offsets().to_vec(), csr.heads().to_vec(), w.iter().map(|&x| x as f32).collect())?;
+            return Ok(Kind::Real(Held::new(g, device)?));
+        }
+        Ok(Kind::Host)
+    }
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Native>()?;
+    m.add("NegativeCycle", m.py().get_type::<NegativeCycle>())?;
+    m.add("NO_PRED", NO_PRED)?;
+    Ok(())
+}
