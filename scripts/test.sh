@@ -25,7 +25,23 @@ done
 echo "ptxas: ok"
 
 echo "== unit, integration and property tests (CPU backend)"
-cargo test --workspace --no-fail-fast 2>&1
+# The Python extension (crates/sssp-py) is tested from Python below, not by cargo: its tests
+# are pytest's.
+cargo test --workspace --exclude sssp-py --no-fail-fast 2>&1
 
 echo "== library docs build without warnings (broken or private links, missing docs)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p sssp
+
+echo "== Python package (crates/sssp-py): pip install from a fresh venv, pytest, the contract, NetworkX's own tests"
+# What a user does: a new venv, `pip install crates/sssp-py` (pip fetches maturin, which builds
+# the extension with this checkout's cargo into target/), then the tests against scipy and
+# NetworkX on the CPU backend.
+venv=target/pyvenv
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check 'crates/sssp-py[test]'
+"$venv/bin/python" -m pytest -q -p no:cacheprovider crates/sssp-py/tests
+"$venv/bin/python" crates/sssp-py/tests/contract.py ../shared/data/road/USA-road-d.NY.gr.gz
+if [ -x crates/sssp-py/tests/nx_suite.sh ]; then
+  PYTHON="$venv/bin/python" crates/sssp-py/tests/nx_suite.sh
+fi

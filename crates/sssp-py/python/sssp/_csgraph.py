@@ -100,7 +100,10 @@ def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unw
 
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False, overwrite=False, device="auto"):
     """scipy.sparse.csgraph.floyd_warshall: all pairs, shape (N, N), by one solve per source
-    (``overwrite`` is accepted and ignored: the input is never written)."""
+    (``overwrite`` is accepted and ignored: the input is never written). With integer weights
+    the answer is scipy's to the bit; with real ones each distance is the float64 sum along
+    the path from its source, as scipy's Dijkstra computes it, where scipy's Floyd-Warshall
+    adds sub-paths in another order and may differ from both in the last bits."""
     return bellman_ford(csgraph, directed, None, return_predecessors, unweighted, device)
 
 

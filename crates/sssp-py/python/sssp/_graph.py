@@ -60,9 +60,9 @@ def _csr_parts(A, unweighted):
     dense = np.asarray(A, dtype=np.float64)
     if dense.ndim != 2 or dense.shape[0] != dense.shape[1]:
         raise ValueError("graph should be a square array")
-    edge = (dense != 0) & np.isfinite(dense)
-    if mask is not None:
-        edge &= ~mask
+    # scipy: in a masked array the unmasked entries are the edges (zeros too); otherwise 0, inf
+    # and NaN are no edge.
+    edge = np.isfinite(dense) & (~mask if mask is not None else (dense != 0))
     rows, cols = np.nonzero(edge)  # row-major: already in CSR order
     n = dense.shape[0]
     indptr = np.zeros(n + 1, dtype=np.int64)

@@ -1,0 +1,80 @@
+"""What the "sssp" NetworkX backend implements: read by NetworkX when it is imported (the
+``networkx.backend_info`` entry point), so this module imports nothing heavy."""
+
+_PATHS = (
+    "Paths: one shortest path per node, as NetworkX; where several are equally short, the "
+    "one returned may differ from NetworkX's choice."
+)
+_NEG = (
+    "Negative weights: not run by sssp (NetworkX's Dijkstra gives heap-order dependent "
+    "answers or ValueError there); NetworkX runs the call when it falls back."
+)
+_BF = "Negative weights are handled; a reachable negative cycle raises NetworkXUnbounded."
+_CUTOFF = "Lengths and paths within ``cutoff``, inclusive, as NetworkX."
+_ALLPAIRS = (
+    "A generator, as NetworkX's; the sources are solved in chunks "
+    "(``nx.config.backends.sssp.chunk_size``, default 64) and yielded one by one."
+)
+
+_DOCS = {
+    # Dijkstra family
+    "dijkstra_path": f"{_PATHS} {_NEG}",
+    "dijkstra_path_length": _NEG,
+    "bidirectional_dijkstra": f"{_PATHS} {_NEG}",
+    "single_source_dijkstra": f"{_CUTOFF} {_PATHS} {_NEG}",
+    "single_source_dijkstra_path": f"{_CUTOFF} {_PATHS} {_NEG}",
+    "single_source_dijkstra_path_length": f"{_CUTOFF} {_NEG}",
+    "multi_source_dijkstra": f"One run from all sources. {_CUTOFF} {_PATHS} {_NEG}",
+    "multi_source_dijkstra_path": f"One run from all sources. {_CUTOFF} {_PATHS} {_NEG}",
+    "multi_source_dijkstra_path_length": f"One run from all sources. {_CUTOFF} {_NEG}",
+    "all_pairs_dijkstra": f"{_ALLPAIRS} {_PATHS} {_NEG}",
+    "all_pairs_dijkstra_path": f"{_ALLPAIRS} {_PATHS} {_NEG}",
+    "all_pairs_dijkstra_path_length": f"{_ALLPAIRS} {_NEG}",
+    # Bellman-Ford family
+    "bellman_ford_path": f"{_BF} {_PATHS}",
+    "bellman_ford_path_length": _BF,
+    "single_source_bellman_ford": f"{_BF} {_PATHS}",
+    "single_source_bellman_ford_path": f"{_BF} {_PATHS}",
+    "single_source_bellman_ford_path_length": _BF,
+    "all_pairs_bellman_ford_path": f"{_ALLPAIRS} {_BF} {_PATHS}",
+    "all_pairs_bellman_ford_path_length": f"{_ALLPAIRS} {_BF}",
+    "negative_edge_cycle": "One run from every node at once; True when it meets a negative cycle.",
+    # generic
+    "shortest_path": (
+        "Every branch (unweighted, dijkstra, bellman-ford; with or without source and "
+        f"target). {_PATHS} Dijkstra with negative weights: see dijkstra_path."
+    ),
+    "shortest_path_length": (
+        "Every branch (unweighted, dijkstra, bellman-ford; with or without source and "
+        "target). Dijkstra with negative weights: see dijkstra_path_length."
+    ),
+    "has_path": "One breadth-first-equivalent run (unit weights) from the source.",
+    # distance measures
+    "diameter": (
+        "From the engine's exact diameter. Not run by sssp: ``e=`` given, the null graph, "
+        "``usebounds=True`` on an undirected graph with real (non-integer) weights (NetworkX's "
+        "bounds are then computed with float rounding), negative weights."
+    ),
+    "radius": "As diameter.",
+}
+
+
+def get_info():
+    """The backend_info dict NetworkX reads through the ``networkx.backend_info`` entry point."""
+    return {
+        "backend_name": "sssp",
+        "project": "sssp",
+        "package": "sssp",
+        "short_summary": "Exact shortest paths on GPUs (CUDA) and CPUs, in Rust.",
+        "description": (
+            "Shortest-path lengths, paths, and diameter/radius computed by the sssp engine "
+            "(GPU when usable, else CPU) with results equal to NetworkX's."
+        ),
+        "functions": {name: {"additional_docs": doc} for name, doc in _DOCS.items()},
+        # nx.config.backends.sssp: the device for converted graphs ("auto", "gpu", "cpu")
+        # and how many sources an all-pairs generator solves at once.
+        "default_config": {"device": "auto", "chunk_size": 64},
+    }
+
+
+FUNCTIONS = tuple(_DOCS)
