@@ -180,6 +180,19 @@ def test_negative_cycle_is_scipys_exception():
         sssp.bellman_ford(B, directed=False, device=DEVICE)
 
 
+def test_johnson_raises_for_any_cycle_bellman_ford_for_reached_ones():
+    # 0 -> 1; a negative cycle 2 <-> 3 that vertex 0 does not reach.
+    for w in ([1.0, 1.0, -3.0], [1.5, 1.0, -3.25]):
+        A = coo(4, [0, 2, 3], [1, 3, 2], w)
+        assert same(sssp.bellman_ford(A, indices=0, device=DEVICE), csg.bellman_ford(A, indices=0))
+        with pytest.raises(csg.NegativeCycleError):
+            csg.johnson(A, indices=0)
+        with pytest.raises(csg.NegativeCycleError):
+            sssp.johnson(A, indices=0, device=DEVICE)
+        with pytest.raises(csg.NegativeCycleError):
+            sssp.shortest_path(A, indices=0, device=DEVICE)
+
+
 def test_dijkstra_negative_weights_warns_like_scipy_and_is_exact():
     A = coo(3, [0, 1, 0], [1, 2, 2], [4.0, -2.0, 3.0])
     with pytest.warns(UserWarning, match="negative weights"):

@@ -36,7 +36,7 @@ def _indices(indices, n):
     return idx, shape, idx.ndim == 0 or shape == ()
 
 
-def _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, min_only, device, negative_ok):
+def _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, min_only, device, negative_ok, any_cycle=False):
     limit = float(limit)
     if not limit >= 0:
         raise ValueError("limit must be >= 0")
@@ -44,6 +44,10 @@ def _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, m
     n = g.num_vertices
     if g.has_negative_weights and not negative_ok:
         warnings.warn(_NEGATIVE_WARNING, UserWarning, stacklevel=3)
+    if any_cycle and g.has_negative_weights and n:
+        # Johnson's reweighting runs Bellman-Ford from a virtual source joined to every vertex:
+        # one run from all vertices at once, which raises for a negative cycle anywhere.
+        g.nearest(np.arange(n))
     idx, shape, _ = _indices(indices, n)
     if min_only:
         if idx.size == 0:
@@ -93,9 +97,10 @@ def bellman_ford(csgraph, directed=True, indices=None, return_predecessors=False
 
 
 def johnson(csgraph, directed=True, indices=None, return_predecessors=False, unweighted=False, device="auto"):
-    """scipy.sparse.csgraph.johnson: the same answers as ``bellman_ford`` (one engine serves
-    both)."""
-    return bellman_ford(csgraph, directed, indices, return_predecessors, unweighted, device)
+    """scipy.sparse.csgraph.johnson: the answers of ``bellman_ford``; as scipy's, it raises
+    NegativeCycleError for a negative cycle anywhere in the graph (Johnson's reweighting needs
+    none), where ``bellman_ford`` raises only for one a source reaches."""
+    return _solve(csgraph, directed, indices, return_predecessors, unweighted, np.inf, False, device, True, any_cycle=True)
 
 
 def floyd_warshall(csgraph, directed=True, return_predecessors=False, unweighted=False, overwrite=False, device="auto"):
@@ -131,4 +136,7 @@ def shortest_path(
         return floyd_warshall(csgraph, directed, return_predecessors, unweighted, overwrite, device)
     if method == "D":
         return dijkstra(csgraph, directed, indices, return_predecessors, unweighted, device=device)
-    return bellman_ford(csgraph, directed, indices, return_predecessors, unweighted, device)
+    if method == "BF":
+        return bellman_ford(csgraph, directed, indices, return_predecessors, unweighted, device)
+    # "auto" picks Johnson on negative weights in scipy, "J" is Johnson.
+    return johnson(csgraph, directed, indices, return_predecessors, unweighted, device)
