@@ -165,6 +165,23 @@ impl Native {
         self.csr.num_vertices()
     }
 
+    /// [`Native::run`] with the interpreter released, so that other Python threads run while
+    /// the device works.
+    fn run_detached(&mut self, py: Python<'_>, sources: &[u32], limit: f64, nearest: bool, out: &mut Out<'_>) -> PyResult<()> {
+        /// The run's borrows, declared `Send` for `detach`: the closure runs on this thread
+        /// (`detach` only releases the interpreter around it), the class is `unsendable` (no
+        /// other thread reaches `self`), and the run touches no Python object (its errors are
+        /// built lazily).
+        struct OnThisThread<T>(T);
+        unsafe impl<T> Send for OnThisThread<T> {}
+        let job = OnThisThread((self, sources, out));
+        py.detach(move || {
+            let job = job;
+            let (native, sources, out) = job.0;
+            native.run(sources, limit, nearest, out)
+        })
+    }
+
     /// Shortest paths from each of `sources` (rows of `out`), or from their set (`nearest`: one
     /// row).
     fn run(&mut self, sources: &[u32], limit: f64, nearest: bool, out: &mut Out<'_>) -> PyResult<()> {
@@ -421,7 +438,7 @@ impl Native {
     /// Distances from each of `k` sources (int32 at `sources`) into `k` rows of `n` float64 at
     /// `dist`, and predecessors (int32) at `pred` unless 0.
     #[pyo3(signature = (sources, k, limit, dist, pred))]
-    fn solve(&mut self, sources: usize, k: usize, limit: f64, dist: usize, pred: usize) -> PyResult<()> {
+    fn solve(&mut self, py: Python<'_>, sources: usize, k: usize, limit: f64, dist: usize, pred: usize) -> PyResult<()> {
         let n = self.n();
         let srcs = unsafe { view::<i32>(sources, k) };
         let srcs = to_vertices(srcs, n)?;
@@ -431,13 +448,13 @@ impl Native {
             pred: (pred != 0).then(|| unsafe { view_mut(pred, cells) }),
             src: None,
         };
-        self.run(&srcs, limit, false, &mut out)
+        self.run_detached(py, &srcs, limit, false, &mut out)
     }
 
     /// Distances from the nearest of `k` sources into `n` float64 at `dist`, predecessors and
     /// nearest sources (int32) at `pred` and `src` unless 0.
     #[pyo3(signature = (sources, k, limit, dist, pred, src))]
-    fn nearest(&mut self, sources: usize, k: usize, limit: f64, dist: usize, pred: usize, src: usize) -> PyResult<()> {
+    fn nearest(&mut self, py: Python<'_>, sources: usize, k: usize, limit: f64, dist: usize, pred: usize, src: usize) -> PyResult<()> {
         let n = self.n();
         let srcs = to_vertices(unsafe { view::<i32>(sources, k) }, n)?;
         if srcs.is_empty() {
@@ -448,7 +465,7 @@ impl Native {
             pred: (pred != 0).then(|| unsafe { view_mut(pred, n) }),
             src: (src != 0).then(|| unsafe { view_mut(src, n) }),
         };
-        self.run(&srcs, limit, true, &mut out)
+        self.run_detached(py, &srcs, limit, true, &mut out)
     }
 
     /// The exact diameter and radius of the whole graph (`inf` when it is not strongly

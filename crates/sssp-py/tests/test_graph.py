@@ -19,18 +19,21 @@ def edges(seed, n, m, real=False):
     return t, h, w
 
 
+def min_matrix(n, t, h, w):
+    """The scipy matrix of the lightest edge per pair (scipy's constructor would sum them)."""
+    key = t * n + h
+    order = np.lexsort((w, key))
+    first = np.r_[True, key[order][1:] != key[order][:-1]]
+    return sp.csr_matrix((w[order][first], (t[order][first], h[order][first])), shape=(n, n))
+
+
 @pytest.mark.parametrize("real", [False, True])
 @pytest.mark.parametrize("directed", [True, False])
 def test_queries_on_one_upload(real, directed):
     n = 120
     t, h, w = edges(5, n, 500, real)
     g = sssp.Graph.from_edges(n, t, h, w, directed=directed, device=DEVICE)
-    A = sp.csr_matrix((w, (t, h)), shape=(n, n))  # sums parallel edges: use min below instead
-    # scipy sums duplicates in the constructor; build the min-weight matrix for the reference.
-    key = t * n + h
-    order = np.lexsort((w, key))
-    first = np.r_[True, key[order][1:] != key[order][:-1]]
-    A = sp.csr_matrix((w[order][first], (t[order][first], h[order][first])), shape=(n, n))
+    A = min_matrix(n, t, h, w)
     want = csg.dijkstra(A, directed=directed)
     assert np.array_equal(g.distances(np.arange(n)), want)
     for s in (0, 7, n - 1):  # repeated single queries on the same upload
@@ -93,3 +96,29 @@ def test_repr_and_properties():
         sssp.Graph.from_edges(2, [0, 1], [1, 0], [1, -2], device=DEVICE).distances(0)
     with pytest.raises(ValueError):
         sssp.Graph.from_edges(2, [0, 1], [1, 0], [1, -2], device=DEVICE).diameter()
+
+
+def test_queries_release_the_interpreter_for_other_threads():
+    # Each thread builds and queries its own graph (a Graph belongs to the thread that made it);
+    # the queries release the interpreter, and every answer is still scipy's.
+    import threading
+
+    results, errors = {}, []
+
+    def work(seed):
+        try:
+            t, h, w = edges(seed, 400, 3000, real=bool(seed % 2))
+            g = sssp.Graph.from_edges(400, t, h, w, device=DEVICE)
+            results[seed] = (g.distances(np.arange(50)), (t, h, w))
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, errors
+    for seed, (got, (t, h, w)) in results.items():
+        A = min_matrix(400, t, h, w)
+        assert np.array_equal(got, csg.dijkstra(A, indices=np.arange(50))), seed
