@@ -40,6 +40,10 @@ mod sealed {
         /// `raw` as a graph of this weight type: the same graph when its weights are of this
         /// type, converted when they convert exactly, else an error saying which type they are.
         fn adapt(raw: graph::Graph) -> Result<graph::Graph>;
+        /// A weight array as the untyped graph stores it, reusing the allocation (`u32` as is,
+        /// `i32` as is or as `u32` when none is negative, `f32` as bit patterns), or the first
+        /// weight that cannot be one: its arc, the weight and why.
+        fn into_weights(w: Vec<Self>) -> std::result::Result<Weights, (usize, String, String)>;
     }
 }
 
@@ -90,6 +94,9 @@ impl Sealed for u32 {
     fn cutoff(c: u64) -> Result<u64> {
         Ok(c)
     }
+    fn into_weights(w: Vec<u32>) -> std::result::Result<Weights, (usize, String, String)> {
+        Ok(Weights::Unsigned(Buf::Owned(w)))
+    }
     fn adapt(raw: graph::Graph) -> Result<graph::Graph> {
         match raw.weights() {
             Weights::Unsigned(_) => Ok(raw),
@@ -117,6 +124,15 @@ impl Sealed for i32 {
     }
     fn cutoff(c: i64) -> Result<u64> {
         u64::try_from(c).map_err(|_| Error::InvalidArgument(format!("cutoff {c}: must be >= 0")))
+    }
+    fn into_weights(w: Vec<i32>) -> std::result::Result<Weights, (usize, String, String)> {
+        use rayon::prelude::*;
+        if w.par_iter().any(|&x| x < 0) {
+            Ok(Weights::Signed(Buf::Owned(w)))
+        } else {
+            // Same size and alignment: the collect reuses the allocation.
+            Ok(Weights::Unsigned(Buf::Owned(w.into_iter().map(|x| x as u32).collect())))
+        }
     }
     fn adapt(raw: graph::Graph) -> Result<graph::Graph> {
         match raw.weights() {
@@ -153,6 +169,15 @@ impl Sealed for f32 {
     fn cutoff(c: f32) -> Result<u64> {
         use crate::graph::RealDistances;
         Metric::Real.encode(c as f64, "cutoff").map(|bits| bits as u64)
+    }
+    fn into_weights(w: Vec<f32>) -> std::result::Result<Weights, (usize, String, String)> {
+        use rayon::prelude::*;
+        if let Some(e) = w.par_iter().position_first(|&x| real_weight(x).is_err()) {
+            let why = real_weight(w[e]).err().unwrap_or_default();
+            return Err((e, w[e].to_string(), why));
+        }
+        // `real_weight`'s bits (-0.0 as +0.0), in place: same size and alignment.
+        Ok(Weights::Real(Buf::Owned(w.into_iter().map(|x| (x + 0.0).to_bits()).collect())))
     }
     fn adapt(raw: graph::Graph) -> Result<graph::Graph> {
         /// Integers up to 2^24 are exact in `f32`.
@@ -280,8 +305,8 @@ impl<W: Weight> Graph<W> {
 
     /// A graph from CSR arrays: `offsets` (`n + 1` entries, starting at 0, never decreasing,
     /// ending at the number of arcs `m`), the head of each arc (`targets`, `m` entries, grouped by
-    /// tail) and its weight (`weights`, parallel to `targets`). The arrays are kept (the `u32` and
-    /// `f32` ones without a copy when all weights are non-negative).
+    /// tail) and its weight (`weights`, parallel to `targets`). The arrays are kept, none copied
+    /// (`f32` weights become their bit patterns and non-negative `i32` ones `u32`, in place).
     ///
     /// Errors: [`Error::InvalidArgument`] for inconsistent arrays, [`Error::VertexOutOfRange`] for
     /// a head `>= n`, [`Error::InvalidWeight`] for a bad `f32` weight.
@@ -302,27 +327,11 @@ impl<W: Weight> Graph<W> {
                 targets.len()
             )));
         }
-        let mut stored = Vec::new();
-        crate::mem::reserve(&mut stored, weights.len())?;
-        for (e, &w) in weights.iter().enumerate() {
-            match w.to_stored() {
-                Ok(x) => stored.push(x),
-                Err(why) => {
-                    // Name the arc by its ends, as the edge-list constructors do.
-                    let from = offsets.partition_point(|&o| o <= e as u64).saturating_sub(1) as u32;
-                    let to = targets[e];
-                    return Err(Error::InvalidWeight { edge: e as u64, from, to, weight: w.to_string(), why });
-                }
-            }
-        }
-        drop(weights);
-        let weights = if W::REAL {
-            Weights::Real(Buf::Owned(stored.into_iter().map(|x| x as u32).collect()))
-        } else if stored.iter().any(|&x| x < 0) {
-            Weights::Signed(Buf::Owned(stored.into_iter().map(|x| x as i32).collect()))
-        } else {
-            Weights::Unsigned(Buf::Owned(stored.into_iter().map(|x| x as u32).collect()))
-        };
+        let weights = W::into_weights(weights).map_err(|(e, weight, why)| {
+            // Name the arc by its ends, as the edge-list constructors do.
+            let from = offsets.partition_point(|&o| o <= e as u64).saturating_sub(1) as u32;
+            Error::InvalidWeight { edge: e as u64, from, to: targets[e], weight, why }
+        })?;
         let raw = graph::Graph::from_csr(Buf::Owned(offsets), Buf::Owned(targets), weights)?;
         Ok(Graph { raw, _weight: PhantomData })
     }

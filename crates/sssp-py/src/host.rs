@@ -4,6 +4,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
+use rayon::prelude::*;
 use sssp::graph::NO_VERTEX;
 use sssp::Error;
 
@@ -20,14 +21,25 @@ impl Csr64 {
     /// From scipy's CSR arrays (`indptr` of `n + 1`, `heads` checked `< n` already), every
     /// weight 1 when `weights` is `None`. Arcs with a NaN or infinite weight are dropped (scipy
     /// treats them as absent); `directed = false` adds each arc's reverse after the tail's own.
-    pub fn build(indptr: &[i64], heads: &[u32], weights: Option<&[f64]>, directed: bool) -> Result<Csr64, String> {
+    pub fn build(indptr: &[i64], heads: Vec<u32>, weights: Option<&[f64]>, directed: bool) -> Result<Csr64, String> {
         let n = indptr.len() - 1;
         let m = heads.len();
-        if indptr[0] != 0 || indptr[n] != m as i64 || indptr.windows(2).any(|p| p[0] > p[1]) {
+        if indptr[0] != 0 || indptr[n] != m as i64 || indptr.par_windows(2).any(|p| p[0] > p[1]) {
             return Err(format!(
                 "indptr must start at 0, never decrease and end at the number of entries ({m}); it starts at {} and ends at {}",
                 indptr[0], indptr[n]
             ));
+        }
+        let all_finite = weights.is_none_or(|w| w.par_iter().all(|x| x.is_finite()));
+        if directed && all_finite {
+            // The common case, in parallel and without a rebuild: the arrays as given.
+            let offsets = indptr.par_iter().map(|&o| o as u64).collect();
+            let w: Vec<f64> = match weights {
+                Some(w) => w.to_vec(),
+                None => vec![1.0; m],
+            };
+            let negative = w.par_iter().any(|&x| x < 0.0);
+            return Ok(Csr64 { offsets, heads, w, negative });
         }
         let weight = |e: usize| weights.map_or(1.0, |w| w[e]);
         let keep = |e: usize| weight(e).is_finite();
@@ -74,6 +86,23 @@ impl Csr64 {
         }
         let negative = out_w.iter().any(|&x| x < 0.0);
         Ok(Csr64 { offsets, heads: out_heads, w: out_w, negative })
+    }
+
+    /// The float64 copy of a typed graph's arcs, in its order.
+    pub fn from_raw(raw: &sssp::graph::Graph) -> Csr64 {
+        use sssp::graph::Weights;
+        let w: Vec<f64> = match raw.weights() {
+            Weights::Unsigned(w) => w.par_iter().map(|&x| x as f64).collect(),
+            Weights::Signed(w) => w.par_iter().map(|&x| x as f64).collect(),
+            Weights::Real(w) => w.par_iter().map(|&x| f32::from_bits(x) as f64).collect(),
+        };
+        let negative = w.par_iter().any(|&x| x < 0.0);
+        Csr64 { offsets: raw.offsets().to_vec(), heads: raw.targets().to_vec(), w, negative }
+    }
+
+    /// The arrays: offsets, heads, weights.
+    pub fn into_parts(self) -> (Vec<u64>, Vec<u32>, Vec<f64>) {
+        (self.offsets, self.heads, self.w)
     }
 
     pub fn num_vertices(&self) -> usize {

@@ -26,12 +26,14 @@
 //! - anything else (negative non-integral weights, integers past `i32`/`u32`): serial
 //!   float64 label-correcting on the host ([`host`]).
 
+use std::cell::OnceCell;
 use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyIndexError, PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use rayon::prelude::*;
 use sssp::graph::NO_VERTEX;
 use sssp::{Device, Error, Graph, Paths, Query, Solver, Weight};
 
@@ -51,6 +53,27 @@ const NO_PRED: i32 = -9999;
 
 /// Sources solved per call of the library (each holds `n` distances).
 const CHUNK: usize = 64;
+
+/// Construction phases on standard error when `SSSP_PY_TIMINGS` is set: where a slow
+/// conversion goes (a diagnostic; the benchmark reports the total).
+struct Phases(Option<std::time::Instant>);
+
+impl Phases {
+    fn start() -> Phases {
+        Phases(std::env::var_os("SSSP_PY_TIMINGS").map(|_| std::time::Instant::now()))
+    }
+    /// `x`, marked done.
+    fn after<T>(&self, what: &str, x: T) -> T {
+        self.mark(what);
+        x
+    }
+
+    fn mark(&self, what: &str) {
+        if let Some(t) = self.0 {
+            eprintln!("sssp: {what} at {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+}
 
 /// A library error as the Python exception a scipy or NetworkX user expects.
 fn py_err(e: Error) -> PyErr {
@@ -101,25 +124,31 @@ impl<W: Weight> Drop for Held<W> {
     }
 }
 
-/// How a graph's float64 weights are solved (module docs, "Weights").
+/// How a graph's float64 weights are solved (module docs, "Weights"), with the graph in the
+/// form each needs.
 enum Kind {
     /// Integral, in `0..=u32::MAX`.
     Unsigned(Held<u32>),
     /// Integral, in `i32`'s range, some negative.
     Signed(Held<i32>),
-    /// Non-negative, not all integral: the engine in `f32`, repaired on the host in float64.
-    Real(Held<f32>),
+    /// Non-negative, not all integral: the engine in `f32`, repaired on the host in float64 (the
+    /// float64 graph kept beside it, the arcs in the same order).
+    Real(Held<f32>, Csr64),
     /// The host in float64 only.
-    Host,
+    Host(Csr64),
 }
 
 /// A graph on its device, for any number of queries (the Python class `sssp.Graph` wraps it).
 #[pyclass(unsendable, module = "sssp._native")]
 struct Native {
     kind: Kind,
-    /// The graph in float64 (the arcs in the typed graph's order), for the float64 host paths:
-    /// the repair, the host solves, and distances past the engines' range.
-    csr: Csr64,
+    /// The float64 graph of an integer kind, built from the typed graph on first need (the
+    /// rare host runs: distances past the engines' 32 bits, nearest-source runs on negative
+    /// weights), so that the common case holds one copy of the arcs.
+    lazy: OnceCell<Csr64>,
+    n: usize,
+    arcs: usize,
+    negative: bool,
 }
 
 /// A slice of `len` values of type `T` at the address `addr` (module docs: the caller's
@@ -162,7 +191,7 @@ struct Out<'a> {
 
 impl Native {
     fn n(&self) -> usize {
-        self.csr.num_vertices()
+        self.n
     }
 
     /// [`Native::run`] with the interpreter released, so that other Python threads run while
@@ -185,11 +214,11 @@ impl Native {
     /// Shortest paths from each of `sources` (rows of `out`), or from their set (`nearest`: one
     /// row).
     fn run(&mut self, sources: &[u32], limit: f64, nearest: bool, out: &mut Out<'_>) -> PyResult<()> {
-        let Native { kind, csr } = self;
-        let n = csr.num_vertices();
+        let Native { kind, lazy, n, negative, .. } = self;
+        let n = *n;
         let sets: Vec<&[u32]> = if nearest { vec![sources] } else { sources.chunks(1).collect() };
         // Nearest-source runs on the engines take non-negative weights only.
-        let engine = !(nearest && csr.has_negative());
+        let engine = !(nearest && *negative);
         match kind {
             Kind::Unsigned(h) if engine => {
                 let cut = cutoff_int(limit).map(|c| c.max(0) as u64);
@@ -204,7 +233,7 @@ impl Native {
                 let all = solve_typed(h, sources, nearest, cutoff_int(limit)).map_err(py_err)?;
                 return write_all(&all, n, limit, out);
             }
-            Kind::Real(h) => {
+            Kind::Real(h, csr) => {
                 // The engine in f32, cut just above `limit`; the repair finds what it missed.
                 let cut = limit.is_finite().then(|| next_up_f32(limit));
                 let all = solve_typed(h, sources, nearest, cut).map_err(py_err)?;
@@ -216,6 +245,7 @@ impl Native {
             }
             _ => {}
         }
+        let csr = kind.float64(lazy);
         for (row, set) in sets.iter().enumerate() {
             let (d, parents) = host::solve(csr, set, limit).map_err(py_err)?;
             write_host(&d, &parents, row, out);
@@ -361,21 +391,23 @@ impl Native {
             )));
         }
         let device = device_of(device)?;
+        let phases = Phases::start();
         // SAFETY: the caller's promise (module docs).
         let (indptr, weights) = unsafe { (view::<i64>(indptr, n + 1), (data != 0).then(|| view::<f64>(data, nnz))) };
+        let bad = |x: i64| PyValueError::new_err(format!("column index {x} is out of range for {n} vertices"));
+        let vertex = |x: i64| u32::try_from(x).ok().filter(|&v| (v as usize) < n).ok_or_else(|| bad(x));
         let heads: Vec<u32> = if wide {
-            let h = unsafe { view::<i64>(indices, nnz) };
-            h.iter().map(|&x| u32::try_from(x).ok().filter(|&v| (v as usize) < n).ok_or(x)).collect::<Result<_, _>>()
+            unsafe { view::<i64>(indices, nnz) }.par_iter().map(|&x| vertex(x)).collect::<PyResult<_>>()?
         } else {
-            let h = unsafe { view::<i32>(indices, nnz) };
-            h.iter()
-                .map(|&x| u32::try_from(x).ok().filter(|&v| (v as usize) < n).ok_or(x as i64))
-                .collect::<Result<_, _>>()
-        }
-        .map_err(|x| PyValueError::new_err(format!("column index {x} is out of range for {n} vertices")))?;
-        let csr = Csr64::build(indptr, &heads, weights, directed).map_err(PyValueError::new_err)?;
-        let kind = Kind::pick(&csr, device).map_err(py_err)?;
-        Ok(Native { kind, csr })
+            unsafe { view::<i32>(indices, nnz) }.par_iter().map(|&x| vertex(x as i64)).collect::<PyResult<_>>()?
+        };
+        phases.mark("heads checked");
+        let csr = Csr64::build(indptr, heads, weights, directed).map_err(PyValueError::new_err)?;
+        phases.mark("float64 graph");
+        let (arcs, negative) = (csr.num_arcs(), csr.has_negative());
+        let kind = Kind::pick(csr, device, &phases).map_err(py_err)?;
+        phases.mark("solver ready");
+        Ok(Native { kind, lazy: OnceCell::new(), n, arcs, negative })
     }
 
     #[getter]
@@ -385,7 +417,7 @@ impl Native {
 
     #[getter]
     fn num_arcs(&self) -> usize {
-        self.csr.num_arcs()
+        self.arcs
     }
 
     /// How the weights are solved: "u32", "i32", "f32+f64" or "f64" (module docs).
@@ -394,8 +426,8 @@ impl Native {
         match self.kind {
             Kind::Unsigned(_) => "u32",
             Kind::Signed(_) => "i32",
-            Kind::Real(_) => "f32+f64",
-            Kind::Host => "f64",
+            Kind::Real(..) => "f32+f64",
+            Kind::Host(_) => "f64",
         }
     }
 
@@ -405,8 +437,8 @@ impl Native {
         let gpu = match &self.kind {
             Kind::Unsigned(h) => h.solver.is_gpu(),
             Kind::Signed(h) => h.solver.is_gpu(),
-            Kind::Real(h) => h.solver.is_gpu(),
-            Kind::Host => false,
+            Kind::Real(h, _) => h.solver.is_gpu(),
+            Kind::Host(_) => false,
         };
         if gpu {
             "gpu"
@@ -421,8 +453,8 @@ impl Native {
         let (name, why) = match &self.kind {
             Kind::Unsigned(h) => (h.solver.device_name(), h.solver.fallback().map(str::to_owned)),
             Kind::Signed(h) => (h.solver.device_name(), h.solver.fallback().map(str::to_owned)),
-            Kind::Real(h) => (h.solver.device_name(), h.solver.fallback().map(str::to_owned)),
-            Kind::Host => ("host (float64)".to_owned(), None),
+            Kind::Real(h, _) => (h.solver.device_name(), h.solver.fallback().map(str::to_owned)),
+            Kind::Host(_) => ("host (float64)".to_owned(), None),
         };
         match why {
             Some(w) => format!("{name} ({w})"),
@@ -432,7 +464,7 @@ impl Native {
 
     #[getter]
     fn has_negative_weights(&self) -> bool {
-        self.csr.has_negative()
+        self.negative
     }
 
     /// Distances from each of `k` sources (int32 at `sources`) into `k` rows of `n` float64 at
@@ -497,27 +529,42 @@ fn to_vertices(s: &[i32], n: usize) -> PyResult<Vec<u32>> {
 }
 
 impl Kind {
-    /// The weight class of `csr` (module docs) and its solver on `device`.
-    fn pick(csr: &Csr64, device: Device) -> Result<Kind, Error> {
+    /// The weight class of `csr` (module docs) and its solver on `device`; integer kinds take
+    /// the arrays over (the float64 weights dropped), real ones keep the float64 graph beside a
+    /// copy in `f32`.
+    fn pick(csr: Csr64, device: Device, phases: &Phases) -> Result<Kind, Error> {
         let w = csr.weights();
-        let integral = w.iter().all(|x| x.fract() == 0.0);
-        let (lo, hi) = w.iter().fold((0.0f64, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+        let integral = w.par_iter().all(|x| x.fract() == 0.0);
+        let (lo, hi) = w
+            .par_iter()
+            .fold(|| (0.0f64, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)))
+            .reduce(|| (0.0, 0.0), |a, b| (a.0.min(b.0), a.1.max(b.1)));
+        phases.mark("weights classified");
         if integral && lo >= 0.0 && hi <= u32::MAX as f64 {
-            let g =
-                Graph::from_csr(csr.offsets().to_vec(), csr.heads().to_vec(), w.iter().map(|&x| x as u32).collect())?;
-            return Ok(Kind::Unsigned(Held::new(g, device)?));
+            let (offsets, heads, w) = csr.into_parts();
+            let w = w.into_par_iter().map(|x| x as u32).collect();
+            return Ok(Kind::Unsigned(Held::new(phases.after("typed graph", Graph::from_csr(offsets, heads, w))?, device)?));
         }
         if integral && lo >= i32::MIN as f64 && hi <= i32::MAX as f64 {
-            let g =
-                Graph::from_csr(csr.offsets().to_vec(), csr.heads().to_vec(), w.iter().map(|&x| x as i32).collect())?;
-            return Ok(Kind::Signed(Held::new(g, device)?));
+            let (offsets, heads, w) = csr.into_parts();
+            let w = w.into_par_iter().map(|x| x as i32).collect();
+            return Ok(Kind::Signed(Held::new(phases.after("typed graph", Graph::from_csr(offsets, heads, w))?, device)?));
         }
         if lo >= 0.0 && hi <= f32::MAX as f64 {
-            let g =
-                Graph::from_csr(csr.offsets().to_vec(), csr.heads().to_vec(), w.iter().map(|&x| x as f32).collect())?;
-            return Ok(Kind::Real(Held::new(g, device)?));
+            let w32 = w.par_iter().map(|&x| x as f32).collect();
+            let g = phases.after("typed graph", Graph::from_csr(csr.offsets().to_vec(), csr.heads().to_vec(), w32))?;
+            return Ok(Kind::Real(Held::new(g, device)?, csr));
         }
-        Ok(Kind::Host)
+        Ok(Kind::Host(csr))
+    }
+
+    /// The graph in float64: the kept one, or (integer kinds) built from the typed graph once.
+    fn float64<'a>(&'a self, lazy: &'a OnceCell<Csr64>) -> &'a Csr64 {
+        match self {
+            Kind::Real(_, c) | Kind::Host(c) => c,
+            Kind::Unsigned(h) => lazy.get_or_init(|| Csr64::from_raw(h.solver.graph().raw())),
+            Kind::Signed(h) => lazy.get_or_init(|| Csr64::from_raw(h.solver.graph().raw())),
+        }
     }
 }
 
