@@ -77,13 +77,22 @@ pub struct Choice {
     pub why: String,
 }
 
+/// Whether `g`'s degrees are skewed (scale-free): its largest degree is at least
+/// [`SKEW_MIN_DEGREE`] and [`SKEW`] times the mean. What [`choose`] tells social and web graphs
+/// from roads and meshes by.
+pub fn is_skewed(g: &Graph) -> bool {
+    let mean = g.num_arcs() as f64 / g.num_vertices().max(1) as f64;
+    let max = g.max_degree();
+    max >= SKEW_MIN_DEGREE && max as f64 >= SKEW * mean.max(1.0)
+}
+
 /// Choose for `g` on a GPU (`gpu`) or the CPU backend, starting from `base` (its check and trace
 /// settings are kept; balance, dedupe and delta are chosen here).
 pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     let n = g.num_vertices().max(1);
     let mean = g.num_arcs() as f64 / n as f64;
     let max = g.max_degree();
-    let skewed = max >= SKEW_MIN_DEGREE && max as f64 >= SKEW * mean.max(1.0);
+    let skewed = is_skewed(g);
     let shape = format!("{} degrees: max {max}, mean {mean:.1}", if skewed { "skewed" } else { "even" });
     let with = |algo, balance, delta: Option<u32>, what: String| Choice {
         algo,
