@@ -122,7 +122,18 @@ fn signed_weights() {
 
 /// The generator families the strategies suite uses, small.
 fn families() -> Vec<(String, Graph)> {
-    let specs = ["kron:9", "road:1500", "grid2d:20x15", "star:300", "path:400", "complete:30", "uniform:600:6", "zero:200", "multi:200", "disconnected:3:100"];
+    let specs = [
+        "kron:9",
+        "road:1500",
+        "grid2d:20x15",
+        "star:300",
+        "path:400",
+        "complete:30",
+        "uniform:600:6",
+        "zero:200",
+        "multi:200",
+        "disconnected:3:100",
+    ];
     specs
         .iter()
         .map(|s| (s.to_string(), generate(&GenSpec::parse(s).unwrap(), 7, WeightSpec::AsGiven).unwrap()))
@@ -205,7 +216,9 @@ fn batched_lanes_are_certified_each() {
         // The last pass's lanes stay resident: its first lane is not another's answer.
         let last = sources[4];
         certify::resident(eng.as_mut(), &g, &[last], 0, None).unwrap();
-        if let Some(&other) = sources.iter().find(|&&s| reference::dijkstra(&g, s).unwrap() != reference::dijkstra(&g, last).unwrap()) {
+        if let Some(&other) =
+            sources.iter().find(|&&s| reference::dijkstra(&g, s).unwrap() != reference::dijkstra(&g, last).unwrap())
+        {
             assert!(matches!(certify::resident(eng.as_mut(), &g, &[other], 0, None), Err(Error::Verification(_))));
         }
     }

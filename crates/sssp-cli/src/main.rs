@@ -271,7 +271,10 @@ fn run(a: RunArgs) -> Result<()> {
     for &t in &targets {
         sssp::reference::check_source(&g, t)?;
     }
-    let opts = sssp::strategy::Options { certify: common::certify_mode(a.verify, a.host_certificate), ..a.solve.options(&g, a.trace.is_some())? };
+    let opts = sssp::strategy::Options {
+        certify: common::certify_mode(a.verify, a.host_certificate),
+        ..a.solve.options(&g, a.trace.is_some())?
+    };
     let sources = a.solve.sources(&g)?;
     let mut eng = if a.batch > 1 && common::engine_needed(&g, algo)? {
         let t = std::time::Instant::now();
@@ -287,8 +290,11 @@ fn run(a: RunArgs) -> Result<()> {
     if a.multi_source {
         let o = sssp::strategy::Options { trace: a.trace.is_some(), tree, ..opts };
         let sol = sssp::strategy::solve_nearest(&g, algo, eng.as_deref_mut(), &sources, &o)?;
-        let verified =
-            if a.verify { Some(common::verify_nearest(&g, &sources, &sol, common::reference_wanted(&g, a.reference), &opts)?) } else { None };
+        let verified = if a.verify {
+            Some(common::verify_nearest(&g, &sources, &sol, common::reference_wanted(&g, a.reference), &opts)?)
+        } else {
+            None
+        };
         if let Some(why) = &sol.stats.chosen {
             eprintln!("{why}");
         }

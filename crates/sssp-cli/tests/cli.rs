@@ -42,7 +42,10 @@ fn gen_run_verify_on_cpu() {
     // Asked for: the host's certificate after an engine run, the reference on every graph.
     let o = sssp(&["run", s(&g), "-a", "near-far", "--device", "cpu", "--verify", "--host-certificate", "--reference"]);
     let (out, err) = text(&o);
-    assert!(o.status.success() && out.contains("verified (certificate on the host in ") && out.contains("+reference)"), "{out}{err}");
+    assert!(
+        o.status.success() && out.contains("verified (certificate on the host in ") && out.contains("+reference)"),
+        "{out}{err}"
+    );
     // Both need --verify.
     for flag in ["--reference", "--host-certificate"] {
         let o = sssp(&["run", s(&g), "--device", "cpu", flag]);

@@ -326,7 +326,9 @@ mod tests {
         let (r, f) = (Metric::Real, |x: f32| x.to_bits());
         assert!(tight(r, f(0.1), f(0.2), f(0.1 + 0.2)));
         assert!(violates(r, f(0.1), f(0.2), f(0.1 + 0.2) + 1, NO_CUTOFF));
-        assert!(!violates(r, f(0.1), f(0.2), f(0.1 + 0.2) - 1, NO_CUTOFF) && !tight(r, f(0.1), f(0.2), f(0.1 + 0.2) - 1));
+        assert!(
+            !violates(r, f(0.1), f(0.2), f(0.1 + 0.2) - 1, NO_CUTOFF) && !tight(r, f(0.1), f(0.2), f(0.1 + 0.2) - 1)
+        );
         // A real sum past f32::MAX is no path.
         assert!(!violates(r, f(f32::MAX), f(f32::MAX), INF, NO_CUTOFF));
         assert_eq!(effective(9, 8), INF);

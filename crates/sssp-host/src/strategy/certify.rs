@@ -16,7 +16,7 @@
 //! order, so a failure reads the same whichever certificate ran. A count the host does not
 //! confirm is reported as a fault of the device.
 //!
-//! [`certify_result`] is what the strategies call when [`Options::certify`] asks: the device
+//! `certify_result` is what the strategies call when [`Options::certify`] asks: the device
 //! certificate when the result's distances are resident (an engine algorithm ran), the host's
 //! otherwise, or when the engine has no memory left for the traversal.
 

@@ -108,7 +108,15 @@ pub fn solve_nearest(
     sol.stats.chosen_algo = (algo == Algo::Auto).then_some(ran);
     clip(&mut sol.dist, &o);
     let resident = ran.uses_engine();
-    super::certify::certify_result(g, eng.as_mut().map(|e| &mut **e as &mut dyn Engine), resident, sources, 0, &mut sol, &o)?;
+    super::certify::certify_result(
+        g,
+        eng.as_mut().map(|e| &mut **e as &mut dyn Engine),
+        resident,
+        sources,
+        0,
+        &mut sol,
+        &o,
+    )?;
     if o.tree {
         attach_tree(g, ran, eng, &seeds, &mut sol, &o)?;
     }

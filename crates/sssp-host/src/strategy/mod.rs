@@ -209,7 +209,15 @@ pub fn solve(
     let ran = sol.stats.chosen_algo.unwrap_or(algo);
     // An engine algorithm leaves its distances on the engine (`finish` read them from there).
     let resident = ran.uses_engine();
-    certify::certify_result(g, eng.as_mut().map(|e| &mut **e as &mut dyn Engine), resident, &[source], 0, &mut sol, opts)?;
+    certify::certify_result(
+        g,
+        eng.as_mut().map(|e| &mut **e as &mut dyn Engine),
+        resident,
+        &[source],
+        0,
+        &mut sol,
+        opts,
+    )?;
     if opts.tree {
         attach_tree(g, ran, eng, &[source], &mut sol, opts)?;
     }
