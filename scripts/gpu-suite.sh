@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
 # The integration suites that run on the GPU.
-SUITE="strategies block_loop phast classes queries many real negative diameter large"
+SUITE="strategies block_loop phast classes queries many real negative diameter certify large"
 
 # Keep .gpu/ out of `git status`. The exclude file's folder may not exist (a fresh clone made
 # without templates), and in a worktree `.git` is a file: ask git where the file lives.
@@ -86,6 +86,10 @@ run)
     if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/block_loop --test-threads 1 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   done
   if ! timeout "$limit" compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/diameter --test-threads 1 device_and_host 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
+  # The certificate's kernels (the tight-arc traversal's claims and queues, the counts).
+  for tool in memcheck racecheck; do
+    if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/certify --test-threads 1 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
+  done
   # The f32 paths of the kernels (real weights).
   if ! timeout "$limit" compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/real --test-threads 1 kron road rounded_path sums_past 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   exit $fail

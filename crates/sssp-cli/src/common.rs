@@ -322,6 +322,7 @@ impl SolveArgs {
             cutoff: self.cutoff.as_deref().map(|c| distance_arg(g, c, "--cutoff").map(|c| c as u64)).transpose()?,
             target: None,
             tree: false,
+            certify: d.certify,
             criterion: self.criterion.as_deref().map_or(Ok(d.criterion), Criterion::parse)?,
             variant: self.variant.as_deref().map_or(Ok(d.variant), Variant::parse)?,
             classify: match (self.no_classify, self.classify.as_deref()) {
@@ -533,19 +534,48 @@ pub fn open_engine(g: &Graph, kind: DeviceKind, hierarchy: Option<Arc<Hierarchy>
     Ok(eng)
 }
 
-/// Verify a result: the certificate always; against the serial reference when `full`.
-/// Returns a short description of what was checked.
-pub fn verify(g: &Graph, src: u32, dist: &[Dist], full: bool, opts: &Options) -> Result<&'static str> {
-    // A cutoff or target query answers up to a bound: the certificate and the reference are
-    // both taken within it.
+/// Graphs below this many arcs get the serial reference with `--verify` without asking
+/// (`--reference`): it costs seconds from about there on (kron 21's 67M arcs: minutes).
+pub const REFERENCE_ARCS: usize = 2_000_000;
+
+/// Whether `run --verify` compares with the serial reference: when asked, or on small graphs.
+pub fn reference_wanted(g: &Graph, asked: bool) -> bool {
+    asked || g.num_arcs() < REFERENCE_ARCS
+}
+
+/// The strategies' certificate for `--verify` (`--host-certificate`: on the host).
+pub fn certify_mode(verify: bool, host: bool) -> sssp::strategy::Certify {
+    match (verify, host) {
+        (false, _) => sssp::strategy::Certify::Off,
+        (true, false) => sssp::strategy::Certify::Auto,
+        (true, true) => sssp::strategy::Certify::Host,
+    }
+}
+
+/// What certified `sol` (the strategies did, as `opts.certify` asked; the host here if they
+/// did not): `certificate on the device in 1.234 ms`.
+fn certified(g: &Graph, from: &[u32], sol: &Solution, opts: &Options) -> Result<String> {
+    let (on, took) = match sol.stats.certified {
+        Some(on) => (on, sol.stats.certify),
+        None => {
+            let t = std::time::Instant::now();
+            sssp::verify::check_nearest_within(g, from, &sol.dist, opts.query_bound(&sol.dist))?;
+            (sssp::strategy::certify::Certified::Host, t.elapsed())
+        }
+    };
+    Ok(format!("certificate on the {} in {:.3} ms", on.name(), took.as_secs_f64() * 1e3))
+}
+
+/// Verify a result: the certificate always (see [`certified`]); against the serial reference
+/// when `reference`. Returns a short description of what was checked.
+pub fn verify(g: &Graph, src: u32, sol: &Solution, reference: bool, opts: &Options) -> Result<String> {
+    let what = certified(g, &[src], sol, opts)?;
+    if !reference {
+        return Ok(what);
+    }
+    // A cutoff or target query answers up to a bound: the reference is clipped to it.
+    let dist = &sol.dist;
     let bound = opts.query_bound(dist);
-    match bound {
-        None => sssp::verify::check(g, src, dist)?,
-        Some(b) => sssp::verify::check_within(g, src, dist, b)?,
-    }
-    if !full {
-        return Ok("certificate");
-    }
     let mut want = match g.weights() {
         sssp::Weights::Unsigned(_) | sssp::Weights::Real(_) => sssp::reference::dijkstra(g, src)?,
         sssp::Weights::Signed(_) => sssp::reference::bellman_ford(g, src)?,
@@ -554,23 +584,23 @@ pub fn verify(g: &Graph, src: u32, dist: &[Dist], full: bool, opts: &Options) ->
         want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
     }
     sssp::verify::compare_in(g.metric(), dist, &want)?;
-    Ok("certificate+reference")
+    Ok(format!("{what}+reference"))
 }
 
 /// Verify a nearest-source result: the certificate with every source a root; against
-/// multi-source Dijkstra too when `full`.
-pub fn verify_nearest(g: &Graph, sources: &[u32], dist: &[Dist], full: bool, opts: &Options) -> Result<&'static str> {
-    let bound = opts.query_bound(dist);
-    sssp::verify::check_nearest_within(g, sources, dist, bound)?;
-    if !full {
-        return Ok("certificate");
+/// multi-source Dijkstra too when `reference`.
+pub fn verify_nearest(g: &Graph, sources: &[u32], sol: &Solution, reference: bool, opts: &Options) -> Result<String> {
+    let what = certified(g, sources, sol, opts)?;
+    if !reference {
+        return Ok(what);
     }
+    let bound = opts.query_bound(&sol.dist);
     let mut want = sssp::reference::dijkstra_nearest(g, sources)?;
     if let Some(b) = bound {
         want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
     }
-    sssp::verify::compare_in(g.metric(), dist, &want)?;
-    Ok("certificate+reference")
+    sssp::verify::compare_in(g.metric(), &sol.dist, &want)?;
+    Ok(format!("{what}+reference"))
 }
 
 /// One line (or JSON object) per trial on `device` (the engine's name, if one was opened): the
@@ -614,6 +644,7 @@ pub fn report(
             "vertices_processed": s.vertices_processed, "readbacks": s.readbacks,
             "delta": s.delta.map(|d| dist_json(g.metric(), d as Dist)), "buckets": s.buckets, "far_splits": s.far_splits, "chosen": s.chosen,
             "settled_per_step": s.settled_per_step, "verified": verified,
+            "certified_on": s.certified, "certify_seconds": s.certified.map(|_| s.certify.as_secs_f64()),
         });
         to.line(format_args!("{v}"));
     } else {

@@ -70,10 +70,21 @@ struct RunArgs {
     graph: GraphArgs,
     #[command(flatten)]
     solve: SolveArgs,
-    /// Check every result with the reference-free certificate (O(m)) and, for the first source,
-    /// against serial Dijkstra (or Bellman-Ford for negative weights). Fails with exit code 3.
+    /// Check every result with the reference-free certificate (O(m)): on the engine that
+    /// computed it (no download; on the GPU, kernels), or on the host's threads after a host
+    /// algorithm. The first source's result is also compared with serial Dijkstra (or
+    /// Bellman-Ford for negative weights) on graphs of fewer than 2M arcs, or with
+    /// --reference. The report says which ran. Fails with exit code 3.
     #[arg(long)]
     verify: bool,
+    /// With --verify: compare the first source's result with the serial reference whatever
+    /// the graph's size (slow on big graphs).
+    #[arg(long, requires = "verify")]
+    reference: bool,
+    /// With --verify: certify on the host's threads even after an engine run (the certificate
+    /// before the device one, to compare their times).
+    #[arg(long, requires = "verify")]
+    host_certificate: bool,
     /// Write results to this file (`-`: standard output, and the statistics go to standard
     /// error so that standard output holds only the results); see --output-kind.
     #[arg(long, short = 'o')]
@@ -260,7 +271,10 @@ fn run(a: RunArgs) -> Result<()> {
     for &t in &targets {
         sssp::reference::check_source(&g, t)?;
     }
-    let opts = a.solve.options(&g, a.trace.is_some())?;
+    let opts = sssp::strategy::Options {
+        certify: common::certify_mode(a.verify, a.host_certificate),
+        ..a.solve.options(&g, a.trace.is_some())?
+    };
     let sources = a.solve.sources(&g)?;
     let mut eng = if a.batch > 1 && common::engine_needed(&g, algo)? {
         let t = std::time::Instant::now();
@@ -276,12 +290,15 @@ fn run(a: RunArgs) -> Result<()> {
     if a.multi_source {
         let o = sssp::strategy::Options { trace: a.trace.is_some(), tree, ..opts };
         let sol = sssp::strategy::solve_nearest(&g, algo, eng.as_deref_mut(), &sources, &o)?;
-        let verified =
-            if a.verify { Some(common::verify_nearest(&g, &sources, &sol.dist, true, &opts)?) } else { None };
+        let verified = if a.verify {
+            Some(common::verify_nearest(&g, &sources, &sol, common::reference_wanted(&g, a.reference), &opts)?)
+        } else {
+            None
+        };
         if let Some(why) = &sol.stats.chosen {
             eprintln!("{why}");
         }
-        common::report(&g, algo, device.as_deref(), &sources, &sol, verified, a.json, stats_to);
+        common::report(&g, algo, device.as_deref(), &sources, &sol, verified.as_deref(), a.json, stats_to);
         if let Some(p) = &a.trace {
             common::write_trace(p, &sol.stats.trace)?;
         }
@@ -306,13 +323,14 @@ fn run(a: RunArgs) -> Result<()> {
         |src, sol| {
             let first = trial == 0;
             trial += 1;
-            let verified = if a.verify { Some(common::verify(&g, src, &sol.dist, first, &opts)?) } else { None };
+            let reference = first && common::reference_wanted(&g, a.reference);
+            let verified = if a.verify { Some(common::verify(&g, src, &sol, reference, &opts)?) } else { None };
             if first {
                 if let Some(why) = &sol.stats.chosen {
                     eprintln!("{why}");
                 }
             }
-            common::report(&g, algo, device.as_deref(), &[src], &sol, verified, a.json, stats_to);
+            common::report(&g, algo, device.as_deref(), &[src], &sol, verified.as_deref(), a.json, stats_to);
             if let Some((p, w)) = &mut matrix {
                 matrix_row(w, p, g.metric(), src, &sol.dist, &targets)?;
             }

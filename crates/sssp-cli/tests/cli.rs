@@ -33,6 +33,23 @@ fn gen_run_verify_on_cpu() {
         let (out, err) = text(&o);
         assert!(o.status.success(), "{algo}: {err}");
         assert_eq!(out.matches("verified").count(), 3, "{algo}: {out}");
+        // Where the certificate ran: on the engine after an engine algorithm; the reference
+        // only for the first source (a small graph).
+        let on = if matches!(algo, "dijkstra" | "bellman-ford") { "host" } else { "device" };
+        assert_eq!(out.matches(&format!("verified (certificate on the {on} in ")).count(), 3, "{algo}: {out}");
+        assert_eq!(out.matches("+reference)").count(), 1, "{algo}: {out}");
+    }
+    // Asked for: the host's certificate after an engine run, the reference on every graph.
+    let o = sssp(&["run", s(&g), "-a", "near-far", "--device", "cpu", "--verify", "--host-certificate", "--reference"]);
+    let (out, err) = text(&o);
+    assert!(
+        o.status.success() && out.contains("verified (certificate on the host in ") && out.contains("+reference)"),
+        "{out}{err}"
+    );
+    // Both need --verify.
+    for flag in ["--reference", "--host-certificate"] {
+        let o = sssp(&["run", s(&g), "--device", "cpu", flag]);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {:?}", text(&o));
     }
 }
 
@@ -828,7 +845,7 @@ fn multi_source_names_the_nearest_source() {
         ]);
         let (out, err) = text(&o);
         assert!(o.status.success(), "{algo}: {err}");
-        assert!(out.contains("nearest of sources 0,399,210") && out.contains("certificate+reference"), "{out}");
+        assert!(out.contains("nearest of sources 0,399,210") && out.contains("+reference)"), "{out}");
         let lines = std::fs::read_to_string(&near).unwrap();
         let per: Vec<(u32, u32, i64)> = lines
             .lines()
@@ -876,7 +893,7 @@ fn real_weights_end_to_end() {
             let out = tmp(&format!("r-{algo}.txt"));
             let o = sssp(&["run", s(f), "-a", algo, "-s", "7", "--device", "cpu", "--verify", "-o", s(&out)]);
             assert!(o.status.success(), "{algo}: {:?}", text(&o));
-            assert!(text(&o).0.contains("certificate+reference"), "{:?}", text(&o));
+            assert!(text(&o).0.contains("+reference)"), "{:?}", text(&o));
             outs.push(std::fs::read_to_string(out).unwrap());
         }
     }

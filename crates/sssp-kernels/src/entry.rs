@@ -14,6 +14,7 @@
 
 use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
 use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_OVER, B_RHI, B_RLO, B_UPPER};
+use crate::certify::{self, CertArgs, CERT_ARCS, CERT_SOURCES, CERT_UNREACHED};
 use crate::classify::{self, ClassifyArgs, SinkArgs};
 use crate::sweep::{self, SweepArgs, SWEEP_BLOCK_THREADS};
 use crate::tree;
@@ -185,6 +186,14 @@ kernels! {
     BfsWarp(BfsArgs) = "sssp_bfs_warp", Grid;
     /// One BFS level, bottom-up.
     BfsBottomUp(BfsArgs) = "sssp_bfs_bottom_up", Grid;
+    /// The certificate's condition 2 over every arc (`certify::arcs`).
+    CertArcs(CertArgs) = "sssp_cert_arcs", Grid;
+    /// Its sources checked and queued as level 0 (`certify::seed`).
+    CertSeed(CertArgs) = "sssp_cert_seed", Grid;
+    /// One level of its traversal over tight arcs (`certify::expand`).
+    CertExpand(CertArgs) = "sssp_cert_expand", Grid;
+    /// Its reached vertices that the traversal did not reach (`certify::reached`).
+    CertReached(CertArgs) = "sssp_cert_reached", Grid;
     /// PHAST's seeds and top levels in one block.
     SweepBlock(SweepArgs) = "sssp_sweep_block", OneBlock [SWEEP_BLOCK_THREADS];
     /// PHAST's core distances from the table.
@@ -310,6 +319,41 @@ bfs_body! {
     BfsThread => bfs::level_thread;
     BfsWarp => bfs::level_warp;
     BfsBottomUp => bfs::level_bottom_up;
+}
+
+/// The certificate's counting passes: violations, added into each one's count cell.
+macro_rules! cert_body {
+    ($($k:ident => $f:path, $cell:expr;)*) => {$(
+        impl Body for $k {
+            type Part = u64;
+            const ZERO: u64 = 0;
+            unsafe fn body(a: &CertArgs, tid: u32, nthreads: u32) -> u64 {
+                $f(a, tid, nthreads)
+            }
+            fn fold(x: u64, y: u64) -> u64 {
+                x + y
+            }
+            unsafe fn apply(a: &CertArgs, bad: u64) {
+                cell_add(a.cells.add($cell), bad)
+            }
+        }
+    )*};
+}
+
+cert_body! {
+    CertArcs => certify::arcs, CERT_ARCS;
+    CertSeed => certify::seed, CERT_SOURCES;
+    CertReached => certify::reached, CERT_UNREACHED;
+}
+
+impl Body for CertExpand {
+    type Part = ();
+    const ZERO: () = ();
+    unsafe fn body(a: &CertArgs, tid: u32, nthreads: u32) {
+        certify::expand(a, tid, nthreads)
+    }
+    fn fold(_: (), _: ()) {}
+    unsafe fn apply(_: &CertArgs, _: ()) {}
 }
 
 impl Body for RelaxSinks {

@@ -31,6 +31,7 @@
 pub mod advance;
 pub mod bfs;
 pub mod bounds;
+pub mod certify;
 pub mod classify;
 pub mod dedupe;
 pub mod entry;

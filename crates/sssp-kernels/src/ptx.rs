@@ -16,6 +16,7 @@ use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
 #[cfg(not(feature = "twins"))]
 use crate::block_loop;
 use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_OVER, B_RHI, B_RLO, B_UPPER};
+use crate::certify::{self, CertArgs, CERT_ARCS, CERT_SOURCES, CERT_UNREACHED};
 use crate::classify::{self, ClassifyArgs, SinkArgs};
 use crate::sweep::{self, SweepArgs};
 use crate::warp::{block_barrier, lane_id, warp_add_u64, warp_fold};
@@ -234,6 +235,34 @@ mod main_module {
         fold_into(a.out.add(B_UPPER), up, true);
         fold_into(a.out.add(B_LOWER), low, false);
         warp_add_u64(a.out.add(B_OVER), over);
+    }
+
+    /// The certificate's condition 2 over every arc: see [`certify`].
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_cert_arcs(a: CertArgs) {
+        let (t, n) = global_tid();
+        warp_add_u64(a.cells.add(CERT_ARCS), certify::arcs(&a, t, n))
+    }
+
+    /// The certificate's sources: checked, and queued as level 0.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_cert_seed(a: CertArgs) {
+        let (t, n) = global_tid();
+        warp_add_u64(a.cells.add(CERT_SOURCES), certify::seed(&a, t, n))
+    }
+
+    /// One level of the certificate's traversal over tight arcs.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_cert_expand(a: CertArgs) {
+        let (t, n) = global_tid();
+        certify::expand(&a, t, n)
+    }
+
+    /// The certificate's last count: finite distances the traversal did not reach.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_cert_reached(a: CertArgs) {
+        let (t, n) = global_tid();
+        warp_add_u64(a.cells.add(CERT_UNREACHED), certify::reached(&a, t, n))
     }
 
     /// One BFS level, thread-centric (the paper's Algorithm 3): see [`bfs`].

@@ -107,6 +107,16 @@ pub fn solve_nearest(
     sol.stats.chosen = why;
     sol.stats.chosen_algo = (algo == Algo::Auto).then_some(ran);
     clip(&mut sol.dist, &o);
+    let resident = ran.uses_engine();
+    super::certify::certify_result(
+        g,
+        eng.as_mut().map(|e| &mut **e as &mut dyn Engine),
+        resident,
+        sources,
+        0,
+        &mut sol,
+        &o,
+    )?;
     if o.tree {
         attach_tree(g, ran, eng, &seeds, &mut sol, &o)?;
     }
@@ -169,9 +179,12 @@ pub fn solve_each(
         stats.batch = Some(chunk.len() as u32);
         stats.chosen.clone_from(&why);
         stats.chosen_algo = (algo == Algo::Auto).then_some(ran);
-        for (mut dist, &s) in rows.into_iter().zip(chunk) {
+        for (j, (mut dist, &s)) in rows.into_iter().zip(chunk).enumerate() {
             clip(&mut dist, &o);
-            each(s, Solution { dist, metric: g.metric(), stats: stats.clone(), parents: None })?;
+            let mut sol = Solution { dist, metric: g.metric(), stats: stats.clone(), parents: None };
+            // Every lane's distances stay resident until the next pass.
+            super::certify::certify_result(g, Some(&mut *e), true, &[s], j as u32, &mut sol, &o)?;
+            each(s, sol)?;
         }
     }
     Ok(())

@@ -19,6 +19,7 @@
 pub mod asynchronous;
 pub mod auto;
 pub mod bucketing;
+pub mod certify;
 pub mod crauser;
 pub mod delta_stepping;
 pub mod many;
@@ -205,8 +206,19 @@ pub fn solve(
     crate::reference::check_source(g, source)?;
     let mut sol = solve_unclipped(g, algo, eng.as_mut().map(|e| &mut **e), source, opts)?;
     clip(&mut sol.dist, opts);
+    let ran = sol.stats.chosen_algo.unwrap_or(algo);
+    // An engine algorithm leaves its distances on the engine (`finish` read them from there).
+    let resident = ran.uses_engine();
+    certify::certify_result(
+        g,
+        eng.as_mut().map(|e| &mut **e as &mut dyn Engine),
+        resident,
+        &[source],
+        0,
+        &mut sol,
+        opts,
+    )?;
     if opts.tree {
-        let ran = sol.stats.chosen_algo.unwrap_or(algo);
         attach_tree(g, ran, eng, &[source], &mut sol, opts)?;
     }
     Ok(sol)

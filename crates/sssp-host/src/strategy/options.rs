@@ -50,6 +50,9 @@ pub struct Options {
     /// frontier or settling run (one pass over the arcs), on the host (from the certified
     /// distances) after the serial references and topology-driven Bellman-Ford.
     pub tree: bool,
+    /// Certify every result before returning it ([`Certify`]); a result that fails is the
+    /// run's [`Error::Verification`]. [`Stats::certified`] says where it ran.
+    pub certify: Certify,
     /// Crauser's settle criterion (`crauser` only).
     pub criterion: crauser::Criterion,
     /// Push or pull relaxation of the settling algorithms (`crauser`, `crauser-economic`,
@@ -233,6 +236,7 @@ impl Default for Options {
             cutoff: None,
             target: None,
             tree: false,
+            certify: Certify::Off,
             criterion: crauser::Criterion::Both,
             variant: crauser::Variant::Successor,
             classify: Classify::Auto,
@@ -292,4 +296,19 @@ impl Classify {
             (Classify::Auto, Some(c)) => (c.skipped + c.deferred) as f64 >= CLASSIFY_MIN_SHARE * c.arcs as f64,
         }
     }
+}
+
+/// Whether and where the strategies certify their results ([`Options::certify`]), with the
+/// reference-free certificate of [`crate::verify`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Certify {
+    /// Not at all (the caller may check the distances itself).
+    Off,
+    /// Where the result was computed: on the engine after an engine algorithm
+    /// ([`certify::resident`], no download), on the host after a host algorithm, or when the
+    /// engine has no memory left for the certificate's buffers.
+    Auto,
+    /// On the host ([`crate::verify`]) whatever ran: the certificate before the device one,
+    /// kept to compare with it.
+    Host,
 }

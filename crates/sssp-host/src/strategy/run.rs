@@ -370,7 +370,7 @@ pub(crate) fn finish_lanes(
 
 /// A distance cell as a [`Dist`]: [`UNREACHED`] for `INF`, signed cells decoded.
 #[inline]
-fn to_dist(metric: Metric, d: u32) -> Dist {
+pub(crate) fn to_dist(metric: Metric, d: u32) -> Dist {
     match metric {
         _ if d == INF => UNREACHED,
         Metric::Signed => Metric::decode_signed(d) as Dist,

@@ -79,6 +79,12 @@ pub struct Stats {
     /// returns the time); a run that builds the hierarchy attaches it and reports both.
     #[serde(serialize_with = "ser_secs")]
     pub hierarchy_upload: Duration,
+    /// Where the result was certified, when [`Options::certify`] asked
+    /// ([`certify::Certified`]: on the engine that computed it, or on the host).
+    pub certified: Option<certify::Certified>,
+    /// How long certifying took (not part of `compute`).
+    #[serde(serialize_with = "ser_secs")]
+    pub certify: Duration,
     /// Batched sources ([`many::solve_each`] on an engine with lanes): how many sources this
     /// run's pass solved together; the times and counters above are the whole pass's.
     pub batch: Option<u32>,
