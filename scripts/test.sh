@@ -42,6 +42,4 @@ python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check 'crates/sssp-py[test]'
 "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/sssp-py/tests
 "$venv/bin/python" crates/sssp-py/tests/contract.py ../shared/data/road/USA-road-d.NY.gr.gz
-if [ -x crates/sssp-py/tests/nx_suite.sh ]; then
-  PYTHON="$venv/bin/python" crates/sssp-py/tests/nx_suite.sh
-fi
+"$venv/bin/python" crates/sssp-py/tests/nx_suite.py

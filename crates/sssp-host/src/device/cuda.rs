@@ -59,8 +59,12 @@ pub(crate) fn load_module(ctx: &Arc<CudaContext>, fatbin: &[u8], ptx: &str) -> R
 /// Turn "no driver / no device" into `Error::NoGpu` so `--device auto` can fall back.
 pub(crate) fn open_context() -> Result<Arc<CudaContext>> {
     // cudarc panics when it has to load a missing libcuda; ask first, without loading it for use.
+    // Asked once per process (a library search costs about a millisecond, and a driver does not
+    // appear while a process runs): a caller that opens many small graphs with `Auto` (the
+    // Python package, a NetworkX backend) pays it once.
+    static PRESENT: OnceLock<bool> = OnceLock::new();
     // SAFETY: only probes whether the library can be opened.
-    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+    if !*PRESENT.get_or_init(|| unsafe { cudarc::driver::sys::is_culib_present() }) {
         return Err(Error::NoGpu("the CUDA driver library (libcuda.so) is not installed".into()));
     }
     CudaContext::new(0).map_err(|e| Error::NoGpu(format!("no usable CUDA device 0: {e}")))

@@ -304,6 +304,19 @@ fn run(eng: &dyn Engine, s: &Scratch, roots: &[u32], m: u64, t: &Target, bound: 
     Ok(cells.iter().sum())
 }
 
+/// Arcs below which an even-degree graph is certified on the host even after a GPU run.
+pub const HOST_CERTIFY_ARCS: usize = 1 << 23;
+
+/// Whether the host's certificate beats the device's: on a GPU, for even-degree graphs (roads,
+/// meshes) of fewer than [`HOST_CERTIFY_ARCS`] arcs. Their tight-arc traversal has a level per
+/// few arcs of path, and each level is a launch and a read-back (about 13 us on the H100): NY,
+/// 1,200-1,500 levels, certifies in 27-35 ms on the H100 and in 20-26 ms on its host's 16
+/// threads, where kron 24 takes 56 ms against 6.7 s (docs/gpu.md, "The certificate on the
+/// device").
+pub fn host_is_faster(g: &Graph, gpu: bool) -> bool {
+    gpu && g.num_arcs() < HOST_CERTIFY_ARCS && !super::auto::is_skewed(g)
+}
+
 /// Certify `sol` as [`Options::certify`] asks, from `roots` (its sources), within the
 /// query's bound: on `eng`, lane `lane`, when `resident` says its distances are there (an
 /// engine run computed them) and the engine has the memory for it, else on the host. Records
@@ -323,12 +336,18 @@ pub(crate) fn certify_result(
     let t = Instant::now();
     let bound = opts.query_bound(&sol.dist);
     let on_device = match eng {
-        Some(e) if resident_here && opts.certify == Certify::Auto => match resident(e, g, roots, lane, bound) {
-            Ok(()) => true,
-            // No room for the traversal next to the graph: the host has it.
-            Err(Error::OutOfDeviceMemory { .. } | Error::OutOfHostMemory { .. }) => false,
-            Err(e) => return Err(e),
-        },
+        Some(e)
+            if resident_here
+                && (opts.certify == Certify::Device
+                    || (opts.certify == Certify::Auto && !host_is_faster(g, e.is_gpu()))) =>
+        {
+            match resident(e, g, roots, lane, bound) {
+                Ok(()) => true,
+                // No room for the traversal next to the graph: the host has it.
+                Err(Error::OutOfDeviceMemory { .. } | Error::OutOfHostMemory { .. }) => false,
+                Err(e) => return Err(e),
+            }
+        }
         _ => false,
     };
     if !on_device {

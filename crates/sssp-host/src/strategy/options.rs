@@ -304,10 +304,15 @@ impl Classify {
 pub enum Certify {
     /// Not at all (the caller may check the distances itself).
     Off,
-    /// Where the result was computed: on the engine after an engine algorithm
-    /// ([`certify::resident`], no download), on the host after a host algorithm, or when the
-    /// engine has no memory left for the certificate's buffers.
+    /// Where it is fastest: on the engine after an engine algorithm ([`certify::resident`], no
+    /// download), except on a GPU for even-degree graphs of fewer than
+    /// [`certify::HOST_CERTIFY_ARCS`] arcs (their traversal is a launch per level); on the host
+    /// after a host algorithm, or when the engine has no memory left for the certificate's
+    /// buffers.
     Auto,
+    /// As `Auto`, but on the engine whenever an engine algorithm ran (what the GPU suite
+    /// checks the device certificate with).
+    Device,
     /// On the host ([`crate::verify`]) whatever ran: the certificate before the device one,
     /// kept to compare with it.
     Host,

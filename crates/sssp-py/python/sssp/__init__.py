@@ -8,18 +8,34 @@
   backend="sssp")``.
 """
 
-from ._csgraph import bellman_ford, dijkstra, floyd_warshall, johnson, shortest_path
-from ._graph import Graph, NegativeCycleError
+# The names load on first use (PEP 562): NetworkX imports `sssp.nx` for its backend table
+# whenever it is imported itself, and that must not cost the native module and scipy's import.
+_LAZY = {
+    "Graph": "._graph",
+    "NegativeCycleError": "._graph",
+    "bellman_ford": "._csgraph",
+    "dijkstra": "._csgraph",
+    "floyd_warshall": "._csgraph",
+    "johnson": "._csgraph",
+    "shortest_path": "._csgraph",
+}
 
-__all__ = [
-    "Graph",
-    "NegativeCycleError",
-    "bellman_ford",
-    "dijkstra",
-    "floyd_warshall",
-    "johnson",
-    "shortest_path",
-]
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'sssp' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 try:
     from importlib.metadata import version as _version

@@ -110,6 +110,7 @@ class Graph:
             str(device),
         )
         self.directed = bool(directed)
+        self._extremes = None
 
     @classmethod
     def from_scipy(cls, A, directed=True, unweighted=False, device="auto"):
@@ -198,7 +199,8 @@ class Graph:
         return limit
 
     def shortest_paths(self, sources, limit=np.inf, predecessors=True):
-        """Distances (float64, ``inf`` where not reached or beyond ``limit``) from each source,
+        """Distances (float64, ``inf`` where not reached or farther than ``limit``; a distance
+        equal to ``limit`` is kept, as in scipy and NetworkX's ``cutoff``) from each source,
         and with ``predecessors`` each vertex's predecessor on a shortest path (int32, -9999
         for the sources and unreached vertices): shape ``(n,)`` for one source given as an int,
         ``(k, n)`` for a sequence of k. Raises NegativeCycleError for a negative cycle reachable
@@ -264,23 +266,26 @@ class Graph:
             ecc[lo : lo + chunk] = self.distances(np.arange(lo, min(n, lo + chunk))).max(axis=1)
         return ecc
 
-    def _extremes(self):
-        if self.num_vertices == 0:
-            raise ValueError("the graph has no vertices: its diameter is undefined")
-        if self.has_negative_weights:
-            raise ValueError("diameter and radius take non-negative weights")
-        got = self._native.extremes()
-        if got is None:  # real weights: f32 rounding breaks the bounds' triangle inequality
-            ecc = self.eccentricities()
-            got = (float(ecc.max()), float(ecc.min()))
-        return got
+    def extremes(self):
+        """``(diameter, radius)``, computed once per graph and kept: exact, by eccentricity
+        bounding on integer weights, by every eccentricity on real ones; ``inf`` when some
+        vertex does not reach another (the diameter) or none reaches every other (the radius)."""
+        if self._extremes is None:
+            if self.num_vertices == 0:
+                raise ValueError("the graph has no vertices: its diameter is undefined")
+            if self.has_negative_weights:
+                raise ValueError("diameter and radius take non-negative weights")
+            got = self._native.extremes()
+            if got is None:  # real weights: f32 rounding breaks the bounds' triangle inequality
+                ecc = self.eccentricities()
+                got = (float(ecc.max()), float(ecc.min()))
+            self._extremes = got
+        return self._extremes
 
     def diameter(self):
-        """The largest distance between two vertices (inf when some vertex does not reach
-        another): exact, by eccentricity bounding on integer weights, by every eccentricity on
-        real ones."""
-        return self._extremes()[0]
+        """The largest distance between two vertices (see ``extremes``)."""
+        return self.extremes()[0]
 
     def radius(self):
-        """The smallest eccentricity (inf when no vertex reaches every other)."""
-        return self._extremes()[1]
+        """The smallest eccentricity (see ``extremes``)."""
+        return self.extremes()[1]
