@@ -5,15 +5,16 @@
 #
 # Here, first:  VIRTUAL_ENV=... maturin build --release -m crates/sssp-py/Cargo.toml -o .whl
 #               plus scipy, networkx, pytest (and its needs) as wheels in .whl (device README),
-#               target/release/sssp and the NY file in .gpubin/;
+#               target/release/sssp and the NY file in .gpubin/ (or SSSP=, NY=);
 # there:        scripts/gpu-python.sh OUT   (carry .whl and .gpubin)
 set -uo pipefail
 out=${1:?usage: scripts/gpu-python.sh OUT}
 mkdir -p "$out"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
 export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1
-bin=.gpubin/sssp
-ny=.gpubin/USA-road-d.NY.gr.gz
+# The sssp binary and the NY file: .gpubin/ here, or SSSP and NY (e.g. those of scripts/gpu-suite.sh's .gpu/).
+bin=${SSSP:-.gpubin/sssp}
+ny=${NY:-.gpubin/USA-road-d.NY.gr.gz}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/device.txt"
 "$bin" convert "$ny" /tmp/NY.bin
 "$bin" gen kron:20 -o /tmp/kron20.bin
