@@ -1,6 +1,7 @@
 //! The float64 half: the graph in float64, the repair of an `f32` engine's answer, and serial
 //! float64 solves for weights no engine type holds exactly (the crate docs, "Weights").
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -17,75 +18,91 @@ pub struct Csr64 {
     negative: bool,
 }
 
-impl Csr64 {
-    /// From scipy's CSR arrays (`indptr` of `n + 1`, `heads` checked `< n` already), every
-    /// weight 1 when `weights` is `None`. Arcs with a NaN or infinite weight are dropped (scipy
-    /// treats them as absent); `directed = false` adds each arc's reverse after the tail's own.
-    pub fn build(indptr: &[i64], heads: Vec<u32>, weights: Option<&[f64]>, directed: bool) -> Result<Csr64, String> {
-        let n = indptr.len() - 1;
-        let m = heads.len();
-        if indptr[0] != 0 || indptr[n] != m as i64 || indptr.par_windows(2).any(|p| p[0] > p[1]) {
-            return Err(format!(
-                "indptr must start at 0, never decrease and end at the number of entries ({m}); it starts at {} and ends at {}",
-                indptr[0], indptr[n]
-            ));
-        }
-        let all_finite = weights.is_none_or(|w| w.par_iter().all(|x| x.is_finite()));
-        if directed && all_finite {
-            // The common case, in parallel and without a rebuild: the arrays as given.
-            let offsets = indptr.par_iter().map(|&o| o as u64).collect();
-            let w: Vec<f64> = match weights {
-                Some(w) => w.to_vec(),
-                None => vec![1.0; m],
-            };
-            let negative = w.par_iter().any(|&x| x < 0.0);
-            return Ok(Csr64 { offsets, heads, w, negative });
-        }
-        let weight = |e: usize| weights.map_or(1.0, |w| w[e]);
-        let keep = |e: usize| weight(e).is_finite();
-        let mut degree = vec![0u64; n + 1];
-        for u in 0..n {
-            for e in indptr[u] as usize..indptr[u + 1] as usize {
-                if keep(e) {
-                    degree[u + 1] += 1;
-                    if !directed {
-                        degree[heads[e] as usize + 1] += 1;
-                    }
-                }
-            }
-        }
-        for v in 0..n {
-            degree[v + 1] += degree[v];
-        }
-        let offsets = degree;
-        let arcs = offsets[n] as usize;
-        let mut fill: Vec<u64> = offsets[..n].to_vec();
-        let mut out_heads = vec![0u32; arcs];
-        let mut out_w = vec![0f64; arcs];
-        let mut put = |u: usize, v: u32, w: f64| {
-            let at = fill[u] as usize;
-            out_heads[at] = v;
-            out_w[at] = w;
-            fill[u] += 1;
+/// A graph's arcs from scipy's CSR arrays, in the order the library keeps them; the weights
+/// borrowed from the caller where they need no change (a directed graph, every weight finite).
+pub struct Arcs<'a> {
+    pub offsets: Vec<u64>,
+    pub heads: Vec<u32>,
+    pub w: Cow<'a, [f64]>,
+}
+
+/// The arcs of scipy's CSR arrays (`indptr` of `n + 1`, `heads` checked `< n` already), every
+/// weight 1 when `weights` is `None`. Arcs with a NaN or infinite weight are dropped (scipy
+/// treats them as absent); `directed = false` adds each arc's reverse after the tail's own.
+pub fn arcs<'a>(
+    indptr: &[i64],
+    heads: Vec<u32>,
+    weights: Option<&'a [f64]>,
+    directed: bool,
+) -> Result<Arcs<'a>, String> {
+    let n = indptr.len() - 1;
+    let m = heads.len();
+    if indptr[0] != 0 || indptr[n] != m as i64 || indptr.par_windows(2).any(|p| p[0] > p[1]) {
+        return Err(format!(
+            "indptr must start at 0, never decrease and end at the number of entries ({m}); it starts at {} and ends at {}",
+            indptr[0], indptr[n]
+        ));
+    }
+    let all_finite = weights.is_none_or(|w| w.par_iter().all(|x| x.is_finite()));
+    if directed && all_finite {
+        // The common case, in parallel and without a rebuild: the arrays as given.
+        let offsets = indptr.par_iter().map(|&o| o as u64).collect();
+        let w = match weights {
+            Some(w) => Cow::Borrowed(w),
+            None => Cow::Owned(vec![1.0; m]),
         };
+        return Ok(Arcs { offsets, heads, w });
+    }
+    let weight = |e: usize| weights.map_or(1.0, |w| w[e]);
+    // The arcs of tail `u` that are kept: (head, weight).
+    let hs = &heads[..];
+    let kept = |u: usize| {
+        (indptr[u] as usize..indptr[u + 1] as usize).map(move |e| (hs[e], weight(e))).filter(|(_, w)| w.is_finite())
+    };
+    let mut degree = vec![0u64; n + 1];
+    for u in 0..n {
+        for (v, _) in kept(u) {
+            degree[u + 1] += 1;
+            if !directed {
+                degree[v as usize + 1] += 1;
+            }
+        }
+    }
+    for v in 0..n {
+        degree[v + 1] += degree[v];
+    }
+    let offsets = degree;
+    let arcs = offsets[n] as usize;
+    let mut fill: Vec<u64> = offsets[..n].to_vec();
+    let mut out_heads = vec![0u32; arcs];
+    let mut out_w = vec![0f64; arcs];
+    let mut put = |u: usize, v: u32, w: f64| {
+        let at = fill[u] as usize;
+        out_heads[at] = v;
+        out_w[at] = w;
+        fill[u] += 1;
+    };
+    for u in 0..n {
+        for (v, w) in kept(u) {
+            put(u, v, w);
+        }
+    }
+    if !directed {
         for u in 0..n {
-            for e in indptr[u] as usize..indptr[u + 1] as usize {
-                if keep(e) {
-                    put(u, heads[e], weight(e));
-                }
+            for (v, w) in kept(u) {
+                put(v as usize, u as u32, w);
             }
         }
-        if !directed {
-            for u in 0..n {
-                for e in indptr[u] as usize..indptr[u + 1] as usize {
-                    if keep(e) {
-                        put(heads[e] as usize, u as u32, weight(e));
-                    }
-                }
-            }
-        }
-        let negative = out_w.iter().any(|&x| x < 0.0);
-        Ok(Csr64 { offsets, heads: out_heads, w: out_w, negative })
+    }
+    Ok(Arcs { offsets, heads: out_heads, w: Cow::Owned(out_w) })
+}
+
+impl Csr64 {
+    /// The float64 graph of `arcs`, taking their arrays (the weights copied if borrowed).
+    pub fn from_arcs(arcs: Arcs<'_>) -> Csr64 {
+        let w = arcs.w.into_owned();
+        let negative = w.par_iter().any(|&x| x < 0.0);
+        Csr64 { offsets: arcs.offsets, heads: arcs.heads, w, negative }
     }
 
     /// The float64 copy of a typed graph's arcs, in its order.
@@ -100,29 +117,8 @@ impl Csr64 {
         Csr64 { offsets: raw.offsets().to_vec(), heads: raw.targets().to_vec(), w, negative }
     }
 
-    /// The arrays: offsets, heads, weights.
-    pub fn into_parts(self) -> (Vec<u64>, Vec<u32>, Vec<f64>) {
-        (self.offsets, self.heads, self.w)
-    }
-
     pub fn num_vertices(&self) -> usize {
         self.offsets.len() - 1
-    }
-
-    pub fn num_arcs(&self) -> usize {
-        self.heads.len()
-    }
-
-    pub fn offsets(&self) -> &[u64] {
-        &self.offsets
-    }
-
-    pub fn heads(&self) -> &[u32] {
-        &self.heads
-    }
-
-    pub fn weights(&self) -> &[f64] {
-        &self.w
     }
 
     pub fn has_negative(&self) -> bool {
@@ -206,7 +202,7 @@ fn bellman_ford(g: &Csr64, sources: &[u32], d: &mut [f64], parent: &mut [u32]) -
                     queue.push_back(v as u32);
                     count[v] += 1;
                     // Queued n times: some path has n arcs, so the parents hold a cycle, or will.
-                    if count[v] % n == 0 {
+                    if count[v].is_multiple_of(n) {
                         if let Some(cycle) = parent_cycle(parent, v as u32) {
                             return Err(negative_cycle(cycle));
                         }

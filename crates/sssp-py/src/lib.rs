@@ -39,7 +39,7 @@ use sssp::{Device, Error, Graph, Paths, Query, Solver, Weight};
 
 mod host;
 
-use host::Csr64;
+use host::{Arcs, Csr64};
 
 create_exception!(
     _native,
@@ -196,7 +196,14 @@ impl Native {
 
     /// [`Native::run`] with the interpreter released, so that other Python threads run while
     /// the device works.
-    fn run_detached(&mut self, py: Python<'_>, sources: &[u32], limit: f64, nearest: bool, out: &mut Out<'_>) -> PyResult<()> {
+    fn run_detached(
+        &mut self,
+        py: Python<'_>,
+        sources: &[u32],
+        limit: f64,
+        nearest: bool,
+        out: &mut Out<'_>,
+    ) -> PyResult<()> {
         /// The run's borrows, declared `Send` for `detach`: the closure runs on this thread
         /// (`detach` only releases the interpreter around it), the class is `unsendable` (no
         /// other thread reaches `self`), and the run touches no Python object (its errors are
@@ -361,7 +368,12 @@ fn solve_typed<W: Weight>(
     for chunk in sources.chunks(CHUNK) {
         // Lanes pay on even-degree graphs on a GPU (NY: 2.3 ms a source in lanes of 32 against
         // 10.9 alone); on skewed ones (kron) they cost a third more than one at a time.
-        let batch = if h.solver.is_gpu() && chunk.len() >= 8 && !sssp::strategy::auto::is_skewed(h.solver.graph().raw()) { 32 } else { 1 };
+        let batch = if h.solver.is_gpu() && chunk.len() >= 8 && !sssp::strategy::auto::is_skewed(h.solver.graph().raw())
+        {
+            32
+        } else {
+            1
+        };
         all.extend(query(&mut h.solver, cut).batch(batch).shortest_paths_many(chunk)?);
     }
     Ok(all)
@@ -404,12 +416,12 @@ impl Native {
             unsafe { view::<i32>(indices, nnz) }.par_iter().map(|&x| vertex(x as i64)).collect::<PyResult<_>>()?
         };
         phases.mark("heads checked");
-        let csr = Csr64::build(indptr, heads, weights, directed).map_err(PyValueError::new_err)?;
-        phases.mark("float64 graph");
-        let (arcs, negative) = (csr.num_arcs(), csr.has_negative());
-        let kind = Kind::pick(csr, device, &phases).map_err(py_err)?;
+        let arcs = host::arcs(indptr, heads, weights, directed).map_err(PyValueError::new_err)?;
+        phases.mark("arcs");
+        let (m, negative) = (arcs.heads.len(), arcs.w.par_iter().any(|&x| x < 0.0));
+        let kind = Kind::pick(arcs, device, &phases).map_err(py_err)?;
         phases.mark("solver ready");
-        Ok(Native { kind, lazy: OnceCell::new(), n, arcs, negative })
+        Ok(Native { kind, lazy: OnceCell::new(), n, arcs: m, negative })
     }
 
     #[getter]
@@ -472,7 +484,15 @@ impl Native {
     /// Distances from each of `k` sources (int32 at `sources`) into `k` rows of `n` float64 at
     /// `dist`, and predecessors (int32) at `pred` unless 0.
     #[pyo3(signature = (sources, k, limit, dist, pred))]
-    fn solve(&mut self, py: Python<'_>, sources: usize, k: usize, limit: f64, dist: usize, pred: usize) -> PyResult<()> {
+    fn solve(
+        &mut self,
+        py: Python<'_>,
+        sources: usize,
+        k: usize,
+        limit: f64,
+        dist: usize,
+        pred: usize,
+    ) -> PyResult<()> {
         let n = self.n();
         let srcs = unsafe { view::<i32>(sources, k) };
         let srcs = to_vertices(srcs, n)?;
@@ -488,7 +508,17 @@ impl Native {
     /// Distances from the nearest of `k` sources into `n` float64 at `dist`, predecessors and
     /// nearest sources (int32) at `pred` and `src` unless 0.
     #[pyo3(signature = (sources, k, limit, dist, pred, src))]
-    fn nearest(&mut self, py: Python<'_>, sources: usize, k: usize, limit: f64, dist: usize, pred: usize, src: usize) -> PyResult<()> {
+    #[allow(clippy::too_many_arguments)]
+    fn nearest(
+        &mut self,
+        py: Python<'_>,
+        sources: usize,
+        k: usize,
+        limit: f64,
+        dist: usize,
+        pred: usize,
+        src: usize,
+    ) -> PyResult<()> {
         let n = self.n();
         let srcs = to_vertices(unsafe { view::<i32>(sources, k) }, n)?;
         if srcs.is_empty() {
@@ -531,11 +561,11 @@ fn to_vertices(s: &[i32], n: usize) -> PyResult<Vec<u32>> {
 }
 
 impl Kind {
-    /// The weight class of `csr` (module docs) and its solver on `device`; integer kinds take
-    /// the arrays over (the float64 weights dropped), real ones keep the float64 graph beside a
-    /// copy in `f32`.
-    fn pick(csr: Csr64, device: Device, phases: &Phases) -> Result<Kind, Error> {
-        let w = csr.weights();
+    /// The weight class of `arcs` (module docs) and its solver on `device`; integer kinds take
+    /// the arrays over (the float64 weights, borrowed or dropped, never copied), real ones keep
+    /// the float64 graph beside a copy in `f32`.
+    fn pick(arcs: Arcs<'_>, device: Device, phases: &Phases) -> Result<Kind, Error> {
+        let w = &arcs.w;
         let integral = w.par_iter().all(|x| x.fract() == 0.0);
         let (lo, hi) = w
             .par_iter()
@@ -543,21 +573,21 @@ impl Kind {
             .reduce(|| (0.0, 0.0), |a, b| (a.0.min(b.0), a.1.max(b.1)));
         phases.mark("weights classified");
         if integral && lo >= 0.0 && hi <= u32::MAX as f64 {
-            let (offsets, heads, w) = csr.into_parts();
-            let w = w.into_par_iter().map(|x| x as u32).collect();
-            return Ok(Kind::Unsigned(Held::new(phases.after("typed graph", Graph::from_csr(offsets, heads, w))?, device)?));
+            let w = w.par_iter().map(|&x| x as u32).collect();
+            let g = phases.after("typed graph", Graph::from_csr(arcs.offsets, arcs.heads, w))?;
+            return Ok(Kind::Unsigned(Held::new(g, device)?));
         }
         if integral && lo >= i32::MIN as f64 && hi <= i32::MAX as f64 {
-            let (offsets, heads, w) = csr.into_parts();
-            let w = w.into_par_iter().map(|x| x as i32).collect();
-            return Ok(Kind::Signed(Held::new(phases.after("typed graph", Graph::from_csr(offsets, heads, w))?, device)?));
+            let w = w.par_iter().map(|&x| x as i32).collect();
+            let g = phases.after("typed graph", Graph::from_csr(arcs.offsets, arcs.heads, w))?;
+            return Ok(Kind::Signed(Held::new(g, device)?));
         }
         if lo >= 0.0 && hi <= f32::MAX as f64 {
             let w32 = w.par_iter().map(|&x| x as f32).collect();
-            let g = phases.after("typed graph", Graph::from_csr(csr.offsets().to_vec(), csr.heads().to_vec(), w32))?;
-            return Ok(Kind::Real(Held::new(g, device)?, csr));
+            let g = phases.after("typed graph", Graph::from_csr(arcs.offsets.clone(), arcs.heads.clone(), w32))?;
+            return Ok(Kind::Real(Held::new(g, device)?, Csr64::from_arcs(arcs)));
         }
-        Ok(Kind::Host(csr))
+        Ok(Kind::Host(Csr64::from_arcs(arcs)))
     }
 
     /// The graph in float64: the kept one, or (integer kinds) built from the typed graph once.
