@@ -408,12 +408,10 @@ impl Native {
         let phases = Phases::start();
         // SAFETY: the caller's promise (module docs).
         let (indptr, weights) = unsafe { (view::<i64>(indptr, n + 1), (data != 0).then(|| view::<f64>(data, nnz))) };
-        let bad = |x: i64| PyValueError::new_err(format!("column index {x} is out of range for {n} vertices"));
-        let vertex = |x: i64| u32::try_from(x).ok().filter(|&v| (v as usize) < n).ok_or_else(|| bad(x));
         let heads: Vec<u32> = if wide {
-            unsafe { view::<i64>(indices, nnz) }.par_iter().map(|&x| vertex(x)).collect::<PyResult<_>>()?
+            heads_of(unsafe { view::<i64>(indices, nnz) }, n)?
         } else {
-            unsafe { view::<i32>(indices, nnz) }.par_iter().map(|&x| vertex(x as i64)).collect::<PyResult<_>>()?
+            heads_of(unsafe { view::<i32>(indices, nnz) }, n)?
         };
         phases.mark("heads checked");
         let arcs = host::arcs(indptr, heads, weights, directed).map_err(PyValueError::new_err)?;
@@ -546,6 +544,17 @@ impl Native {
         let num = |d: i64| if d == sssp::UNREACHED { f64::INFINITY } else { d as f64 };
         Ok(Some((num(x.diameter), x.radius.map_or(f64::INFINITY, num))))
     }
+}
+
+/// Column indices as vertex ids: checked in one parallel pass, then converted without a
+/// fallible step (a collect of `Result`s is several times slower: kron 22's 134M heads took
+/// 0.5 s that way on 16 cores).
+fn heads_of<T: Copy + Into<i64> + Send + Sync>(h: &[T], n: usize) -> PyResult<Vec<u32>> {
+    if let Some(&x) = h.par_iter().find_first(|&&x| !(0..n as i64).contains(&x.into())) {
+        let x: i64 = x.into();
+        return Err(PyValueError::new_err(format!("column index {x} is out of range for {n} vertices")));
+    }
+    Ok(h.par_iter().map(|&x| x.into() as u32).collect())
 }
 
 /// Sources as vertex ids, checked.
