@@ -194,6 +194,25 @@ impl Native {
         self.n
     }
 
+    /// A query's `k` sources (int32 at `sources`, checked) and where its `rows` rows of answers
+    /// go: `outs` are the addresses of the distances (float64), predecessors and nearest
+    /// sources (int32; 0: not asked for).
+    ///
+    /// # Safety
+    /// As [`view`] and [`view_mut`] for each address with its length.
+    unsafe fn io<'a>(&self, sources: usize, k: usize, rows: usize, outs: [usize; 3]) -> PyResult<(Vec<u32>, Out<'a>)> {
+        let n = self.n();
+        let srcs = to_vertices(unsafe { view::<i32>(sources, k) }, n)?;
+        let cells = rows.checked_mul(n).ok_or_else(|| PyMemoryError::new_err("too many distances"))?;
+        let [dist, pred, src] = outs;
+        let out = Out {
+            dist: unsafe { view_mut(dist, cells) },
+            pred: (pred != 0).then(|| unsafe { view_mut(pred, cells) }),
+            src: (src != 0).then(|| unsafe { view_mut(src, cells) }),
+        };
+        Ok((srcs, out))
+    }
+
     /// [`Native::run`] with the interpreter released, so that other Python threads run while
     /// the device works.
     fn run_detached(
@@ -491,15 +510,8 @@ impl Native {
         dist: usize,
         pred: usize,
     ) -> PyResult<()> {
-        let n = self.n();
-        let srcs = unsafe { view::<i32>(sources, k) };
-        let srcs = to_vertices(srcs, n)?;
-        let cells = k.checked_mul(n).ok_or_else(|| PyMemoryError::new_err("too many distances"))?;
-        let mut out = Out {
-            dist: unsafe { view_mut(dist, cells) },
-            pred: (pred != 0).then(|| unsafe { view_mut(pred, cells) }),
-            src: None,
-        };
+        // SAFETY: the caller's promise (module docs).
+        let (srcs, mut out) = unsafe { self.io(sources, k, k, [dist, pred, 0])? };
         self.run_detached(py, &srcs, limit, false, &mut out)
     }
 
@@ -517,16 +529,11 @@ impl Native {
         pred: usize,
         src: usize,
     ) -> PyResult<()> {
-        let n = self.n();
-        let srcs = to_vertices(unsafe { view::<i32>(sources, k) }, n)?;
+        // SAFETY: the caller's promise (module docs).
+        let (srcs, mut out) = unsafe { self.io(sources, k, 1, [dist, pred, src])? };
         if srcs.is_empty() {
             return Err(PyValueError::new_err("nearest needs at least one source"));
         }
-        let mut out = Out {
-            dist: unsafe { view_mut(dist, n) },
-            pred: (pred != 0).then(|| unsafe { view_mut(pred, n) }),
-            src: (src != 0).then(|| unsafe { view_mut(src, n) }),
-        };
         self.run_detached(py, &srcs, limit, true, &mut out)
     }
 
