@@ -331,3 +331,111 @@ fn rayon_threads() -> String {
     std::env::var("RAYON_NUM_THREADS")
         .unwrap_or_else(|_| std::thread::available_parallelism().map_or(1, |n| n.get()).to_string())
 }
+
+/// GAP's `.wsg` keeps a graph with `i32` weights exactly (directed with its transpose, or
+/// built both ways as undirected), plain and compressed; `.sg` keeps the arcs and drops the
+/// weights, and an undirected `.sg` read back gives both arcs of an edge the same weight.
+#[test]
+fn gap_serialized_graphs_round_trip() {
+    let dir = TempDir::new("gap");
+    for (k, g) in [random_graph(31, 300, 2_000, false), random_graph(32, 300, 2_000, true)].into_iter().enumerate() {
+        for suffix in ["", ".gz"] {
+            let p = dir.path(&format!("g{k}.wsg{suffix}"));
+            io::write_text(&g, &p, Format::GapWeighted).unwrap();
+            assert_same(&g, &load(&p), &p.display().to_string());
+        }
+        let p = dir.path(&format!("g{k}.sg"));
+        io::write_text(&g, &p, Format::GapSerialized).unwrap();
+        let unit = LoadOptions { weights: WeightSpec::Unit, ..Default::default() };
+        let back = io::read_graph(&p, &unit).unwrap();
+        assert_eq!((back.offsets(), back.targets()), (g.offsets(), g.targets()), "{}", p.display());
+        assert!(weights_of(&back).iter().all(|&w| w == 1));
+    }
+    // Undirected (built both ways): the flag says so, the file has no transpose, and the graph
+    // comes back both ways.
+    let mut e = EdgeList::with_capacity(50, 120);
+    let mut rng = Rng::new(33);
+    for _ in 0..120 {
+        let (u, v) = (rng.below(50) as u32, rng.below(50) as u32);
+        if u != v {
+            e.push(u, v, rng.below(1000) as i64);
+        }
+    }
+    let g = e.into_graph(WeightSpec::AsGiven, true).unwrap();
+    assert!(g.built_both_ways());
+    let p = dir.path("u.wsg");
+    io::write_text(&g, &p, Format::GapWeighted).unwrap();
+    let bytes = std::fs::read(&p).unwrap();
+    assert_eq!(bytes[0], 0, "undirected flag");
+    assert_eq!(bytes.len(), 17 + 8 * 51 + 8 * g.num_arcs(), "no transpose");
+    let back = load(&p);
+    assert_same(&g, &back, "undirected .wsg");
+    assert!(back.built_both_ways());
+    let p = dir.path("u.sg");
+    io::write_text(&g, &p, Format::GapSerialized).unwrap();
+    let back = load(&p); // random weights, the same on both arcs of an edge
+    assert_eq!(back.num_arcs(), g.num_arcs());
+    for u in 0..50u32 {
+        for (v, w) in back.neighbors(u) {
+            assert!(back.neighbors(v).any(|(x, y)| x == u && y == w), "{u} -> {v} ({w}) has no twin");
+        }
+    }
+}
+
+#[test]
+fn gap_writes_refuse_what_wsg_cannot_hold() {
+    let dir = TempDir::new("gap-refuse");
+    let big = Graph::from_arcs(2, &[(0, 1, i32::MAX as i64 + 1)]).unwrap();
+    let p = dir.path("big.wsg");
+    assert!(matches!(io::write_text(&big, &p, Format::GapWeighted), Err(Error::InvalidArgument(_))));
+    assert!(!p.exists(), "refused before the file is created");
+    io::write_text(&big, &dir.path("big.sg"), Format::GapSerialized).unwrap(); // no weights: fine
+    let mut e = EdgeList::with_capacity(2, 1);
+    e.real = true;
+    e.push(0, 1, 1.5f32.to_bits() as i64);
+    let real = e.into_graph_as_given().unwrap();
+    assert!(matches!(io::write_text(&real, &dir.path("r.wsg"), Format::GapWeighted), Err(Error::InvalidArgument(_))));
+}
+
+#[test]
+fn damaged_gap_files_are_errors() {
+    let dir = TempDir::new("gap-damaged");
+    let g = random_graph(34, 100, 800, false);
+    let p = dir.path("g.wsg");
+    io::write_text(&g, &p, Format::GapWeighted).unwrap();
+    let good = std::fs::read(&p).unwrap();
+    let bad = dir.path("bad.wsg");
+    let expect_parse_error = |bytes: &[u8], what: &str| {
+        std::fs::write(&bad, bytes).unwrap();
+        match io::read_graph(&bad, &LoadOptions::default()) {
+            Err(Error::Parse { line: 0, msg, .. }) => msg,
+            other => panic!("{what}: expected a parse error, got {:?}", other.map(|g| g.num_arcs())),
+        }
+    };
+    for len in [0, 1, 16, 17, good.len() / 2, good.len() - 1] {
+        expect_parse_error(&good[..len], &format!("truncated to {len}"));
+    }
+    let mut b = good.clone();
+    b[0] = 2;
+    assert!(expect_parse_error(&b, "directed byte").contains("expected 0 or 1"));
+    // A header that promises 2^40 vertices in a small file: refused by the length check, before
+    // anything the size of the claim is allocated.
+    let mut b = good.clone();
+    b[9..17].copy_from_slice(&(1i64 << 31).to_le_bytes());
+    expect_parse_error(&b, "huge n");
+    let mut b = good.clone();
+    b[1..9].copy_from_slice(&(-5i64).to_le_bytes());
+    assert!(expect_parse_error(&b, "negative m").contains("negative"));
+    // A decreasing offset, and an arc to a vertex past n.
+    let mut b = good.clone();
+    b[17 + 8..17 + 16].copy_from_slice(&(900i64).to_le_bytes());
+    assert!(expect_parse_error(&b, "offsets").contains("offsets"));
+    let mut b = good.clone();
+    let first_arc = 17 + 8 * 101;
+    b[first_arc..first_arc + 4].copy_from_slice(&(100i32).to_le_bytes());
+    assert!(expect_parse_error(&b, "head").contains("not below n"));
+    // A .wsg read as .sg: the length does not add up.
+    let as_sg = dir.path("g.sg");
+    std::fs::copy(&p, &as_sg).unwrap();
+    assert!(matches!(io::read_graph(&as_sg, &LoadOptions::default()), Err(Error::Parse { .. })));
+}

@@ -20,7 +20,7 @@ pub struct GraphArgs {
     /// Graph file, or `gen:SPEC` to generate one in memory (see `sssp gen --help`). Any file
     /// name the system allows, UTF-8 or not.
     pub graph: PathBuf,
-    /// Input format when the extension does not tell: gr, mtx, el, snap, wel, metis, bin.
+    /// Input format when the extension does not tell: gr, mtx, el, snap, wel, metis, bin, sg, wsg.
     #[arg(long)]
     pub format: Option<String>,
     /// Weights: `given` (inputs without weights get random:1-255, GAP's convention), `unit`,

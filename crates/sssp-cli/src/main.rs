@@ -160,7 +160,8 @@ struct ConvertArgs {
 const OUTPUT_FORMATS: &str = "Output format when OUT's extension does not tell: bin (.bin, .sssp: binary CSR), \
 gr (.gr: DIMACS), mtx (.mtx: Matrix Market integer general), el (.el, .txt, .edges, .snap: `u v w` \
 lines), wel (.wel: `u v w` lines). Every one keeps the vertex count, the arcs and their weights; a \
-.gz or .xz suffix compresses (binary too). METIS cannot be written (it is undirected only).";
+.gz or .xz suffix compresses (binary too). Also GAP's serialized graphs, for running GAP on the same \
+file: sg (.sg: no weights) and wsg (.wsg: i32 weights). METIS cannot be written (it is undirected only).";
 
 #[derive(Args)]
 struct GenArgs {
@@ -479,14 +480,15 @@ fn output_format(path: &std::path::Path, to: Option<&str>) -> Result<sssp::io::F
             None => sssp::io::Format::from_path(path).ok_or_else(|| {
                 Error::InvalidArgument(format!(
                     "cannot tell the output format from the name `{}`: give it an extension \
-                 (.bin, .gr, .mtx, .el, .wel, optionally followed by .gz or .xz) or pass --to FORMAT",
+                 (.bin, .gr, .mtx, .el, .wel, .sg, .wsg, optionally followed by .gz or .xz) or pass --to FORMAT",
                     path.display()
                 ))
             })?,
         };
-    if !sssp::io::WRITABLE.contains(&format) {
+    let gap = matches!(format, sssp::io::Format::GapSerialized | sssp::io::Format::GapWeighted);
+    if !sssp::io::WRITABLE.contains(&format) && !gap {
         return Err(Error::InvalidArgument(format!(
-            "{}: {format} cannot be written; writable formats are bin, gr, mtx, el and wel",
+            "{}: {format} cannot be written; writable formats are bin, gr, mtx, el, wel, sg and wsg",
             path.display()
         )));
     }

@@ -33,7 +33,7 @@ pub enum Error {
 
     /// The input's format could not be told from its name and none was given.
     #[error(
-        "{path}: cannot tell the graph format from the file name; pass --format (gr, mtx, el, wel, snap, metis, bin)"
+        "{path}: cannot tell the graph format from the file name; pass --format (gr, mtx, el, wel, snap, metis, bin, sg, wsg)"
     )]
     UnknownFormat {
         /// The name whose extension is not a known format.

@@ -8,6 +8,7 @@
 //! | GAP weighted edge list ([`Format::WeightedEdgeList`]) | `.wel` | 0-based | required third column |
 //! | METIS ([`Format::Metis`]) | `.graph`, `.metis` | 1-based | per `fmt` |
 //! | our binary CSR ([`Format::Binary`], see [`binary`]) | `.bin`, `.sssp` | 0-based | `u32` or `i32` |
+//! | GAP's serialized graphs ([`Format::GapSerialized`], [`Format::GapWeighted`], see [`gap`]) | `.sg`, `.wsg` | 0-based | `.sg`: none; `.wsg`: `i32` |
 //!
 //! **Vertex ids.** Graphs always use 0-based ids. In the 1-based formats (DIMACS, Matrix Market,
 //! METIS) file id `k` becomes vertex `k - 1`; ids outside `1..=N` are parse errors. In the 0-based
@@ -62,6 +63,7 @@
 pub mod binary;
 mod dimacs;
 mod edgelist;
+pub mod gap;
 mod metis;
 mod mtx;
 mod text;
@@ -88,6 +90,10 @@ pub enum Format {
     Metis,
     /// This crate's binary CSR (see [`binary`]).
     Binary,
+    /// The GAP Benchmark Suite's serialized graph `.sg`, without weights (see [`gap`]).
+    GapSerialized,
+    /// GAP's weighted serialized graph `.wsg`: `i32` weights (see [`gap`]).
+    GapWeighted,
 }
 
 impl Format {
@@ -104,11 +110,13 @@ impl Format {
             "wel" => Format::WeightedEdgeList,
             "graph" | "metis" => Format::Metis,
             "bin" | "sssp" => Format::Binary,
+            "sg" => Format::GapSerialized,
+            "wsg" => Format::GapWeighted,
             _ => return None,
         })
     }
 
-    /// A format by name: `gr`, `mtx`, `el`, `snap`, `wel`, `metis`, `bin` (and a few aliases:
+    /// A format by name: `gr`, `mtx`, `el`, `snap`, `wel`, `metis`, `bin`, `sg`, `wsg` (and a few aliases:
     /// `dimacs`, `txt`, `edges`, `graph`, `sssp`, `binary`), case-insensitive.
     pub fn parse(s: &str) -> Result<Format> {
         Ok(match s.to_ascii_lowercase().as_str() {
@@ -118,9 +126,11 @@ impl Format {
             "wel" => Format::WeightedEdgeList,
             "metis" | "graph" => Format::Metis,
             "bin" | "binary" | "sssp" => Format::Binary,
+            "sg" => Format::GapSerialized,
+            "wsg" => Format::GapWeighted,
             _ => {
                 return Err(Error::InvalidArgument(format!(
-                    "unknown graph format `{s}`: expected one of gr, mtx, el, snap, wel, metis, bin"
+                    "unknown graph format `{s}`: expected one of gr, mtx, el, snap, wel, metis, bin, sg, wsg"
                 )))
             }
         })
@@ -135,7 +145,14 @@ impl Format {
             Format::WeightedEdgeList => "wel",
             Format::Metis => "metis",
             Format::Binary => "bin",
+            Format::GapSerialized => "sg",
+            Format::GapWeighted => "wsg",
         }
+    }
+
+    /// A binary format (read whole, never parsed as text): ours and GAP's.
+    pub fn is_binary(self) -> bool {
+        matches!(self, Format::Binary | Format::GapSerialized | Format::GapWeighted)
     }
 }
 
@@ -244,8 +261,10 @@ impl Default for LoadOptions {
 /// ```
 pub fn read_graph(path: &Path, opts: &LoadOptions) -> Result<Graph> {
     let format = format_of(path, opts)?;
-    if format == Format::Binary {
-        return with_options(binary::open(path)?, opts);
+    match format {
+        Format::Binary => return with_options(binary::open(path)?, opts),
+        Format::GapSerialized | Format::GapWeighted => return gap::read(path, format == Format::GapWeighted, opts),
+        _ => {}
     }
     let bytes = read_bytes(path, opts.progress)?;
     let parsed = parse_any(path, &bytes, format, opts)?;
@@ -276,7 +295,7 @@ fn edge_line(text: &[u8], format: Format, edge: u64) -> Option<u64> {
             Format::MatrixMarket | Format::EdgeList | Format::WeightedEdgeList => {
                 !l.is_empty() && !matches!(l[0], b'%' | b'#')
             }
-            Format::Metis | Format::Binary => false,
+            Format::Metis | Format::Binary | Format::GapSerialized | Format::GapWeighted => false,
         }
     };
     // Matrix Market's first data line is the size line, not an edge.
@@ -314,7 +333,7 @@ fn with_options(g: Graph, opts: &LoadOptions) -> Result<Graph> {
 /// Load a text format as an edge list (binary files are refused: they are already a graph).
 pub fn read_edge_list(path: &Path, opts: &LoadOptions) -> Result<EdgeList> {
     let format = format_of(path, opts)?;
-    if format == Format::Binary {
+    if format.is_binary() {
         return Err(binary_is_not_text(path));
     }
     let bytes = read_bytes(path, opts.progress)?;
@@ -342,9 +361,10 @@ pub fn excerpt(bytes: &[u8]) -> String {
     text::show(bytes)
 }
 
-/// The formats [`write_text`] can write (all but METIS), each keeping the graph exactly: vertex
-/// count, arcs in CSR order and weights (edge lists get a third column and a `# vertices: N`
-/// line).
+/// The formats [`write_text`] can write keeping the graph exactly: vertex count, arcs in CSR
+/// order and weights (edge lists get a third column and a `# vertices: N` line). It also writes
+/// GAP's `.sg` (no weights) and `.wsg` (`i32` weights only), which keep less ([`gap`]); not
+/// METIS.
 pub const WRITABLE: [Format; 5] =
     [Format::Binary, Format::Dimacs, Format::MatrixMarket, Format::EdgeList, Format::WeightedEdgeList];
 
@@ -360,6 +380,7 @@ pub fn write_text(g: &Graph, path: &Path, format: Format) -> Result<()> {
             ))
         }
         Format::Binary => return binary::write(g, path),
+        Format::GapSerialized | Format::GapWeighted => return gap::write(g, path, format == Format::GapWeighted),
         Format::Dimacs if g.metric() == crate::graph::Metric::Real => {
             return Err(Error::InvalidArgument(
                 "DIMACS holds integer weights and this graph has real ones: write mtx, el, wel or bin".into(),
@@ -403,7 +424,7 @@ fn parse_any(name: &Path, bytes: &[u8], format: Format, opts: &LoadOptions) -> R
             edgelist::parse(name, bytes, start, true, opts.sparse_ids, &progress).map(Parsed::from)
         }
         Format::Metis => metis::parse(name, bytes, start, opts, &progress),
-        Format::Binary => Err(binary_is_not_text(name)),
+        Format::Binary | Format::GapSerialized | Format::GapWeighted => Err(binary_is_not_text(name)),
     };
     progress.finish();
     out
