@@ -5,7 +5,7 @@
 //! panic, hang or take more than 1 GB or 2 s before it answers or refuses, unless the graph it
 //! describes needs it; and no error message repeats an unbounded piece of the input.
 //!
-//! Targets ([`target::ALL`]): `dimacs`, `mtx`, `edgelist`, `metis`, `binary` (graph files read
+//! Targets ([`target::ALL`]): `dimacs`, `mtx`, `edgelist`, `metis`, `binary`, `gap` (graph files read
 //! by `sssp::io::read_graph`), `hierarchy` (`Hierarchy::read` of the corpus graph, then an
 //! upward search with what it accepted), and, through the built `sssp` binary, `sources`
 //! (`--sources-file`), `targets` (`--targets-file`), `plot` (trace CSVs) and `args` (argument

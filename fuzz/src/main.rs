@@ -9,7 +9,7 @@ use sssp_fuzz::driver::{self, Config};
 use sssp_fuzz::target::{self, Target};
 
 const USAGE: &str = "usage: sssp-fuzz TARGET|all [--seed S] [--seconds N] [--iterations N] [--findings DIR] [--corpus DIR] [--sssp PATH] [--start I]
-targets: dimacs mtx edgelist metis binary hierarchy sources targets plot args";
+targets: dimacs mtx edgelist metis binary gap hierarchy sources targets plot args";
 
 fn main() -> ExitCode {
     match parse(std::env::args().skip(1).collect()) {

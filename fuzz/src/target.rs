@@ -26,6 +26,7 @@ pub enum Target {
     EdgeList,
     Metis,
     Binary,
+    Gap,
     Hierarchy,
     Sources,
     Targets,
@@ -33,12 +34,13 @@ pub enum Target {
     Args,
 }
 
-pub const ALL: [Target; 10] = [
+pub const ALL: [Target; 11] = [
     Target::Dimacs,
     Target::Mtx,
     Target::EdgeList,
     Target::Metis,
     Target::Binary,
+    Target::Gap,
     Target::Hierarchy,
     Target::Sources,
     Target::Targets,
@@ -79,6 +81,7 @@ impl Target {
             Target::EdgeList => "edgelist",
             Target::Metis => "metis",
             Target::Binary => "binary",
+            Target::Gap => "gap",
             Target::Hierarchy => "hierarchy",
             Target::Sources => "sources",
             Target::Targets => "targets",
@@ -118,7 +121,8 @@ impl Bench {
         std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
         let mut b = Bench { target, seeds: vec![], work, sssp, graph: None, dict: vec![] };
         b.seeds = match target {
-            Target::Binary => binary_seeds(corpus, &b.work)?,
+            Target::Binary => binary_seeds(corpus, &b.work, &[Format::Binary])?,
+            Target::Gap => binary_seeds(corpus, &b.work, &[Format::GapWeighted, Format::GapSerialized])?,
             Target::Hierarchy => {
                 let g = read_graph(&corpus.join("hierarchy/graph.gr"), &LoadOptions::default())
                     .map_err(|e| e.to_string())?;
@@ -155,6 +159,7 @@ impl Bench {
                 mutate::args(rng, &mut a, &self.dict);
                 input.bytes = a.join("\n").into_bytes();
             }
+            Target::Gap => mutate::binary(rng, &mut input.bytes, &others),
             Target::Binary | Target::Hierarchy => {
                 mutate::binary(rng, &mut input.bytes, &others);
                 if rng.one_in(2) {
@@ -332,18 +337,24 @@ fn read_dir_seeds(dir: &Path) -> Result<Vec<Input>, String> {
         .collect()
 }
 
-/// Binary seeds are written from the text corpora, so they stay in step with the writer:
-/// unsigned, signed and real weights, as many shapes as the text seeds have.
-fn binary_seeds(corpus: &Path, work: &Path) -> Result<Vec<Input>, String> {
+/// Binary seeds (ours, or GAP's `.wsg` and `.sg`) are written from the text corpora, so they
+/// stay in step with the writers: unsigned, signed and real weights, as many shapes as the text
+/// seeds have (a graph a format cannot hold, real weights in `.wsg`, is skipped there).
+fn binary_seeds(corpus: &Path, work: &Path, formats: &[Format]) -> Result<Vec<Input>, String> {
     let mut out = vec![];
-    let path = work.join("seed.bin");
     for t in [Target::Dimacs, Target::Mtx, Target::EdgeList, Target::Metis] {
         for s in read_dir_seeds(&corpus.join(t.name()))? {
             let text = work.join(format!("seed.{}", s.ext));
             std::fs::write(&text, &s.bytes).map_err(|e| e.to_string())?;
             let Ok(g) = read_graph(&text, &LoadOptions::default()) else { continue };
-            sssp::io::write_text(&g, &path, Format::Binary).map_err(|e| e.to_string())?;
-            out.push(Input { bytes: std::fs::read(&path).map_err(|e| e.to_string())?, ext: "bin".into() });
+            for &format in formats {
+                let path = work.join(format!("seed.{}", format.name()));
+                if sssp::io::write_text(&g, &path, format).is_err() {
+                    continue;
+                }
+                let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+                out.push(Input { bytes, ext: format.name().into() });
+            }
         }
     }
     Ok(out)
