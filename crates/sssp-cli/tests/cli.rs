@@ -1208,9 +1208,14 @@ fn huge_trial_counts_are_refused_and_source_lists_cut() {
 /// 3e8-vertex graph for nothing).
 #[test]
 fn auto_opens_no_engine_for_a_serial_pick() {
-    let o = sssp(&["run", "gen:grid2d:30x30", "--source", "0", "--device", "cpu"]);
+    let o = sssp(&["run", "gen:grid2d:100x100", "--source", "0", "--device", "cpu"]);
     let (out, err) = text(&o);
     assert!(o.status.success() && out.contains("auto (delta-stepping) on CPU ("), "{out}{err}");
+    assert!(!err.contains("device: CPU (rayon"), "an engine was opened: {err}");
+    // A tiny graph: serial Dijkstra, no engine either.
+    let o = sssp(&["run", "gen:grid2d:30x30", "--source", "0", "--device", "cpu"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success() && out.contains("auto (dijkstra) on CPU (serial)"), "{out}{err}");
     assert!(!err.contains("device: CPU (rayon"), "an engine was opened: {err}");
     // A traced run wants iterations: auto picks near-far, on an engine.
     let o = sssp(&["run", "gen:grid2d:30x30", "--source", "0", "--device", "cpu", "--trace", s(&tmp("auto.csv"))]);

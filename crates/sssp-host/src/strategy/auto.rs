@@ -7,6 +7,7 @@
 //! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2) |
 //! | GPU | even degrees, mean < 3.5 (road networks) | Bucketing, virtual warps, delta = 8 x heuristic | NY: 7.27 ms (heuristic delta 9.67, best measured 7.05); road 4M: 22.9 ms (best measured 23.1) |
 //! | GPU | even degrees, mean >= 3.5 (meshes) | Near-Far, virtual warps, heuristic delta | grid3d 256^3: 25.9 ms (Bucketing 29.0; 4x delta 48, 8x 78) |
+//! | CPU | fewer than [`CPU_SERIAL_ARCS`] arcs | serial Dijkstra | a 15-vertex path 0.023 ms (delta-stepping 0.076); road 2k 0.110 (0.138) |
 //! | CPU | even degrees, mean < 3.5 (roads) | delta-stepping on the host's threads ([`super::delta_stepping`]), delta = heuristic / 4 | NY on 2 cores: 16-18 ms (serial Dijkstra 26, Bucketing 95); road 1M: 50-66 vs 112 |
 //! | CPU | every other graph | delta-stepping, delta = heuristic / 64 | kron 20 on 2 cores: 285 ms (Dijkstra 1562, the old Near-Far pick slower than Dijkstra); uniform 1M x 8: 230 vs 1455 |
 //! | any | a negative weight | serial Bellman-Ford (the only algorithm that accepts one) | |
@@ -23,6 +24,13 @@ use super::{heuristic_delta, Algo, Options};
 use crate::engine::{Balance, Dedupe, Engine};
 use crate::graph::{Graph, Metric, RealDistances, Weights};
 use crate::hierarchy::Hierarchy;
+
+/// Arcs below which the CPU runs serial Dijkstra: delta-stepping's fixed cost (about 50 us on
+/// this project's 2-core machine) is most of a small run. Measured with `sssp bench --device
+/// cpu` there: a 15-vertex path 0.023 ms against 0.076; road 2,000 (5k arcs) 0.110 against
+/// 0.138; road 10,000 (25k arcs) 0.520 against 0.433 and kron 10 (32k arcs) 0.229 against 0.197,
+/// where delta-stepping already wins.
+pub const CPU_SERIAL_ARCS: usize = 8192;
 
 /// Max degree / mean degree from which a graph counts as skewed.
 pub const SKEW: f64 = 32.0;
@@ -143,6 +151,12 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
         (false, _) if base.trace => {
             with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {hs} (traced)"))
         }
+        // Tiny graphs: delta-stepping's set-up (buckets, a thread's start) is most of the run.
+        (false, _) if g.num_arcs() < CPU_SERIAL_ARCS => Choice {
+            algo: Algo::Dijkstra,
+            opts: *base,
+            why: format!("auto: dijkstra (fewer than {CPU_SERIAL_ARCS} arcs; {shape}; CPU)"),
+        },
         (false, skewed) => {
             // Narrower buckets than the GPU's heuristic: a CPU thread pays little per bucket (a
             // barrier, about a microsecond) and a lot per repeated expansion.
@@ -253,6 +267,11 @@ mod tests {
         assert_eq!(choose_lanes(&road, false, &o, 1).algo, Algo::DeltaStepping);
         assert_eq!(choose_lanes(&road, false, &o, 4).algo, Algo::NearFar);
         assert_eq!(choose_lanes(&kron, true, &o, 4).algo, Algo::Workfront);
+        // Tiny graphs run serial Dijkstra on the CPU, a frontier strategy on a GPU.
+        let tiny = graph("grid2d:30x30");
+        assert!(tiny.num_arcs() < CPU_SERIAL_ARCS);
+        assert_eq!(choose(&tiny, false, &o).algo, Algo::Dijkstra);
+        assert_ne!(choose(&tiny, true, &o).algo, Algo::Dijkstra);
         assert!(
             gpu_road.why.starts_with("auto: bucketing") && gpu_road.why.contains("even degrees"),
             "{}",
