@@ -288,6 +288,9 @@ pub struct Graph {
     total: std::sync::OnceLock<WeightTotal>,
     /// [`Graph::weight_range`], computed on first use and kept (a pass over every weight).
     range: std::sync::OnceLock<Option<(i64, i64)>>,
+    /// The largest out-degree, computed once ([`Graph::max_degree`]: `auto` asks on every solve,
+    /// and a parallel pass costs more than a small graph's whole solve).
+    max_degree: std::sync::OnceLock<usize>,
     /// [`Graph::built_both_ways`].
     both_ways: bool,
 }
@@ -321,6 +324,7 @@ impl Graph {
             weights,
             total: std::sync::OnceLock::new(),
             range: std::sync::OnceLock::new(),
+            max_degree: std::sync::OnceLock::new(),
             both_ways: false,
         })
     }
@@ -405,9 +409,9 @@ impl Graph {
         (self.offsets[v as usize + 1] - self.offsets[v as usize]) as usize
     }
 
-    /// The largest out-degree (0 without vertices). O(n), in parallel.
+    /// The largest out-degree (0 without vertices): O(n) in parallel the first time, then kept.
     pub fn max_degree(&self) -> usize {
-        self.offsets.par_windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+        *self.max_degree.get_or_init(|| self.offsets.par_windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0))
     }
 
     /// Arc index range of `v`'s out-arcs.
