@@ -293,8 +293,14 @@ fn triangle_violations(g: &Graph, dist: &[Dist], u: u32, limit: i128, rep: &mut 
 /// offers itself as parent and the smallest id wins, so the result is thread-count independent.
 fn tight_tree(g: &Graph, sources: &[u32], dist: &[Dist]) -> Vec<u32> {
     let n = g.num_vertices();
-    let level: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(u32::MAX)).collect();
-    let parent: Vec<AtomicU32> = (0..n).into_par_iter().map(|_| AtomicU32::new(NO_VERTEX)).collect();
+    let cells = |x: u32| -> Vec<AtomicU32> {
+        if n <= SCAN_CHUNK {
+            (0..n).map(|_| AtomicU32::new(x)).collect()
+        } else {
+            (0..n).into_par_iter().map(|_| AtomicU32::new(x)).collect()
+        }
+    };
+    let (level, parent) = (cells(u32::MAX), cells(NO_VERTEX));
     let m = g.metric();
     let mut frontier = Vec::with_capacity(sources.len());
     for &s in sources {
@@ -398,6 +404,13 @@ impl Report {
 
 /// Run `visit` on every vertex `0..n` in parallel chunks and merge the reports in vertex order.
 fn scan(n: usize, visit: impl Fn(u32, &mut Report) + Sync) -> Report {
+    if n <= SCAN_CHUNK {
+        // One chunk: on this thread. Handing it to the pool (a wake-up and a wait) costs more
+        // than a small graph's whole check (a 15-vertex tree: 39 us with the hand-off, issue 29).
+        let mut rep = Report::default();
+        (0..n as u32).for_each(|v| visit(v, &mut rep));
+        return rep;
+    }
     let reports: Vec<Report> = (0..n.div_ceil(SCAN_CHUNK))
         .into_par_iter()
         .map(|c| {
