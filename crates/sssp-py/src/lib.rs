@@ -35,7 +35,7 @@ use pyo3::exceptions::{PyException, PyIndexError, PyMemoryError, PyRuntimeError,
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use sssp::graph::NO_VERTEX;
-use sssp::{Device, Error, Graph, Paths, Query, Solver, Weight};
+use sssp::{Device, Error, Graph, Paths, Solver, Weight};
 
 mod host;
 
@@ -242,36 +242,55 @@ impl Native {
     fn run(&mut self, sources: &[u32], limit: f64, nearest: bool, out: &mut Out<'_>) -> PyResult<()> {
         let Native { kind, lazy, n, negative, .. } = self;
         let n = *n;
-        let sets: Vec<&[u32]> = if nearest { vec![sources] } else { sources.chunks(1).collect() };
         // Nearest-source runs on the engines take non-negative weights only.
         let engine = !(nearest && *negative);
         match kind {
             Kind::Unsigned(h) if engine => {
                 let cut = cutoff_int(limit).map(|c| c.max(0) as u64);
-                match solve_typed(h, sources, nearest, cut) {
-                    Ok(all) => return write_all(&all, n, limit, out),
-                    // Past the engines' 32-bit sums: float64 on the host, as scipy.
-                    Err(Error::DistanceOverflow { .. }) => {}
-                    Err(e) => return Err(py_err(e)),
+                let mut row = 0;
+                let mut overflow = false;
+                for group in groups(sources, nearest) {
+                    match solve_group(h, group, nearest, cut) {
+                        Ok(paths) => row += write_all(&paths, row, n, limit, out)?,
+                        // Past the engines' 32-bit sums: float64 on the host, as scipy, for every row.
+                        Err(Error::DistanceOverflow { .. }) => {
+                            overflow = true;
+                            break;
+                        }
+                        Err(e) => return Err(py_err(e)),
+                    }
+                }
+                if !overflow {
+                    return Ok(());
                 }
             }
             Kind::Signed(h) if engine => {
-                let all = solve_typed(h, sources, nearest, cutoff_int(limit)).map_err(py_err)?;
-                return write_all(&all, n, limit, out);
+                let mut row = 0;
+                for group in groups(sources, nearest) {
+                    let paths = solve_group(h, group, nearest, cutoff_int(limit)).map_err(py_err)?;
+                    row += write_all(&paths, row, n, limit, out)?;
+                }
+                return Ok(());
             }
             Kind::Real(h, csr) => {
                 // The engine in f32, cut just above `limit`; the repair finds what it missed.
                 let cut = limit.is_finite().then(|| next_up_f32(limit));
-                let all = solve_typed(h, sources, nearest, cut).map_err(py_err)?;
-                for (row, (p, set)) in all.iter().zip(&sets).enumerate() {
-                    let (d, parents) = host::repair(csr, set, p.parents().map_err(py_err)?, limit);
-                    write_host(&d, &parents, row, out);
+                let mut row = 0;
+                for group in groups(sources, nearest) {
+                    let paths = solve_group(h, group, nearest, cut).map_err(py_err)?;
+                    let sets: Vec<&[u32]> = if nearest { vec![group] } else { group.chunks(1).collect() };
+                    for (p, set) in paths.iter().zip(sets) {
+                        let (d, parents) = host::repair(csr, set, p.parents().map_err(py_err)?, limit);
+                        write_host(&d, &parents, row, out);
+                        row += 1;
+                    }
                 }
                 return Ok(());
             }
             _ => {}
         }
         let csr = kind.float64(lazy);
+        let sets: Vec<&[u32]> = if nearest { vec![sources] } else { sources.chunks(1).collect() };
         for (row, set) in sets.iter().enumerate() {
             let (d, parents) = host::solve(csr, set, limit).map_err(py_err)?;
             write_host(&d, &parents, row, out);
@@ -280,12 +299,12 @@ impl Native {
     }
 }
 
-/// Typed results into consecutive rows of `out`, cut at `limit`.
-fn write_all<W: Weight>(all: &[Paths<'_, W>], n: usize, limit: f64, out: &mut Out<'_>) -> PyResult<()>
+/// Typed results into the rows of `out` from `first` on, cut at `limit`; how many rows.
+fn write_all<W: Weight>(all: &[Paths<'_, W>], first: usize, n: usize, limit: f64, out: &mut Out<'_>) -> PyResult<usize>
 where
     W::Distance: AsF64,
 {
-    for (row, paths) in all.iter().enumerate() {
+    for (row, paths) in (first..).zip(all) {
         let cells = row * n..(row + 1) * n;
         let dist = &mut out.dist[cells.clone()];
         for (slot, d) in dist.iter_mut().zip(paths.distances()) {
@@ -309,7 +328,7 @@ where
             }
         }
     }
-    Ok(())
+    Ok(all.len())
 }
 
 /// A float64 answer (distances, parents) into row `row` of `out`.
@@ -366,36 +385,35 @@ impl AsF64 for f32 {
     }
 }
 
-/// The typed solves: each source alone, or (`nearest`) one run from the set, cut at `cut`,
-/// `CHUNK` sources per library call.
-fn solve_typed<W: Weight>(
+/// A query's groups of sources, each one library call: `CHUNK` sources at a time (so that
+/// at most `CHUNK` results are held before they are written out), or (`nearest`) the set once.
+fn groups(sources: &[u32], nearest: bool) -> Vec<&[u32]> {
+    if nearest {
+        vec![sources]
+    } else {
+        sources.chunks(CHUNK).collect()
+    }
+}
+
+/// One group's typed solves: each source alone, or (`nearest`) one run from the set, cut at
+/// `cut`.
+fn solve_group<W: Weight>(
     h: &mut Held<W>,
-    sources: &[u32],
+    group: &[u32],
     nearest: bool,
     cut: Option<W::Distance>,
 ) -> Result<Vec<Paths<'static, W>>, Error> {
-    fn query<'s, W: Weight>(s: &'s mut Solver<'static, W>, cut: Option<W::Distance>) -> Query<'s, 'static, W> {
-        match cut {
-            Some(c) => s.query().cutoff(c),
-            None => s.query(),
-        }
-    }
+    // Lanes pay on even-degree graphs on a GPU (NY: 2.3 ms a source in lanes of 32 against
+    // 10.9 alone); on skewed ones (kron) they cost a third more than one at a time.
+    let lanes = h.solver.is_gpu() && group.len() >= 8 && !sssp::strategy::auto::is_skewed(h.solver.graph().raw());
+    let q = match cut {
+        Some(c) => h.solver.query().cutoff(c),
+        None => h.solver.query(),
+    };
     if nearest {
-        return Ok(vec![query(&mut h.solver, cut).nearest(sources)?]);
+        return Ok(vec![q.nearest(group)?]);
     }
-    let mut all = Vec::with_capacity(sources.len());
-    for chunk in sources.chunks(CHUNK) {
-        // Lanes pay on even-degree graphs on a GPU (NY: 2.3 ms a source in lanes of 32 against
-        // 10.9 alone); on skewed ones (kron) they cost a third more than one at a time.
-        let batch = if h.solver.is_gpu() && chunk.len() >= 8 && !sssp::strategy::auto::is_skewed(h.solver.graph().raw())
-        {
-            32
-        } else {
-            1
-        };
-        all.extend(query(&mut h.solver, cut).batch(batch).shortest_paths_many(chunk)?);
-    }
-    Ok(all)
+    q.batch(if lanes { 32 } else { 1 }).shortest_paths_many(group)
 }
 
 #[pymethods]
