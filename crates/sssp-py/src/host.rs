@@ -98,11 +98,10 @@ pub fn arcs<'a>(
 }
 
 impl Csr64 {
-    /// The float64 graph of `arcs`, taking their arrays (the weights copied if borrowed).
-    pub fn from_arcs(arcs: Arcs<'_>) -> Csr64 {
-        let w = arcs.w.into_owned();
-        let negative = w.par_iter().any(|&x| x < 0.0);
-        Csr64 { offsets: arcs.offsets, heads: arcs.heads, w, negative }
+    /// The float64 graph of `arcs`, taking their arrays (the weights copied if borrowed);
+    /// `negative`: whether a weight is below 0 (the caller's classification knows).
+    pub fn from_arcs(arcs: Arcs<'_>, negative: bool) -> Csr64 {
+        Csr64 { offsets: arcs.offsets, heads: arcs.heads, w: arcs.w.into_owned(), negative }
     }
 
     /// The float64 copy of a typed graph's arcs, in its order.
@@ -113,7 +112,8 @@ impl Csr64 {
             Weights::Signed(w) => w.par_iter().map(|&x| x as f64).collect(),
             Weights::Real(w) => w.par_iter().map(|&x| f32::from_bits(x) as f64).collect(),
         };
-        let negative = w.par_iter().any(|&x| x < 0.0);
+        // `Signed` holds at least one negative weight; the others none.
+        let negative = matches!(raw.weights(), Weights::Signed(_));
         Csr64 { offsets: raw.offsets().to_vec(), heads: raw.targets().to_vec(), w, negative }
     }
 

@@ -453,8 +453,10 @@ impl Native {
         phases.mark("heads checked");
         let arcs = host::arcs(indptr, heads, weights, directed).map_err(PyValueError::new_err)?;
         phases.mark("arcs");
-        let (m, negative) = (arcs.heads.len(), arcs.w.par_iter().any(|&x| x < 0.0));
-        let kind = Kind::pick(arcs, device, &phases).map_err(py_err)?;
+        let range = WeightRange::of(&arcs.w);
+        phases.mark("weights classified");
+        let (m, negative) = (arcs.heads.len(), range.lo < 0.0);
+        let kind = Kind::pick(arcs, range, device, &phases).map_err(py_err)?;
         phases.mark("solver ready");
         Ok(Native { kind, lazy: OnceCell::new(), n, arcs: m, negative })
     }
@@ -594,18 +596,32 @@ fn to_vertices(s: &[i32], n: usize) -> PyResult<Vec<u32>> {
         .collect()
 }
 
+/// What one pass over the float64 weights tells: whether all are integers, and their range
+/// (with 0: an empty graph classifies as non-negative integers).
+#[derive(Clone, Copy)]
+struct WeightRange {
+    integral: bool,
+    lo: f64,
+    hi: f64,
+}
+
+impl WeightRange {
+    fn of(w: &[f64]) -> WeightRange {
+        let (integral, lo, hi) = w
+            .par_iter()
+            .fold(|| (true, 0.0f64, 0.0f64), |(i, lo, hi), &x| (i && x.fract() == 0.0, lo.min(x), hi.max(x)))
+            .reduce(|| (true, 0.0, 0.0), |a, b| (a.0 && b.0, a.1.min(b.1), a.2.max(b.2)));
+        WeightRange { integral, lo, hi }
+    }
+}
+
 impl Kind {
     /// The weight class of `arcs` (module docs) and its solver on `device`; integer kinds take
     /// the arrays over (the float64 weights, borrowed or dropped, never copied), real ones keep
     /// the float64 graph beside a copy in `f32`.
-    fn pick(arcs: Arcs<'_>, device: Device, phases: &Phases) -> Result<Kind, Error> {
+    fn pick(arcs: Arcs<'_>, range: WeightRange, device: Device, phases: &Phases) -> Result<Kind, Error> {
+        let WeightRange { integral, lo, hi } = range;
         let w = &arcs.w;
-        let integral = w.par_iter().all(|x| x.fract() == 0.0);
-        let (lo, hi) = w
-            .par_iter()
-            .fold(|| (0.0f64, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)))
-            .reduce(|| (0.0, 0.0), |a, b| (a.0.min(b.0), a.1.max(b.1)));
-        phases.mark("weights classified");
         if integral && lo >= 0.0 && hi <= u32::MAX as f64 {
             let w = w.par_iter().map(|&x| x as u32).collect();
             let g = phases.after("typed graph", Graph::from_csr(arcs.offsets, arcs.heads, w))?;
@@ -619,9 +635,9 @@ impl Kind {
         if lo >= 0.0 && hi <= f32::MAX as f64 {
             let w32 = w.par_iter().map(|&x| x as f32).collect();
             let g = phases.after("typed graph", Graph::from_csr(arcs.offsets.clone(), arcs.heads.clone(), w32))?;
-            return Ok(Kind::Real(Held::new(g, device)?, Csr64::from_arcs(arcs)));
+            return Ok(Kind::Real(Held::new(g, device)?, Csr64::from_arcs(arcs, false)));
         }
-        Ok(Kind::Host(Csr64::from_arcs(arcs)))
+        Ok(Kind::Host(Csr64::from_arcs(arcs, lo < 0.0)))
     }
 
     /// The graph in float64: the kept one, or (integer kinds) built from the typed graph once.

@@ -700,24 +700,15 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
                 return all_pairs_dijkstra_path(G, weight=weight)
             return all_pairs_bellman_ford_path(G, weight=weight)
         # paths from every node that reaches the target: from the target on the reversed graph
-        reverse = G.is_directed()
+        if target not in G:  # NetworkX's messages differ by method
+            found = "Node {} not found in graph" if method == "dijkstra" else "Source {} not in G"
+            raise nx.NodeNotFound(found.format(target))
         if method == "unweighted":
-            if target not in G:
-                raise nx.NodeNotFound(f"Source {target} not in G")
-            t = G._index[target]
-            dist, pred = _solve(G, None, [t], np.inf, preds=True, reverse=reverse)
-            _, ids = _lengths(G, _UNIT, dist, [t])
-            return _paths(G, pred, [t], ids, reverse_paths=True)
-        if method == "dijkstra":
-            if target not in G:
-                raise nx.NodeNotFound(f"Node {target} not found in graph")
-            w = _dijkstra_weights(G, weight)
+            weight, w = None, _UNIT
         else:
-            if target not in G:
-                raise nx.NodeNotFound(f"Source {target} not in G")
-            w = _any_weights(G, weight)
+            w = _dijkstra_weights(G, weight) if method == "dijkstra" else _any_weights(G, weight)
         t = G._index[target]
-        dist, pred = _solve(G, weight, [t], np.inf, preds=True, reverse=reverse)
+        dist, pred = _solve(G, weight, [t], np.inf, preds=True, reverse=G.is_directed())
         _, ids = _lengths(G, w, dist, [t])
         return _paths(G, pred, [t], ids, reverse_paths=True)
     if target is None:
