@@ -23,17 +23,17 @@ _NEGATIVE_WARNING = (
 
 
 def _indices(indices, n):
-    """scipy's handling of ``indices``: (flat int array, the result's leading shape, whether
-    scalar). Negative indices count from the end; anything outside 0..n-1 is a ValueError."""
+    """scipy's handling of ``indices``: (flat int array, the result's leading shape; ``()`` for
+    a scalar). Negative indices count from the end; anything outside 0..n-1 is a ValueError."""
     if indices is None:
-        return np.arange(n), (n,), False
+        return np.arange(n), (n,)
     idx = np.array(indices, dtype=np.int64, copy=True)
     shape = idx.shape
     idx = idx.ravel()
     idx[idx < 0] += n
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         raise ValueError("indices out of range 0...N")
-    return idx, shape, idx.ndim == 0 or shape == ()
+    return idx, shape
 
 
 def _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, min_only, device, negative_ok, any_cycle=False):
@@ -48,7 +48,7 @@ def _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, m
         # Johnson's reweighting runs Bellman-Ford from a virtual source joined to every vertex:
         # one run from all vertices at once, which raises for a negative cycle anywhere.
         g.nearest(np.arange(n))
-    idx, shape, _ = _indices(indices, n)
+    idx, shape = _indices(indices, n)
     if min_only:
         if idx.size == 0:
             dist = np.full(n, np.inf)
