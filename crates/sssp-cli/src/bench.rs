@@ -17,7 +17,7 @@ use clap::Args;
 use sssp::engine::{Balance, Dedupe, DeviceKind};
 use sssp::graph::Graph;
 use sssp::strategy::crauser::{Criterion, Variant};
-use sssp::strategy::{solve, Algo, Classify, Options};
+use sssp::strategy::{solve, Algo, Classify, Driver, Options, Strategy};
 use sssp::{Error, Result, UNREACHED};
 
 use crate::common::{self, balance_name, dedupe_name, parse_balance, parse_dedupe, GraphArgs};
@@ -259,28 +259,29 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
 }
 
 impl Config {
-    /// The solve options of this row (no query, no tree).
+    /// The solve options of this row (no query, no tree): its algorithm's typed strategy with
+    /// the row's parameters (those the algorithm has).
     fn options(&self, a: &BenchArgs) -> Options {
-        Options {
-            balance: self.balance,
-            hub_degree: self.hub_degree,
-            dedupe: self.dedupe,
-            check_every: a.check_every,
-            trace: false,
-            device_loop: !a.host_loop,
-            block_loop: self.block,
+        let knobs = crate::common::Knobs {
             delta: self.delta,
-            buckets: self.buckets,
-            wide_at: self.wide_at,
-            cutoff: None,
-            tree: false,
-            certify: crate::common::certify_mode(true, a.host_certificate),
-            target: None,
-            criterion: self.criterion,
-            variant: self.variant,
-            classify: self.classify,
-            workers: self.workers,
-        }
+            buckets: Some(self.buckets),
+            wide_at: Some(self.wide_at),
+            balance: Some(self.balance),
+            hub_degree: Some(self.hub_degree),
+            dedupe: Some(self.dedupe),
+            classify: Some(self.classify),
+            criterion: Some(self.criterion),
+            variant: Some(self.variant),
+            check_every: Some(a.check_every),
+            driver: Some(match (a.host_loop, self.block) {
+                (true, _) => Driver::Host,
+                (_, true) => Driver::Block,
+                _ => Driver::Device,
+            }),
+            workers: Some(self.workers),
+        };
+        let query = Options { certify: crate::common::certify_mode(true, a.host_certificate), ..Options::default() };
+        knobs.lay(Strategy::from(self.algo)).options(&query)
     }
 }
 

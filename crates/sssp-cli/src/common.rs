@@ -11,7 +11,7 @@ use sssp::graph::Graph;
 use sssp::hierarchy::Hierarchy;
 use sssp::io::{Format, LoadOptions, RealPolicy};
 use sssp::strategy::crauser::{Criterion, Variant};
-use sssp::strategy::{Algo, Classify, Options, Solution};
+use sssp::strategy::{Algo, Classify, Driver, Options, Param, Solution, Strategy};
 use sssp::{Dist, Error, Metric, RealDistances, Result, WeightSpec, UNREACHED};
 
 /// How to read a graph.
@@ -179,8 +179,9 @@ pub struct SolveArgs {
     /// every step scans all their in-arcs). [default: successor]
     #[arg(long)]
     pub variant: Option<String>,
-    /// Read the frontier length back every K iterations (1 = every iteration); for the
-    /// launch-per-iteration loop of workfront and topo-bf only. [default: 8]
+    /// Read the frontier length back every K iterations (1 = every iteration); for workfront's
+    /// launch-per-iteration loop (--host-loop, or partition balance) only: topo-bf reads its
+    /// improved flag every iteration by design. [default: 8]
     #[arg(long)]
     pub check_every: Option<u32>,
     /// Launch once per iteration even where the device can run the whole loop itself (by
@@ -301,74 +302,72 @@ impl SolveArgs {
         Algo::parse(&self.algo)
     }
 
-    /// The solve options on `g` (its metric reads `--delta` and `--cutoff`); flags left out
-    /// keep [`Options::default`]'s values.
+    /// The solve options on `g` (its metric reads `--delta` and `--cutoff`): the query's, with
+    /// the typed strategy of [`SolveArgs::strategy`] laid on.
     pub fn options(&self, g: &Graph, trace: bool) -> Result<Options> {
+        let strategy = self.strategy(g, self.algo()?)?;
+        let cutoff = self.cutoff.as_deref().map(|c| distance_arg(g, c, "--cutoff").map(|c| c as u64)).transpose()?;
+        Ok(strategy.options(&Options { trace, cutoff, ..Options::default() }))
+    }
+
+    /// `algo` with the parameters its flags give, as the library's typed [`Strategy`]: a flag
+    /// the strategy has no parameter for is refused ([`SolveArgs::check_flags`]).
+    pub fn strategy(&self, g: &Graph, algo: Algo) -> Result<Strategy> {
+        self.check_flags(algo)?;
         if self.check_every == Some(0) {
             return Err(Error::InvalidArgument("--check-every must be at least 1".into()));
         }
-        let d = Options::default();
-        Ok(Options {
-            balance: self.balance.as_deref().map_or(Ok(d.balance), parse_balance)?,
-            hub_degree: self.hub_degree.unwrap_or(d.hub_degree),
-            dedupe: self.dedupe.as_deref().map_or(Ok(d.dedupe), parse_dedupe)?,
-            check_every: self.check_every.unwrap_or(d.check_every),
-            trace,
-            device_loop: !self.host_loop,
-            block_loop: self.block_loop,
+        let knobs = Knobs {
             delta: self.delta.as_deref().map(|x| delta_arg(g, x)).transpose()?,
-            buckets: self.buckets.unwrap_or(d.buckets),
-            wide_at: self.wide_at.unwrap_or(d.wide_at),
-            cutoff: self.cutoff.as_deref().map(|c| distance_arg(g, c, "--cutoff").map(|c| c as u64)).transpose()?,
-            target: None,
-            tree: false,
-            certify: d.certify,
-            criterion: self.criterion.as_deref().map_or(Ok(d.criterion), Criterion::parse)?,
-            variant: self.variant.as_deref().map_or(Ok(d.variant), Variant::parse)?,
+            buckets: self.buckets,
+            wide_at: self.wide_at,
+            balance: self.balance.as_deref().map(parse_balance).transpose()?,
+            hub_degree: self.hub_degree,
+            dedupe: self.dedupe.as_deref().map(parse_dedupe).transpose()?,
             classify: match (self.no_classify, self.classify.as_deref()) {
-                (true, _) => Classify::Off,
-                (false, None) => d.classify,
-                (false, Some(c)) => Classify::parse(c)?,
+                (true, _) => Some(Classify::Off),
+                (false, c) => c.map(Classify::parse).transpose()?,
             },
-            workers: self.workers.unwrap_or(d.workers),
-        })
+            criterion: self.criterion.as_deref().map(Criterion::parse).transpose()?,
+            variant: self.variant.as_deref().map(Variant::parse).transpose()?,
+            check_every: self.check_every,
+            driver: match (self.host_loop, self.block_loop) {
+                (true, _) => Some(Driver::Host),
+                (_, true) => Some(Driver::Block),
+                _ => None,
+            },
+            workers: self.workers,
+        };
+        Ok(knobs.lay(Strategy::from(algo)))
     }
 
     /// Refuse the strategy flags that `algo` would ignore (the README promises that ignored
-    /// arguments are errors). `auto` chooses the strategy and its parameters itself, so it takes
-    /// none of them: naming the algorithm is how to tune one.
+    /// arguments are errors): a flag whose parameter `algo`'s [`Strategy`] does not take.
+    /// `auto` chooses the strategy and its parameters itself, so it takes none of them: naming
+    /// the algorithm is how to tune one.
     pub fn check_flags(&self, algo: Algo) -> Result<()> {
-        use Algo::*;
-        fn frontier(a: Algo) -> bool {
-            matches!(a, Workfront | NearFar | Bucketing)
-        }
-        fn bucketed(a: Algo) -> bool {
-            matches!(a, NearFar | Bucketing)
-        }
-        fn advances(a: Algo) -> bool {
-            matches!(a, TopoBf | Workfront | NearFar | Bucketing)
-        }
-        type Takes = fn(Algo) -> bool;
-        let flags: [(&str, bool, Takes); 13] = [
-            ("--delta", self.delta.is_some(), |a| bucketed(a) || matches!(a, Async | DeltaStepping)),
-            ("--buckets", self.buckets.is_some(), |a| a == Bucketing),
-            ("--wide-at", self.wide_at.is_some(), bucketed),
-            ("--balance", self.balance.is_some(), |a| advances(a) || a.settles()),
-            ("--hub-degree", self.hub_degree.is_some(), advances),
-            ("--dedupe", self.dedupe.is_some(), frontier),
-            ("--classify", self.classify.is_some() || self.no_classify, |a| a.classifies() && a != Auto),
-            ("--criterion", self.criterion.is_some(), |a| a == Crauser),
-            ("--variant", self.variant.is_some(), Algo::settles),
-            ("--check-every", self.check_every.is_some(), |a| matches!(a, TopoBf | Workfront)),
-            ("--host-loop", self.host_loop, frontier),
-            ("--block-loop", self.block_loop, frontier),
-            ("--workers", self.workers.is_some(), |a| matches!(a, Async | DeltaStepping)),
+        let given = [
+            (Param::Delta, "--delta", self.delta.is_some()),
+            (Param::Buckets, "--buckets", self.buckets.is_some()),
+            (Param::WideAt, "--wide-at", self.wide_at.is_some()),
+            (Param::Balance, "--balance", self.balance.is_some()),
+            (Param::HubDegree, "--hub-degree", self.hub_degree.is_some()),
+            (Param::Dedupe, "--dedupe", self.dedupe.is_some()),
+            (Param::Classify, "--classify", self.classify.is_some() || self.no_classify),
+            (Param::Criterion, "--criterion", self.criterion.is_some()),
+            (Param::Variant, "--variant", self.variant.is_some()),
+            (Param::CheckEvery, "--check-every", self.check_every.is_some()),
+            (Param::Driver, "--host-loop", self.host_loop),
+            (Param::Driver, "--block-loop", self.block_loop),
+            (Param::Workers, "--workers", self.workers.is_some()),
         ];
-        let Some((flag, _, takes)) = flags.iter().find(|(_, given, takes)| *given && !takes(algo)) else {
+        let strategy = Strategy::from(algo);
+        let Some(&(param, flag, _)) = given.iter().find(|(p, _, given)| *given && !strategy.takes(*p)) else {
             return Ok(());
         };
-        let takers: Vec<&str> = Algo::ALL.iter().filter(|&&a| takes(a)).map(|a| a.name()).collect();
-        Err(Error::InvalidArgument(if algo == Auto {
+        let takers: Vec<&str> =
+            Algo::ALL.iter().filter(|&&a| Strategy::from(a).takes(param)).map(|a| a.name()).collect();
+        Err(Error::InvalidArgument(if algo == Algo::Auto {
             format!(
                 "{flag} tunes a strategy, and --algo auto picks the strategy and its parameters itself: \
                  name one of {} with --algo to set it",
@@ -800,6 +799,80 @@ pub fn write_graph(g: &Graph, path: &Path, format: Format) -> Result<()> {
     }
 }
 
+/// Strategy parameters parsed from flags or a benchmark row; `None`: not given (the
+/// strategy's default stays).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Knobs {
+    pub delta: Option<u32>,
+    pub buckets: Option<u32>,
+    pub wide_at: Option<u32>,
+    pub balance: Option<Balance>,
+    pub hub_degree: Option<u32>,
+    pub dedupe: Option<Dedupe>,
+    pub classify: Option<Classify>,
+    pub criterion: Option<Criterion>,
+    pub variant: Option<Variant>,
+    pub check_every: Option<u32>,
+    pub driver: Option<Driver>,
+    pub workers: Option<u32>,
+}
+
+impl Knobs {
+    /// `s` with the given knobs that it has a parameter for laid on (the others are left out:
+    /// [`SolveArgs::check_flags`] refuses them first where the user gave them).
+    pub fn lay(&self, mut s: Strategy) -> Strategy {
+        fn set<T: Copy>(field: &mut T, knob: Option<T>) {
+            if let Some(k) = knob {
+                *field = k;
+            }
+        }
+        let spread = |sp: &mut sssp::strategy::Spread| {
+            set(&mut sp.balance, self.balance);
+            set(&mut sp.hub_degree, self.hub_degree);
+            set(&mut sp.classify, self.classify);
+        };
+        let settle = |st: &mut sssp::strategy::crauser::Settle| {
+            set(&mut st.balance, self.balance);
+            set(&mut st.classify, self.classify);
+            set(&mut st.variant, self.variant);
+        };
+        if let Some(f) = s.frontier_mut() {
+            spread(&mut f.spread);
+            set(&mut f.dedupe, self.dedupe);
+            set(&mut f.driver, self.driver);
+        }
+        let delta = self.delta.map(Some);
+        match &mut s {
+            Strategy::DeltaStepping(p) => {
+                set(&mut p.delta, delta);
+                set(&mut p.threads, self.workers);
+            }
+            Strategy::Async(p) => {
+                set(&mut p.delta, delta);
+                set(&mut p.workers, self.workers);
+            }
+            Strategy::TopoBf(p) => spread(&mut p.spread),
+            Strategy::Workfront(p) => set(&mut p.check_every, self.check_every),
+            Strategy::NearFar(p) => {
+                set(&mut p.delta, delta);
+                set(&mut p.wide_at, self.wide_at);
+            }
+            Strategy::Bucketing(p) => {
+                set(&mut p.delta, delta);
+                set(&mut p.buckets, self.buckets);
+                set(&mut p.wide_at, self.wide_at);
+            }
+            Strategy::Crauser(p) => {
+                settle(&mut p.settle);
+                set(&mut p.criterion, self.criterion);
+            }
+            Strategy::CrauserEconomic(p) | Strategy::Martin(p) => settle(p),
+            Strategy::Auto | Strategy::Dijkstra | Strategy::BellmanFord | Strategy::Phast => {}
+        }
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -849,7 +922,9 @@ mod tests {
             .check_flags(Algo::Bucketing)
             .is_ok());
         assert!(parse(&["--balance", "cta", "--variant", "predecessor"]).check_flags(Algo::Martin).is_ok());
-        assert!(parse(&["--check-every", "2", "--hub-degree", "0"]).check_flags(Algo::TopoBf).is_ok());
+        assert!(parse(&["--hub-degree", "0", "--classify", "on"]).check_flags(Algo::TopoBf).is_ok());
+        // Topology-driven Bellman-Ford reads its improved flag every iteration by design.
+        assert!(refused(&["--check-every", "2"], Algo::TopoBf).contains("workfront only"));
         assert!(parse(&["--cutoff", "5"]).check_flags(Algo::Dijkstra).is_ok());
         assert!(parse(&[]).check_flags(Algo::Auto).is_ok());
     }

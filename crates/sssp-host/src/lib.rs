@@ -80,6 +80,7 @@ pub use error::{Error, Result};
 pub use graph::{Distance, EdgeList, Metric, RealDistances, WeightSpec, WeightTotal, Weights};
 pub use paths::Paths;
 pub use solver::{Device, Query, Solver};
+pub use strategy::Strategy;
 pub use typed::{Graph, Weight};
 
 /// The default hub threshold of the frontier strategies ([`strategy::Options::hub_degree`]).

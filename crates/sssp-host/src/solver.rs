@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::error::Result;
 use crate::graph::Metric;
 use crate::paths::Paths;
-use crate::strategy::{self, auto, Algo, Options, Solution};
+use crate::strategy::{self, auto, Algo, Options, Solution, Strategy};
 use crate::typed::{Graph, Weight};
 use crate::{Dist, UNREACHED};
 
@@ -38,7 +38,8 @@ pub use crate::engine::DeviceKind as Device;
 /// uploaded once, and what the solves prepare (edge classes, a contraction hierarchy) is made
 /// once.
 ///
-/// The algorithm is `auto` unless set ([`Solver::with_algo`]): it picks the strategy and its
+/// The algorithm is `auto` unless set ([`Solver::with_algo`], or with its parameters
+/// [`Solver::with_strategy`]): it picks the strategy and its
 /// parameters from the device and the graph ([`strategy::auto`]); negative weights run on
 /// Workfront on a GPU and on serial Bellman-Ford on the CPU.
 ///
@@ -59,8 +60,7 @@ pub struct Solver<'g, W: Weight> {
     /// A batched engine ([`Query::batch`]), opened on first need and kept for its lane count.
     lanes: Option<Box<dyn Engine>>,
     fallback: Option<String>,
-    algo: Algo,
-    options: Options,
+    strategy: Strategy,
 }
 
 impl<W: Weight> std::fmt::Debug for Solver<'_, W> {
@@ -68,7 +68,7 @@ impl<W: Weight> std::fmt::Debug for Solver<'_, W> {
         f.debug_struct("Solver")
             .field("graph", self.graph)
             .field("device", &self.device_name())
-            .field("algo", &self.algo.name())
+            .field("strategy", &self.strategy)
             .finish()
     }
 }
@@ -100,7 +100,7 @@ impl<'g, W: Weight> Solver<'g, W> {
             },
         };
         let gpu = engine.as_deref().is_some_and(|e| e.is_gpu());
-        Ok(Solver { graph, gpu, engine, lanes: None, fallback, algo: Algo::Auto, options: Options::default() })
+        Ok(Solver { graph, gpu, engine, lanes: None, fallback, strategy: Strategy::Auto })
     }
 
     /// Run every query with `algo` instead of `auto` (the default). An algorithm that cannot
@@ -115,26 +115,25 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// assert_eq!((paths.distance(2), paths.algorithm()), (Some(12), Algo::NearFar));
     /// # Ok::<(), sssp::Error>(())
     /// ```
-    pub fn with_algo(mut self, algo: Algo) -> Self {
-        self.algo = algo;
-        self
+    pub fn with_algo(self, algo: Algo) -> Self {
+        self.with_strategy(algo)
     }
 
-    /// The strategies' tuning knobs (balance, delta, buckets, ...: [`Options`]) for every query.
-    /// A query's cutoff, target and tree replace the ones given here. With `auto`, the knobs it
-    /// picks itself (balance, dedupe, delta) are its own.
+    /// Run every query with `strategy`: an algorithm with its own parameters type
+    /// ([`Strategy`]; an [`Algo`] converts to its defaults), so a parameter the algorithm would
+    /// ignore cannot be given.
     ///
     /// ```
-    /// use sssp::strategy::{Algo, Options};
+    /// use sssp::strategy::{bucketing::Bucketing, Strategy};
     /// use sssp::{Device, Graph, Solver};
     /// let g = Graph::from_edges(3, [(0, 1, 7u32), (1, 2, 5)])?;
-    /// let opts = Options::default().with_delta(4).with_buckets(2);
-    /// let mut solver = Solver::new(&g, Device::Cpu)?.with_algo(Algo::Bucketing).with_options(opts);
+    /// let buckets = Strategy::Bucketing(Bucketing { delta: Some(4), buckets: 2, ..Bucketing::default() });
+    /// let mut solver = Solver::new(&g, Device::Cpu)?.with_strategy(buckets);
     /// assert_eq!(solver.shortest_paths(0)?.distance(2), Some(12));
     /// # Ok::<(), sssp::Error>(())
     /// ```
-    pub fn with_options(mut self, options: Options) -> Self {
-        self.options = options;
+    pub fn with_strategy(mut self, strategy: impl Into<Strategy>) -> Self {
+        self.strategy = strategy.into();
         self
     }
 
@@ -218,8 +217,8 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn query(&mut self) -> Query<'_, 'g, W> {
-        let algo = self.algo;
-        Query { solver: self, cutoff: None, algo, tree: false, batch: 1 }
+        let strategy = self.strategy;
+        Query { solver: self, cutoff: None, strategy, tree: false, batch: 1 }
     }
 
     /// Shortest paths from `source` to every vertex: [`Query::shortest_paths`] without options.
@@ -335,7 +334,7 @@ impl<'g, W: Weight> Solver<'g, W> {
 ///
 /// - [`Query::cutoff`]: report nothing farther than a distance (the engines never relax past
 ///   it, so the work shrinks with it: isochrones, range queries).
-/// - [`Query::algo`]: this query's algorithm.
+/// - [`Query::algo`], [`Query::strategy`]: this query's algorithm (and its parameters).
 /// - [`Query::with_tree`]: build the shortest-path tree with the run (on the engine where the
 ///   algorithm allows) rather than on the first [`Paths::path_to`].
 /// - [`Query::batch`]: solve many sources `k` at a time on a batched engine.
@@ -353,7 +352,7 @@ impl<'g, W: Weight> Solver<'g, W> {
 pub struct Query<'s, 'g, W: Weight> {
     solver: &'s mut Solver<'g, W>,
     cutoff: Option<W::Distance>,
-    algo: Algo,
+    strategy: Strategy,
     tree: bool,
     batch: u32,
 }
@@ -384,8 +383,24 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
     /// assert_eq!((paths.distance(1), paths.algorithm()), (Some(3), Algo::Crauser));
     /// # Ok::<(), sssp::Error>(())
     /// ```
-    pub fn algo(mut self, algo: Algo) -> Self {
-        self.algo = algo;
+    pub fn algo(self, algo: Algo) -> Self {
+        self.strategy(algo)
+    }
+
+    /// Run this query with `strategy`, an algorithm with its parameters
+    /// ([`Solver::with_strategy`]).
+    ///
+    /// ```
+    /// use sssp::strategy::{near_far::NearFar, Algo, Strategy};
+    /// use sssp::{Device, Graph, Solver};
+    /// let g = Graph::from_edges(2, [(0, 1, 3u32)])?;
+    /// let nf = Strategy::NearFar(NearFar { delta: Some(1), ..NearFar::default() });
+    /// let paths = Solver::new(&g, Device::Cpu)?.query().strategy(nf).shortest_paths(0)?;
+    /// assert_eq!((paths.distance(1), paths.algorithm()), (Some(3), Algo::NearFar));
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn strategy(mut self, strategy: impl Into<Strategy>) -> Self {
+        self.strategy = strategy.into();
         self
     }
 
@@ -429,7 +444,7 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
     /// The options of this query's runs, and the bound to cut results at on the host (graphs
     /// with negative weights take no cutoff on the engines: the whole graph is solved).
     fn options(&self) -> Result<(Options, Option<Dist>)> {
-        let mut o = Options { cutoff: None, target: None, tree: self.tree, ..self.solver.options };
+        let mut o = self.strategy.options(&Options { tree: self.tree, ..Options::default() });
         let Some(c) = self.cutoff else { return Ok((o, None)) };
         let c = W::cutoff(c)?;
         if self.solver.graph.raw().metric() == Metric::Signed {
@@ -442,7 +457,7 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
     /// One source's run with `opts`, cut at `host_cut`.
     fn solve(&mut self, source: u32, opts: &Options, host_cut: Option<Dist>) -> Result<Paths<'g, W>> {
         let graph = self.solver.graph;
-        let algo = self.algo;
+        let algo = self.strategy.algo();
         let eng = self.solver.engine_for(algo, opts)?;
         let sol = strategy::solve(graph.raw(), algo, eng, source, opts)?;
         finish(graph, vec![source], sol, opts, host_cut, algo)
@@ -485,12 +500,12 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
             crate::reference::check_source(graph.raw(), s)?;
         }
         let (opts, cut) = self.options()?;
-        let batchable = matches!(self.algo, Algo::Auto | Algo::Workfront | Algo::NearFar | Algo::Bucketing);
+        let batchable = matches!(self.strategy.algo(), Algo::Auto | Algo::Workfront | Algo::NearFar | Algo::Bucketing);
         let signed = graph.has_negative_weights();
         if self.batch <= 1 || sources.len() <= 1 || signed || cut.is_some() || opts.tree || !batchable {
             return sources.iter().map(|&s| self.solve(s, &opts, cut)).collect();
         }
-        let algo = self.algo;
+        let algo = self.strategy.algo();
         let eng = self.solver.lanes_engine(self.batch)?;
         let mut out = Vec::with_capacity(sources.len());
         strategy::solve_each(graph.raw(), algo, Some(eng), sources, &opts, |s, sol| {
@@ -517,7 +532,7 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
     pub fn nearest(self, sources: &[u32]) -> Result<Paths<'g, W>> {
         let (opts, _) = self.options()?;
         let graph = self.solver.graph;
-        let algo = self.algo;
+        let algo = self.strategy.algo();
         let eng = match algo {
             // `auto` picks as for one source; serial Dijkstra takes a set of sources too.
             Algo::Auto | Algo::Dijkstra => self.solver.engine_for(algo, &opts)?,

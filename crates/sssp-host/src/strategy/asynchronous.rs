@@ -64,6 +64,22 @@ impl Worklist {
     }
 }
 
+/// The asynchronous strategy's parameters ([`super::Strategy::Async`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Async {
+    /// Bucket width in the graph's distance units (an `f32`'s bits on real weights); `None`:
+    /// the heuristic ([`super::heuristic_delta`]).
+    pub delta: Option<u32>,
+    /// Workers: warps on a GPU, threads on the CPU; 0: two warps per SM, or the pool.
+    pub workers: u32,
+}
+
+impl Async {
+    pub(crate) fn apply(&self, o: &mut Options) {
+        (o.delta, o.workers) = (self.delta, self.workers);
+    }
+}
+
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub fn asynchronous(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
     one_lane(eng.lanes(), "async")?;

@@ -23,6 +23,33 @@ use crate::graph::Graph;
 /// The window size Davidson et al. found best (A = 10, §IV-E).
 pub const DEFAULT_BUCKETS: u32 = 10;
 
+/// Bucketing's parameters ([`super::Strategy::Bucketing`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bucketing {
+    /// Balance, hub threshold, edge classes, dedupe and the loop driver.
+    pub frontier: super::Frontier,
+    /// Bucket width in the graph's distance units (an `f32`'s bits on real weights); `None`:
+    /// the heuristic ([`super::heuristic_delta`]).
+    pub delta: Option<u32>,
+    /// Buckets per window (`A`, `1..=30`).
+    pub buckets: u32,
+    /// The Workfront <-> Near-Far hybrid's switch point ([`Options::wide_at`]; 0 = never).
+    pub wide_at: u32,
+}
+
+impl Default for Bucketing {
+    fn default() -> Self {
+        Bucketing { frontier: Default::default(), delta: None, buckets: DEFAULT_BUCKETS, wide_at: 0 }
+    }
+}
+
+impl Bucketing {
+    pub(crate) fn apply(&self, o: &mut Options) {
+        self.frontier.apply(o);
+        (o.delta, o.buckets, o.wide_at) = (self.delta, self.buckets, self.wide_at);
+    }
+}
+
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub fn bucketing(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
     let delta = opts.delta_for(g)?;

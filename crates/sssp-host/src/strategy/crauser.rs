@@ -113,6 +113,54 @@ fn rule(family: Family, opts: &Options) -> Rule {
     }
 }
 
+/// The settling strategies' shared parameters: `crauser-economic` and `martin` take these
+/// ([`super::Strategy::CrauserEconomic`], [`super::Strategy::Martin`]), `crauser` these and a
+/// criterion ([`Crauser`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settle {
+    /// Push or pull relaxation.
+    pub variant: Variant,
+    /// Balance of a push step (dynamic virtual warps, or partition for scale-free graphs).
+    pub balance: Balance,
+    /// Relax a push step through the edge classes ([`super::Classify`]).
+    pub classify: super::Classify,
+}
+
+impl Default for Settle {
+    fn default() -> Self {
+        let d = Options::default();
+        Settle { variant: d.variant, balance: d.balance, classify: d.classify }
+    }
+}
+
+impl Settle {
+    pub(crate) fn apply(&self, o: &mut Options) {
+        (o.variant, o.balance, o.classify) = (self.variant, self.balance, self.classify);
+    }
+}
+
+/// `crauser`'s parameters ([`super::Strategy::Crauser`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crauser {
+    /// Variant, balance and edge classes.
+    pub settle: Settle,
+    /// Which settle criterion.
+    pub criterion: Criterion,
+}
+
+impl Default for Crauser {
+    fn default() -> Self {
+        Crauser { settle: Settle::default(), criterion: Options::default().criterion }
+    }
+}
+
+impl Crauser {
+    pub(crate) fn apply(&self, o: &mut Options) {
+        self.settle.apply(o);
+        o.criterion = self.criterion;
+    }
+}
+
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub(crate) fn solve(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options, family: Family) -> Result<Solution> {
     crate::reference::check_source(g, source)?;

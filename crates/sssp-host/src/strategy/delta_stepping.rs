@@ -330,6 +330,22 @@ pub fn threads() -> usize {
     rayon::current_num_threads().max(1)
 }
 
+/// Delta-stepping's parameters ([`super::Strategy::DeltaStepping`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeltaStepping {
+    /// Bucket width in the graph's distance units (an `f32`'s bits on real weights); `None`:
+    /// the heuristic ([`super::heuristic_delta`]).
+    pub delta: Option<u32>,
+    /// Threads; 0: the pool's.
+    pub threads: u32,
+}
+
+impl DeltaStepping {
+    pub(crate) fn apply(&self, o: &mut Options) {
+        (o.delta, o.workers) = (self.delta, self.threads);
+    }
+}
+
 /// Solve from `source` on the host's threads. See the module doc.
 pub fn delta_stepping(g: &Graph, source: u32, opts: &Options) -> Result<Solution> {
     delta_stepping_from(g, &[source], opts)

@@ -25,6 +25,7 @@ pub mod delta_stepping;
 pub mod many;
 pub mod near_far;
 mod options;
+mod params;
 pub mod phast;
 mod run;
 mod solution;
@@ -33,6 +34,7 @@ pub mod workfront;
 
 pub use many::{solve_each, solve_nearest};
 pub use options::*;
+pub use params::*;
 pub(crate) use run::*;
 pub use solution::*;
 

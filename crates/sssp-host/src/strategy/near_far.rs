@@ -21,6 +21,25 @@ use crate::engine::{BucketSpec, Engine};
 use crate::error::Result;
 use crate::graph::Graph;
 
+/// Near-Far's parameters ([`super::Strategy::NearFar`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NearFar {
+    /// Balance, hub threshold, edge classes, dedupe and the loop driver.
+    pub frontier: super::Frontier,
+    /// Bucket width in the graph's distance units (an `f32`'s bits on real weights); `None`:
+    /// the heuristic ([`super::heuristic_delta`]).
+    pub delta: Option<u32>,
+    /// The Workfront <-> Near-Far hybrid's switch point ([`Options::wide_at`]; 0 = never).
+    pub wide_at: u32,
+}
+
+impl NearFar {
+    pub(crate) fn apply(&self, o: &mut Options) {
+        self.frontier.apply(o);
+        (o.delta, o.wide_at) = (self.delta, self.wide_at);
+    }
+}
+
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub fn near_far(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
     let delta = opts.delta_for(g)?;

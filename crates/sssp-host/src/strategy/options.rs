@@ -1,9 +1,14 @@
-//! The options every strategy takes ([`Options`]), the bucket width heuristic and the edge-class rule ([`Classify`]).
+//! The engine-level options ([`Options`]): one flat carrier of every strategy's knobs and the
+//! query's (cutoff, target, tree, certificate, trace), which `solve` and `solve_each` take;
+//! the bucket width heuristic and the edge-class rule ([`Classify`]). The typed front is
+//! [`Strategy`]: each strategy's own parameters type, laid onto these by [`Strategy::options`].
 
 use super::*;
 
-/// Knobs shared by the device strategies.
-#[derive(Clone, Copy, Debug)]
+/// Every strategy's knobs and the query's, flat: what the engine-level entry points take. To
+/// choose a strategy's parameters with a type that has only the ones it reads, use
+/// [`Strategy`] (`Strategy::options` fills these in).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Options {
     /// How arcs are spread over threads.
     pub balance: Balance,

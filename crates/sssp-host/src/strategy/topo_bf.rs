@@ -12,6 +12,21 @@ use crate::engine::{Engine, Input};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
+/// Topology-driven Bellman-Ford's parameters ([`super::Strategy::TopoBf`]): how its sweeps
+/// spread the arcs. (It reads its improved flag every iteration by design, so it has no
+/// read-back interval.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TopoBf {
+    /// Balance, hub threshold and edge classes of every sweep.
+    pub spread: super::Spread,
+}
+
+impl TopoBf {
+    pub(crate) fn apply(&self, o: &mut Options) {
+        self.spread.apply(o);
+    }
+}
+
 /// Solve from `source` on `eng` (which holds `g`). Needs non-negative weights (the engine
 /// checked). At most `n` iterations: a shortest path has at most `n - 1` arcs.
 pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {

@@ -26,6 +26,29 @@ use crate::engine::{Balance, Engine, Input};
 use crate::error::Result;
 use crate::graph::Graph;
 
+/// Workfront Sweep's parameters ([`super::Strategy::Workfront`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Workfront {
+    /// Balance, hub threshold, edge classes, dedupe and the loop driver.
+    pub frontier: super::Frontier,
+    /// Read the frontier length back every this many iterations of a host-driven loop (>= 1;
+    /// [`Options::check_every`]): the host loop, and partition balance, which runs host-driven.
+    pub check_every: u32,
+}
+
+impl Default for Workfront {
+    fn default() -> Self {
+        Workfront { frontier: Default::default(), check_every: Options::default().check_every }
+    }
+}
+
+impl Workfront {
+    pub(crate) fn apply(&self, o: &mut Options) {
+        self.frontier.apply(o);
+        o.check_every = self.check_every;
+    }
+}
+
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
     if (opts.device_loop && opts.balance != Balance::Partition) || opts.trace {
