@@ -17,7 +17,7 @@ use clap::Args;
 use sssp::engine::{Balance, Dedupe, DeviceKind};
 use sssp::graph::Graph;
 use sssp::strategy::crauser::{Criterion, Variant};
-use sssp::strategy::{solve, Algo, Classify, Driver, Options, Strategy};
+use sssp::strategy::{Algo, Classify, Driver, Options, Strategy};
 use sssp::{Error, Result, UNREACHED};
 
 use crate::common::{self, balance_name, dedupe_name, parse_balance, parse_dedupe, GraphArgs};
@@ -484,13 +484,19 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     if !a.batches.is_empty() {
         return bench_batches(&a, &g, &configs, &sources);
     }
-    let mut needed = false;
+    // One session for every row, its engine opened for the first row that needs one (a named
+    // engine algorithm before `auto`, which may not need one on the CPU).
+    let mut first = None;
     for c in &configs {
-        needed |= common::engine_needed(&g, c.algo)?;
+        if common::engine_needed(&g, c.algo)? && first.is_none_or(|a| a == Algo::Auto) {
+            first = Some(c.algo);
+        }
     }
-    let mut eng = if needed { Some(common::open_engine(&g, DeviceKind::parse(&a.device)?, hierarchy)?) } else { None };
-    let device = eng.as_ref().map(|e| e.device().to_string()).unwrap_or_else(|| SERIAL.into());
-    let serial_note = if eng.is_some() && configs.iter().any(|c| !c.algo.uses_engine()) {
+    let kind = DeviceKind::parse(&a.device)?;
+    let (mut session, opened) =
+        common::open_session(&g, kind, first.unwrap_or(Algo::Dijkstra), &configs[0].options(&a), hierarchy, 1)?;
+    let device = opened.clone().unwrap_or_else(|| SERIAL.into());
+    let serial_note = if opened.is_some() && configs.iter().any(|c| !c.algo.uses_engine()) {
         format!(" (dijkstra/bellman-ford rows: {SERIAL}; delta-stepping rows: the host's threads)")
     } else {
         String::new()
@@ -532,7 +538,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         };
         // One untimed warm-up (module JIT, first-touch allocations).
         if c.algo.uses_engine() {
-            let warm = solve(&g, c.algo, eng.as_deref_mut(), sources[0], &opts)?;
+            let warm = session.solve(c.algo, sources[0], &opts)?;
             // PHAST's hierarchy, without --hierarchy, is built (and put on the device) by the
             // first solve, once per graph: said apart.
             if !warm.stats.prepare.is_zero() {
@@ -540,7 +546,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                     "phast: contraction hierarchy built in {:.2} s and put on the device in {:.3} s ({}), once per graph, not in the times",
                     warm.stats.prepare.as_secs_f64(),
                     warm.stats.hierarchy_upload.as_secs_f64(),
-                    eng.as_deref_mut()
+                    session
+                        .open_engine()
+                        // A closure, not the function: it reborrows the engine for less than 'static.
                         .and_then(|e| sssp::strategy::phast::held(e))
                         .map_or(String::new(), |h| h.stats.summary())
                 );
@@ -556,7 +564,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         for (i, &src) in sources.iter().enumerate() {
             let opts = Options { target: c.target_at.map(|f| targets[i][fraction_index(&a.target_at, f)]), ..opts };
             // Certified inside (`opts.certify`): a wrong answer is the solve's error.
-            let sol = solve(&g, c.algo, eng.as_deref_mut(), src, &opts)?;
+            let sol = session.solve(c.algo, src, &opts)?;
             cert_ms.push(sol.stats.certify.as_secs_f64() * 1e3);
             certified_on = sol.stats.certified;
             if a.reference {

@@ -6,12 +6,13 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use sssp::engine::{self, Balance, Dedupe, DeviceKind, Engine};
+use sssp::engine::{Balance, Dedupe, DeviceKind};
 use sssp::graph::Graph;
 use sssp::hierarchy::Hierarchy;
 use sssp::io::{Format, LoadOptions, RealPolicy};
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{Algo, Classify, Driver, Options, Param, Solution, Strategy};
+use sssp::session::Session;
 use sssp::{Dist, Error, Metric, RealDistances, Result, WeightSpec, UNREACHED};
 
 /// How to read a graph.
@@ -385,34 +386,18 @@ impl SolveArgs {
         }
     }
 
-    /// Open an engine if the algorithm needs one, and say which device it is. `auto` needs none
-    /// where it will pick a serial algorithm on the CPU (road graphs without a GPU): the CPU
-    /// engine's buffers are sized by the graph (26.7 s of set-up for 3e8 vertices, issue #26)
-    /// and would go unused. `opts` are the run's, which `auto` reads (a traced run wants one).
-    /// A hierarchy read or built for `--hierarchy` (`hierarchy`) goes to the engine.
-    pub fn open_engine(
+    /// A session on `--device` for `g` with the engine a run of `algo` with `opts` on `lanes`
+    /// lanes needs opened now, and `hierarchy` (from `--hierarchy`) given to it
+    /// ([`open_session`]).
+    pub fn session<'g>(
         &self,
-        g: &Graph,
+        g: &'g Graph,
         algo: Algo,
         opts: &Options,
         hierarchy: Option<Arc<Hierarchy>>,
-    ) -> Result<Option<Box<dyn Engine>>> {
-        if !engine_needed(g, algo)? {
-            return Ok(None);
-        }
-        let kind = DeviceKind::parse(&self.device)?;
-        let phast = hierarchy.as_ref().and_then(|h| sssp::strategy::auto::phast_choice(g, h, 1, opts));
-        if algo == Algo::Auto && kind != DeviceKind::Gpu && phast.is_none() {
-            if let Err(why) = engine::gpu_usable(kind) {
-                if !sssp::strategy::auto::choose(g, false, opts).algo.uses_engine() {
-                    if kind == DeviceKind::Auto {
-                        eprintln!("no usable GPU ({why}); auto runs an algorithm on the host, so no engine is opened");
-                    }
-                    return Ok(None);
-                }
-            }
-        }
-        Ok(Some(open_engine(g, kind, hierarchy)?))
+        lanes: u32,
+    ) -> Result<(Session<'g>, Option<String>)> {
+        open_session(g, DeviceKind::parse(&self.device)?, algo, opts, hierarchy, lanes)
     }
 
     /// The explicit sources, or `trials` seeded random ones.
@@ -510,27 +495,45 @@ pub fn engine_needed(g: &Graph, algo: Algo) -> Result<bool> {
     Ok(true)
 }
 
-/// Open an engine on `kind` for `g`, give it `hierarchy` (PHAST's, from `--hierarchy`), which
-/// makes its device ready for the sweep now rather than in the first solve
-/// (`sssp::strategy::phast::attach`), and say which device it is, with the set-up, the graph's
-/// upload and the hierarchy's apart.
-pub fn open_engine(g: &Graph, kind: DeviceKind, hierarchy: Option<Arc<Hierarchy>>) -> Result<Box<dyn Engine>> {
-    let t = Instant::now();
-    let (mut eng, fell_back) = engine::open_explained(g, kind)?;
-    if let Some(why) = fell_back {
+/// A [`Session`] for `g` on `kind` with the engine a run of `algo` with `opts` on `lanes`
+/// lanes needs opened now (none for the serial algorithms, nor for `auto` where it picks one on
+/// the CPU: the CPU engine's buffers are sized by the graph, 26.7 s of set-up for 3e8 vertices,
+/// issue #26, and would go unused), `hierarchy` given to it (its sweep graph uploaded then, not
+/// in the first solve). Says which device it is on stderr, with the set-up, the graph's upload
+/// and the hierarchy's apart. Returns the session and the opened engine's device, if any.
+pub fn open_session<'g>(
+    g: &'g Graph,
+    kind: DeviceKind,
+    algo: Algo,
+    opts: &Options,
+    hierarchy: Option<Arc<Hierarchy>>,
+    lanes: u32,
+) -> Result<(Session<'g>, Option<String>)> {
+    let needed = engine_needed(g, algo)?;
+    let mut session = Session::new(g, kind)?;
+    if let Some(h) = hierarchy {
+        session.set_hierarchy(h)?;
+    }
+    if needed {
+        session.open_for(algo, opts, lanes)?;
+    }
+    let Some(o) = session.take_opened() else {
+        if let (true, DeviceKind::Auto, Some(why)) = (needed, kind, session.fallback()) {
+            eprintln!("no usable GPU ({why}); auto runs an algorithm on the host, so no engine is opened");
+        }
+        return Ok((session, None));
+    };
+    if let (DeviceKind::Auto, Some(why)) = (kind, session.fallback()) {
         eprintln!("no usable GPU ({why}); using the CPU backend");
     }
-    let opened = t.elapsed().as_secs_f64();
-    let upload = eng.upload_time().as_secs_f64();
-    let with_hierarchy = match hierarchy {
-        Some(h) => {
-            let took = sssp::strategy::phast::attach(eng.as_mut(), h)?;
-            format!(", hierarchy upload {:.3} s", took.as_secs_f64())
-        }
-        None => String::new(),
-    };
-    eprintln!("device: {} (set-up {:.3} s, graph upload {upload:.3} s{with_hierarchy})", eng.device(), opened - upload);
-    Ok(eng)
+    let secs = |d: std::time::Duration| d.as_secs_f64();
+    if o.lanes > 1 {
+        eprintln!("device: {} ({} lanes, set-up and upload {:.3} s)", o.device, o.lanes, secs(o.setup + o.upload));
+    } else {
+        let with_hierarchy = o.hierarchy_upload.map(|t| format!(", hierarchy upload {:.3} s", secs(t))).unwrap_or_default();
+        eprintln!("device: {} (set-up {:.3} s, graph upload {:.3} s{with_hierarchy})", o.device, secs(o.setup), secs(o.upload));
+    }
+    Ok((session, Some(o.device)))
 }
 
 /// Graphs below this many arcs get the serial reference with `--verify` without asking

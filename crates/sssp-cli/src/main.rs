@@ -56,7 +56,7 @@ enum Cmd {
     Diameter(diameter::DiameterArgs),
     /// Describe a graph: sizes, degrees, weights, components, approximate diameter.
     Info(InfoArgs),
-    /// Convert a graph to another format (by OUT's extension or --to: bin, gr, mtx, el, wel).
+    /// Convert a graph to another format (by OUT's extension or --to: bin, gr, mtx, el, wel, and GAP's sg, wsg).
     Convert(ConvertArgs),
     /// Generate a seeded synthetic graph and write it.
     Gen(GenArgs),
@@ -277,20 +277,12 @@ fn run(a: RunArgs) -> Result<()> {
         ..a.solve.options(&g, a.trace.is_some())?
     };
     let sources = a.solve.sources(&g)?;
-    let mut eng = if a.batch > 1 && common::engine_needed(&g, algo)? {
-        let t = std::time::Instant::now();
-        let e = sssp::engine::open_lanes(&g, sssp::engine::DeviceKind::parse(&a.solve.device)?, a.batch)?;
-        eprintln!("device: {} ({} lanes, set-up and upload {:.3} s)", e.device(), a.batch, t.elapsed().as_secs_f64());
-        Some(e)
-    } else {
-        a.solve.open_engine(&g, algo, &opts, hierarchy)?
-    };
-    let device = eng.as_deref().map(|e| e.device().to_string());
+    let (mut session, device) = a.solve.session(&g, algo, &opts, hierarchy, a.batch)?;
     // Trees are built (on the engine after frontier and settling runs) only where written.
     let tree = a.output.is_some() && matches!(kind, "tree" | "nearest");
     if a.multi_source {
         let o = sssp::strategy::Options { trace: a.trace.is_some(), tree, ..opts };
-        let sol = sssp::strategy::solve_nearest(&g, algo, eng.as_deref_mut(), &sources, &o)?;
+        let sol = session.solve_nearest(algo, &sources, &o)?;
         let verified = if a.verify {
             Some(common::verify_nearest(&g, &sources, &sol, common::reference_wanted(&g, a.reference), &opts)?)
         } else {
@@ -315,12 +307,11 @@ fn run(a: RunArgs) -> Result<()> {
         _ => None,
     };
     let mut trial = 0;
-    sssp::strategy::solve_each(
-        &g,
+    session.solve_each(
         algo,
-        eng.as_deref_mut(),
         &sources,
         &sssp::strategy::Options { tree: tree && sources.len() == 1, ..opts },
+        a.batch,
         |src, sol| {
             let first = trial == 0;
             trial += 1;
@@ -419,10 +410,10 @@ fn path(a: PathArgs) -> Result<()> {
     let hierarchy = a.solve.hierarchy.apply(&g, &[algo])?;
     // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
     let opts = sssp::strategy::Options { target: Some(a.target), ..a.solve.options(&g, false)? };
-    let mut eng = a.solve.open_engine(&g, algo, &opts, hierarchy)?;
+    let (mut session, _) = a.solve.session(&g, algo, &opts, hierarchy, 1)?;
     let src = a.solve.sources(&g)?[0];
     sssp::reference::check_source(&g, a.target)?;
-    let sol = sssp::strategy::solve(&g, algo, eng.as_deref_mut(), src, &opts)?;
+    let sol = session.solve(algo, src, &opts)?;
     match sssp::tree::path(&g, src, &sol.dist, a.target)? {
         // An answer, but not a path: say so on stderr and exit 1 (documented in the help), so
         // scripts can tell it from a path.

@@ -70,6 +70,7 @@ pub mod mem;
 mod paths;
 pub mod reference;
 pub mod rng;
+pub mod session;
 mod solver;
 pub mod strategy;
 pub mod tree;

@@ -9,16 +9,18 @@
 //! contraction hierarchy ([`Solver::prepare_hierarchy`]); the bucket width is derived from the
 //! graph's weight total, computed once per graph.
 //!
-//! Queries ([`Query`], or the shortcuts on [`Solver`]) call the engine-level layer,
-//! [`crate::strategy`] (`solve`, `solve_each`, `solve_nearest`), which the CLI calls too.
+//! Queries ([`Query`], or the shortcuts on [`Solver`]) run on the solver's
+//! [`crate::session::Session`], the untyped core that decides the device and keeps the engines,
+//! over the engine-level layer [`crate::strategy`] (`solve`, `solve_each`, `solve_nearest`).
+//! The `sssp` command runs on a `Session` too.
 
-use crate::engine::{self, Engine};
+use crate::session::Session;
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
 use crate::graph::Metric;
 use crate::paths::Paths;
-use crate::strategy::{self, auto, Algo, Options, Solution, Strategy};
+use crate::strategy::{Algo, Options, Solution, Strategy};
 use crate::typed::{Graph, Weight};
 use crate::{Dist, UNREACHED};
 
@@ -40,7 +42,7 @@ pub use crate::engine::DeviceKind as Device;
 ///
 /// The algorithm is `auto` unless set ([`Solver::with_algo`], or with its parameters
 /// [`Solver::with_strategy`]): it picks the strategy and its
-/// parameters from the device and the graph ([`strategy::auto`]); negative weights run on
+/// parameters from the device and the graph ([`crate::strategy::auto`]); negative weights run on
 /// Workfront on a GPU and on serial Bellman-Ford on the CPU.
 ///
 /// ```
@@ -54,12 +56,9 @@ pub use crate::engine::DeviceKind as Device;
 /// ```
 pub struct Solver<'g, W: Weight> {
     graph: &'g Graph<W>,
-    gpu: bool,
-    /// The one-lane engine: opened in `new` on a GPU, on first need on the CPU.
-    engine: Option<Box<dyn Engine>>,
-    /// A batched engine ([`Query::batch`]), opened on first need and kept for its lane count.
-    lanes: Option<Box<dyn Engine>>,
-    fallback: Option<String>,
+    /// The device and its engines (the one-lane engine opened in `new` on a GPU, on first need
+    /// on the CPU; a batched one for [`Query::batch`]): the core the CLI runs on too.
+    session: Session<'g>,
     strategy: Strategy,
 }
 
@@ -87,20 +86,12 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn new(graph: &'g Graph<W>, device: Device) -> Result<Self> {
-        let (engine, fallback) = match device {
-            Device::Cpu => (None, None),
-            Device::Gpu => (Some(engine::open(graph.raw(), Device::Gpu)?), None),
-            Device::Auto => match engine::gpu_usable(Device::Auto) {
-                Err(why) => (None, Some(why)),
-                Ok(()) => match engine::open_explained(graph.raw(), Device::Auto)? {
-                    (e, None) => (Some(e), None),
-                    // The GPU went away between the check and the open: the CPU, lazily.
-                    (_, Some(why)) => (None, Some(why)),
-                },
-            },
-        };
-        let gpu = engine.as_deref().is_some_and(|e| e.is_gpu());
-        Ok(Solver { graph, gpu, engine, lanes: None, fallback, strategy: Strategy::Auto })
+        let mut session = Session::new(graph.raw(), device)?;
+        if session.is_gpu() {
+            session.engine()?; // the upload, now
+            session.take_opened();
+        }
+        Ok(Solver { graph, session, strategy: Strategy::Auto })
     }
 
     /// Run every query with `algo` instead of `auto` (the default). An algorithm that cannot
@@ -156,7 +147,7 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn is_gpu(&self) -> bool {
-        self.gpu
+        self.session.is_gpu()
     }
 
     /// Why [`Device::Auto`] runs on the CPU (no driver, no GPU, ...), or `None` when it runs on
@@ -168,7 +159,7 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn fallback(&self) -> Option<&str> {
-        self.fallback.as_deref()
+        self.session.fallback()
     }
 
     /// The device, in words: the GPU's name, or the CPU backend's threads.
@@ -179,10 +170,7 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn device_name(&self) -> String {
-        match &self.engine {
-            Some(e) => e.device().to_string(),
-            None => format!("CPU ({} threads)", rayon::current_num_threads()),
-        }
+        self.session.device_name()
     }
 
     /// Build the graph's contraction hierarchy for PHAST and keep it with the engine (seconds
@@ -200,9 +188,7 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn prepare_hierarchy(&mut self) -> Result<bool> {
-        let raw = self.graph.raw();
-        let eng = self.open_engine()?;
-        Ok(strategy::phast::hierarchy(raw, eng)?.1)
+        self.session.prepare_hierarchy()
     }
 
     /// A query with options (a cutoff, the algorithm, a tree built with the run, batches): set
@@ -294,39 +280,6 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// ```
     pub fn path(&mut self, source: u32, target: u32) -> Result<Option<(W::Distance, Vec<u32>)>> {
         self.query().path(source, target)
-    }
-
-    /// The one-lane engine, opened now if it was not.
-    fn open_engine(&mut self) -> Result<&mut (dyn Engine + 'static)> {
-        if self.engine.is_none() {
-            self.engine = Some(engine::open(self.graph.raw(), Device::Cpu)?);
-        }
-        Ok(self.engine.as_deref_mut().expect("opened above"))
-    }
-
-    /// The engine a run of `algo` with `opts` needs: the open one, or on the CPU one opened now
-    /// when the algorithm (what `auto` would pick) runs on an engine, else none.
-    fn engine_for(&mut self, algo: Algo, opts: &Options) -> Result<Option<&mut (dyn Engine + 'static)>> {
-        let needs = match algo {
-            _ if self.engine.is_some() => true,
-            Algo::Auto => auto::choose(self.graph.raw(), false, opts).algo.uses_engine(),
-            a => a.uses_engine(),
-        };
-        if needs {
-            self.open_engine().map(Some)
-        } else {
-            Ok(None)
-        }
-    }
-
-    /// An engine of `lanes` lanes on the solver's device, kept for later batches of as many.
-    fn lanes_engine(&mut self, lanes: u32) -> Result<&mut (dyn Engine + 'static)> {
-        if self.lanes.as_deref().is_none_or(|e| e.lanes() != lanes) {
-            self.lanes = None; // free the old one first
-            let kind = if self.gpu { Device::Gpu } else { Device::Cpu };
-            self.lanes = Some(engine::open_lanes(self.graph.raw(), kind, lanes)?);
-        }
-        Ok(self.lanes.as_deref_mut().expect("opened above"))
     }
 }
 
@@ -456,11 +409,9 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
 
     /// One source's run with `opts`, cut at `host_cut`.
     fn solve(&mut self, source: u32, opts: &Options, host_cut: Option<Dist>) -> Result<Paths<'g, W>> {
-        let graph = self.solver.graph;
         let algo = self.strategy.algo();
-        let eng = self.solver.engine_for(algo, opts)?;
-        let sol = strategy::solve(graph.raw(), algo, eng, source, opts)?;
-        finish(graph, vec![source], sol, opts, host_cut, algo)
+        let sol = self.solver.session.solve(algo, source, opts)?;
+        finish(self.solver.graph, vec![source], sol, opts, host_cut, algo)
     }
 
     /// Shortest paths from `source` to every vertex (within the cutoff).
@@ -506,9 +457,8 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
             return sources.iter().map(|&s| self.solve(s, &opts, cut)).collect();
         }
         let algo = self.strategy.algo();
-        let eng = self.solver.lanes_engine(self.batch)?;
         let mut out = Vec::with_capacity(sources.len());
-        strategy::solve_each(graph.raw(), algo, Some(eng), sources, &opts, |s, sol| {
+        self.solver.session.solve_each(algo, sources, &opts, self.batch, |s, sol| {
             out.push(finish(graph, vec![s], sol, &opts, None, algo)?);
             Ok(())
         })?;
@@ -533,12 +483,7 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
         let (opts, _) = self.options()?;
         let graph = self.solver.graph;
         let algo = self.strategy.algo();
-        let eng = match algo {
-            // `auto` picks as for one source; serial Dijkstra takes a set of sources too.
-            Algo::Auto | Algo::Dijkstra => self.solver.engine_for(algo, &opts)?,
-            _ => Some(self.solver.open_engine()?),
-        };
-        let sol = strategy::solve_nearest(graph.raw(), algo, eng, sources, &opts)?;
+        let sol = self.solver.session.solve_nearest(algo, sources, &opts)?;
         let mut seeds = sources.to_vec();
         seeds.sort_unstable();
         seeds.dedup();

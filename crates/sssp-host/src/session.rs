@@ -1,0 +1,247 @@
+//! The untyped core of [`crate::Solver`]: one graph of any weight type, the engines its runs
+//! need (opened when first needed, then kept), and runs that return the engine-level
+//! [`Solution`] with its statistics.
+//!
+//! [`crate::Solver`] wraps a session with typed weights and results; the `sssp` command runs
+//! on a session directly (it reads graphs whose weight type is known only once the file is
+//! read, and reports statistics, traces and certificates that typed results do not carry). So
+//! both decide the device, open engines, give them a contraction hierarchy and pick lanes the
+//! same way, here.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::engine::{self, DeviceKind, Engine};
+use crate::error::{Error, Result};
+use crate::graph::Graph;
+use crate::hierarchy::Hierarchy;
+use crate::strategy::{self, auto, Algo, Options, Solution};
+
+/// A graph's device state: which device runs it, the one-lane engine and a batched one, each
+/// opened on first need and kept.
+///
+/// ```
+/// use sssp::generate::{generate, GenSpec};
+/// use sssp::session::Session;
+/// use sssp::strategy::{Algo, Options};
+/// let g = generate(&GenSpec::parse("grid2d:8x8")?, 1, sssp::WeightSpec::Unit)?;
+/// let mut s = Session::new(&g, sssp::Device::Cpu)?;
+/// let sol = s.solve(Algo::NearFar, 0, &Options::default())?;
+/// assert_eq!(sol.dist[63], 14);
+/// # Ok::<(), sssp::Error>(())
+/// ```
+pub struct Session<'g> {
+    graph: &'g Graph,
+    /// `Gpu` or `Cpu`: what [`Session::new`] decided.
+    kind: DeviceKind,
+    fallback: Option<String>,
+    engine: Option<Box<dyn Engine>>,
+    lanes: Option<Box<dyn Engine>>,
+    /// PHAST's hierarchy, given to every engine this session opens.
+    hierarchy: Option<Arc<Hierarchy>>,
+    opened: Option<Opened>,
+}
+
+/// What opening an engine took ([`Session::open_for`]), for a caller that reports it.
+#[derive(Clone, Debug)]
+pub struct Opened {
+    /// The device, in words.
+    pub device: String,
+    /// Lanes of the engine (1: the one-lane engine).
+    pub lanes: u32,
+    /// Set-up besides the graph's upload (a GPU context, kernels, working buffers).
+    pub setup: Duration,
+    /// The graph's upload.
+    pub upload: Duration,
+    /// The hierarchy's upload, when one was given.
+    pub hierarchy_upload: Option<Duration>,
+}
+
+impl<'g> Session<'g> {
+    /// A session for `graph` on `device`: `Gpu` is an error without a usable GPU; `Auto` is the
+    /// GPU when one is usable, else the CPU backend ([`Session::fallback`] says why). Nothing
+    /// is opened yet.
+    ///
+    /// Errors: [`Error::NoGpu`] for `Gpu` without a usable GPU.
+    pub fn new(graph: &'g Graph, device: DeviceKind) -> Result<Self> {
+        let (kind, fallback) = match (device, engine::gpu_usable(device)) {
+            (DeviceKind::Cpu, _) => (DeviceKind::Cpu, None),
+            (_, Ok(())) => (DeviceKind::Gpu, None),
+            (DeviceKind::Gpu, Err(why)) => return Err(Error::NoGpu(why)),
+            (DeviceKind::Auto, Err(why)) => (DeviceKind::Cpu, Some(why)),
+        };
+        Ok(Session { graph, kind, fallback, engine: None, lanes: None, hierarchy: None, opened: None })
+    }
+
+    /// The graph.
+    pub fn graph(&self) -> &'g Graph {
+        self.graph
+    }
+
+    /// Whether the runs go to a GPU.
+    pub fn is_gpu(&self) -> bool {
+        self.kind == DeviceKind::Gpu
+    }
+
+    /// Why `Auto` runs on the CPU, if it does.
+    pub fn fallback(&self) -> Option<&str> {
+        self.fallback.as_deref()
+    }
+
+    /// The device, in words: the open engine's, else the CPU backend's threads or "GPU".
+    pub fn device_name(&self) -> String {
+        match (&self.engine, self.kind) {
+            (Some(e), _) => e.device().to_string(),
+            (None, DeviceKind::Gpu) => "GPU".into(),
+            (None, _) => format!("CPU ({} threads)", rayon::current_num_threads()),
+        }
+    }
+
+    /// What the last engine opened took, once ([`Opened`]); `None` when nothing was opened
+    /// since the last call.
+    pub fn take_opened(&mut self) -> Option<Opened> {
+        self.opened.take()
+    }
+
+    /// Give PHAST's contraction hierarchy to the engines: the open one now (its sweep graph
+    /// uploaded then, not in the first solve), the ones opened later when they open.
+    pub fn set_hierarchy(&mut self, h: Arc<Hierarchy>) -> Result<Option<Duration>> {
+        self.hierarchy = Some(h.clone());
+        match self.engine.as_deref_mut() {
+            Some(e) => strategy::phast::attach(e, h).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Build the graph's contraction hierarchy (or find the one held) on the one-lane engine,
+    /// opening it. Returns whether this call built it.
+    pub fn prepare_hierarchy(&mut self) -> Result<bool> {
+        let g = self.graph;
+        Ok(strategy::phast::hierarchy(g, self.engine()?)?.1)
+    }
+
+    /// The one-lane engine if it is open (nothing is opened).
+    pub fn open_engine(&mut self) -> Option<&mut (dyn Engine + 'static)> {
+        self.engine.as_deref_mut()
+    }
+
+    /// The one-lane engine, opened now if it was not.
+    pub fn engine(&mut self) -> Result<&mut (dyn Engine + 'static)> {
+        if self.engine.is_none() {
+            let e = self.open(1)?;
+            self.engine = Some(e);
+        }
+        Ok(self.engine.as_deref_mut().expect("opened above"))
+    }
+
+    /// Open the engine a run of `algo` with `opts` on `lanes` lanes needs (none for the serial
+    /// algorithms, and none for `auto` where it picks one: road graphs on the CPU), now rather
+    /// than in the run; [`Session::take_opened`] then says what it took.
+    pub fn open_for(&mut self, algo: Algo, opts: &Options, lanes: u32) -> Result<()> {
+        if lanes > 1 {
+            self.lanes_engine(lanes).map(drop)
+        } else {
+            self.engine_for(algo, opts).map(drop)
+        }
+    }
+
+    /// The engine a run of `algo` with `opts` needs: the open one, or one opened now when the
+    /// algorithm (what `auto` would pick) runs on an engine, else none.
+    pub fn engine_for(&mut self, algo: Algo, opts: &Options) -> Result<Option<&mut (dyn Engine + 'static)>> {
+        let needs = match algo {
+            _ if self.engine.is_some() => true,
+            // On a GPU `auto` runs on it; on the CPU the algorithm it picks decides (the CPU
+            // engine's buffers are sized by the graph and would go unused by a serial run).
+            Algo::Auto => {
+                self.is_gpu()
+                    || self.hierarchy.as_ref().is_some_and(|h| auto::phast_choice(self.graph, h, 1, opts).is_some())
+                    || auto::choose(self.graph, false, opts).algo.uses_engine()
+            }
+            a => a.uses_engine(),
+        };
+        if needs {
+            // An engine algorithm on negative weights is refused by name before anything opens.
+            if algo != Algo::Auto {
+                strategy::check_metric(self.graph, algo, &Options::default())?;
+            }
+            self.engine().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// An engine of `lanes` lanes, kept for later batches of as many (another count replaces
+    /// it).
+    pub fn lanes_engine(&mut self, lanes: u32) -> Result<&mut (dyn Engine + 'static)> {
+        if self.lanes.as_deref().is_none_or(|e| e.lanes() != lanes) {
+            self.lanes = None; // free the old one first
+            let e = self.open(lanes)?;
+            self.lanes = Some(e);
+        }
+        Ok(self.lanes.as_deref_mut().expect("opened above"))
+    }
+
+    /// Open an engine of `lanes` lanes on the session's device, with the hierarchy.
+    fn open(&mut self, lanes: u32) -> Result<Box<dyn Engine>> {
+        let t = Instant::now();
+        let mut e = if lanes > 1 {
+            engine::open_lanes(self.graph, self.kind, lanes)?
+        } else {
+            match engine::open_explained(self.graph, self.kind)? {
+                (e, None) => e,
+                (e, Some(why)) => {
+                    self.fallback = Some(why);
+                    e
+                }
+            }
+        };
+        self.kind = if e.is_gpu() { DeviceKind::Gpu } else { DeviceKind::Cpu };
+        let opened = t.elapsed();
+        let hierarchy_upload = match (&self.hierarchy, lanes) {
+            (Some(h), 1) => Some(strategy::phast::attach(e.as_mut(), h.clone())?),
+            _ => None,
+        };
+        let upload = e.upload_time();
+        self.opened = Some(Opened {
+            device: e.device().to_string(),
+            lanes,
+            setup: opened.saturating_sub(upload),
+            upload,
+            hierarchy_upload,
+        });
+        Ok(e)
+    }
+
+    /// Solve from `source` with `algo` ([`strategy::solve`]) on the engine it needs.
+    pub fn solve(&mut self, algo: Algo, source: u32, opts: &Options) -> Result<Solution> {
+        let g = self.graph;
+        let eng = self.engine_for(algo, opts)?;
+        strategy::solve(g, algo, eng, source, opts)
+    }
+
+    /// Solve from each of `sources` in turn, `lanes` at a time on a batched engine when
+    /// `lanes > 1` ([`strategy::solve_each`]), handing each result to `each`.
+    pub fn solve_each(
+        &mut self,
+        algo: Algo,
+        sources: &[u32],
+        opts: &Options,
+        lanes: u32,
+        each: impl FnMut(u32, Solution) -> Result<()>,
+    ) -> Result<()> {
+        let g = self.graph;
+        let eng = if lanes > 1 { Some(self.lanes_engine(lanes)?) } else { self.engine_for(algo, opts)? };
+        strategy::solve_each(g, algo, eng, sources, opts, each)
+    }
+
+    /// One run with every one of `sources` at distance 0 ([`strategy::solve_nearest`]).
+    pub fn solve_nearest(&mut self, algo: Algo, sources: &[u32], opts: &Options) -> Result<Solution> {
+        let g = self.graph;
+        let eng = match algo {
+            // `auto` picks as for one source; serial Dijkstra takes a set of sources too.
+            Algo::Auto | Algo::Dijkstra => self.engine_for(algo, opts)?,
+            _ => Some(self.engine()?),
+        };
+        strategy::solve_nearest(g, algo, eng, sources, opts)
+    }
+}
