@@ -18,7 +18,10 @@ b() { # LABEL BIN ARGS...: one bench, its table to OUT/LABEL.txt and stdout
   { echo "== $label: $bin $*"; timeout 150 "$bin" "$@" --device gpu 2>&1 | grep -vE "^(graph|sources|phast: contraction)"; } | tee -a "$out/$label.txt"
 }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/device.txt"
-for g in $NY gen:road:4000000 gen:grid3d:128x128x128 gen:kron:16 gen:kron:22; do
+# GRAPHS: the modes section's graphs; SECTIONS: which sections run (a re-check of a few rows
+# runs fewer, with more ROUNDS); scripts/ab-table.py makes the table from OUT/*.txt.
+has() { case " ${SECTIONS:-modes lookup block settle phast diameter} " in *" $1 "*) return 0 ;; esac; return 1; }
+has modes && for g in ${GRAPHS:-$NY gen:road:4000000 gen:grid3d:128x128x128 gen:kron:16 gen:kron:22}; do
   name=$(basename "$g" | tr ':/' '__')
   for round in $(seq 1 "${ROUNDS:-2}"); do
     for bin in $OLD $NEW; do
@@ -27,16 +30,20 @@ for g in $NY gen:road:4000000 gen:grid3d:128x128x128 gen:kron:16 gen:kron:22; do
     done
   done
 done
-for bin in $OLD $NEW; do
-  for g in $NY gen:kron:22; do
-    b "lookup-$(basename "$g" | tr ':/' '__')" $bin bench "$g" --trials 5 --algos workfront,near-far,bucketing --balance vwarp,partition --dedupe lookup
-  done
-  for g in $NY gen:road:4000000; do
+for round in $(seq 1 "${ROUNDS:-2}"); do for bin in $OLD $NEW; do
+  has block && for g in $NY gen:road:4000000; do
     b "block-$(basename "$g" | tr ':/' '__')" $bin bench "$g" --trials 5 --algos near-far,bucketing --balance vwarp --dedupe stamp --loops grid,block
   done
-  b settle $bin bench $NY --trials 5 --algos crauser,martin --balance vwarp
-  b phast $bin bench $NY --trials 5 --algos phast
-  b diameter $bin diameter gen:kron:20 --weights unit
-  b diameter $bin diameter gen:kron:20 --weights unit --bfs warp
-  b diameter $bin diameter $NY --weights unit
+done; done
+for bin in $OLD $NEW; do
+  has lookup && for g in $NY gen:kron:22; do
+    b "lookup-$(basename "$g" | tr ':/' '__')" $bin bench "$g" --trials 5 --algos workfront,near-far,bucketing --balance vwarp,partition --dedupe lookup
+  done
+  has settle && b settle $bin bench $NY --trials 5 --algos crauser,martin --balance vwarp
+  has phast && b phast $bin bench $NY --trials 5 --algos phast
+  if has diameter; then
+    b diameter $bin diameter gen:kron:20 --weights unit
+    b diameter $bin diameter gen:kron:20 --weights unit --bfs warp
+    b diameter $bin diameter $NY --weights unit
+  fi
 done
