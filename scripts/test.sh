@@ -29,6 +29,14 @@ echo "== unit, integration and property tests (CPU backend)"
 # are pytest's.
 cargo test --workspace --exclude sssp-py --no-fail-fast 2>&1
 
+echo "== the stated MSRV (rust-version, 1.88) builds the library, the kernels, the CLI and the API contract"
+# rustup fetches the minimal 1.88 toolchain once; its own target dir keeps it from rebuilding
+# the main one.
+msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
+rustup toolchain install "$msrv" --profile minimal --no-self-update >/dev/null 2>&1 || rustup toolchain install "$msrv" --profile minimal
+CARGO_TARGET_DIR=target/msrv cargo "+$msrv" check -q -p sssp -p sssp-kernels -p sssp-cli -p sssp-api-contract
+echo "msrv $msrv: ok"
+
 echo "== library docs build without warnings (broken or private links, missing docs)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p sssp
 
