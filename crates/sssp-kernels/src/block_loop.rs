@@ -182,16 +182,17 @@ pub unsafe fn pile_block(g: &PileArgs) {
     block_barrier();
     // Where the current near queue is: device memory on entry (the grid loop's or the init's),
     // a split queue once this launch has produced one.
-    let mut x = Block { t, shared_cur: false, arcs: 0, vertices: 0, busy: 0 };
+    let mut x = Block { t, first: st.iters, arcs: 0, vertices: 0, busy: 0 };
     frontier::run(p, &mut st, &mut x);
-    let Block { shared_cur, arcs, vertices, busy, .. } = x;
+    let shared_cur = x.shared_cur(&st);
+    let Block { arcs, vertices, busy, .. } = x;
     add_arcs(p.adv.counters, arcs);
     if t == 0 {
         count_advances(p.adv.counters, vertices, busy);
     }
     // Leave the queues as the grid loop expects them: the current near queue whole in device
     // memory, and the lengths back in their cells (the state is thread 0's, below).
-    if st.done == 0 && st.from_slot == 0 && shared_cur {
+    if st.done == 0 && shared_cur {
         let k = st.k;
         let len = *cells.add((k % 3) as usize);
         let q = SplitQueue { side: (k % 2) as usize, device: if k.is_multiple_of(2) { p.near[0] } else { p.near[1] } };
@@ -216,21 +217,36 @@ pub unsafe fn pile_block(g: &PileArgs) {
 struct Block {
     /// This thread.
     t: u32,
-    /// Whether the current near queue is one this launch split (its head in shared memory);
-    /// the queue the launch starts from is in device memory.
-    shared_cur: bool,
+    /// The state's iteration count at launch (see [`Block::shared_cur`]).
+    first: u32,
     /// Arcs relaxed, input vertices, and iterations with work, for the counters at exit.
     arcs: u64,
     vertices: u64,
     busy: u64,
 }
 
+impl Block {
+    /// Whether the current near queue is one this launch split (its head in shared memory);
+    /// the queue the launch starts from is in device memory. The near queue is current
+    /// (`from_slot == 0`) after the launch's first iteration only if that iteration's step said
+    /// [`Next::Iterate`] from the near queue (a split and a slot set `from_slot`), and then this
+    /// launch's advance wrote it: so "an iteration has run", read off the state's count. Kept
+    /// as a flag it would be one more value live through the loop, which has no register to
+    /// spare (64 a thread at 1024 threads; ptxas spills).
+    #[inline(always)]
+    fn shared_cur(&self, st: &PileState) -> bool {
+        st.from_slot == 0 && st.iters != self.first
+    }
+}
+
 impl frontier::Executor for Block {
+    const COMPACTS: bool = false;
+
     #[inline(always)]
     unsafe fn advance(&mut self, _: &PileArgs, st: &PileState, a: &AdvanceArgs) {
         let t = self.t;
         let nb = a.buckets.nbuckets;
-        let shared = if st.from_slot == 0 && self.shared_cur { Some((st.k % 2) as usize) } else { None };
+        let shared = if self.shared_cur(st) { Some((st.k % 2) as usize) } else { None };
         let len = load_len(a.input.len);
         let next = SplitQueue { side: ((st.k + 1) % 2) as usize, device: a.output.items };
         if t == 0 {
@@ -315,11 +331,5 @@ impl frontier::Executor for Block {
             i += BLOCK_LOOP_THREADS;
         }
         block_barrier();
-    }
-
-    fn iterated(&mut self, next: Next, st: &PileState) {
-        if next == Next::Iterate && st.from_slot == 0 {
-            self.shared_cur = true;
-        }
     }
 }

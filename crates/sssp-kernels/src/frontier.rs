@@ -20,6 +20,9 @@ use crate::types::*;
 
 /// What runs a frontier loop's phases (see the module doc).
 pub trait Executor {
+    /// Whether this executor runs the lookup dedupe's [`Executor::compact`]; one that does not
+    /// (the block loop: stamp only, the host refuses lookup there) drops the per-iteration test.
+    const COMPACTS: bool = true;
     /// One iteration's advance of `a` (made by [`pile_step`] from `st`) in every balance mode:
     /// relax the input queue's out-arcs and push the improved heads per the queue rules.
     unsafe fn advance(&mut self, p: &PileArgs, st: &PileState, a: &AdvanceArgs);
@@ -40,9 +43,6 @@ pub trait Executor {
         item: impl Fn(u32) -> u32 + Sync,
         dest: impl Fn(u32) -> Queue + Sync,
     );
-    /// After an iteration's control step decided `next` (and split, if it said so): for an
-    /// executor that keeps queue state of its own.
-    fn iterated(&mut self, _next: Next, _st: &PileState) {}
 }
 
 /// Run the frontier loop from `st` until the solve is done or `p.max_iters` iterations have
@@ -52,20 +52,19 @@ pub trait Executor {
 #[inline(always)]
 pub unsafe fn run<X: Executor>(p: &PileArgs, st: &mut PileState, x: &mut X) {
     let nb = p.adv.buckets.nbuckets;
-    let mut ran = 0;
-    while st.done == 0 && ran < p.max_iters {
+    // Iterations run so far: `st.iters - first` (each iteration counts one in
+    // [`after_iteration`]), so no counter of its own is kept live through the loop.
+    let first = st.iters;
+    while st.done == 0 && st.iters.wrapping_sub(first) < p.max_iters {
         let a = pile_step(p, st);
         x.advance(p, st, &a);
-        if a.dedupe == Dedupe::Lookup as u32 {
+        if X::COMPACTS && a.dedupe == Dedupe::Lookup as u32 {
             x.compact(a.output, p.table, next_near(p, st));
             st.scratch ^= 1;
         }
-        ran += 1;
-        let next = after_iteration(st, p.cells, nb);
-        if next == Next::Split {
+        if after_iteration(st, p.cells, nb) == Next::Split {
             split_far(p, st, x);
         }
-        x.iterated(next, st);
         if target_settled(p, st) {
             st.done = 1;
         }
