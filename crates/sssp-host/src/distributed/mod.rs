@@ -657,8 +657,9 @@ fn nccl_ranks(g: &Graph, weights: &[u32], partition: &Partition, params: Params)
 #[cfg(not(feature = "nccl"))]
 fn nccl_ranks(_: &Graph, _: &[u32], _: &Partition, _: Params) -> Result<Vec<RankOutcome>> {
     Err(Error::InvalidArgument(
-        "NCCL ranks need sssp built with the `nccl` feature (cargo build --features nccl; the sssp \
-         command: --features sssp/nccl); simulated ranks run the same algorithm on the CPU"
+        "NCCL ranks need a build with the `nccl` feature (the library: cargo build -p sssp \
+         --features nccl; the sssp command: cargo build -p sssp-cli --features nccl); simulated \
+         ranks (--device cpu) run the same algorithm on the CPU"
             .into(),
     ))
 }
