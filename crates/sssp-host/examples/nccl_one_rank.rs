@@ -17,7 +17,17 @@
 use sssp::distributed::{solve, DistOptions, Ranks};
 use sssp::generate::{generate, GenSpec};
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+fn main() -> std::process::ExitCode {
+    match check() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("nccl_one_rank: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn check() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let spec = GenSpec::parse(&args.next().unwrap_or_else(|| "kron:14".into()))?;
     let ranks: usize = args.next().map_or(Ok(1), |s| s.parse())?;
