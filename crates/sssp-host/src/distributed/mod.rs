@@ -467,6 +467,33 @@ impl Rank<'_> {
 /// One rank's whole run (SPMD: every rank of `comm`'s group calls it, each with its own slice
 /// `local` of the same partition and the same `params`). The module doc has the round
 /// protocol. Rank 0's outcome holds every distance in vertex order.
+///
+/// [`solve`] drives it on threads; a program with its own group of ranks (its own
+/// [`Communicator`], each rank loading only its slice) calls it on every rank:
+///
+/// ```
+/// use sssp::distributed::{run_rank, DistOptions, InProcess, LocalGraph, Params, Partition};
+///
+/// let g = sssp::graph::Graph::from_arcs(4, &[(0, 1, 5), (1, 2, 1), (0, 2, 9), (2, 3, 2)])?;
+/// let (partition, params) = (Partition::balanced(&g, 2)?, Params::new(&g, 0, &DistOptions::default())?);
+/// let weights = g.unsigned_weights("example")?;
+/// let rank0 = std::thread::scope(|s| {
+///     let ranks: Vec<_> = InProcess::group(2)
+///         .into_iter()
+///         .enumerate()
+///         .map(|(r, mut comm)| {
+///             let (g, partition) = (&g, &partition);
+///             s.spawn(move || {
+///                 let local = LocalGraph::of(g, weights, partition.range(r))?;
+///                 run_rank(&local, partition, &mut comm, params)
+///             })
+///         })
+///         .collect();
+///     ranks.into_iter().map(|h| h.join().unwrap()).collect::<Result<Vec<_>, _>>()
+/// })?;
+/// assert_eq!(rank0[0].dist, Some(vec![0, 5, 6, 8]));
+/// # Ok::<(), sssp::Error>(())
+/// ```
 pub fn run_rank<C: Communicator>(
     local: &LocalGraph,
     partition: &Partition,
