@@ -14,7 +14,7 @@
 //! [`Error::Communication`] instead of waiting for it forever.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::*};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crate::error::{Error, Result};
 
@@ -70,56 +70,125 @@ pub trait Communicator {
 /// (`parity`): a rank can write into a half again only two collectives later, after the barrier
 /// of the collective in between, which every rank reaches only once done reading this one; so
 /// one barrier per collective suffices and no message is overwritten before it is read.
+/// Senders write only their non-empty outboxes and each rank reads only its own mailbox, so an
+/// exchange costs a rank O(its messages), not O(P): a group of a thousand ranks stays cheap.
 struct Shared {
     size: usize,
-    /// `mail[parity][to * size + from]`: what `from` sent to `to`.
-    mail: [Vec<Mutex<Vec<u64>>>; 2],
-    /// `board[parity][rank]`: a rank's all-reduce operands.
-    board: [Vec<Mutex<Vec<u64>>>; 2],
+    /// `mail[parity][to]`: the messages sent to `to`, each with its sender.
+    mail: [Vec<Mutex<Vec<(usize, Vec<u64>)>>>; 2],
+    /// `folded[parity]`: the all-reduce of the collective that last used this half, folded
+    /// as the ranks arrive.
+    folded: [Mutex<Folded>; 2],
     barrier: Barrier,
 }
 
-/// A barrier that spins briefly, then yields (simulated ranks may outnumber the cores: 7 ranks
-/// on this project's 2-core machines), and that fails, rather than waits forever, once a rank
-/// has left the group.
+/// An all-reduce in progress: which collective (its ordinal, the same on every rank), the
+/// values folded so far, and whether some rank brought a different length.
+struct Folded {
+    call: u64,
+    values: Vec<u64>,
+    mismatch: Option<(usize, usize)>,
+}
+
+/// A barrier that spins briefly, yields a while, then sleeps until the last rank arrives, and
+/// that fails, rather than waits forever, once a rank has left the group. Spinning serves
+/// ranks that have a core each (a round's barrier costs about a microsecond); yielding lets
+/// ranks that share cores (7 simulated ranks on this project's 2-core machines) arrive without
+/// a wake-up each; sleeping serves groups far larger than the machine: waiters that only
+/// yielded kept every core busy with waiters, and 1,024 ranks took 4.5 s for a 10-vertex path.
 struct Barrier {
     size: usize,
     arrived: AtomicUsize,
+    /// Advanced by the last rank to arrive, under `sleep`'s lock, so that a waiter checking it
+    /// under the lock cannot miss the wake-up.
     generation: AtomicUsize,
     left: AtomicBool,
+    sleep: Mutex<()>,
+    wake: Condvar,
+    /// Spin first: each rank has a core of its own.
+    spin: bool,
+    /// Yield before sleeping: the ranks share the cores, but not many to a core.
+    yield_first: bool,
 }
 
-/// Spins before a waiting rank starts to yield its core.
-const SPINS: u32 = 256;
+/// Checks of the generation before a waiting rank starts to yield its core.
+const SPINS: u32 = 2048;
+
+/// How long a waiting rank yields before it sleeps: a round of a road graph is a few
+/// microseconds of work per rank, and sleeping at every barrier (a futex wake-up each) made
+/// `gen:road:1000000` on 4 simulated ranks 3x slower (537 ms against 178 on 2 cores).
+const YIELD_FOR: std::time::Duration = std::time::Duration::from_micros(200);
+
+/// Past this many ranks per core, waiters sleep at once: a thousand ranks yielding to one
+/// another on 2 cores spent seconds doing nothing else.
+const YIELDING_RANKS_PER_CORE: usize = 8;
 
 impl Barrier {
+    fn new(size: usize) -> Barrier {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Barrier {
+            spin: size <= cores,
+            yield_first: size <= YIELDING_RANKS_PER_CORE * cores,
+            size,
+            arrived: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+            left: AtomicBool::new(false),
+            sleep: Mutex::new(()),
+            wake: Condvar::new(),
+        }
+    }
+
     fn wait(&self) -> Result<()> {
         let generation = self.generation.load(Acquire);
         if self.arrived.fetch_add(1, AcqRel) + 1 == self.size {
             self.arrived.store(0, Relaxed);
+            let _guard = self.sleep.lock().unwrap_or_else(|p| p.into_inner());
             self.generation.store(generation.wrapping_add(1), Release);
+            self.wake.notify_all();
             return Ok(());
         }
-        let mut spins = 0u32;
-        loop {
+        // Passed once the generation moved; broken if a rank left before it did (a rank that
+        // left after passing this barrier advanced the generation before it left).
+        let state = || {
             if self.generation.load(Acquire) != generation {
-                return Ok(());
-            }
-            if self.left.load(Acquire) {
-                // A rank that left after passing this barrier published the new generation
-                // before it left: read it again before calling the group broken.
+                Some(Ok(()))
+            } else if self.left.load(Acquire) {
                 if self.generation.load(Acquire) != generation {
-                    return Ok(());
+                    Some(Ok(()))
+                } else {
+                    Some(Err(Error::Communication("a rank left the group before this collective".into())))
                 }
-                return Err(Error::Communication("a rank left the group before this collective".into()));
-            }
-            spins += 1;
-            if spins < SPINS {
-                std::hint::spin_loop();
             } else {
-                std::thread::yield_now();
+                None
             }
+        };
+        for _ in 0..if self.spin { SPINS } else { 0 } {
+            if let Some(done) = state() {
+                return done;
+            }
+            std::hint::spin_loop();
         }
+        let started = std::time::Instant::now();
+        while self.yield_first && started.elapsed() < YIELD_FOR {
+            if let Some(done) = state() {
+                return done;
+            }
+            std::thread::yield_now();
+        }
+        let mut guard = self.sleep.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(done) = state() {
+                return done;
+            }
+            guard = self.wake.wait(guard).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// A rank leaves: wake the sleepers, so they see it.
+    fn leave(&self) {
+        let _guard = self.sleep.lock().unwrap_or_else(|p| p.into_inner());
+        self.left.store(true, Release);
+        self.wake.notify_all();
     }
 }
 
@@ -152,32 +221,28 @@ impl InProcess {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn group(size: usize) -> Vec<InProcess> {
-        let cells = |k: usize| (0..k).map(|_| Mutex::new(Vec::new())).collect::<Vec<_>>();
+        let cells = || (0..size).map(|_| Mutex::new(Vec::new())).collect::<Vec<_>>();
+        let folded = || Mutex::new(Folded { call: u64::MAX, values: Vec::new(), mismatch: None });
         let shared = Arc::new(Shared {
             size,
-            mail: [cells(size * size), cells(size * size)],
-            board: [cells(size), cells(size)],
-            barrier: Barrier {
-                size,
-                arrived: AtomicUsize::new(0),
-                generation: AtomicUsize::new(0),
-                left: AtomicBool::new(false),
-            },
+            mail: [cells(), cells()],
+            folded: [folded(), folded()],
+            barrier: Barrier::new(size),
         });
         (0..size).map(|rank| InProcess { rank, shared: shared.clone(), calls: 0 }).collect()
     }
 
-    /// The half of the storage this collective uses, and the call counted.
-    fn next_parity(&mut self) -> usize {
-        let parity = (self.calls % 2) as usize;
+    /// This collective's ordinal and the half of the storage it uses; the call counted.
+    fn next_call(&mut self) -> (u64, usize) {
+        let call = self.calls;
         self.calls += 1;
-        parity
+        (call, (call % 2) as usize)
     }
 }
 
 /// A cell's contents even if a rank panicked while holding it (the panic is reported by the
-/// thread's join; the data, plain `u64`s, cannot be left half-valid).
-fn lock(cell: &Mutex<Vec<u64>>) -> MutexGuard<'_, Vec<u64>> {
+/// thread's join; the data, plain integers, cannot be left half-valid).
+fn lock<T>(cell: &Mutex<T>) -> MutexGuard<'_, T> {
     cell.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
@@ -198,54 +263,52 @@ impl Communicator for InProcess {
                 outboxes.len()
             )));
         }
-        let parity = self.next_parity();
+        let (_, parity) = self.next_call();
         let mail = &self.shared.mail[parity];
-        for (to, out) in outboxes.iter().enumerate() {
-            let mut slot = lock(&mail[to * size + me]);
-            slot.clear();
-            crate::mem::reserve(&mut slot, out.len())?;
-            slot.extend_from_slice(out);
+        for (to, out) in outboxes.iter().enumerate().filter(|(_, out)| !out.is_empty()) {
+            let message = crate::mem::try_to_vec(out)?;
+            let mut slot = lock(&mail[to]);
+            crate::mem::reserve(&mut slot, 1)?;
+            slot.push((me, message));
         }
         self.shared.barrier.wait()?;
+        let mut messages = std::mem::take(&mut *lock(&mail[me]));
+        // Senders arrive in any order; the inbox is in rank order.
+        messages.sort_unstable_by_key(|&(from, _)| from);
         inbox.clear();
-        let total: usize = (0..size).map(|from| lock(&mail[me * size + from]).len()).sum();
-        crate::mem::reserve(inbox, total)?;
-        for from in 0..size {
-            let mut slot = lock(&mail[me * size + from]);
-            inbox.extend_from_slice(&slot);
-            slot.clear();
+        crate::mem::reserve(inbox, messages.iter().map(|(_, m)| m.len()).sum())?;
+        for (_, m) in &messages {
+            inbox.extend_from_slice(m);
         }
         Ok(())
     }
 
     fn all_reduce(&mut self, values: &mut [u64], op: Reduce) -> Result<()> {
-        let parity = self.next_parity();
-        let board = &self.shared.board[parity];
+        let (call, parity) = self.next_call();
+        let folded = &self.shared.folded[parity];
         {
-            let mut mine = lock(&board[self.rank]);
-            mine.clear();
-            crate::mem::reserve(&mut mine, values.len())?;
-            mine.extend_from_slice(values);
+            let mut f = lock(folded);
+            if f.call != call {
+                // The first rank here: the half still holds a collective two calls back.
+                f.call = call;
+                f.values.clear();
+                crate::mem::reserve(&mut f.values, values.len())?;
+                f.values.extend_from_slice(values);
+                f.mismatch = None;
+            } else if f.values.len() != values.len() {
+                f.mismatch = Some((f.values.len(), values.len()));
+            } else {
+                f.values.iter_mut().zip(values.iter()).for_each(|(a, &b)| *a = op.apply(*a, b));
+            }
         }
         self.shared.barrier.wait()?;
-        let mut acc: Option<Vec<u64>> = None;
-        for cell in board {
-            let theirs = lock(cell);
-            if theirs.len() != values.len() {
-                return Err(Error::InvalidArgument(format!(
-                    "an all-reduce of {} values met one of {} on another rank",
-                    values.len(),
-                    theirs.len()
-                )));
-            }
-            match &mut acc {
-                None => acc = Some(theirs.clone()),
-                Some(acc) => acc.iter_mut().zip(theirs.iter()).for_each(|(a, &b)| *a = op.apply(*a, b)),
-            }
+        let f = lock(folded);
+        if let Some((a, b)) = f.mismatch {
+            return Err(Error::InvalidArgument(format!(
+                "an all-reduce met {a} values on one rank and {b} on another: every rank passes the same length"
+            )));
         }
-        if let Some(acc) = acc {
-            values.copy_from_slice(&acc);
-        }
+        values.copy_from_slice(&f.values);
         Ok(())
     }
 }
@@ -255,7 +318,7 @@ impl Drop for InProcess {
     /// of waiting forever (a rank leaves early only when it failed or panicked; after the last
     /// collective nobody waits).
     fn drop(&mut self) {
-        self.shared.barrier.left.store(true, Release);
+        self.shared.barrier.leave();
     }
 }
 
@@ -328,6 +391,24 @@ mod tests {
                     assert_eq!(v, [round, (p64 - 1) * round, p64], "p {p}, round {round}");
                 }
             }
+        }
+    }
+
+    /// A group far larger than the machine: each rank sends its neighbour one item.
+    #[test]
+    fn many_more_ranks_than_cores() {
+        let p = 300;
+        let results = on_group(p, |c| {
+            let (me, mut inbox) = (c.rank(), Vec::new());
+            let out: Vec<_> = (0..p).map(|to| if to == (me + 1) % p { vec![me as u64] } else { vec![] }).collect();
+            c.exchange(&out, &mut inbox)?;
+            let mut sum = [me as u64];
+            c.all_reduce(&mut sum, Reduce::Sum)?;
+            Ok((inbox, sum[0]))
+        });
+        for (me, r) in results.into_iter().enumerate() {
+            let (inbox, sum) = r.unwrap();
+            assert_eq!((inbox, sum), (vec![((me + p - 1) % p) as u64], (p * (p - 1) / 2) as u64));
         }
     }
 
