@@ -75,12 +75,15 @@ pub trait Communicator {
 struct Shared {
     size: usize,
     /// `mail[parity][to]`: the messages sent to `to`, each with its sender.
-    mail: [Vec<Mutex<Vec<(usize, Vec<u64>)>>>; 2],
+    mail: [Vec<Mailbox>; 2],
     /// `folded[parity]`: the all-reduce of the collective that last used this half, folded
     /// as the ranks arrive.
     folded: [Mutex<Folded>; 2],
     barrier: Barrier,
 }
+
+/// A rank's mailbox: the messages sent to it, each with its sender.
+type Mailbox = Mutex<Vec<(usize, Vec<u64>)>>;
 
 /// An all-reduce in progress: which collective (its ordinal, the same on every rank), the
 /// values folded so far, and whether some rank brought a different length.
