@@ -7,6 +7,7 @@ mod out;
 mod bench;
 mod common;
 mod diameter;
+mod distributed;
 mod info;
 mod plot;
 mod sources;
@@ -118,6 +119,15 @@ struct RunArgs {
     /// Print statistics as JSON (one object per trial) instead of text.
     #[arg(long)]
     json: bool,
+    /// Solve on P ranks: distributed delta-stepping (docs/distributed.md), the graph split into
+    /// P vertex ranges balanced by arcs, candidates for other ranks' vertices exchanged once per
+    /// round. With --device gpu one rank per GPU through NCCL (a build with feature `nccl`);
+    /// with --device cpu P simulated ranks (threads) run the same algorithm; auto: NCCL ranks
+    /// where the build and the machine have them, else simulated ones. Prints the rounds and
+    /// the volume exchanged. Takes --delta, --cutoff, the sources, --verify, -o (distances or
+    /// tree) and --json; other strategy flags are refused.
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=sssp::distributed::MAX_RANKS as i64))]
+    devices: Option<u32>,
     /// Write a per-iteration CSV (iter,frontier,arcs,micros,bucket,far,slots) of the first trial
     /// (`-`: standard output, and the statistics go to standard error); `sssp plot` draws it. Tracing synchronises every iteration, so it slows the run down.
     /// Engine algorithms only: the serial references have no iterations to trace.
@@ -227,6 +237,9 @@ fn run(a: RunArgs) -> Result<()> {
     for p in a.output.iter().chain(&a.trace) {
         out::check_writable(p)?;
         out::check_not_input(p, &a.graph.graph)?;
+    }
+    if let Some(p) = a.devices {
+        return distributed::run(&a, p);
     }
     let algo = a.solve.algo()?;
     a.solve.check_flags(algo)?;

@@ -1221,3 +1221,74 @@ fn auto_opens_no_engine_for_a_serial_pick() {
     let o = sssp(&["run", "gen:grid2d:30x30", "--source", "0", "--device", "cpu", "--trace", s(&tmp("auto.csv"))]);
     assert!(text(&o).1.contains("device: CPU (rayon"), "{}", text(&o).1);
 }
+
+#[test]
+fn devices_run_distributed_delta_stepping_on_simulated_ranks() {
+    let g = "gen:road:3000";
+    let want = tmp("dist-dijkstra.txt");
+    let o = sssp(&["run", g, "--algo", "dijkstra", "--source", "7", "-o", s(&want)]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let want = std::fs::read_to_string(want).unwrap();
+    for p in ["1", "3", "7"] {
+        let got = tmp(&format!("dist-{p}.txt"));
+        let o = sssp(&[
+            "run",
+            g,
+            "--devices",
+            p,
+            "--device",
+            "cpu",
+            "--source",
+            "7",
+            "--verify",
+            "--delta",
+            "500",
+            "-o",
+            s(&got),
+        ]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{p} ranks: {err}");
+        assert!(
+            out.starts_with(&format!("distributed delta-stepping on {p} simulated ranks (CPU threads): source 7, "))
+                && out.contains(" rounds, ")
+                && out.contains("delta 500")
+                && out.contains("exchanged ")
+                && out.contains("verified (certificate on the host in ")
+                && out.contains("+reference)"),
+            "{p} ranks: {out}"
+        );
+        assert_eq!(std::fs::read_to_string(got).unwrap(), want, "{p} ranks: -o differs from dijkstra's");
+    }
+    // JSON: one object per source, with the rounds and each rank's volume.
+    let o = sssp(&["run", g, "--devices", "2", "--device", "cpu", "-n", "2", "--json"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 2);
+    for r in rows {
+        assert_eq!(r["ranks"], 2);
+        assert!(r["rounds"].as_u64().unwrap() >= 1 && r["per_rank"].as_array().unwrap().len() == 2, "{r}");
+    }
+    // What a distributed run does not read is refused (exit 2), before any work.
+    for bad in [
+        &["--algo", "workfront"][..],
+        &["--batch", "2"],
+        &["--multi-source"],
+        &["--balance", "cta"],
+        &["--workers", "2"],
+        &["--devices", "0"],
+    ] {
+        let mut args = vec!["run", g, "--devices", "2", "--device", "cpu"];
+        args.extend_from_slice(bad);
+        let o = sssp(&args);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {:?}", text(&o));
+    }
+    // NCCL ranks: without the feature a bad argument naming it; with it, no GPU here (exit 5).
+    let o = sssp(&["run", g, "--devices", "2", "--device", "gpu"]);
+    let (code, err) = (o.status.code(), text(&o).1);
+    if cfg!(feature = "nccl") {
+        assert!(matches!(code, Some(0) | Some(5)), "{err}");
+    } else {
+        assert!(code == Some(2) && err.contains("`nccl` feature"), "{err}");
+    }
+}

@@ -179,6 +179,12 @@ pub enum Error {
     /// An argument combination that is not valid.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+
+    /// A distributed run's communication failed: a rank left its group (it failed, and its
+    /// own error is the run's), or the communicator (NCCL) reported an error
+    /// ([`crate::distributed`]).
+    #[error("communication failed: {0}")]
+    Communication(String),
 }
 
 /// Who refused a negative weight and, for an SSSP algorithm, which ones take it. `diameter`

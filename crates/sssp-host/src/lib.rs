@@ -36,6 +36,9 @@
 //!   [`hierarchy`]: the contraction hierarchy PHAST sweeps ([`strategy::phast`]);
 //!   [`diameter`](mod@diameter): exact diameter, radius, center and periphery by eccentricity
 //!   bounding on top of them.
+//! - [`distributed`]: SSSP over several ranks (CPU-simulated threads, or GPUs through NCCL
+//!   with feature `nccl`): the graph split by vertex ranges, delta-stepping with one exchange
+//!   of candidates per round.
 //! - [`error`]: the one error type, [`Error`]; [`mem`]: fallible allocation; [`rng`]: the seeded
 //!   generator behind every random choice.
 //!
@@ -60,6 +63,7 @@
 
 pub mod device;
 pub mod diameter;
+pub mod distributed;
 pub mod engine;
 pub mod error;
 pub mod generate;

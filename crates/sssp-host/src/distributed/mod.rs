@@ -1,0 +1,781 @@
+//! SSSP over several ranks (issue #31): the graph split over `P` ranks, each relaxing its own
+//! vertices' arcs, the ranks exchanging candidates for one another's vertices once per round:
+//! synchronous distributed delta-stepping.
+//!
+//! **The algorithm.** Delta-stepping (Meyer and Sanders, "Δ-stepping: a parallelizable
+//! shortest path algorithm", J. Algorithms 2003) with a 1D partition, as distributed-memory
+//! delta-stepping is usually laid out (Madduri, Bader, Berry and Crobak, ALENEX 2007, on one
+//! shared memory; Chakaravarthy, Checconi, Petrini and Sabharwal, "Scalable single source
+//! shortest path algorithms for massively parallel systems", IPDPS 2014, over a network). Each
+//! rank owns a contiguous range of vertices ([`Partition`]), their out-arcs ([`LocalGraph`]),
+//! their distances, and bins of its own vertices by bucket (`distance / delta`). Every rank
+//! runs the same loop ([`run_rank`]), one *round* per iteration:
+//!
+//! 1. take this rank's vertices waiting in the current bucket `cur` (the global minimum);
+//! 2. relax their out-arcs: a head of this rank is lowered in place and binned (into `cur`
+//!    again if the candidate falls in it); a candidate for another rank's head goes to that
+//!    rank's outbox;
+//! 3. combine each outbox to one candidate per vertex, the smallest (sort and dedupe), and
+//!    exchange all outboxes at once ([`Communicator::exchange`]); apply what arrived, lowering
+//!    and binning as in 2;
+//! 4. all-reduce the minimum over the ranks of each one's lowest non-empty bin
+//!    ([`Communicator::all_reduce`]): `cur` again while some rank still has work in it (the
+//!    bucket's next round), else the next bucket; none anywhere ends the run.
+//!
+//! Then the distances are gathered in vertex order on rank 0 (an exchange in which every rank
+//! sends its slice to rank 0: the ranges are contiguous and in rank order).
+//!
+//! **Why the end is exact.** A round ends only after its exchange, so when the all-reduce runs
+//! every improvement made in the round is applied: a lowered local head is in its owner's bin,
+//! a remote candidate has been delivered and applied (and binned if it lowered). No message is
+//! in flight across the all-reduce. So "no rank has a non-empty bin" means no vertex waits to
+//! be expanded with its current distance: every reached vertex was expanded with its final
+//! distance (each lowering bins the vertex again), every arc out of it was relaxed with that
+//! distance, so `d(v) <= d(u) + w` holds on every arc out of a reached vertex, and each `d(v)`
+//! is the length of a path (it was some candidate): the distances are exact. Candidates never
+//! fall below `cur * delta` (weights are `>= 0`), so no bucket is revisited after the loop left
+//! it. Buckets are visited in increasing order, and bucket `b`'s rounds repeat only while
+//! zero-weight or short arcs lower vertices back into it, as in delta-stepping on one machine.
+//!
+//! **Measured and chosen.**
+//! - One all-reduce per round, of one value: the lowest non-empty bin says both "more work in
+//!   this bucket" (it is `cur`) and which bucket comes next, and "none" ends the run.
+//! - Each rank remembers the smallest candidate it has sent to each remote head (a ghost
+//!   distance); a later candidate that is not smaller is not sent: the owner already holds a
+//!   distance at most that one. On kron graphs most remote candidates stop there.
+//! - A vertex waits in at most one bin (its bucket is recorded); lowering it into another bucket
+//!   leaves a stale entry behind and counts it out of the old bin, which is dropped when no live
+//!   entry is left, so the lowest bin is found in O(log buckets) and no round scans all vertices.
+//! - A round relaxes only what was binned before it: a local head lowered into `cur` waits for
+//!   the bucket's next round, like a remote one, so every rank's rounds stay in step.
+//!
+//! **Scope.** Non-negative integer and real (`f32`) weights, one source, a cutoff; distances in
+//! the engines' 32-bit cells, an overflow a typed error as elsewhere. The local step runs on
+//! the rank's host thread on every transport: on NCCL ranks ([`Ranks::Nccl`], feature `nccl`)
+//! the exchange and the all-reduce go through the GPUs, the relaxation does not yet (the
+//! device-side local step is future work; docs/distributed.md).
+
+pub mod comm;
+#[cfg(feature = "nccl")]
+pub mod nccl;
+pub mod partition;
+
+use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
+
+use sssp_kernels::relax::{through, Through};
+use sssp_kernels::{INF, NO_CUTOFF};
+
+pub use comm::{Communicator, InProcess, Reduce};
+pub use partition::{LocalGraph, Partition};
+
+use crate::error::{Error, Result};
+use crate::graph::{Graph, Metric};
+use crate::strategy::{Solution, Stats};
+
+/// The most ranks a run takes (more is a typed error): far past the GPUs of one host, and a
+/// mistyped count must not start thousands of threads.
+pub const MAX_RANKS: usize = 1024;
+
+/// The name negative weights are refused under ([`Error::NegativeWeight`]).
+const ALGO: &str = "distributed delta-stepping";
+
+/// No bucket: the all-reduced minimum when no rank has work.
+const NONE: u32 = u32::MAX;
+
+/// Where the ranks of [`solve`] run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ranks {
+    /// `P` ranks as threads of this process, talking through [`InProcess`]: the very same
+    /// algorithm as on GPUs, on the CPU (what the tests run).
+    Simulated(usize),
+    /// `P` ranks on GPUs `0..P` of this host, one thread each, talking through NCCL
+    /// (feature `nccl`; without it a typed error). The relaxation runs on the host thread.
+    Nccl(usize),
+}
+
+impl Ranks {
+    /// The number of ranks.
+    pub fn count(self) -> usize {
+        match self {
+            Ranks::Simulated(p) | Ranks::Nccl(p) => p,
+        }
+    }
+
+    /// What the ranks talk through, for reports: `in-process` or `nccl`.
+    pub fn transport(self) -> &'static str {
+        match self {
+            Ranks::Simulated(_) => "in-process",
+            Ranks::Nccl(_) => "nccl",
+        }
+    }
+}
+
+/// The query and the tuning of a distributed run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DistOptions {
+    /// Bucket width, in the graph's distance encoding (an `f32` bit pattern on real-weighted
+    /// graphs); `None`: [`crate::strategy::heuristic_delta`].
+    pub delta: Option<u32>,
+    /// Report nothing farther than this distance (same encoding), and relax nothing towards
+    /// it: [`crate::strategy::Options::cutoff`]'s meaning.
+    pub cutoff: Option<u64>,
+}
+
+/// What every rank runs with: the same values on every rank ([`Params::new`] checks them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// How distances add up.
+    pub metric: Metric,
+    /// Bucket width (> 0), in the engines' encoding.
+    pub delta: u32,
+    /// Candidates above this are dropped ([`NO_CUTOFF`]: none).
+    pub cutoff: u32,
+    /// The source (a global id).
+    pub source: u32,
+}
+
+impl Params {
+    /// The parameters of a run on `g` from `source`: the source in range, non-negative
+    /// weights ([`Error::NegativeWeight`] otherwise), a valid delta (the heuristic's if none).
+    pub fn new(g: &Graph, source: u32, opts: &DistOptions) -> Result<Params> {
+        crate::reference::check_source(g, source)?;
+        g.unsigned_weights(ALGO)?;
+        let delta = crate::strategy::Options { delta: opts.delta, ..Default::default() }.delta_for(g)?;
+        if delta == 0 {
+            return Err(Error::InvalidArgument("the bucket width (delta) must be above 0".into()));
+        }
+        let cutoff = opts.cutoff.map_or(NO_CUTOFF, |c| c.min(NO_CUTOFF as u64) as u32);
+        Ok(Params { metric: g.metric(), delta, cutoff, source })
+    }
+
+    /// The bucket of a finite distance (clamped below [`NONE`]).
+    #[inline]
+    fn bucket_of(&self, d: u32) -> u32 {
+        let b = match self.metric {
+            // Division rounds monotonically, so buckets order like the distances.
+            Metric::Real => (f32::from_bits(d) / f32::from_bits(self.delta)) as u32,
+            _ => d / self.delta,
+        };
+        b.min(NONE - 1)
+    }
+}
+
+/// What one rank did.
+#[derive(Clone, Debug, Default)]
+pub struct RankStats {
+    /// Vertices owned.
+    pub vertices: u64,
+    /// Arcs held (the owned vertices' out-arcs).
+    pub arcs: u64,
+    /// Vertices expanded (a vertex counts once per expansion).
+    pub expanded: u64,
+    /// Arcs relaxed.
+    pub arcs_relaxed: u64,
+    /// Candidates sent to other ranks (after combining), over the run; the gather not counted.
+    pub items_sent: u64,
+    /// Candidates received from other ranks.
+    pub items_received: u64,
+    /// Bytes sent to other ranks (8 per candidate: a vertex and a distance).
+    pub bytes_sent: u64,
+    /// Time to copy this rank's slice of the graph.
+    pub split: Duration,
+    /// Time relaxing and applying received candidates.
+    pub relax: Duration,
+    /// Time in the exchanges (waiting for the slowest rank included).
+    pub exchange: Duration,
+    /// Time in the all-reduces (waiting included).
+    pub reduce: Duration,
+}
+
+/// What a distributed run did, besides [`Stats`].
+#[derive(Clone, Debug, Default)]
+pub struct DistStats {
+    /// Ranks that ran.
+    pub ranks: u32,
+    /// What they talked through ([`Ranks::transport`]).
+    pub transport: &'static str,
+    /// Rounds (exchanges of candidates), every rank the same.
+    pub rounds: u32,
+    /// Buckets that had work.
+    pub buckets: u32,
+    /// The bucket width used.
+    pub delta: u32,
+    /// Each rank's, in rank order.
+    pub per_rank: Vec<RankStats>,
+    /// Time to compute the partition's boundaries.
+    pub partition: Duration,
+}
+
+impl DistStats {
+    /// Candidates sent between ranks, over all ranks.
+    pub fn items_sent(&self) -> u64 {
+        self.per_rank.iter().map(|r| r.items_sent).sum()
+    }
+
+    /// Bytes sent between ranks, over all ranks.
+    pub fn bytes_sent(&self) -> u64 {
+        self.per_rank.iter().map(|r| r.bytes_sent).sum()
+    }
+
+    /// The longest time a rank spent in exchanges.
+    pub fn exchange_max(&self) -> Duration {
+        self.per_rank.iter().map(|r| r.exchange).max().unwrap_or_default()
+    }
+}
+
+/// A finished distributed run.
+#[derive(Clone, Debug)]
+pub struct DistSolution {
+    /// The distances in vertex order, as every other run returns them ([`Solution::dist`]),
+    /// with [`Stats::iterations`] the rounds and [`Stats::compute`] the ranks' wall time.
+    pub solution: Solution,
+    /// Rounds, buckets and what each rank did and sent.
+    pub stats: DistStats,
+}
+
+/// What [`run_rank`] returns on each rank.
+#[derive(Clone, Debug, Default)]
+pub struct RankOutcome {
+    /// Rank 0: every distance in vertex order, in the engines' encoding ([`INF`]: unreached);
+    /// `None` on the other ranks.
+    pub dist: Option<Vec<u32>>,
+    /// This rank's counters.
+    pub stats: RankStats,
+    /// Rounds run (the same on every rank).
+    pub rounds: u32,
+    /// Buckets that had work (the same on every rank).
+    pub buckets: u32,
+    /// Arcs relaxed over all ranks.
+    pub arcs_relaxed: u64,
+    /// Some candidate on some rank did not fit the 32-bit distances (an error only if it was
+    /// some vertex's only way: [`Error::DistanceOverflow`], decided on the gathered distances).
+    pub overflow: bool,
+}
+
+/// A vertex and a candidate distance as one exchanged item: the vertex in the high half, so
+/// that sorting orders by vertex, then by distance.
+#[inline]
+fn pack(v: u32, d: u32) -> u64 {
+    (v as u64) << 32 | d as u64
+}
+
+/// [`pack`] undone.
+#[inline]
+fn unpack(x: u64) -> (u32, u32) {
+    ((x >> 32) as u32, x as u32)
+}
+
+/// Push onto a vector that grows with the input: amortised doubling, failure a typed error.
+#[inline]
+fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
+    if v.len() == v.capacity() {
+        v.try_reserve(1).map_err(|_| Error::OutOfHostMemory { needed: crate::mem::bytes_of::<T>(v.len() + 1) })?;
+    }
+    v.push(x);
+    Ok(())
+}
+
+/// The hasher of the ghost distances' map (keys: vertex ids): one multiply, its high half
+/// folded into the low one. The std hasher (SipHash, built against adversarial keys) cost
+/// more than the relaxation itself: with half of kron's arcs remote, 2 simulated ranks took
+/// 2.5x one rank's time on kron 18 (1,072 ms against 423), most of it hashing.
+#[derive(Clone, Copy, Default)]
+struct VertexHasher(u64);
+
+impl std::hash::Hasher for VertexHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(b as u32);
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, x: u32) {
+        // Fibonacci hashing: the golden ratio's odd multiplier spreads consecutive ids.
+        let h = (self.0 ^ x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = h ^ (h >> 32);
+    }
+}
+
+/// [`VertexHasher`]s for a map.
+type Ghosts = HashMap<u32, u32, std::hash::BuildHasherDefault<VertexHasher>>;
+
+/// One rank's bins: its vertices waiting by bucket. A vertex waits in at most one bin
+/// (`queued`); leaving one for another leaves a stale entry, which is counted out of the old
+/// bin's live entries, and a bin without live entries is dropped (module doc).
+struct Bins {
+    bins: BTreeMap<u32, Bin>,
+    /// Each local vertex's bucket while it waits, else [`NONE`].
+    queued: Vec<u32>,
+}
+
+#[derive(Default)]
+struct Bin {
+    items: Vec<u32>,
+    live: usize,
+}
+
+impl Bins {
+    fn new(n: usize) -> Result<Bins> {
+        Ok(Bins { bins: BTreeMap::new(), queued: crate::mem::try_vec(n, NONE)? })
+    }
+
+    /// Local vertex `v` waits in `bucket` (already there: nothing to do, its distance was
+    /// lowered in place).
+    fn push(&mut self, v: u32, bucket: u32) -> Result<()> {
+        let old = std::mem::replace(&mut self.queued[v as usize], bucket);
+        if old == bucket {
+            return Ok(());
+        }
+        if let Some(bin) = self.bins.get_mut(&old) {
+            bin.live -= 1;
+            if bin.live == 0 {
+                self.bins.remove(&old);
+            }
+        }
+        let bin = self.bins.entry(bucket).or_default();
+        push(&mut bin.items, v)?;
+        bin.live += 1;
+        Ok(())
+    }
+
+    /// The vertices waiting in `bucket`, no longer waiting.
+    fn take(&mut self, bucket: u32) -> Vec<u32> {
+        let Some(bin) = self.bins.remove(&bucket) else { return Vec::new() };
+        let mut items = bin.items;
+        items.retain(|&v| {
+            let here = self.queued[v as usize] == bucket;
+            if here {
+                self.queued[v as usize] = NONE;
+            }
+            here
+        });
+        items
+    }
+
+    /// The lowest bucket with a waiting vertex, [`NONE`] if none.
+    fn lowest(&self) -> u32 {
+        self.bins.first_key_value().map_or(NONE, |(&b, _)| b)
+    }
+}
+
+/// One rank's run state (the data; [`run_rank`] is the control).
+struct Rank<'a> {
+    local: &'a LocalGraph,
+    partition: &'a Partition,
+    params: Params,
+    me: usize,
+    /// Distances of the owned vertices, in the engines' encoding.
+    dist: Vec<u32>,
+    bins: Bins,
+    /// One per rank (this rank's own stays empty).
+    outboxes: Vec<Vec<u64>>,
+    inbox: Vec<u64>,
+    /// The smallest candidate sent so far to each remote head (module doc).
+    sent: Ghosts,
+    overflow: bool,
+    stats: RankStats,
+}
+
+impl Rank<'_> {
+    /// Lower local vertex `v` to `d` if that is lower, and bin it.
+    #[inline]
+    fn lower(&mut self, v: u32, d: u32) -> Result<()> {
+        if d < self.dist[v as usize] {
+            self.dist[v as usize] = d;
+            self.bins.push(v, self.params.bucket_of(d))?;
+        }
+        Ok(())
+    }
+
+    /// Relax the out-arcs of the vertices waiting in bucket `cur`: local heads lowered in
+    /// place, remote ones into their owners' outboxes unless no smaller than what was sent.
+    fn relax(&mut self, cur: u32) -> Result<()> {
+        let frontier = self.bins.take(cur);
+        let (first, n) = (self.local.first(), self.local.num_vertices() as u32);
+        self.stats.expanded += frontier.len() as u64;
+        for u in frontier {
+            let du = self.dist[u as usize];
+            let (heads, weights) = self.local.arcs(u);
+            self.stats.arcs_relaxed += heads.len() as u64;
+            for (&h, &w) in heads.iter().zip(weights) {
+                let c = match through(self.params.metric, du, w, self.params.cutoff) {
+                    Through::Candidate(c) => c,
+                    Through::Beyond => continue,
+                    Through::Overflow => {
+                        self.overflow = true;
+                        continue;
+                    }
+                };
+                let local = h.wrapping_sub(first);
+                if local < n {
+                    self.lower(local, c)?;
+                    continue;
+                }
+                let better = match self.sent.get(&h) {
+                    Some(&s) => c < s,
+                    None => {
+                        self.sent.try_reserve(1).map_err(|_| Error::OutOfHostMemory {
+                            needed: crate::mem::bytes_of::<(u32, u32)>(self.sent.len() + 1),
+                        })?;
+                        true
+                    }
+                };
+                if better {
+                    self.sent.insert(h, c);
+                    push(&mut self.outboxes[self.partition.owner(h)], pack(h, c))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Each outbox down to one candidate per vertex, the smallest.
+    fn combine(&mut self) {
+        for out in &mut self.outboxes {
+            out.sort_unstable();
+            // Sorted by vertex, then distance: the first of a vertex's run is its smallest.
+            out.dedup_by(|later, first| *later >> 32 == *first >> 32);
+            self.stats.items_sent += out.len() as u64;
+        }
+    }
+
+    /// Apply the candidates received.
+    fn apply(&mut self) -> Result<()> {
+        let (first, n) = (self.local.first(), self.local.num_vertices() as u32);
+        self.stats.items_received += self.inbox.len() as u64;
+        for i in 0..self.inbox.len() {
+            let (v, d) = unpack(self.inbox[i]);
+            let local = v.wrapping_sub(first);
+            if local >= n {
+                return Err(Error::Communication(format!(
+                    "rank {} received a candidate for vertex {v}, which it does not own",
+                    self.me
+                )));
+            }
+            self.lower(local, d)?;
+        }
+        Ok(())
+    }
+}
+
+/// One rank's whole run (SPMD: every rank of `comm`'s group calls it, each with its own slice
+/// `local` of the same partition and the same `params`). The module doc has the round
+/// protocol. Rank 0's outcome holds every distance in vertex order.
+///
+/// [`solve`] drives it on threads; a program with its own group of ranks (its own
+/// [`Communicator`], each rank loading only its slice) calls it on every rank:
+///
+/// ```
+/// use sssp::distributed::{run_rank, DistOptions, InProcess, LocalGraph, Params, Partition};
+///
+/// let g = sssp::graph::Graph::from_arcs(4, &[(0, 1, 5), (1, 2, 1), (0, 2, 9), (2, 3, 2)])?;
+/// let (partition, params) = (Partition::balanced(&g, 2)?, Params::new(&g, 0, &DistOptions::default())?);
+/// let weights = g.unsigned_weights("example")?;
+/// let rank0 = std::thread::scope(|s| {
+///     let ranks: Vec<_> = InProcess::group(2)
+///         .into_iter()
+///         .enumerate()
+///         .map(|(r, mut comm)| {
+///             let (g, partition) = (&g, &partition);
+///             s.spawn(move || {
+///                 let local = LocalGraph::of(g, weights, partition.range(r))?;
+///                 run_rank(&local, partition, &mut comm, params)
+///             })
+///         })
+///         .collect();
+///     ranks.into_iter().map(|h| h.join().unwrap()).collect::<Result<Vec<_>, _>>()
+/// })?;
+/// assert_eq!(rank0[0].dist, Some(vec![0, 5, 6, 8]));
+/// # Ok::<(), sssp::Error>(())
+/// ```
+pub fn run_rank<C: Communicator>(
+    local: &LocalGraph,
+    partition: &Partition,
+    comm: &mut C,
+    params: Params,
+) -> Result<RankOutcome> {
+    let (me, p) = (comm.rank(), comm.size());
+    if partition.parts() != p || partition.range(me).start != local.first() {
+        return Err(Error::InvalidArgument(format!(
+            "rank {me} of {p} was given the slice at vertex {} of a partition in {} parts",
+            local.first(),
+            partition.parts()
+        )));
+    }
+    let n = local.num_vertices();
+    let mut r = Rank {
+        local,
+        partition,
+        params,
+        me,
+        dist: crate::mem::try_vec(n, INF)?,
+        bins: Bins::new(n)?,
+        outboxes: vec![Vec::new(); p],
+        inbox: Vec::new(),
+        sent: Ghosts::default(),
+        overflow: false,
+        stats: RankStats { vertices: n as u64, arcs: local.num_arcs() as u64, ..RankStats::default() },
+    };
+    if partition.owner(params.source) == me {
+        r.lower(params.source - local.first(), params.metric.zero())?;
+    }
+    let (mut rounds, mut buckets, mut last) = (0u32, 0u32, NONE);
+    let mut cur = lowest_everywhere(comm, &mut r)?;
+    while cur != NONE {
+        rounds += 1;
+        if cur != last {
+            buckets += 1;
+            last = cur;
+        }
+        let t = Instant::now();
+        r.relax(cur)?;
+        r.combine();
+        r.stats.relax += t.elapsed();
+        let t = Instant::now();
+        comm.exchange(&r.outboxes, &mut r.inbox)?;
+        r.stats.exchange += t.elapsed();
+        r.outboxes.iter_mut().for_each(Vec::clear);
+        let t = Instant::now();
+        r.apply()?;
+        r.stats.relax += t.elapsed();
+        cur = lowest_everywhere(comm, &mut r)?;
+    }
+    r.stats.bytes_sent = r.stats.items_sent * std::mem::size_of::<u64>() as u64;
+    let mut totals = [r.stats.arcs_relaxed, r.overflow as u64];
+    comm.all_reduce(&mut totals, Reduce::Sum)?;
+    let dist = gather(comm, &r.dist, partition)?;
+    Ok(RankOutcome { dist, stats: r.stats, rounds, buckets, arcs_relaxed: totals[0], overflow: totals[1] > 0 })
+}
+
+/// The lowest bucket with work on any rank ([`NONE`]: none anywhere).
+fn lowest_everywhere<C: Communicator>(comm: &mut C, r: &mut Rank<'_>) -> Result<u32> {
+    let t = Instant::now();
+    let mut lowest = [r.bins.lowest() as u64];
+    comm.all_reduce(&mut lowest, Reduce::Min)?;
+    r.stats.reduce += t.elapsed();
+    Ok(lowest[0] as u32)
+}
+
+/// Every rank's distances to rank 0, which receives them in rank order: vertex order.
+fn gather<C: Communicator>(comm: &mut C, dist: &[u32], partition: &Partition) -> Result<Option<Vec<u32>>> {
+    let mut outboxes = vec![Vec::new(); comm.size()];
+    crate::mem::reserve(&mut outboxes[0], dist.len())?;
+    outboxes[0].extend(dist.iter().map(|&d| d as u64));
+    let mut inbox = Vec::new();
+    comm.exchange(&outboxes, &mut inbox)?;
+    if comm.rank() != 0 {
+        return Ok(None);
+    }
+    let n = *partition.bounds().last().unwrap_or(&0) as usize;
+    if inbox.len() != n {
+        return Err(Error::Communication(format!("rank 0 gathered {} distances of {n}", inbox.len())));
+    }
+    let mut all = Vec::new();
+    crate::mem::reserve(&mut all, n)?;
+    all.extend(inbox.iter().map(|&d| d as u32));
+    Ok(Some(all))
+}
+
+/// Shortest distances from `source` on `ranks` ranks: `g` split by [`Partition::balanced`],
+/// each rank on its own thread running [`run_rank`] on its slice, the distances gathered in
+/// vertex order. Exact for non-negative weights (integers or reals); the module doc has the
+/// algorithm and why it ends exactly.
+///
+/// Errors: [`Error::VertexOutOfRange`] for the source, [`Error::NegativeWeight`],
+/// [`Error::InvalidArgument`] for a count of ranks outside `1..=`[`MAX_RANKS`], a bad delta,
+/// or NCCL ranks without the `nccl` feature; [`Error::DistanceOverflow`] as elsewhere; on NCCL
+/// ranks [`Error::NoGpu`] when there are fewer GPUs than ranks or no NCCL library.
+///
+/// ```
+/// use sssp::distributed::{solve, DistOptions, Ranks};
+/// use sssp::generate::{generate, GenSpec};
+///
+/// let g = generate(&GenSpec::parse("grid2d:8x8")?, 1, sssp::WeightSpec::AsGiven)?;
+/// let run = solve(&g, 0, Ranks::Simulated(3), &DistOptions::default())?;
+/// assert_eq!(run.solution.dist, sssp::reference::dijkstra(&g, 0)?);
+/// assert!(run.stats.rounds >= run.stats.buckets && run.stats.items_sent() > 0);
+/// # Ok::<(), sssp::Error>(())
+/// ```
+pub fn solve(g: &Graph, source: u32, ranks: Ranks, opts: &DistOptions) -> Result<DistSolution> {
+    let p = ranks.count();
+    if !(1..=MAX_RANKS).contains(&p) {
+        return Err(Error::InvalidArgument(format!("{p} ranks: a distributed run takes 1 to {MAX_RANKS}")));
+    }
+    let params = Params::new(g, source, opts)?;
+    let weights = g.unsigned_weights(ALGO)?;
+    let t = Instant::now();
+    let partition = Partition::balanced(g, p)?;
+    let partition_time = t.elapsed();
+    let started = Instant::now();
+    let outcomes = match ranks {
+        Ranks::Simulated(_) => {
+            let jobs: Vec<_> = InProcess::group(p)
+                .into_iter()
+                .map(|mut comm| {
+                    let partition = &partition;
+                    move || rank_job(g, weights, partition, &mut comm, params)
+                })
+                .collect();
+            on_threads(jobs)?
+        }
+        Ranks::Nccl(_) => nccl_ranks(g, weights, &partition, params)?,
+    };
+    let compute = started.elapsed();
+    let first = outcomes.first().cloned().unwrap_or_default();
+    let raw = first.dist.ok_or_else(|| Error::Communication("rank 0 gathered no distances".into()))?;
+    let stats = Stats {
+        compute,
+        arcs_relaxed: first.arcs_relaxed,
+        vertices_processed: outcomes.iter().map(|o| o.stats.expanded).sum(),
+        iterations: first.rounds,
+        delta: Some(params.delta),
+        host_threads: p as u32,
+        ..Stats::default()
+    };
+    let solution = crate::strategy::finish_host(g, raw, first.overflow, stats)?;
+    let stats = DistStats {
+        ranks: p as u32,
+        transport: ranks.transport(),
+        rounds: first.rounds,
+        buckets: first.buckets,
+        delta: params.delta,
+        per_rank: outcomes.into_iter().map(|o| o.stats).collect(),
+        partition: partition_time,
+    };
+    Ok(DistSolution { solution, stats })
+}
+
+/// One rank of [`solve`]: its slice of `g`, then [`run_rank`].
+fn rank_job<C: Communicator>(
+    g: &Graph,
+    weights: &[u32],
+    partition: &Partition,
+    comm: &mut C,
+    params: Params,
+) -> Result<RankOutcome> {
+    let t = Instant::now();
+    let local = LocalGraph::of(g, weights, partition.range(comm.rank()))?;
+    let split = t.elapsed();
+    let mut outcome = run_rank(&local, partition, comm, params)?;
+    outcome.stats.split = split;
+    Ok(outcome)
+}
+
+/// Run each job on a thread of its own (they wait for one another in the collectives), and
+/// return their results in order; a panic is resumed here. When ranks fail, the error reported
+/// is the first that is not another rank's [`Error::Communication`] (the cause, not the
+/// ranks that could no longer talk to it).
+fn on_threads<T: Send>(jobs: Vec<impl FnOnce() -> Result<T> + Send>) -> Result<Vec<T>> {
+    let results: Vec<Result<T>> = std::thread::scope(|s| {
+        let handles: Vec<_> = jobs.into_iter().map(|job| s.spawn(job)).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    let mut errors: Vec<Error> = Vec::new();
+    let mut oks = Vec::with_capacity(results.len());
+    for r in results {
+        match r {
+            Ok(x) => oks.push(x),
+            Err(e) => errors.push(e),
+        }
+    }
+    match errors.iter().position(|e| !matches!(e, Error::Communication(_))) {
+        Some(i) => Err(errors.swap_remove(i)),
+        None => match errors.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(oks),
+        },
+    }
+}
+
+/// [`Ranks::Nccl`]: one thread per GPU, each with its NCCL endpoint.
+#[cfg(feature = "nccl")]
+fn nccl_ranks(g: &Graph, weights: &[u32], partition: &Partition, params: Params) -> Result<Vec<RankOutcome>> {
+    let p = partition.parts();
+    let id = nccl::Nccl::prepare(p)?;
+    let jobs: Vec<_> = (0..p)
+        .map(|rank| {
+            move || {
+                let mut comm = nccl::Nccl::open(rank, p, id)?;
+                rank_job(g, weights, partition, &mut comm, params)
+            }
+        })
+        .collect();
+    on_threads(jobs)
+}
+
+/// [`Ranks::Nccl`] without the `nccl` feature: what is needed.
+#[cfg(not(feature = "nccl"))]
+fn nccl_ranks(_: &Graph, _: &[u32], _: &Partition, _: Params) -> Result<Vec<RankOutcome>> {
+    Err(Error::InvalidArgument(
+        "NCCL ranks need a build with the `nccl` feature (the library: cargo build -p sssp \
+         --features nccl; the sssp command: cargo build -p sssp-cli --features nccl); simulated \
+         ranks (--device cpu) run the same algorithm on the CPU"
+            .into(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate, GenSpec};
+    use crate::WeightSpec;
+
+    #[test]
+    fn packing_orders_by_vertex_then_distance() {
+        assert_eq!(unpack(pack(7, u32::MAX)), (7, u32::MAX));
+        assert!(pack(1, u32::MAX) < pack(2, 0));
+        assert!(pack(2, 3) < pack(2, 4));
+    }
+
+    #[test]
+    fn a_vertex_waits_in_one_bin_and_empty_bins_go() {
+        let mut b = Bins::new(4).unwrap();
+        b.push(0, 5).unwrap();
+        b.push(1, 5).unwrap();
+        b.push(0, 3).unwrap();
+        b.push(0, 3).unwrap();
+        assert_eq!(b.lowest(), 3);
+        assert_eq!(b.take(3), vec![0]);
+        assert_eq!(b.lowest(), 5);
+        b.push(1, 4).unwrap();
+        // Bin 5 held 0 (moved to 3) and 1 (moved to 4): no live entry left.
+        assert_eq!(b.lowest(), 4);
+        assert_eq!(b.take(5), Vec::<u32>::new());
+        assert_eq!(b.take(4), vec![1]);
+        assert_eq!(b.lowest(), NONE);
+    }
+
+    #[test]
+    fn ranks_match_dijkstra_on_a_road_graph() {
+        let g = generate(&GenSpec::parse("road:2000").unwrap(), 3, WeightSpec::AsGiven).unwrap();
+        let want = crate::reference::dijkstra(&g, 5).unwrap();
+        for p in [1, 2, 5] {
+            let run = solve(&g, 5, Ranks::Simulated(p), &DistOptions::default()).unwrap();
+            assert_eq!(run.solution.dist, want, "{p} ranks");
+            assert_eq!(run.stats.per_rank.len(), p);
+            assert_eq!(run.stats.items_sent() == 0, p == 1);
+        }
+    }
+
+    #[test]
+    fn bad_arguments_are_typed_errors() {
+        let g = generate(&GenSpec::parse("path:5").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+        let o = DistOptions::default();
+        assert!(matches!(solve(&g, 5, Ranks::Simulated(2), &o), Err(Error::VertexOutOfRange { vertex: 5, .. })));
+        for p in [0, MAX_RANKS + 1] {
+            assert!(matches!(solve(&g, 0, Ranks::Simulated(p), &o), Err(Error::InvalidArgument(_))));
+        }
+        let zero = DistOptions { delta: Some(0), ..o };
+        assert!(matches!(solve(&g, 0, Ranks::Simulated(2), &zero), Err(Error::InvalidArgument(_))));
+        let neg = Graph::from_arcs(2, &[(0, 1, -1)]).unwrap();
+        assert!(matches!(solve(&neg, 0, Ranks::Simulated(2), &o), Err(Error::NegativeWeight { .. })));
+        #[cfg(not(feature = "nccl"))]
+        assert!(matches!(solve(&g, 0, Ranks::Nccl(1), &o), Err(Error::InvalidArgument(m)) if m.contains("nccl")));
+    }
+}

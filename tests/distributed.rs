@@ -1,0 +1,230 @@
+//! Distributed SSSP (issue #31) on simulated ranks against serial Dijkstra: P in {1, 2, 3, 4, 7}
+//! on every generator family of `strategies.rs` (adversarial shapes included), real weights,
+//! cutoffs, several sources each (an isolated one and unreached parts included), the typed
+//! errors, and proptest random multigraphs with random P and bucket widths. Every comparison is
+//! of whole distance arrays.
+
+use proptest::prelude::*;
+use sssp::distributed::{solve, DistOptions, Ranks};
+use sssp::generate::{generate, GenSpec};
+use sssp::graph::Graph;
+use sssp::{EdgeList, Error, Metric, WeightSpec, UNREACHED};
+
+/// The rank counts every family runs with: one rank, even and odd splits, more ranks than
+/// some ranges have vertices on the small graphs.
+const RANKS: [usize; 5] = [1, 2, 3, 4, 7];
+
+/// Every rank count from every source against Dijkstra, with the run's own accounting checked.
+fn check(g: &Graph, sources: &[u32], opts: &DistOptions, what: &str) {
+    for &src in sources {
+        let want = sssp::reference::dijkstra(g, src).unwrap();
+        let want = match opts.cutoff {
+            Some(c) => want.into_iter().map(|d| if d != UNREACHED && d as u64 > c { UNREACHED } else { d }).collect(),
+            None => want,
+        };
+        for p in RANKS {
+            let run = solve(g, src, Ranks::Simulated(p), opts)
+                .unwrap_or_else(|e| panic!("{what}: {p} ranks from {src} failed: {e}"));
+            if let Err(e) = sssp::verify::compare_in(g.metric(), &run.solution.dist, &want) {
+                panic!("{what}: {p} ranks from {src}: {e}");
+            }
+            let s = &run.stats;
+            assert_eq!(s.per_rank.len(), p, "{what}");
+            assert_eq!(s.per_rank.iter().map(|r| r.vertices).sum::<u64>(), g.num_vertices() as u64, "{what}");
+            assert_eq!(s.per_rank.iter().map(|r| r.arcs).sum::<u64>(), g.num_arcs() as u64, "{what}");
+            assert_eq!(s.items_sent(), s.per_rank.iter().map(|r| r.items_received).sum::<u64>(), "{what}: lost items");
+            assert!(s.rounds >= s.buckets, "{what}");
+            assert!(p > 1 || s.items_sent() == 0, "{what}: one rank sends nothing");
+            let reached = want.iter().filter(|&&d| d != UNREACHED).count();
+            assert!(run.solution.stats.arcs_relaxed > 0 || g.degree(src) == 0 || reached == 1, "{what}: no work");
+        }
+    }
+}
+
+/// Sources: two seeded picks, vertex 0, and a vertex without out-arcs when there is one (a
+/// run that reaches only its source).
+fn sources(g: &Graph, seed: u64) -> Vec<u32> {
+    let mut s = sssp::reference::pick_sources(g, 2, seed);
+    s.push(0);
+    if let Some(sink) = (0..g.num_vertices() as u32).find(|&v| g.degree(v) == 0) {
+        s.push(sink);
+    }
+    s
+}
+
+fn family(spec: &str, seed: u64) {
+    let g = generate(&GenSpec::parse(spec).unwrap(), seed, WeightSpec::AsGiven).unwrap();
+    check(&g, &sources(&g, seed), &DistOptions::default(), spec);
+}
+
+#[test]
+fn kron() {
+    family("kron:10", 1);
+}
+
+#[test]
+fn uniform() {
+    family("uniform:3000:6", 2);
+}
+
+#[test]
+fn grid2d() {
+    family("grid2d:40x30", 3);
+}
+
+#[test]
+fn grid3d() {
+    family("grid3d:10x12x9", 4);
+}
+
+#[test]
+fn road() {
+    family("road:4000", 5);
+}
+
+#[test]
+fn long_path() {
+    family("path:700", 6);
+}
+
+#[test]
+fn star_with_hub() {
+    family("star:5000", 7);
+}
+
+#[test]
+fn complete() {
+    family("complete:48", 8);
+}
+
+#[test]
+fn disconnected() {
+    family("disconnected:5:600", 9);
+}
+
+#[test]
+fn zero_weights() {
+    family("zero:1500", 10);
+}
+
+#[test]
+fn self_loops() {
+    family("selfloops:1000", 11);
+}
+
+#[test]
+fn multi_edges() {
+    family("multi:1000", 12);
+}
+
+#[test]
+fn unit_weights_and_small_and_large_deltas() {
+    let g = generate(&GenSpec::parse("kron:9").unwrap(), 3, WeightSpec::Unit).unwrap();
+    check(&g, &[0, 17], &DistOptions::default(), "kron unit");
+    let g = generate(&GenSpec::parse("road:2000").unwrap(), 4, WeightSpec::AsGiven).unwrap();
+    for delta in [1, 7, u32::MAX - 1] {
+        check(&g, &[3], &DistOptions { delta: Some(delta), ..DistOptions::default() }, &format!("road delta {delta}"));
+    }
+}
+
+#[test]
+fn isolated_source_reaches_only_itself() {
+    // Vertex 3 has no arcs at all; vertex 4 only in-arcs.
+    let g = Graph::from_arcs(6, &[(0, 1, 2), (1, 2, 2), (2, 0, 1), (0, 4, 9), (5, 4, 1)]).unwrap();
+    for src in [3, 4] {
+        for p in RANKS {
+            let run = solve(&g, src, Ranks::Simulated(p), &DistOptions::default()).unwrap();
+            let want: Vec<i64> = (0..6).map(|v| if v == src { 0 } else { UNREACHED }).collect();
+            assert_eq!(run.solution.dist, want, "{p} ranks from {src}");
+        }
+    }
+    check(&g, &[0, 5], &DistOptions::default(), "small");
+}
+
+#[test]
+fn real_weights() {
+    for (spec, seed) in [("kron:9", 1), ("road:2000", 2), ("zero:800", 3)] {
+        let w = WeightSpec::RandomReal { lo: 0.0, hi: 1.0, seed: 11 };
+        let g = generate(&GenSpec::parse(spec).unwrap(), seed, w).unwrap();
+        assert_eq!(g.metric(), Metric::Real);
+        check(&g, &sources(&g, seed), &DistOptions::default(), spec);
+    }
+}
+
+#[test]
+fn cutoffs_prune_what_is_relaxed_and_reported() {
+    let g = generate(&GenSpec::parse("grid2d:30x30").unwrap(), 2, WeightSpec::AsGiven).unwrap();
+    let full = solve(&g, 0, Ranks::Simulated(3), &DistOptions::default()).unwrap();
+    for cutoff in [0, 1, 500, 5_000, 1 << 40] {
+        let opts = DistOptions { cutoff: Some(cutoff), ..DistOptions::default() };
+        check(&g, &[0, 450], &opts, &format!("grid cutoff {cutoff}"));
+        let cut = solve(&g, 0, Ranks::Simulated(3), &opts).unwrap();
+        let reached = |d: &[i64]| d.iter().filter(|&&d| d != UNREACHED).count();
+        // A cutoff that leaves some vertex out saves the arcs out of it.
+        let pruned = reached(&cut.solution.dist) < reached(&full.solution.dist);
+        let (cut, full) = (cut.solution.stats.arcs_relaxed, full.solution.stats.arcs_relaxed);
+        assert!(if pruned { cut < full } else { cut <= full }, "cutoff {cutoff}: {cut} arcs, {full} without");
+    }
+}
+
+#[test]
+fn overflowing_distances_are_a_typed_error_and_overflowing_candidates_are_not() {
+    // Three arcs of weight 2^31 + 1: the third vertex's distance needs 33 bits.
+    let heavy = (1i64 << 31) + 1;
+    let g = Graph::from_arcs(4, &[(0, 1, heavy), (1, 2, heavy), (2, 3, heavy)]).unwrap();
+    for p in RANKS {
+        let r = solve(&g, 0, Ranks::Simulated(p), &DistOptions::default());
+        assert!(matches!(r, Err(Error::DistanceOverflow { vertex: 2, bits: 32 })), "{p} ranks: {r:?}");
+    }
+    // 0 -> 1 heavy and 0 -> 2 -> 1 light: the candidate through the heavy arc overflows, 3's
+    // true distance fits.
+    let g = Graph::from_arcs(4, &[(0, 1, u32::MAX as i64 - 10), (1, 3, 100), (0, 2, 1), (2, 1, 1)]).unwrap();
+    check(&g, &[0], &DistOptions::default(), "overflowing candidate");
+}
+
+#[test]
+fn bad_arguments_are_typed_errors() {
+    let g = generate(&GenSpec::parse("path:10").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+    let o = DistOptions::default();
+    assert!(matches!(solve(&g, 10, Ranks::Simulated(2), &o), Err(Error::VertexOutOfRange { vertex: 10, .. })));
+    assert!(matches!(solve(&g, 0, Ranks::Simulated(0), &o), Err(Error::InvalidArgument(_))));
+    assert!(matches!(solve(&g, 0, Ranks::Simulated(100_000), &o), Err(Error::InvalidArgument(_))));
+    let shifted = WeightSpec::parse("shifted:1-10:20").unwrap();
+    let neg = generate(&GenSpec::parse("grid2d:5x5").unwrap(), 1, shifted).unwrap();
+    assert!(matches!(solve(&neg, 0, Ranks::Simulated(2), &o), Err(Error::NegativeWeight { .. })));
+}
+
+/// Random multigraphs: zero weights, self loops, parallel arcs, isolated vertices.
+fn arb_graph() -> impl Strategy<Value = Graph> {
+    (1u32..48).prop_flat_map(|n| {
+        let arc = (0..n, 0..n, prop_oneof![3 => Just(0i64), 4 => 0i64..5, 4 => 0i64..1000]);
+        prop::collection::vec(arc, 0..220).prop_map(move |arcs| {
+            let mut e = EdgeList::with_capacity(n, arcs.len());
+            for (u, v, w) in arcs {
+                e.push(u, v, w);
+            }
+            e.into_graph(WeightSpec::AsGiven, false).unwrap()
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_graphs_match_dijkstra(
+        g in arb_graph(),
+        src_pick in any::<u32>(),
+        p in 1usize..10,
+        delta in prop::option::of(1u32..40),
+        cutoff in prop::option::of(0u64..3000),
+    ) {
+        let src = src_pick % g.num_vertices() as u32;
+        let mut want = sssp::reference::dijkstra(&g, src).unwrap();
+        if let Some(c) = cutoff {
+            want.iter_mut().filter(|d| **d != UNREACHED && **d as u64 > c).for_each(|d| *d = UNREACHED);
+        }
+        let run = solve(&g, src, Ranks::Simulated(p), &DistOptions { delta, cutoff }).unwrap();
+        prop_assert_eq!(run.solution.dist, want, "{} ranks, delta {:?}, cutoff {:?}", p, delta, cutoff);
+    }
+}
