@@ -42,7 +42,7 @@ for g in ${GRAPHS:-kron:26 urand:26}; do
       grep -E "Read Time|Graph has|Trial Time|Average Time" "$dir/gap.out"
     done
     echo "-- sssp bench on the GPU (5 trials, each certified)"
-    timeout 400 "$SSSP" bench "$f" --device gpu --trials 5 --json 2>&1 | tail -12
+    timeout 400 "$SSSP" bench "$f" --device gpu --trials 5 --json 2>&1 | tail -30
   } 2>&1 | tee "$log"
   rm -f "$f"
 done
