@@ -20,7 +20,7 @@ use sssp_kernels::{
 use super::settle::{self as st, SettleLayout, SettleSpec};
 use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, Resident, CELLS};
 use crate::device::cpu::{grid_for, run_threads, CpuDevice, CPU_THREADS, SERIAL_THREADS};
-use crate::device::Device;
+use crate::device::{Counted, Device, Meter, Scale};
 use crate::error::Result;
 use crate::graph::Graph;
 use crate::mem::{try_to_vec, try_vec};
@@ -47,22 +47,39 @@ impl<T: Copy> Shared<T> {
     }
 }
 
+/// A host vector standing for a device buffer: counted on the device's meter like one.
+type Buf<T> = Counted<Vec<T>>;
+
+/// A [`Shared`] buffer, counted.
+type SharedBuf<T> = Counted<Shared<T>>;
+
+/// `v`, counted on `meter` as `scale`.
+fn counted<T>(v: Vec<T>, scale: Scale, meter: &Meter) -> Buf<T> {
+    let bytes = crate::mem::bytes_of::<T>(v.len());
+    Counted::new(v, bytes, scale, meter)
+}
+
+/// A vector of `len` copies of `value` for the kernels to share, counted on `meter` as `scale`.
+fn shared<T: Copy + Send>(len: usize, value: T, scale: Scale, meter: &Meter) -> Result<SharedBuf<T>> {
+    Ok(Counted::new(Shared::new(try_vec(len, value)?), crate::mem::bytes_of::<T>(len), scale, meter))
+}
+
 /// The edge classes' buffers: classified targets, sink tails, sink arc indices (empty: not
 /// classified).
-type ClassBufs = (Vec<u32>, Vec<u32>, Vec<u64>);
+type ClassBufs = (Buf<u32>, Buf<u32>, Buf<u64>);
 
 /// A graph resident in host memory, run by the kernels crate's bodies over rayon.
 pub struct CpuEngine {
-    offsets: Vec<u64>,
+    offsets: Buf<u64>,
     n: u32,
-    dist: Shared<u64>,
-    prefix: Shared<u64>,
-    cells: Shared<u32>,
-    counters: Shared<Counters>,
+    dist: SharedBuf<u64>,
+    prefix: SharedBuf<u64>,
+    cells: SharedBuf<u32>,
+    counters: SharedBuf<Counters>,
     /// Buffers only the kernels touch (through `lay`); owned here so they live as long as it.
-    _kernel_only: (Vec<u32>, Vec<u32>, Shared<u32>, Shared<u32>, [Shared<u32>; 2], Shared<u32>),
+    _kernel_only: (Buf<u32>, Buf<u32>, SharedBuf<u32>, SharedBuf<u32>, [SharedBuf<u32>; 2], SharedBuf<u32>),
     /// Bucket slot queues and the two far buffers, allocated on the first bucketed run.
-    _buckets: Option<(Shared<u32>, [Shared<u32>; 2])>,
+    _buckets: Option<(SharedBuf<u32>, [SharedBuf<u32>; 2])>,
     /// Addresses of the buffers (they never move).
     lay: Layout,
     /// The settle loop's buffers, allocated on its first run (see [`CpuEngine::ensure_settle`]).
@@ -93,22 +110,26 @@ impl CpuEngine {
     /// once, the run's buffers `lanes` times.
     pub fn with_lanes(g: &Graph, lanes: u32) -> Result<Self> {
         let lane_bits = super::lane_bits(g, lanes)?;
+        let dev = CpuDevice::new();
+        let meter = dev.meter().clone();
+        let (a, v) = (Scale::Arcs, Scale::Vertices);
         let started = std::time::Instant::now();
-        let weights = try_to_vec(g.engine_weights())?;
-        let (offsets, targets) = (try_to_vec(g.offsets())?, try_to_vec(g.targets())?);
+        let weights = counted(try_to_vec(g.engine_weights())?, a, &meter);
+        let (offsets, targets) =
+            (counted(try_to_vec(g.offsets())?, v, &meter), counted(try_to_vec(g.targets())?, a, &meter));
         let upload = started.elapsed();
         // Vertex ids and arcs of the runs: every lane has its own copy of each.
         let n = g.num_vertices() << lane_bits;
         let m = g.num_arcs() << lane_bits;
-        let dist = Shared::new(try_vec(n, 0)?);
-        let queues = [Shared::new(try_vec(n.max(1), 0)?), Shared::new(try_vec(n.max(1), 0)?)];
+        let dist = shared(n, 0, v, &meter)?;
+        let queues = [shared(n.max(1), 0, v, &meter)?, shared(n.max(1), 0, v, &meter)?];
         // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
-        let scratch = Shared::new(try_vec(m.max(1), 0)?);
-        let table = Shared::new(try_vec(n.max(1), 0)?);
-        let prefix = Shared::new(try_vec(n + 1, 0)?);
-        let hub = Shared::new(try_vec(n.max(1), 0)?);
-        let cells = Shared::new(vec![0; CELLS]);
-        let counters = Shared::new(vec![Counters::default()]);
+        let scratch = shared(m.max(1), 0, a, &meter)?;
+        let table = shared(n.max(1), 0, v, &meter)?;
+        let prefix = shared(n + 1, 0, v, &meter)?;
+        let hub = shared(n.max(1), 0, v, &meter)?;
+        let cells = shared(CELLS, 0, v, &meter)?;
+        let counters = shared(1, Counters::default(), v, &meter)?;
         let lay = Layout {
             csr: Csr {
                 offsets: offsets.as_ptr(),
@@ -151,7 +172,7 @@ impl CpuEngine {
             classes: None,
             deferred: None,
             upload,
-            dev: CpuDevice::new(),
+            dev,
             extras: super::Extras::default(),
         })
     }
@@ -165,11 +186,13 @@ impl CpuEngine {
         let gn = self.offsets.len() - 1;
         let m = self.offsets[gn];
         if !super::classifiable(gn as u64, m) {
-            self.classes = Some(Default::default());
+            let none = || counted(Vec::new(), Scale::Arcs, self.dev.meter());
+            self.classes = Some((none(), none(), counted(Vec::new(), Scale::Arcs, self.dev.meter())));
             return Ok(());
         }
-        let mut tagged = try_vec(m as usize, 0u32)?;
-        let mut indeg = try_vec(gn, 0u32)?;
+        let meter = self.dev.meter().clone();
+        let mut tagged = counted(try_vec(m as usize, 0u32)?, Scale::Arcs, &meter);
+        let mut indeg = counted(try_vec(gn, 0u32)?, Scale::Vertices, &meter);
         let mut count = [0u64; 2];
         self.lay.classes.tagged = tagged.as_mut_ptr();
         let a = self.lay.classify_args(indeg.as_mut_ptr(), count.as_mut_ptr());
@@ -185,8 +208,8 @@ impl CpuEngine {
         let [sinks, skips] = totals.map(|t| t.into_inner());
         self.lay.classes.skips = skips;
         self.lay.classes.arcs = m;
-        let mut tails = try_vec(sinks as usize, 0u32)?;
-        let mut arcs = try_vec(sinks as usize, 0u64)?;
+        let mut tails = counted(try_vec(sinks as usize, 0u32)?, Scale::Arcs, &meter);
+        let mut arcs = counted(try_vec(sinks as usize, 0u64)?, Scale::Arcs, &meter);
         self.lay.classes.sink_tail = tails.as_mut_ptr();
         self.lay.classes.sink_arc = arcs.as_mut_ptr();
         self.lay.classes.sinks = sinks;
@@ -212,7 +235,8 @@ impl CpuEngine {
         let weights = g.engine_weights();
         if self.settle.is_none() {
             let n = (self.n as usize).max(1);
-            let alloc = |len: usize| crate::mem::try_vec(len, 0u32).map(Shared::new);
+            let meter = self.dev.meter().clone();
+            let alloc = |len: usize| shared(len, 0u32, Scale::Vertices, &meter);
             let bufs = [alloc(n)?, alloc(n)?, alloc(n)?, alloc(n)?, alloc(n)?, alloc(CELLS)?];
             let lay = SettleLayout {
                 min_out: bufs[0].ptr(),
@@ -240,6 +264,12 @@ impl CpuEngine {
         let s = self.settle.as_mut().expect("allocated above");
         if pull && s.rev.is_none() {
             let (offsets, tails, ws) = st::reverse_csr(g, weights)?;
+            let meter = self.dev.meter();
+            let (offsets, tails, ws) = (
+                counted(offsets, Scale::Vertices, meter),
+                counted(tails, Scale::Arcs, meter),
+                counted(ws, Scale::Arcs, meter),
+            );
             s.lay.rev = Csr {
                 offsets: offsets.as_ptr(),
                 targets: tails.as_ptr(),
@@ -260,12 +290,16 @@ impl CpuEngine {
         let len = unsafe { *input.len } as usize;
         let items = unsafe { std::slice::from_raw_parts(input.items, len) };
         let (offsets, bits) = (&self.offsets, self.lay.csr.lane_bits);
-        let degrees: Vec<u64> =
-            items.par_iter().map(|&v| offsets[(v >> bits) as usize + 1] - offsets[(v >> bits) as usize]).collect();
+        // The degrees in place, then the scan over them: no temporary beside the device's
+        // buffers (the GPU's scan needs none either).
         let prefix = self.prefix.get_mut();
+        prefix[..len].par_iter_mut().zip(items.par_iter()).for_each(|(p, &v)| {
+            *p = offsets[(v >> bits) as usize + 1] - offsets[(v >> bits) as usize];
+        });
         let mut run = 0u64;
-        for (i, d) in degrees.iter().enumerate() {
-            prefix[i] = run;
+        for p in &mut prefix[..len] {
+            let d = *p;
+            *p = run;
             run += d;
         }
         prefix[len] = run;
@@ -349,15 +383,20 @@ impl CpuEngine {
         run_threads(grid_for(len), |t, nt| unsafe { dedupe::mark(&d, t, nt) });
         // SAFETY: the slice covers the pushed, initialised items.
         let (items, table) = unsafe { (std::slice::from_raw_parts(input.items, len as usize), d.table as *const u32) };
-        let winners: Vec<u32> = (0..len)
-            .filter(|&i| unsafe { dedupe::is_winner(items.as_ptr(), table, i) })
-            .map(|i| items[i as usize])
-            .collect();
-        // SAFETY: `out` holds n items and the winners are distinct vertices.
-        unsafe {
-            std::ptr::copy_nonoverlapping(winners.as_ptr(), out.items, winners.len());
-            *out.len = winners.len() as u32;
+        // Straight into `out` (another buffer than the input), in input order.
+        let mut kept = 0;
+        for i in 0..len {
+            // SAFETY: `out` holds n items and the winners are distinct vertices; no launch is
+            // running.
+            unsafe {
+                if dedupe::is_winner(items.as_ptr(), table, i) {
+                    *out.items.add(kept) = items[i as usize];
+                    kept += 1;
+                }
+            }
         }
+        // SAFETY: the queue's length cell; no launch is running.
+        unsafe { *out.len = kept as u32 };
     }
 
     /// Allocate the slot queues and far buffers for `count` buckets (kept across runs).
@@ -366,7 +405,11 @@ impl CpuEngine {
             return Ok(());
         }
         let n = (self.n as usize).max(1);
-        let alloc = |len: usize| crate::mem::try_vec(len, 0u32).map(Shared::new);
+        let meter = self.dev.meter().clone();
+        let alloc = |len: usize| shared(len, 0u32, Scale::Vertices, &meter);
+        // The smaller buffers go before the larger ones come (the peak holds one set).
+        self._buckets = None;
+        (self.lay.slots, self.lay.slot_count, self.lay.far) = (std::ptr::null_mut(), 0, [std::ptr::null_mut(); 2]);
         let slots = alloc(n * count as usize)?;
         let far = [alloc(n)?, alloc(n)?];
         self.lay.slots = slots.ptr();
@@ -381,9 +424,9 @@ impl CpuEngine {
 struct CpuSettle {
     lay: SettleLayout,
     /// min_out, min_in, frontier, two candidate lists, cells: only touched through `lay`.
-    _bufs: [Shared<u32>; 6],
+    _bufs: [SharedBuf<u32>; 6],
     /// The reverse graph (offsets, tails, weights), built on the first pull run.
-    rev: Option<(Vec<u64>, Vec<u32>, Vec<u32>)>,
+    rev: Option<(Buf<u64>, Buf<u32>, Buf<u32>)>,
 }
 
 impl Engine for CpuEngine {

@@ -4,6 +4,20 @@
 
 use super::*;
 
+/// The meter of `eng`'s device, its peak reset to what the engine holds now: the start of a
+/// run's [`Stats::device_memory`] (`None` without an engine).
+pub(crate) fn start_meter(eng: Option<&(dyn Engine + 'static)>) -> Option<crate::device::Meter> {
+    let meter = eng?.device().meter().clone();
+    meter.reset_peak();
+    Some(meter)
+}
+
+/// A run's [`Stats::device_memory`]: the peak since [`start_meter`], when `ran` ran on the
+/// engine.
+pub(crate) fn peak_of(meter: Option<crate::device::Meter>, ran: Algo) -> Option<crate::device::Footprint> {
+    meter.filter(|_| ran.uses_engine()).map(|m| m.peak())
+}
+
 /// Drive a frontier loop: call `step(iter)` (which queues one iteration's operators), and read
 /// the frontier length every `check_every` iterations (or every iteration when tracing) until
 /// it is empty. Shared by every frontier strategy so termination and tracing are written once.
