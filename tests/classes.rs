@@ -129,12 +129,23 @@ fn auto_classifies_where_it_pays() {
         let run = |eng: &mut (dyn Engine + 'static), classify| {
             let o = Options { classify, ..Options::default() };
             let sol = solve(&g, Algo::Workfront, Some(eng), 0, &o).unwrap();
-            (sol.stats.vertices_processed, sol.stats.arcs_relaxed, sol.stats.classify)
+            let s = sol.stats;
+            (s.vertices_processed, s.arcs_relaxed, s.classify, s.classes_used, s.device_memory.unwrap().arc_bytes)
         };
-        let auto = run(eng.as_mut(), Classify::Auto);
+        // `auto` decides from its own count on the host, once per engine; the engine computes
+        // the classes only for a run that uses them.
+        let mut fresh = engine::open(&g, device()).unwrap();
+        let first = run(fresh.as_mut(), Classify::Auto);
+        assert!(!first.2.is_zero(), "the first auto run counts");
+        assert_eq!(first.3, pays);
+        let m = g.num_arcs() as u64;
+        let classes = 4 * m + 12 * counts.deferred;
+        assert_eq!(first.4, 8 * m + if pays { classes } else { 0 }, "pays {pays}: the classes held only when used");
+        let auto = run(fresh.as_mut(), Classify::Auto);
         let same = run(eng.as_mut(), if pays { Classify::On } else { Classify::Off });
         assert_eq!(auto.0..=auto.1, same.0..=same.1, "pays {pays}");
-        // Computed once per engine (above), so no run pays for it again.
+        assert_eq!(first.0..=first.1, same.0..=same.1, "pays {pays}");
+        // Counted (and computed) once per engine, so no later run pays for it again.
         assert!(auto.2.is_zero() && same.2.is_zero());
     }
     assert!(!Classify::Auto.uses(None) && !Classify::On.uses(None));

@@ -33,13 +33,45 @@ fn a_workfront_run_holds_exactly_the_listed_buffers() {
     let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &opts).unwrap();
     let got = sol.stats.device_memory.expect("an engine run reports its device memory");
     let (offsets, arcs) = graph_bytes(n, m);
-    // dist 8n, two frontiers 4n each, lookup table 4n, scan prefix 8(n + 1), hub queue 4n.
-    let per_vertex = offsets + 8 * n + 2 * 4 * n + 4 * n + 8 * (n + 1) + 4 * n + CELLS_AND_COUNTERS;
-    // The lookup dedupe's scratch queue (one push per arc), allocated with the engine.
-    let scratch = 4 * m;
-    assert_eq!(got.arc_bytes, arcs + scratch, "per-arc bytes");
-    assert_eq!(got.bytes, per_vertex + arcs + scratch, "all bytes");
+    // dist 8n, two frontiers 4n each, lookup table 4n, scan prefix 8(n + 1).
+    let per_vertex = offsets + 8 * n + 2 * 4 * n + 4 * n + 8 * (n + 1) + CELLS_AND_COUNTERS;
+    assert_eq!(got.arc_bytes, arcs, "per-arc bytes: the graph's heads and weights, nothing else");
+    assert_eq!(got.bytes, per_vertex + arcs, "all bytes");
     assert_eq!(eng.device().meter().now(), got, "nothing freed or added since the peak");
+
+    // A lookup-dedupe run adds its scratch queue (one push per arc), once; a run with a hub
+    // path its hub queue (n items), once.
+    let lookup = Options { dedupe: Dedupe::Lookup, ..opts };
+    let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &lookup).unwrap();
+    let with_scratch = sol.stats.device_memory.unwrap();
+    assert_eq!(with_scratch.bytes, got.bytes + 4 * m);
+    assert_eq!(with_scratch.arc_bytes, got.arc_bytes + 4 * m);
+    let hubs = Options { hub_degree: 3, ..opts };
+    let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &hubs).unwrap();
+    assert_eq!(sol.stats.device_memory.unwrap().bytes, with_scratch.bytes + 4 * n);
+    let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &lookup).unwrap();
+    assert_eq!(sol.stats.device_memory.unwrap().bytes, with_scratch.bytes + 4 * n, "kept, not made again");
+}
+
+/// The default path (what `auto` picks on a GPU, run on the CPU engine, which holds the same
+/// buffers): the graph's 8 bytes per arc are the only per-arc bytes, and the rest is at most
+/// 40 bytes per vertex plus the bucket queues of a bucketed pick (`4n(A + 2)`) and the fixed
+/// cells.
+#[test]
+fn the_default_path_holds_8_bytes_per_arc_and_at_most_40_per_vertex() {
+    for spec in ["kron:12", "road:20000"] {
+        let g = gen(spec);
+        let (n, m) = (g.num_vertices() as u64, g.num_arcs() as u64);
+        let c = sssp::strategy::auto::choose(&g, true, &Options::default());
+        let mut eng = engine::open(&g, DeviceKind::Cpu).unwrap();
+        let sol = solve(&g, c.algo, Some(eng.as_mut()), 0, &c.opts).unwrap();
+        let got = sol.stats.device_memory.unwrap();
+        assert!(!sol.stats.classes_used, "{spec}: the classes do not pay here");
+        assert_eq!(got.arc_bytes, 8 * m, "{spec} ({}): per-arc bytes", c.why);
+        let buckets = if c.algo == Algo::Bucketing { 4 * n * (c.opts.buckets as u64 + 2) } else { 0 };
+        let budget = 8 * m + 40 * n + buckets + CELLS_AND_COUNTERS;
+        assert!(got.bytes <= budget, "{spec} ({}): {got:?} over {budget}", c.why);
+    }
 }
 
 #[test]

@@ -77,7 +77,11 @@ pub struct CpuEngine {
     cells: SharedBuf<u32>,
     counters: SharedBuf<Counters>,
     /// Buffers only the kernels touch (through `lay`); owned here so they live as long as it.
-    _kernel_only: (Buf<u32>, Buf<u32>, SharedBuf<u32>, SharedBuf<u32>, [SharedBuf<u32>; 2], SharedBuf<u32>),
+    _kernel_only: (Buf<u32>, Buf<u32>, SharedBuf<u32>, [SharedBuf<u32>; 2]),
+    /// The lookup scratch queue and the hub queue, each allocated by the first run that needs
+    /// it ([`super::RunBuffers`]).
+    _scratch: Option<SharedBuf<u32>>,
+    _hub: Option<SharedBuf<u32>>,
     /// Bucket slot queues and the two far buffers, allocated on the first bucketed run.
     _buckets: Option<(SharedBuf<u32>, [SharedBuf<u32>; 2])>,
     /// Addresses of the buffers (they never move).
@@ -118,16 +122,12 @@ impl CpuEngine {
         let (offsets, targets) =
             (counted(try_to_vec(g.offsets())?, v, &meter), counted(try_to_vec(g.targets())?, a, &meter));
         let upload = started.elapsed();
-        // Vertex ids and arcs of the runs: every lane has its own copy of each.
+        // Vertex ids of the runs: every lane has its own copy of each.
         let n = g.num_vertices() << lane_bits;
-        let m = g.num_arcs() << lane_bits;
         let dist = shared(n, 0, v, &meter)?;
         let queues = [shared(n.max(1), 0, v, &meter)?, shared(n.max(1), 0, v, &meter)?];
-        // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
-        let scratch = shared(m.max(1), 0, a, &meter)?;
         let table = shared(n.max(1), 0, v, &meter)?;
         let prefix = shared(n + 1, 0, v, &meter)?;
-        let hub = shared(n.max(1), 0, v, &meter)?;
         let cells = shared(CELLS, 0, v, &meter)?;
         let counters = shared(1, Counters::default(), v, &meter)?;
         let lay = Layout {
@@ -141,7 +141,7 @@ impl CpuEngine {
             },
             dist: dist.ptr(),
             queues: [queues[0].ptr(), queues[1].ptr()],
-            scratch: scratch.ptr(),
+            scratch: std::ptr::null_mut(),
             table: table.ptr(),
             prefix: prefix.ptr(),
             cells: cells.ptr(),
@@ -152,7 +152,7 @@ impl CpuEngine {
             // The CPU runs the grid-cooperative phases as host code (see `run_loop`).
             block_vals: std::ptr::null_mut(),
             hist: std::ptr::null_mut(),
-            hub: hub.ptr(),
+            hub: std::ptr::null_mut(),
             max_degree: g.max_degree() as u64,
             classes: super::NO_CLASSES,
         };
@@ -163,7 +163,9 @@ impl CpuEngine {
             prefix,
             cells,
             counters,
-            _kernel_only: (targets, weights, scratch, table, queues, hub),
+            _kernel_only: (targets, weights, table, queues),
+            _scratch: None,
+            _hub: None,
             _buckets: None,
             lay,
             settle: None,
@@ -192,10 +194,13 @@ impl CpuEngine {
         }
         let meter = self.dev.meter().clone();
         let mut tagged = counted(try_vec(m as usize, 0u32)?, Scale::Arcs, &meter);
-        let mut indeg = counted(try_vec(gn, 0u32)?, Scale::Vertices, &meter);
+        // The in-degrees in the lookup table (n entries, free between runs), zeroed.
+        let indeg = self.lay.table;
+        // SAFETY: the table has max(n, 1) >= gn entries; no launch is running.
+        unsafe { std::ptr::write_bytes(indeg, 0, gn) };
         let mut count = [0u64; 2];
         self.lay.classes.tagged = tagged.as_mut_ptr();
-        let a = self.lay.classify_args(indeg.as_mut_ptr(), count.as_mut_ptr());
+        let a = self.lay.classify_args(indeg, count.as_mut_ptr());
         let totals = [std::sync::atomic::AtomicU64::new(0), std::sync::atomic::AtomicU64::new(0)];
         // SAFETY: the graph's buffers, `indeg` n zeroed entries, `tagged` m; the passes run in
         // order and touch shared entries only through atomics.
@@ -213,7 +218,7 @@ impl CpuEngine {
         self.lay.classes.sink_tail = tails.as_mut_ptr();
         self.lay.classes.sink_arc = arcs.as_mut_ptr();
         self.lay.classes.sinks = sinks;
-        let a = self.lay.classify_args(indeg.as_mut_ptr(), count.as_mut_ptr());
+        let a = self.lay.classify_args(indeg, count.as_mut_ptr());
         // SAFETY: room for the `sinks` arcs the tag pass counted; `count[0]` starts at 0.
         run_threads(CPU_THREADS, |t, nt| unsafe { classify::list_sinks(&a, t, nt) });
         self.classes = Some((tagged, tails, arcs));
@@ -399,6 +404,24 @@ impl CpuEngine {
         unsafe { *out.len = kept as u32 };
     }
 
+    /// Allocate what a run needs and has not been allocated yet (kept for later runs).
+    fn ensure_run_buffers(&mut self, need: super::RunBuffers) -> Result<()> {
+        let meter = self.dev.meter().clone();
+        if need.scratch {
+            // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
+            let m = self.offsets[self.offsets.len() - 1] as usize;
+            let b = shared((m << self.lay.csr.lane_bits).max(1), 0u32, Scale::Arcs, &meter)?;
+            self.lay.scratch = b.ptr();
+            self._scratch = Some(b);
+        }
+        if need.hub {
+            let b = shared((self.n as usize).max(1), 0u32, Scale::Vertices, &meter)?;
+            self.lay.hub = b.ptr();
+            self._hub = Some(b);
+        }
+        Ok(())
+    }
+
     /// Allocate the slot queues and far buffers for `count` buckets (kept across runs).
     fn ensure_buckets(&mut self, count: u32) -> Result<()> {
         if count == 0 || count <= self.lay.slot_count {
@@ -452,6 +475,7 @@ impl Engine for CpuEngine {
         // functions.
         let nb = spec.buckets.map_or(0, |b| b.count);
         self.ensure_buckets(nb)?;
+        self.ensure_run_buffers(self.lay.run_buffers(Input::Frontier, spec.dedupe, spec.balance, spec.hub))?;
         self.prepare_classes(spec.classify, spec.cutoff)?;
         let p = self.lay.pile_args(spec, max_iters);
         if spec.block {
@@ -579,6 +603,7 @@ impl super::Steps for CpuEngine {
         if !all && step.balance == sssp_kernels::Balance::Partition {
             self.scan_degrees(self.lay.current(&self.fr));
         }
+        self.ensure_run_buffers(self.lay.run_buffers(step.input, step.dedupe, step.balance, step.hub))?;
         self.prepare_classes(step.classify, step.cutoff)?;
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();

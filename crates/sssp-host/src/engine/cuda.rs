@@ -505,9 +505,11 @@ struct KernelOnly {
     _weights: Slice<u32>,
     _dist: Slice<u64>,
     _queues: [Slice<u32>; 2],
-    _scratch: Slice<u32>,
     _prefix: Slice<u64>,
-    _hub: Slice<u32>,
+    /// The lookup scratch queue and the hub queue, each allocated by the first run that needs
+    /// it (`super::RunBuffers`).
+    _scratch: Option<Slice<u32>>,
+    _hub: Option<Slice<u32>>,
     _block_vals: Slice<u64>,
     _hist: Slice<u32>,
 }
@@ -579,8 +581,8 @@ impl CudaEngine {
         let name = format!("{} (CUDA, {})", ctx.name()?, k.code);
         // The graph's sizes, and those of the runs (every lane has its own ids and arcs).
         let (gn, gm) = (g.num_vertices() as u64, g.num_arcs() as u64);
-        let (n, m) = (gn << lane_bits, gm << lane_bits);
-        let needed = graph_bytes(gn, gm) + working_bytes(n, m, SCAN_BLOCKS as u64);
+        let n = gn << lane_bits;
+        let needed = graph_bytes(gn, gm) + working_bytes(n, SCAN_BLOCKS as u64);
         let (free, _total) = ctx.mem_get_info()?;
         let available = limit.map_or(free as u64, |l| l.min(free as u64));
         if needed + MARGIN > available {
@@ -604,9 +606,8 @@ impl CudaEngine {
         stream.synchronize()?;
         let upload = copy_started.elapsed();
         let (dist, queues) = (zeros64(nz)?, [zeros(nz, v)?, zeros(nz, v)?]);
-        let (scratch, table) = (zeros((m as usize).max(1), a)?, zeros(nz, v)?);
+        let table = zeros(nz, v)?;
         let (prefix, cells, counters) = (zeros64(n as usize + 1)?, zeros(CELLS, v)?, zeros64(4)?);
-        let hub = zeros(nz, v)?;
         let most = k.loop_grid.max(k.wide_grid).max(k.hubs_grid) as usize;
         let block_vals = zeros64(most)?;
         let hist = zeros(MAX_BINS as usize * most, v)?;
@@ -623,7 +624,7 @@ impl CudaEngine {
             },
             dist: device_addr(&dist, &stream) as *mut u64,
             queues: [at(device_addr(&queues[0], &stream)), at(device_addr(&queues[1], &stream))],
-            scratch: at(device_addr(&scratch, &stream)),
+            scratch: std::ptr::null_mut(),
             table: at(device_addr(&table, &stream)),
             prefix: device_addr(&prefix, &stream) as *mut u64,
             cells: at(device_addr(&cells, &stream)),
@@ -634,7 +635,7 @@ impl CudaEngine {
             far: [std::ptr::null_mut(); 2],
             block_vals: device_addr(&block_vals, &stream) as *mut u64,
             hist: at(device_addr(&hist, &stream)),
-            hub: at(device_addr(&hub, &stream)),
+            hub: std::ptr::null_mut(),
             max_degree: g.max_degree() as u64,
             classes: super::NO_CLASSES,
         };
@@ -645,9 +646,9 @@ impl CudaEngine {
                 _weights: weights,
                 _dist: dist,
                 _queues: queues,
-                _scratch: scratch,
                 _prefix: prefix,
-                _hub: hub,
+                _scratch: None,
+                _hub: None,
                 _block_vals: block_vals,
                 _hist: hist,
             },
@@ -675,6 +676,29 @@ impl CudaEngine {
         };
         engine.stream.synchronize()?;
         Ok(engine)
+    }
+
+    /// Allocate what a run needs and has not been allocated yet (kept for later runs), within
+    /// the memory the fit check left.
+    fn ensure_run_buffers(&mut self, need: super::RunBuffers) -> Result<()> {
+        let meter = self.dev.meter().clone();
+        let s = self.stream.clone();
+        if need.scratch {
+            // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
+            let m = ((self.arcs as usize) << self.lay.csr.lane_bits).max(1);
+            self.dev.reserve(4 * m as u64)?;
+            let b = counted(s.alloc_zeros::<u32>(m)?, Scale::Arcs, &meter);
+            self.lay.scratch = device_addr(&b, &s) as *mut u32;
+            self._kernel_only._scratch = Some(b);
+        }
+        if need.hub {
+            let n = (self.n as usize).max(1);
+            self.dev.reserve(4 * n as u64)?;
+            let b = counted(s.alloc_zeros::<u32>(n)?, Scale::Vertices, &meter);
+            self.lay.hub = device_addr(&b, &s) as *mut u32;
+            self._kernel_only._hub = Some(b);
+        }
+        Ok(())
     }
 
     /// Allocate the slot queues and far buffers for `count` buckets (kept across runs; grown
@@ -781,17 +805,19 @@ impl CudaEngine {
         self.classes = Some(None);
         let bits = self.lay.csr.lane_bits;
         let (gn, m) = ((self.n >> bits) as u64, self.arcs);
-        let needed = 4 * m + 4 * gn.max(1) + 8;
+        let needed = 4 * m + 16;
         if !super::classifiable(gn, m) || needed > self.dev.spare() {
             return Ok(());
         }
         let s = self.stream.clone();
         let meter = self.dev.meter().clone();
         let tagged = counted(s.alloc_zeros::<u32>(m as usize)?, Scale::Arcs, &meter);
-        let indeg = counted(s.alloc_zeros::<u32>(gn.max(1) as usize)?, Scale::Vertices, &meter);
+        // The in-degrees in the lookup table (n >= gn entries, free between runs), zeroed.
+        s.memset_zeros(&mut *self.table)?;
+        let indeg = self.lay.table;
         let mut cells = counted(s.alloc_zeros::<u64>(2)?, Scale::Vertices, &meter);
         self.lay.classes.tagged = device_addr(&tagged, &s) as *mut u32;
-        let a = self.lay.classify_args(device_addr(&indeg, &s) as *mut u32, device_addr(&cells, &s) as *mut u64);
+        let a = self.lay.classify_args(indeg, device_addr(&cells, &s) as *mut u64);
         // SAFETY: indeg n zeroed, tagged m, count two zeroed cells; phases in stream order.
         unsafe {
             self.k.classify(&s, a, 0)?;
@@ -811,10 +837,10 @@ impl CudaEngine {
         self.lay.classes.skips = skips;
         self.lay.classes.arcs = m;
         s.memset_zeros(&mut *cells)?;
-        let a = self.lay.classify_args(device_addr(&indeg, &s) as *mut u32, device_addr(&cells, &s) as *mut u64);
+        let a = self.lay.classify_args(indeg, device_addr(&cells, &s) as *mut u64);
         // SAFETY: the lists have room for the `sinks` arcs phase 1 counted; count zeroed.
         unsafe { self.k.classify(&s, a, 2)? };
-        // `indeg` and `cells` are freed when they drop: wait for the pass that reads them.
+        // `cells` is freed when it drops: wait for the pass that reads it.
         s.synchronize()?;
         self.dev.reserve(4 * m + lists)?;
         self.classes = Some(Some((tagged, tails, arcs)));
@@ -882,6 +908,7 @@ impl Engine for CudaEngine {
     fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus> {
         let nb = spec.buckets.map_or(0, |b| b.count);
         self.ensure_buckets(nb)?;
+        self.ensure_run_buffers(self.lay.run_buffers(Input::Frontier, spec.dedupe, spec.balance, spec.hub))?;
         self.prepare_classes(spec.classify, spec.cutoff)?;
         let a = self.lay.pile_args(spec, max_iters);
         let classified = self.lay.is_classified(&a.adv.csr);
@@ -1038,6 +1065,7 @@ impl super::Steps for CudaEngine {
             // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
             unsafe { self.k.scan(&self.stream, sa)? };
         }
+        self.ensure_run_buffers(self.lay.run_buffers(step.input, step.dedupe, step.balance, step.hub))?;
         self.prepare_classes(step.classify, step.cutoff)?;
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();

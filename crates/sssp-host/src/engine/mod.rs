@@ -631,7 +631,8 @@ pub(crate) struct Layout {
     pub dist: *mut u64,
     /// The two frontier queues, `n` items each.
     pub queues: [*mut u32; 2],
-    /// The lookup-dedupe scratch queue, `m` items.
+    /// The lookup-dedupe scratch queue, `m` items (allocated by the first lookup run: null
+    /// before).
     pub scratch: *mut u32,
     /// The lookup table, `n` entries.
     pub table: *mut u32,
@@ -648,7 +649,8 @@ pub(crate) struct Layout {
     /// GPU persistent loop only: one `u64` per block and `MAX_BINS` counts per block.
     pub block_vals: *mut u64,
     pub hist: *mut u32,
-    /// The hub queue, `n` items (see `sssp_kernels::advance`'s module doc).
+    /// The hub queue, `n` items (see `sssp_kernels::advance`'s module doc), allocated by the
+    /// first run that has a hub path ([`Layout::has_hubs`]: null before).
     pub hub: *mut u32,
     /// The graph's largest out-degree: a run whose hub threshold lies above it has no hub
     /// path at all, so graphs without hubs (roads, meshes) never pay for one.
@@ -791,13 +793,28 @@ impl Layout {
         }
     }
 
+    /// Whether a run in `balance` with threshold `hub` has a hub path (not partition balance,
+    /// threshold not 0, and some vertex of that degree).
+    pub fn has_hubs(&self, balance: Balance, hub: u32) -> bool {
+        balance.has_hub_path() && hub != 0 && self.max_degree >= hub as u64
+    }
+
     /// The hub queue for a run in `balance` with threshold `hub`, or null when that run has no
-    /// hub path (partition balance, threshold 0, or no vertex of that degree).
+    /// hub path. The engine allocates the queue before such a run ([`RunBuffers`]).
     pub fn hub_items(&self, balance: Balance, hub: u32) -> *mut u32 {
-        if balance.has_hub_path() && hub != 0 && self.max_degree >= hub as u64 {
+        if self.has_hubs(balance, hub) {
+            debug_assert!(!self.hub.is_null(), "a run with a hub path before its queue was allocated");
             self.hub
         } else {
             std::ptr::null_mut()
+        }
+    }
+
+    /// What a run of these modes needs beyond the buffers every run has.
+    pub fn run_buffers(&self, input: Input, dedupe: Dedupe, balance: Balance, hub: u32) -> RunBuffers {
+        RunBuffers {
+            scratch: input == Input::Frontier && dedupe == Dedupe::Lookup && self.scratch.is_null(),
+            hub: self.has_hubs(balance, hub) && self.hub.is_null(),
         }
     }
 
@@ -854,6 +871,15 @@ impl Layout {
             output: self.next(fr),
         }
     }
+}
+
+/// The buffers a run needs that the engine has not allocated yet ([`Layout::run_buffers`]):
+/// the lookup dedupe's scratch queue (`4m` bytes: only lookup runs read it) and the hub queue
+/// (`4n`: only runs with a hub path). Allocated by the first run that needs them and kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RunBuffers {
+    pub scratch: bool,
+    pub hub: bool,
 }
 
 impl Roles {
@@ -978,15 +1004,15 @@ fn split_range(
     bins
 }
 
-/// What a run needs on the device beyond the graph, in bytes (for the fit check).
-pub(crate) fn working_bytes(n: u64, m: u64, scan_blocks: u64) -> u64 {
+/// What every run needs on the device beyond the graph, in bytes (for the fit check). The
+/// buffers of some runs only (the lookup scratch, the hub queue, the bucket queues, the edge
+/// classes, the settle loop's) are fit-checked when the first such run allocates them.
+pub(crate) fn working_bytes(n: u64, scan_blocks: u64) -> u64 {
     let dist = 8 * n;
     let queues = 2 * 4 * n;
-    let scratch = 4 * m.max(1);
     let table = 4 * n;
     let prefix = 8 * (n + 1);
-    let hub = 4 * n;
-    dist + queues + scratch + table + prefix + hub + 8 * scan_blocks + 64
+    dist + queues + table + prefix + 8 * scan_blocks + 64
 }
 
 /// Bytes of the graph itself on the device.

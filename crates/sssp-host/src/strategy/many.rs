@@ -177,7 +177,7 @@ pub fn solve_each(
         // Lane j of this pass solves from chunk[j]: its source is id chunk[j] * k + j.
         let seeds: Vec<u32> = chunk.iter().enumerate().map(|(j, &s)| s * lanes + j as u32).collect();
         // Batches refuse signed graphs: no negative cycle to watch for.
-        let (stats, started) = run_device_loop(e, &seeds, &o, buckets, None)?;
+        let (stats, started) = run_device_loop(g, e, &seeds, &o, buckets, false)?;
         let (mut stats, rows) = finish_lanes(g, e, stats, started, chunk.len())?;
         stats.batch = Some(chunk.len() as u32);
         stats.chosen.clone_from(&why);
