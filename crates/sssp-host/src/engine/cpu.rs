@@ -64,9 +64,9 @@ fn shared<T: Copy + Send>(len: usize, value: T, scale: Scale, meter: &Meter) -> 
     Ok(Counted::new(Shared::new(try_vec(len, value)?), crate::mem::bytes_of::<T>(len), scale, meter))
 }
 
-/// The edge classes' buffers: classified targets, sink tails, sink arc indices (empty: not
-/// classified).
-type ClassBufs = (Buf<u32>, Buf<u32>, Buf<u64>);
+/// The edge classes' buffers: sink tails, sink arc indices (empty: not classified; the classes
+/// themselves are tagged into the targets).
+type ClassBufs = (Buf<u32>, Buf<u64>);
 
 /// A graph resident in host memory, run by the kernels crate's bodies over rayon.
 pub struct CpuEngine {
@@ -94,7 +94,8 @@ pub struct CpuEngine {
     extras: super::Extras,
     fr: Frontiers,
     pending_scratch: bool,
-    /// The edge classes (tagged targets, sink tails, sink arcs), computed on the first
+    /// The edge classes (the list of arcs into sinks: tails, arcs; the classes are tagged into the
+    /// targets), computed on the first
     /// classified run ([`CpuEngine::ensure_classes`]); `Some` once tried, empty when the graph
     /// cannot be classified.
     classes: Option<ClassBufs>,
@@ -119,7 +120,7 @@ impl CpuEngine {
         let (a, v) = (Scale::Arcs, Scale::Vertices);
         let started = std::time::Instant::now();
         let weights = counted(try_to_vec(g.engine_weights())?, a, &meter);
-        let (offsets, targets) =
+        let (offsets, mut targets) =
             (counted(try_to_vec(g.offsets())?, v, &meter), counted(try_to_vec(g.targets())?, a, &meter));
         let upload = started.elapsed();
         // Vertex ids of the runs: every lane has its own copy of each.
@@ -133,11 +134,14 @@ impl CpuEngine {
         let lay = Layout {
             csr: Csr {
                 offsets: offsets.as_ptr(),
-                targets: targets.as_ptr(),
+                // Mutable: the edge classes are tagged into it (`ensure_classes`).
+                targets: targets.as_mut_ptr(),
                 weights: weights.as_ptr(),
                 n: n as u32,
                 lane_bits: lane_bits as u16,
                 metric: g.metric().code(),
+                head_mask: Csr::head_mask(g.num_vertices() as u64),
+                _pad: 0,
             },
             dist: dist.ptr(),
             queues: [queues[0].ptr(), queues[1].ptr()],
@@ -188,18 +192,19 @@ impl CpuEngine {
         let gn = self.offsets.len() - 1;
         let m = self.offsets[gn];
         if !super::classifiable(gn as u64, m) {
-            let none = || counted(Vec::new(), Scale::Arcs, self.dev.meter());
-            self.classes = Some((none(), none(), counted(Vec::new(), Scale::Arcs, self.dev.meter())));
+            let meter = self.dev.meter();
+            self.classes = Some((counted(Vec::new(), Scale::Arcs, meter), counted(Vec::new(), Scale::Arcs, meter)));
             return Ok(());
         }
         let meter = self.dev.meter().clone();
-        let mut tagged = counted(try_vec(m as usize, 0u32)?, Scale::Arcs, &meter);
+        // The classes go into the spare high bits of the engine's own targets.
+        let tagged = self.lay.csr.targets as *mut u32;
         // The in-degrees in the lookup table (n entries, free between runs), zeroed.
         let indeg = self.lay.table;
         // SAFETY: the table has max(n, 1) >= gn entries; no launch is running.
         unsafe { std::ptr::write_bytes(indeg, 0, gn) };
         let mut count = [0u64; 2];
-        self.lay.classes.tagged = tagged.as_mut_ptr();
+        self.lay.classes.tagged = tagged;
         let a = self.lay.classify_args(indeg, count.as_mut_ptr());
         let totals = [std::sync::atomic::AtomicU64::new(0), std::sync::atomic::AtomicU64::new(0)];
         // SAFETY: the graph's buffers, `indeg` n zeroed entries, `tagged` m; the passes run in
@@ -221,7 +226,7 @@ impl CpuEngine {
         let a = self.lay.classify_args(indeg, count.as_mut_ptr());
         // SAFETY: room for the `sinks` arcs the tag pass counted; `count[0]` starts at 0.
         run_threads(CPU_THREADS, |t, nt| unsafe { classify::list_sinks(&a, t, nt) });
-        self.classes = Some((tagged, tails, arcs));
+        self.classes = Some((tails, arcs));
         Ok(())
     }
 
@@ -282,6 +287,8 @@ impl CpuEngine {
                 n: self.n,
                 lane_bits: 0,
                 metric: g.metric().code(),
+                head_mask: u32::MAX,
+                _pad: 0,
             };
             s.rev = Some((offsets, tails, ws));
         }
@@ -312,8 +319,7 @@ impl CpuEngine {
 
     /// One advance launch in any balance mode, then its hub pass when it diverted vertices (the
     /// GPU's persistent loop does the same with `grid::advance_any` and `hub_phase`).
-    fn advance_with_hubs(&mut self, a: &AdvanceArgs, len: u32) {
-        let classified = self.lay.is_classified(&a.csr);
+    fn advance_with_hubs(&mut self, a: &AdvanceArgs, len: u32, classified: bool) {
         if Balance::is_tiled(a.balance) {
             Self::advance_tiles(a, classified);
         } else {
@@ -479,7 +485,7 @@ impl Engine for CpuEngine {
         self.prepare_classes(spec.classify, spec.cutoff)?;
         let p = self.lay.pile_args(spec, max_iters);
         if spec.block {
-            super::block_loop_fits(spec, self.lay.lanes(), self.lay.is_classified(&p.adv.csr))?;
+            super::block_loop_fits(spec, self.lay.lanes(), self.lay.classifies(spec.classify))?;
         }
         let state = self.lay.cell(CELL_STATE) as *mut PileState;
         // SAFETY: the cells hold a PileState at CELL_STATE; no launch is running.
@@ -487,7 +493,8 @@ impl Engine for CpuEngine {
         // SAFETY: the pile buffers were allocated for `nb` buckets and the state is one the
         // control functions produced from init's zeroes; queues, slots and far buffers hold n
         // items each, which the push rules never exceed (split.rs); the target is < n.
-        unsafe { frontier::run(&p, &mut st, &mut Host { eng: self }) };
+        let classified = self.lay.classifies(spec.classify);
+        unsafe { frontier::run(&p, &mut st, &mut Host { eng: self, classified }) };
         // SAFETY: as above.
         unsafe { std::ptr::write_unaligned(state, st) };
         if st.done != 0 {
@@ -504,7 +511,7 @@ impl Engine for CpuEngine {
         self.prepare_classes(spec.classify && !spec.pull, sssp_kernels::NO_CUTOFF)?;
         let lay = self.settle.as_ref().expect("ensure_settle allocated it").lay;
         let a = lay.args(&self.lay, spec, source);
-        let classified = self.lay.is_classified(&a.csr);
+        let classified = self.lay.classifies(spec.classify && !spec.pull);
         // SAFETY: no launch is running when the host touches a cell or a list; the buffers
         // have the sizes `SettleArgs` documents, and the bodies keep every list free of
         // duplicates (a vertex joins the candidates once and is settled once).
@@ -612,7 +619,7 @@ impl super::Steps for CpuEngine {
         // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
         // the input length cell was written by the previous step.
         let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
-        self.advance_with_hubs(&a, len);
+        self.advance_with_hubs(&a, len, self.lay.classifies(step.classify));
         Ok(())
     }
 
@@ -638,6 +645,8 @@ impl super::Steps for CpuEngine {
 /// rayon and returns when they are done; the control runs on the calling thread.
 struct Host<'e> {
     eng: &'e mut CpuEngine,
+    /// Relax through the edge classes.
+    classified: bool,
 }
 
 impl frontier::Executor for Host<'_> {
@@ -647,7 +656,7 @@ impl frontier::Executor for Host<'_> {
         }
         // SAFETY: the caller's; the input length cell was written by the previous phase.
         let len = unsafe { *a.input.len };
-        self.eng.advance_with_hubs(a, len);
+        self.eng.advance_with_hubs(a, len, self.classified);
     }
 
     unsafe fn compact(&mut self, input: Queue, _: *mut u32, out: Queue) {

@@ -475,7 +475,8 @@ pub struct CudaEngine {
     lay: Layout,
     /// Problem objects of other features, kept for the engine's life.
     extras: super::Extras,
-    /// The edge classes (classified targets, sink tails, sink arcs), computed on the first
+    /// The edge classes (the list of arcs into sinks: tails, arcs; the classes themselves are
+    /// tagged into the targets), computed on the first
     /// classified run; `Some` once tried (`None` inside when the graph is not classified).
     classes: Option<Option<ClassBufs>>,
     /// The cutoff of a classified run whose deferred arcs are still to be relaxed.
@@ -484,7 +485,7 @@ pub struct CudaEngine {
 
 /// The edge classes' buffers: classified targets, sink tails, sink arc indices (only kernels
 /// read them, through the layout).
-type ClassBufs = (Slice<u32>, Slice<u32>, Slice<u64>);
+type ClassBufs = (Slice<u32>, Slice<u64>);
 
 /// The settle loop's device buffers (see `engine::settle`).
 struct CudaSettle {
@@ -621,6 +622,8 @@ impl CudaEngine {
                 n: n as u32,
                 lane_bits: lane_bits as u16,
                 metric: g.metric().code(),
+                head_mask: Csr::head_mask(gn),
+                _pad: 0,
             },
             dist: device_addr(&dist, &stream) as *mut u64,
             queues: [at(device_addr(&queues[0], &stream)), at(device_addr(&queues[1], &stream))],
@@ -789,6 +792,8 @@ impl CudaEngine {
                 n: self.n,
                 lane_bits: 0,
                 metric: g.metric().code(),
+                head_mask: u32::MAX,
+                _pad: 0,
             };
             cs.rev = Some(rev);
         }
@@ -805,18 +810,19 @@ impl CudaEngine {
         self.classes = Some(None);
         let bits = self.lay.csr.lane_bits;
         let (gn, m) = ((self.n >> bits) as u64, self.arcs);
-        let needed = 4 * m + 16;
+        let needed = 16;
         if !super::classifiable(gn, m) || needed > self.dev.spare() {
             return Ok(());
         }
         let s = self.stream.clone();
         let meter = self.dev.meter().clone();
-        let tagged = counted(s.alloc_zeros::<u32>(m as usize)?, Scale::Arcs, &meter);
+        // The classes go into the spare high bits of the engine's own targets.
+        let tagged = self.lay.csr.targets as *mut u32;
         // The in-degrees in the lookup table (n >= gn entries, free between runs), zeroed.
         s.memset_zeros(&mut *self.table)?;
         let indeg = self.lay.table;
         let mut cells = counted(s.alloc_zeros::<u64>(2)?, Scale::Vertices, &meter);
-        self.lay.classes.tagged = device_addr(&tagged, &s) as *mut u32;
+        self.lay.classes.tagged = tagged;
         let a = self.lay.classify_args(indeg, device_addr(&cells, &s) as *mut u64);
         // SAFETY: indeg n zeroed, tagged m, count two zeroed cells; phases in stream order.
         unsafe {
@@ -825,7 +831,9 @@ impl CudaEngine {
         }
         let [sinks, skips]: [u64; 2] = s.clone_dtoh(&*cells)?.try_into().expect("two cells");
         let lists = 12 * sinks;
-        if 4 * m + lists > self.dev.spare() {
+        // A list that does not fit leaves the graph unclassified (its targets tagged, which
+        // the plain kernels mask).
+        if lists > self.dev.spare() {
             self.lay.classes = super::NO_CLASSES;
             return Ok(());
         }
@@ -842,8 +850,8 @@ impl CudaEngine {
         unsafe { self.k.classify(&s, a, 2)? };
         // `cells` is freed when it drops: wait for the pass that reads it.
         s.synchronize()?;
-        self.dev.reserve(4 * m + lists)?;
-        self.classes = Some(Some((tagged, tails, arcs)));
+        self.dev.reserve(lists)?;
+        self.classes = Some(Some((tails, arcs)));
         Ok(())
     }
 
@@ -911,7 +919,7 @@ impl Engine for CudaEngine {
         self.ensure_run_buffers(self.lay.run_buffers(Input::Frontier, spec.dedupe, spec.balance, spec.hub))?;
         self.prepare_classes(spec.classify, spec.cutoff)?;
         let a = self.lay.pile_args(spec, max_iters);
-        let classified = self.lay.is_classified(&a.adv.csr);
+        let classified = self.lay.classifies(spec.classify);
         // SAFETY: buffers as `Kernels::pile_loop` requires: queues and far buffers n, slots
         // nb x n (ensure_buckets), scratch m, cells CELLS (init zeroed them: the start state and
         // a barrier at rest), block_vals and hist sized by loop_grid at construction.
@@ -940,7 +948,7 @@ impl Engine for CudaEngine {
         // The cells start at rest: lengths, the barrier and the done flag zero.
         self.stream.memset_zeros(&mut *cs.cells)?;
         let a = cs.lay.args(&self.lay, spec, source);
-        let classified = self.lay.is_classified(&a.csr);
+        let classified = self.lay.classifies(spec.classify && !spec.pull);
         // SAFETY: buffers as `Kernels::settle_loop` requires (ensure_settle sized them, and
         // uploaded the reverse graph for a pull run); init reset the distances before this.
         unsafe { self.k.settle_loop(&self.stream, a, classified)? };
@@ -1070,7 +1078,7 @@ impl super::Steps for CudaEngine {
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();
         let a = self.lay.advance_args(&step, &roles);
-        let classified = self.lay.is_classified(&a.csr);
+        let classified = self.lay.classifies(step.classify);
         // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS, hub n.
         unsafe { self.k.advance(&self.stream, a, classified)? };
         if !a.hub.items.is_null() {

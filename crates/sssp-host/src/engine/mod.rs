@@ -90,13 +90,17 @@ pub struct Advance {
 }
 
 /// Where an engine keeps the edge classes of its graph (`sssp_kernels::classify`), computed on
-/// first use. Graphs with more than `sssp_kernels::MAX_CLASSIFIED` (2^30) vertices, or no arcs,
-/// are never classified, and neither is one whose classes do not fit in the device memory the
-/// engine has left (4 bytes per arc, plus 12 per arc into a sink): classification only saves
-/// work, so a run asking for it then runs unclassified, with the same result.
+/// first use. The classes are tagged into the two spare high bits of the resident graph's own
+/// targets (the heads of a graph of at most `sssp_kernels::MAX_CLASSIFIED` = 2^30 vertices
+/// leave them free, and every kernel reads heads through `Csr::target`, which masks them), so
+/// they cost no copy of the targets: only the list of arcs into sinks (12 bytes each). Graphs
+/// with more vertices, or no arcs, are never classified, and neither is one whose sink list does
+/// not fit in the device memory the engine has left: classification only saves work, so a run
+/// asking for it then runs unclassified, with the same result.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Classes {
-    /// The classified targets, `m` words (null: not classified).
+    /// The classified targets: the resident graph's targets, once tagged (null: not
+    /// classified).
     pub tagged: *mut u32,
     /// Tail and index of each arc into a sink, `sinks` each.
     pub sink_tail: *mut u32,
@@ -719,20 +723,11 @@ impl Layout {
         })
     }
 
-    /// The graph as a run relaxes it: through the classified targets when it classifies and
-    /// the classes exist.
-    pub fn run_csr(&self, classify: bool) -> Csr {
-        if classify && !self.classes.tagged.is_null() {
-            Csr { targets: self.classes.tagged, ..self.csr }
-        } else {
-            self.csr
-        }
-    }
-
-    /// Whether a run's graph view relaxes through the classes (so it takes the classified
-    /// kernels and leaves arcs for [`Engine::relax_deferred`]).
-    pub fn is_classified(&self, csr: &Csr) -> bool {
-        !self.classes.tagged.is_null() && std::ptr::eq(csr.targets, self.classes.tagged)
+    /// Whether a run that asks for the classes (`classify`) relaxes through them: they exist
+    /// (so it takes the classified kernels and leaves arcs for [`Engine::relax_deferred`]).
+    /// Runs that do not read the same targets through the plain kernels, which mask the tags.
+    pub fn classifies(&self, classify: bool) -> bool {
+        classify && !self.classes.tagged.is_null()
     }
 
     /// The classification passes' parameters (the graph's own view: one lane), with `indeg`
@@ -758,7 +753,7 @@ impl Layout {
     /// The deferred pass of a classified run with `cutoff`.
     pub fn sink_args(&self, cutoff: u32) -> SinkArgs {
         SinkArgs {
-            csr: self.run_csr(true),
+            csr: self.csr,
             dist: self.dist,
             sink_tail: self.classes.sink_tail,
             sink_arc: self.classes.sink_arc,
@@ -778,7 +773,7 @@ impl Layout {
             hub_zero,
             hub_degree: step.hub,
             hub_pass: 0,
-            csr: self.run_csr(step.classify),
+            csr: self.csr,
             dist: self.dist,
             input: self.queue(roles.input),
             output: self.queue(roles.output),

@@ -378,6 +378,8 @@ fn sweep_args(
             n: h.order.len() as u32,
             lane_bits: 0,
             metric,
+            head_mask: u32::MAX,
+            _pad: 0,
         },
         order: h.order.as_ptr(),
         level_starts: h.level_starts.as_ptr(),
