@@ -18,7 +18,7 @@
 //! Every device keeps a [`Meter`]: the bytes its buffers hold, counted when a buffer is made and
 //! when it is dropped, now and at the peak. [`Device::alloc`] counts its buffers itself; an
 //! engine that allocates its own buffers another way (the CUDA engine through `cudarc`, the CPU
-//! engine as vectors) counts each on the same meter ([`Meter::charge`]), so the figure covers
+//! engine as vectors) counts each on the same meter (`Meter::charge`), so the figure covers
 //! everything resident for a run on either backend. What is host memory on the GPU's side
 //! (page-locked staging, downloaded results) is not device memory and is not counted.
 

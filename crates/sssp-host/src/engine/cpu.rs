@@ -94,10 +94,9 @@ pub struct CpuEngine {
     extras: super::Extras,
     fr: Frontiers,
     pending_scratch: bool,
-    /// The edge classes (the list of arcs into sinks: tails, arcs; the classes are tagged into the
-    /// targets), computed on the first
-    /// classified run ([`CpuEngine::ensure_classes`]); `Some` once tried, empty when the graph
-    /// cannot be classified.
+    /// The edge classes (the list of arcs into sinks: tails, arcs; the classes are tagged into
+    /// the targets), computed on the first classified run ([`CpuEngine::ensure_classes`]);
+    /// `Some` once tried, empty when the graph cannot be classified.
     classes: Option<ClassBufs>,
     /// The cutoff of a classified run whose deferred arcs are still to be relaxed.
     deferred: Option<u32>,

@@ -311,7 +311,8 @@ impl Kernels {
     /// # Safety
     /// Every address in `a` is a live device buffer sized as `AdvanceArgs` documents: output
     /// capacity covers the pushes the dedupe mode can make, `scan` has `len + 1` entries.
-    /// `classified`: `a.csr.targets` is the classified copy (the `_classified` twins run).
+    /// `classified`: the run relaxes through the edge classes tagged into `a.csr.targets` (the
+    /// `_classified` twins run).
     unsafe fn advance(&self, s: &CudaStream, a: AdvanceArgs, classified: bool) -> Result<()> {
         let f = match (Balance::is_tiled(a.balance), classified) {
             (true, false) => &self.advance_tiles,
@@ -392,7 +393,7 @@ impl Kernels {
     /// Every buffer of `a` is sized as `SettleArgs` documents (`mins`: two per `settle_grid`
     /// block, the reverse graph present when `a.pull` is set), the distances were reset by
     /// the init kernel, and the cells' barrier is at rest (count 0).
-    /// `classified`: `a.csr.targets` is the classified copy.
+    /// `classified`: the run relaxes through the edge classes tagged into `a.csr.targets`.
     unsafe fn settle_loop(&self, s: &CudaStream, a: SettleArgs, classified: bool) -> Result<()> {
         let (f, grid) = if classified {
             (&self.twins()?.settle_loop, self.twins()?.settle_grid)
@@ -483,8 +484,8 @@ pub struct CudaEngine {
     deferred: Option<u32>,
 }
 
-/// The edge classes' buffers: classified targets, sink tails, sink arc indices (only kernels
-/// read them, through the layout).
+/// The edge classes' buffers: sink tails, sink arc indices (the classes are tagged into the
+/// targets; only kernels read them, through the layout).
 type ClassBufs = (Slice<u32>, Slice<u64>);
 
 /// The settle loop's device buffers (see `engine::settle`).
