@@ -77,23 +77,25 @@ fn work(g: &Graph, eng: &mut (dyn Engine + 'static), src: u32, balance: Balance,
 /// text, so this graph is rebuilt from them): self-loops (2,2) and (4,4); in-degree-1 arcs
 /// (0,2), (3,7), (7,6); sinks 1, 5 and 8, whose in-arcs (2,1), (4,5), (4,8), (6,8) are deferred.
 fn figure_2() -> Graph {
-    graph(
-        9,
-        &[
-            (0, 2, 1),
-            (0, 3, 2),
-            (2, 2, 1),
-            (2, 1, 3),
-            (2, 4, 2),
-            (3, 7, 1),
-            (3, 4, 5),
-            (4, 4, 1),
-            (4, 5, 1),
-            (4, 8, 4),
-            (7, 6, 1),
-            (6, 8, 1),
-        ],
-    )
+    graph(9, &figure_2_arcs())
+}
+
+/// The arcs of [`figure_2`].
+fn figure_2_arcs() -> [(u32, u32, i64); 12] {
+    [
+        (0, 2, 1),
+        (0, 3, 2),
+        (2, 2, 1),
+        (2, 1, 3),
+        (2, 4, 2),
+        (3, 7, 1),
+        (3, 4, 5),
+        (4, 4, 1),
+        (4, 5, 1),
+        (4, 8, 4),
+        (7, 6, 1),
+        (6, 8, 1),
+    ]
 }
 
 #[test]
@@ -129,12 +131,24 @@ fn auto_classifies_where_it_pays() {
         let run = |eng: &mut (dyn Engine + 'static), classify| {
             let o = Options { classify, ..Options::default() };
             let sol = solve(&g, Algo::Workfront, Some(eng), 0, &o).unwrap();
-            (sol.stats.vertices_processed, sol.stats.arcs_relaxed, sol.stats.classify)
+            let s = sol.stats;
+            (s.vertices_processed, s.arcs_relaxed, s.classify, s.classes_used, s.device_memory.unwrap().arc_bytes)
         };
-        let auto = run(eng.as_mut(), Classify::Auto);
+        // `auto` decides from its own count on the host, once per engine; the engine computes
+        // the classes only for a run that uses them.
+        let mut fresh = engine::open(&g, device()).unwrap();
+        let first = run(fresh.as_mut(), Classify::Auto);
+        assert!(!first.2.is_zero(), "the first auto run counts");
+        assert_eq!(first.3, pays);
+        let m = g.num_arcs() as u64;
+        // Tagged into the targets: only the list of arcs into sinks takes memory.
+        let classes = 12 * counts.deferred;
+        assert_eq!(first.4, 8 * m + if pays { classes } else { 0 }, "pays {pays}: the classes held only when used");
+        let auto = run(fresh.as_mut(), Classify::Auto);
         let same = run(eng.as_mut(), if pays { Classify::On } else { Classify::Off });
         assert_eq!(auto.0..=auto.1, same.0..=same.1, "pays {pays}");
-        // Computed once per engine (above), so no run pays for it again.
+        assert_eq!(first.0..=first.1, same.0..=same.1, "pays {pays}");
+        // Counted (and computed) once per engine, so no later run pays for it again.
         assert!(auto.2.is_zero() && same.2.is_zero());
     }
     assert!(!Classify::Auto.uses(None) && !Classify::On.uses(None));
@@ -267,6 +281,47 @@ proptest! {
         for (algo, opts) in classifying_configs() {
             let sol = solve(&g, algo, Some(eng.as_mut()), src, &opts);
             prop_assert!(sol.as_ref().is_ok_and(|s| s.dist == want), "{} {:?}", algo.name(), opts);
+        }
+    }
+}
+
+/// Once an engine has classified its graph the classes live in the high bits of its targets
+/// (issue #30: no copy of them), so every reader that does not classify must see plain heads:
+/// the plain advance, the tree pass, the certificate, asynchronous delta-stepping, the settle
+/// loop's minima and its pull variant, PHAST's sweep, and the diameter's BFS level kernels.
+#[test]
+fn readers_that_do_not_classify_see_plain_heads_after_classification() {
+    use sssp::diameter::{diameter, BfsMode, DiameterOptions};
+    use sssp::strategy::crauser::Variant;
+    use sssp::strategy::Certify;
+    let unit: Vec<_> = figure_2_arcs().iter().map(|&(u, v, _)| (u, v, 1)).collect();
+    for g in [figure_2(), graph(9, &unit)] {
+        let want = sssp::reference::dijkstra(&g, 0).unwrap();
+        let mut eng = engine::open(&g, device()).unwrap();
+        let on = Options { classify: Classify::On, ..Options::default() };
+        assert!(solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &on).unwrap().stats.classes_used);
+        let off = Options { classify: Classify::Off, certify: Certify::Device, tree: true, ..Options::default() };
+        for (algo, o) in [
+            (Algo::Workfront, off),
+            (Algo::TopoBf, off),
+            (Algo::NearFar, Options { delta: Some(2), ..off }),
+            (Algo::Crauser, off),
+            (Algo::Martin, Options { variant: Variant::Predecessor, ..off }),
+            (Algo::Async, Options { tree: false, ..off }),
+            (Algo::Phast, Options { tree: false, ..off }),
+        ] {
+            let sol = solve(&g, algo, Some(eng.as_mut()), 0, &o).unwrap_or_else(|e| panic!("{}: {e}", algo.name()));
+            assert_eq!(sol.dist, want, "{}", algo.name());
+            if let Some(p) = &sol.parents {
+                sssp::verify::check_tree(&g, 0, &sol.dist, p).unwrap();
+            }
+        }
+        for bfs in [BfsMode::Queue, BfsMode::Thread, BfsMode::Warp] {
+            let d = |classify| {
+                let sssp = Options { classify, ..Options::default() };
+                diameter(&g, device(), &DiameterOptions { bfs, sssp, ..DiameterOptions::default() }).unwrap().diameter
+            };
+            assert_eq!(d(Classify::On), d(Classify::Off), "{bfs:?}");
         }
     }
 }

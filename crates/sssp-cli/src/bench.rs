@@ -335,9 +335,11 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
             // Every row is certified as it comes (a wrong row fails the run, exit 3); the
             // certificates' time is taken out of the stream's.
             let mut certify = std::time::Duration::ZERO;
+            let mut device_bytes: Option<u64> = None;
             let t = std::time::Instant::now();
             sssp::strategy::solve_each(g, c.algo, Some(eng.as_mut()), sources, &opts, |s, sol| {
                 iters.push(sol.stats.iterations as f64);
+                device_bytes = device_bytes.max(sol.stats.device_memory.map(|f| f.bytes));
                 certify += sol.stats.certify;
                 rows.push((s, sol.dist));
                 Ok(())
@@ -360,6 +362,7 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
                     "sources": sources.len(), "total_ms": total * 1e3, "ms_per_source": total * 1e3 / sources.len() as f64,
                     "sources_per_second": rate, "speedup": speedup, "iterations": iters,
                     "device": eng.device().to_string(), "open_seconds": open_s, "verified": true,
+                    "device_bytes": device_bytes,
                 });
                 outln!("{v}");
             } else {
@@ -561,6 +564,8 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let mut delta = None;
         let mut chosen = None;
         let mut last = sssp::strategy::Stats::default();
+        // The largest of the trials' peaks (each trial's is its own: see `Stats::device_memory`).
+        let mut device_bytes: Option<u64> = None;
         for (i, &src) in sources.iter().enumerate() {
             let opts = Options { target: c.target_at.map(|f| targets[i][fraction_index(&a.target_at, f)]), ..opts };
             // Certified inside (`opts.certify`): a wrong answer is the solve's error.
@@ -586,6 +591,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             per_step.extend(sol.stats.settled_per_step);
             delta = sol.stats.delta;
             chosen = sol.stats.chosen.clone();
+            device_bytes = device_bytes.max(sol.stats.device_memory.map(|f| f.bytes));
             last = sol.stats;
         }
         let med = median(&mut ms);
@@ -648,6 +654,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 "certify_ms": cert, "certified_on": certified_on,
                 "classify": c.algo.classifies().then_some(c.classify.name()),
                 "loop": is_frontier(c.algo).then_some(if c.block { "block" } else { "grid" }),
+                "device_bytes": device_bytes,
             });
             outln!("{v}");
         } else {

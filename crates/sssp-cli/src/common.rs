@@ -647,6 +647,7 @@ pub fn report(
             "delta": s.delta.map(|d| dist_json(g.metric(), d as Dist)), "buckets": s.buckets, "far_splits": s.far_splits, "chosen": s.chosen,
             "settled_per_step": s.settled_per_step, "verified": verified,
             "certified_on": s.certified, "certify_seconds": s.certified.map(|_| s.certify.as_secs_f64()),
+            "device_bytes": s.device_memory.map(|f| f.bytes), "device_arc_bytes": s.device_memory.map(|f| f.arc_bytes),
         });
         to.line(format_args!("{v}"));
     } else {
@@ -705,7 +706,27 @@ pub fn report(
             s.arcs_relaxed,
             verified.map(|v| format!(", verified ({v})")).unwrap_or_default()
         ));
+        if let Some(f) = s.device_memory {
+            to.line(format_args!("device memory: {}", memory_line(g, f)));
+        }
     }
+}
+
+/// A run's device memory for people: `1.23 GB peak (8.0 B/arc + 40.0 B/vertex)`, the peak split
+/// into the buffers sized by arcs (per arc of the graph) and the rest (per vertex, fixed-size
+/// buffers included).
+pub fn memory_line(g: &Graph, f: sssp::device::Footprint) -> String {
+    let b = f.bytes as f64;
+    let size = if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.2} MB", b / 1e6)
+    } else {
+        format!("{:.1} kB", b / 1e3)
+    };
+    let per_arc = f.arc_bytes as f64 / g.num_arcs().max(1) as f64;
+    let per_vertex = (f.bytes - f.arc_bytes) as f64 / g.num_vertices().max(1) as f64;
+    format!("{size} peak ({per_arc:.1} B/arc + {per_vertex:.1} B/vertex)")
 }
 
 /// A traversal rate in a unit that shows its digits: GTEPS from 1e9 arcs/s, MTEPS from 1e6,

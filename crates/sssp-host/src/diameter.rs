@@ -756,7 +756,7 @@ fn device_spec(g: &Graph, eng: &mut dyn Engine, opts: &DiameterOptions) -> Resul
             cutoff: NO_CUTOFF,
             target: NO_TARGET,
             hub: o.hub_degree,
-            classify: crate::strategy::prepare_classes(eng, &o)?.0,
+            classify: crate::strategy::prepare_classes(g, eng, &o)?.0,
             // Lanes and the level kernels: the grid loop.
             block: false,
         },
@@ -963,7 +963,7 @@ fn batched(
 ) -> Result<(Bounded, u32)> {
     let k = opts.batch;
     let mut eng = engine::open_lanes(g, device, k)?;
-    spec.classify = strategy::prepare_classes(eng.as_mut(), &opts.sssp)?.0;
+    spec.classify = strategy::prepare_classes(g, eng.as_mut(), &opts.sssp)?.0;
     let bounds = Bounds::new(eng.as_ref(), member)?;
     let bits = k.trailing_zeros();
     let (mut tally, mut next, mut traversals) = (Tally::new(first), vec![first], 0u32);

@@ -60,7 +60,7 @@ pub struct BfsArgs {
 
 // The layout the PTX entry points expect (the host fills this block field by field), and the
 // thread-safety and launch-argument marks that every parameter block carries (see `types`).
-const _: () = assert!(core::mem::size_of::<BfsArgs>() == 32 + 8 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<BfsArgs>() == 40 + 8 + 8 + 8);
 #[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
 // SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
 unsafe impl cudarc::driver::DeviceRepr for BfsArgs {}
@@ -92,7 +92,7 @@ pub unsafe fn level_thread(a: &BfsArgs, tid: u32, nthreads: u32) -> (u64, u64) {
         if dist_of(load_packed(a.dist, v)) == a.level {
             let (s, e) = (*a.csr.offsets.add(v as usize), *a.csr.offsets.add(v as usize + 1));
             for j in s..e {
-                if let Some(d) = visit(a, *a.csr.targets.add(j as usize), next) {
+                if let Some(d) = visit(a, a.csr.target(j), next) {
                     found += 1;
                     arcs += d;
                 }
@@ -117,7 +117,7 @@ pub unsafe fn level_warp(a: &BfsArgs, tid: u32, nthreads: u32) -> (u64, u64) {
             let (s, e) = (*a.csr.offsets.add(v as usize), *a.csr.offsets.add(v as usize + 1));
             let mut j = s + lane as u64;
             while j < e {
-                if let Some(d) = visit(a, *a.csr.targets.add(j as usize), next) {
+                if let Some(d) = visit(a, a.csr.target(j), next) {
                     found += 1;
                     arcs += d;
                 }
@@ -144,7 +144,7 @@ pub unsafe fn level_bottom_up(a: &BfsArgs, tid: u32, nthreads: u32) -> (u64, u64
             let (s, e) = (*a.csr.offsets.add(v as usize), *a.csr.offsets.add(v as usize + 1));
             let mut j = s;
             while j < e {
-                if dist_of(load_packed(a.dist, *a.csr.targets.add(j as usize))) == a.level {
+                if dist_of(load_packed(a.dist, a.csr.target(j))) == a.level {
                     AtomicU64::from_ptr(a.dist.add(v as usize)).store(pack(next, next), Relaxed);
                     found += 1;
                     arcs += e - s;
@@ -223,6 +223,8 @@ mod tests {
                     n: 5,
                     lane_bits: 0,
                     metric: 0,
+                    head_mask: HEAD_MASK,
+                    _pad: 0,
                 };
                 let mut level = 0;
                 let mut seen = vec![];

@@ -93,7 +93,7 @@ pub struct CertArgs {
 }
 
 // The layout the PTX entry points expect, and the marks every parameter block carries.
-const _: () = assert!(core::mem::size_of::<CertArgs>() == 32 + 8 * 7 + 4 * 6);
+const _: () = assert!(core::mem::size_of::<CertArgs>() == 40 + 8 * 7 + 4 * 6);
 #[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
 // SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
 unsafe impl cudarc::driver::DeviceRepr for CertArgs {}
@@ -191,7 +191,7 @@ pub unsafe fn arcs(a: &CertArgs, tid: u32, nthreads: u32) -> u64 {
         if du == INF {
             return;
         }
-        let v = *csr.targets.add(e as usize);
+        let v = csr.target(e);
         if violates(metric, du, *csr.weights.add(e as usize), dist(a, v), a.bound) {
             bad += 1;
         }
@@ -242,7 +242,7 @@ unsafe fn expand_arcs(a: &CertArgs, u: u32, from: u64, step: u64, out: *mut u32,
     let end = *csr.offsets.add(u as usize + 1);
     let mut e = *csr.offsets.add(u as usize) + from;
     while e < end {
-        let v = *csr.targets.add(e as usize);
+        let v = csr.target(e);
         if level_of(a, v) == UNSEEN && tight(metric, du, *csr.weights.add(e as usize), dist(a, v)) {
             claim(a, v, a.depth + 1, out, at);
         }

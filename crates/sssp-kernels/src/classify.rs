@@ -1,7 +1,9 @@
 //! Edge classification (H-BF, Busato and Bombieri, §4.1 and Algorithm 4): once per graph, each
-//! arc gets a class from its head's degrees, stored in the two high bits of a copy of the arc
-//! targets ([`CLASS_SHIFT`]), which the classified advance reads instead of the plain targets
-//! (`advance::relax_arc` with `C = true`). The classes and what they save:
+//! arc gets a class from its head's degrees, stored in the two high bits of the arc's own target
+//! word ([`CLASS_SHIFT`]; the heads of a classified graph leave them free), which the classified
+//! advance reads with the head (`advance::relax_arc` with `C = true`) and every other reader
+//! masks off (`Csr::target`). No copy of the targets: 4 bytes per arc of device memory saved
+//! (issue #30). The classes and what they save:
 //!
 //! - [`ARC_SKIP`]: a self-loop of non-negative weight, which can never improve anything, is not
 //!   relaxed. (A negative self-loop is a negative cycle: it stays a plain arc.)
@@ -33,7 +35,7 @@ pub struct ClassifyArgs {
     /// The graph, plain targets, one lane (`lane_bits == 0`), fewer than [`MAX_CLASSIFIED`]
     /// vertices.
     pub csr: Csr,
-    /// `m` classified targets (written by [`tag`]).
+    /// The graph's own targets (`csr.targets`), which [`tag`] tags in place.
     pub tagged: *mut u32,
     /// `n` in-degree counts, zeroed before [`count_in`].
     pub indeg: *mut u32,
@@ -49,7 +51,7 @@ pub struct ClassifyArgs {
 
 // The layout the PTX entry points expect (the host fills this block field by field), and the
 // thread-safety and launch-argument marks that every parameter block carries (see `types`).
-const _: () = assert!(core::mem::size_of::<ClassifyArgs>() == 32 + 5 * 8);
+const _: () = assert!(core::mem::size_of::<ClassifyArgs>() == 40 + 5 * 8);
 // Raw addresses into engine-managed buffers, handed to worker threads by the CPU backend.
 unsafe impl Send for ClassifyArgs {}
 unsafe impl Sync for ClassifyArgs {}
@@ -86,7 +88,7 @@ fn is_skip(metric: Metric, u: u32, v: u32, w: u32) -> bool {
 pub unsafe fn count_in(a: &ClassifyArgs, tid: u32, nthreads: u32) {
     partition_walk(a.csr.offsets, a.csr.n, tid, nthreads, |at| {
         let Some((u, e)) = at else { return };
-        let v = *a.csr.targets.add(e as usize);
+        let v = a.csr.target(e);
         if is_skip(a.csr.metric(), u, v, *a.csr.weights.add(e as usize)) {
             return;
         }
@@ -100,14 +102,16 @@ pub unsafe fn count_in(a: &ClassifyArgs, tid: u32, nthreads: u32) {
 /// The class of arc `e` out of `u`.
 #[inline(always)]
 unsafe fn class_at(a: &ClassifyArgs, u: u32, e: u64) -> (u32, u32) {
-    let v = *a.csr.targets.add(e as usize);
+    let v = a.csr.target(e);
     let (start, end) = a.csr.arcs(v);
     let indeg = AtomicU32::from_ptr(a.indeg.add(v as usize)).load(Relaxed);
     (v, arc_class(a.csr.metric(), u, v, *a.csr.weights.add(e as usize), indeg, end - start))
 }
 
-/// Pass 2 (after [`count_in`]): write the classified targets; returns this thread's counts of
-/// arcs into sinks and of skipped self-loops (the caller adds them to `count[0]`, `count[1]`).
+/// Pass 2 (after [`count_in`]): tag each arc's class into its target word, in place (each arc
+/// is read and written by one thread, and its class depends only on its head's degrees, never
+/// on another arc's word); returns this thread's counts of arcs into sinks and of skipped
+/// self-loops (the caller adds them to `count[0]`, `count[1]`).
 #[inline(always)]
 pub unsafe fn tag(a: &ClassifyArgs, tid: u32, nthreads: u32) -> (u64, u64) {
     let (mut sinks, mut skips) = (0u64, 0u64);
@@ -154,7 +158,7 @@ pub struct SinkArgs {
 
 // The layout the PTX entry points expect (the host fills this block field by field), and the
 // thread-safety and launch-argument marks that every parameter block carries (see `types`).
-const _: () = assert!(core::mem::size_of::<SinkArgs>() == 32 + 4 * 8 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<SinkArgs>() == 40 + 4 * 8 + 8 + 8);
 // Raw addresses into engine-managed buffers, handed to worker threads by the CPU backend.
 unsafe impl Send for SinkArgs {}
 unsafe impl Sync for SinkArgs {}
@@ -221,10 +225,22 @@ mod tests {
             n: 4,
             lane_bits: 2,
             metric: Metric::Integer.code(),
+            head_mask: HEAD_MASK,
+            _pad: 0,
         };
         unsafe {
             assert_eq!(csr.head_class(2, 0), ((7 << 2) | 2, ARC_SINGLE));
             assert_eq!(csr.head_class(1, 1), ((HEAD_MASK << 2) | 1, ARC_SINK));
+            // The plain readers mask the tags off: the same heads.
+            assert_eq!(csr.head(2, 0), (7 << 2) | 2);
+            assert_eq!(csr.head(1, 1), (HEAD_MASK << 2) | 1);
+            assert_eq!(csr.target(1), HEAD_MASK);
+            // A graph too large to classify keeps every bit of its ids.
+            let big = Csr { n: (1 << 30) + 1, lane_bits: 0, head_mask: Csr::head_mask((1 << 30) + 1), ..csr };
+            assert_eq!(big.target(0), t[0]);
+            assert_eq!(big.head(0, 0), t[0]);
+            let most = Csr { n: 1 << 30, lane_bits: 0, head_mask: Csr::head_mask(1 << 30), ..csr };
+            assert_eq!(most.target(0), 7, "2^30 vertices: ids fit in 30 bits");
         }
     }
 }

@@ -102,7 +102,7 @@ pub unsafe fn prepare_in(a: &SettleArgs, tid: u32, nthreads: u32) {
     while u < a.csr.n {
         let (lo, hi) = (*a.csr.offsets.add(u as usize), *a.csr.offsets.add(u as usize + 1));
         for e in lo..hi {
-            let v = *a.csr.targets.add(e as usize);
+            let v = a.csr.target(e);
             let w = *a.csr.weights.add(e as usize);
             let m = AtomicU32::from_ptr(a.min_in.add(v as usize));
             if m.load(Relaxed) > w {
@@ -181,7 +181,7 @@ pub unsafe fn relax_frontier<const C: bool>(a: &SettleArgs, step: u32, tid: u32,
 /// into an in-degree-1 head stores without an atomic (the frontier holds each tail once).
 #[inline(always)]
 unsafe fn relax_one<const C: bool>(a: &SettleArgs, du: u32, e: u64, step: u32, arcs: &mut u64) -> Option<u32> {
-    let (v, class) = if C { a.csr.head_class(0, e) } else { (*a.csr.targets.add(e as usize), ARC_PLAIN) };
+    let (v, class) = if C { a.csr.head_class(0, e) } else { (a.csr.target(e), ARC_PLAIN) };
     if C {
         if class >= ARC_SINK {
             return None;

@@ -56,7 +56,7 @@ pub struct SweepArgs {
 
 // The layout the PTX entry points expect (the host fills this block field by field), and the
 // thread-safety and launch-argument marks that every parameter block carries (see `types`).
-const _: () = assert!(core::mem::size_of::<SweepArgs>() == 32 + 7 * 8 + 6 * 4);
+const _: () = assert!(core::mem::size_of::<SweepArgs>() == 40 + 7 * 8 + 6 * 4);
 #[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
 // SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
 unsafe impl cudarc::driver::DeviceRepr for SweepArgs {}
@@ -197,6 +197,8 @@ mod tests {
                     n: 4,
                     lane_bits: 0,
                     metric: Metric::Integer.code(),
+                    head_mask: u32::MAX,
+                    _pad: 0,
                 },
                 order: order.as_ptr(),
                 level_starts: level_starts.as_ptr(),
@@ -273,6 +275,8 @@ mod tests {
                     n: 0,
                     lane_bits: 0,
                     metric: Metric::Integer.code(),
+                    head_mask: u32::MAX,
+                    _pad: 0,
                 },
                 order: core::ptr::null(),
                 level_starts: core::ptr::null(),

@@ -50,7 +50,7 @@ pub unsafe fn tree_arcs(a: &TreeArgs, tid: u32, nthreads: u32) {
     partition_walk(csr.offsets, csr.n, tid, nthreads, |at| {
         let Some((u, e)) = at else { return };
         let pu = load_packed(a.dist, u);
-        let v = *csr.targets.add(e as usize);
+        let v = csr.target(e);
         if is_tree_arc(csr.metric(), pu, *csr.weights.add(e as usize), load_packed(a.dist, v)) {
             AtomicU32::from_ptr(a.parent1.add(v as usize)).store(u + 1, Relaxed);
         }

@@ -91,9 +91,11 @@ impl Balance {
 pub const HUB_DEGREE: u32 = 64;
 
 /// Edge classes (H-BF §4.1, Algorithm 4), kept in the two high bits of each arc's head in the
-/// classified copy of the targets (`crate::classify`), so that reading the class costs no load:
-/// the advance reads that word instead of the plain head. That caps classified graphs at
-/// [`MAX_CLASSIFIED`] vertices; larger graphs run unclassified (the host decides).
+/// graph's own targets once the host has classified it (`crate::classify`), so that reading the
+/// class costs no load and no copy of the targets: the classified advance reads the class with
+/// the head ([`Csr::head_class`]), every other reader masks it off ([`Csr::target`]). That caps
+/// classified graphs at [`MAX_CLASSIFIED`] vertices; larger graphs run unclassified (the host
+/// decides), and their heads use all 32 bits.
 pub const CLASS_SHIFT: u32 = 30;
 /// The head bits of a classified target word.
 pub const HEAD_MASK: u32 = (1 << CLASS_SHIFT) - 1;
@@ -141,7 +143,8 @@ pub enum Dedupe {
 pub struct Csr {
     /// `(n >> lane_bits) + 1` arc offsets (one per graph vertex, plus the end).
     pub offsets: *const u64,
-    /// `m` arc heads.
+    /// `m` arc heads; read them with [`Csr::target`] (a classified graph keeps its edge
+    /// classes in their high bits).
     pub targets: *const u32,
     /// `m` arc weights as `metric` encodes them: `u32`s, `f32` bit patterns, or `i32`s.
     pub weights: *const u32,
@@ -151,6 +154,14 @@ pub struct Csr {
     pub lane_bits: u16,
     /// How weights and distances are encoded: [`Metric::code`] (see `relax::candidate`).
     pub metric: u16,
+    /// What [`Csr::target`] keeps of a target word: [`HEAD_MASK`] for a graph that may be
+    /// classified (at most [`MAX_CLASSIFIED`] vertices: its ids leave the two high bits to the
+    /// classes), all ones for a larger one ([`Csr::head_mask`] says which). A parameter, not a
+    /// test of `n` in the kernels: the mask is then an operand from the constant bank, where a
+    /// mask computed from `n` took a register (the persistent loop went from 128 to 132-136
+    /// registers on sm_90, past the two blocks per SM it runs with).
+    pub head_mask: u32,
+    pub _pad: u32,
 }
 
 impl Csr {
@@ -167,14 +178,31 @@ impl Csr {
         (*self.offsets.add(r), *self.offsets.add(r + 1))
     }
 
+    /// The graph vertex arc `e` points to: its target word without the class tags (which a
+    /// graph of at most [`MAX_CLASSIFIED`] vertices may carry in the bits its ids leave free; a
+    /// larger graph is never classified, and its ids use every bit: see `head_mask`).
+    #[inline(always)]
+    pub unsafe fn target(&self, e: u64) -> u32 {
+        *self.targets.add(e as usize) & self.head_mask
+    }
+
+    /// The [`Csr::head_mask`] of a graph of `vertices` vertices (one lane's).
+    pub const fn head_mask(vertices: u64) -> u32 {
+        if vertices <= MAX_CLASSIFIED {
+            HEAD_MASK
+        } else {
+            u32::MAX
+        }
+    }
+
     /// The head of arc `e` out of run vertex `x`, in `x`'s lane.
     #[inline(always)]
     pub unsafe fn head(&self, x: u32, e: u64) -> u32 {
-        (*self.targets.add(e as usize) << self.lane_bits) | (x & ((1 << self.lane_bits) - 1))
+        (self.target(e) << self.lane_bits) | (x & ((1 << self.lane_bits) - 1))
     }
 
-    /// The head and class of arc `e` out of run vertex `x` when `targets` is the classified
-    /// copy (see [`crate::classify`]): the head's graph id is the low [`CLASS_SHIFT`] bits.
+    /// The head and class of arc `e` out of run vertex `x` of a classified graph (see
+    /// [`crate::classify`]): the head's graph id is the low [`CLASS_SHIFT`] bits.
     #[inline(always)]
     pub unsafe fn head_class(&self, x: u32, e: u64) -> (u32, u32) {
         let t = *self.targets.add(e as usize);
@@ -607,17 +635,17 @@ pub struct ScanArgs {
 }
 
 // The host fills these blocks and the GPU reads them byte for byte: pin their sizes.
-const _: () = assert!(core::mem::size_of::<Csr>() == 32);
+const _: () = assert!(core::mem::size_of::<Csr>() == 40);
 const _: () = assert!(core::mem::size_of::<Queue>() == 16);
 const _: () = assert!(core::mem::size_of::<Counters>() == 32);
-const _: () = assert!(core::mem::size_of::<TreeArgs>() == 32 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<TreeArgs>() == 40 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<Buckets>() == 8 + 8 + 16 + 24);
-const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 32 + 8 + 16 + 16 + 8 + 8 + 8 + 16 + 56 + 16 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 40 + 8 + 16 + 16 + 8 + 8 + 8 + 16 + 56 + 16 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<PileState>() == 48);
 const _: () = assert!(CELL_SLOTS + MAX_BUCKETS as usize <= CELL_STATE);
 const _: () = assert!(CELL_STATE + 12 <= CELL_HUB && CELL_HUB + 2 <= NUM_CELLS);
 const _: () = assert!(MAX_BUCKETS + 2 <= MAX_BINS);
-const _: () = assert!(core::mem::size_of::<PileArgs>() == 200 + 16 + 16 + 16 + 8 + 8 + 8 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<PileArgs>() == 208 + 16 + 16 + 16 + 8 + 8 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<MultisplitArgs>() == 48 + 16);
 const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
 const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8 + 8);
@@ -744,6 +772,6 @@ pub const SETTLE_CELL_FRONTIER: usize = 2;
 pub const SETTLE_CELL_DONE: usize = 3;
 
 const _: () = assert!(SETTLE_CELL_DONE < CELL_BARRIER_COUNT);
-const _: () = assert!(core::mem::size_of::<SettleArgs>() == 32 + 32 + 8 * 4 + 16 + 8 * 4 + 8 + 16);
+const _: () = assert!(core::mem::size_of::<SettleArgs>() == 40 + 40 + 8 * 4 + 16 + 8 * 4 + 8 + 16);
 unsafe impl Send for SettleArgs {}
 unsafe impl Sync for SettleArgs {}

@@ -118,7 +118,7 @@ pub struct AsyncArgs {
 
 // The layout the PTX entry points expect, and the marks every parameter block carries (see
 // `types`): the graph, six addresses, eight words.
-const _: () = assert!(core::mem::size_of::<AsyncArgs>() == 32 + 6 * 8 + 8 * 4);
+const _: () = assert!(core::mem::size_of::<AsyncArgs>() == 40 + 6 * 8 + 8 * 4);
 #[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
 // SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
 unsafe impl cudarc::driver::DeviceRepr for AsyncArgs {}
@@ -469,7 +469,7 @@ unsafe fn offer<T: Team>(a: &AsyncArgs, t: &T, active: bool, du: u32, e: u64, bo
     let mut lowered = false;
     let (mut v, mut cand) = (0, 0);
     if active {
-        v = *a.csr.targets.add(e as usize);
+        v = a.csr.target(e);
         let w = *a.csr.weights.add(e as usize);
         if let Some(c) = candidate_within(Metric::from_code(a.csr.metric), du, w, bound, a.counters) {
             lowered = relax(a.dist, v, c, 0).improved;
@@ -790,6 +790,8 @@ mod tests {
             n,
             lane_bits: 0,
             metric: Metric::Integer.code(),
+            head_mask: HEAD_MASK,
+            _pad: 0,
         };
         let a = AsyncArgs {
             csr,

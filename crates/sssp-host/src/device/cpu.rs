@@ -1,7 +1,7 @@
 //! The CPU device: host memory, and the kernels' bodies run over rayon (`(tid, nthreads)` for
 //! every thread of a grid, the same grid-stride contract as on the GPU).
 
-use super::{check_range, Buffer, Device, Facts, Launch, Mem, Module, Shape};
+use super::{check_range, Buffer, Device, Facts, Launch, Mem, Meter, Module, Scale, Shape};
 use crate::error::{Error, Result};
 use sssp_kernels::MAX_VWARP;
 
@@ -39,13 +39,18 @@ pub fn run_threads(nthreads: u32, body: impl Fn(u32, u32) + Sync + Send) {
 /// The CPU backend's device.
 pub struct CpuDevice {
     facts: Facts,
+    /// What its buffers hold, the engine's own vectors included (`CpuEngine` counts them here).
+    meter: Meter,
 }
 
 impl CpuDevice {
     /// The CPU, with rayon's pool.
     pub fn new() -> Self {
         let threads = rayon::current_num_threads();
-        CpuDevice { facts: Facts { name: format!("CPU (rayon, {threads} threads)"), gpu: false, threads: CPU_THREADS } }
+        CpuDevice {
+            facts: Facts { name: format!("CPU (rayon, {threads} threads)"), gpu: false, threads: CPU_THREADS },
+            meter: Meter::default(),
+        }
     }
 }
 
@@ -60,11 +65,12 @@ impl Device for CpuDevice {
         &self.facts
     }
 
-    fn alloc(&self, bytes: u64) -> Result<Buffer> {
+    fn alloc(&self, bytes: u64, scale: Scale) -> Result<Buffer> {
         let words = usize::try_from(bytes.div_ceil(8).max(1)).map_err(|_| Error::OutOfHostMemory { needed: bytes })?;
         let mut v = crate::mem::try_vec(words, 0u64)?;
         let addr = v.as_mut_ptr() as u64;
-        Ok(Buffer::new(addr, bytes, Mem::Host { _words: v }))
+        let charge = self.meter.charge(8 * words as u64, scale);
+        Ok(Buffer::new(addr, bytes, Mem::Host { _words: v }, charge))
     }
 
     fn upload(&self, dst: &Buffer, offset: u64, src: &[u8]) -> Result<()> {
@@ -105,5 +111,9 @@ impl Device for CpuDevice {
 
     fn load(&self, _: Module) -> Result<()> {
         Ok(())
+    }
+
+    fn meter(&self) -> &Meter {
+        &self.meter
     }
 }

@@ -10,7 +10,7 @@ use cudarc::nvrtc::Ptx;
 use sssp_kernels::entry::ALL;
 use sssp_kernels::BLOCK;
 
-use super::{check_range, Buffer, Device, Facts, Launch, Mem, Module, Shape};
+use super::{check_range, Buffer, Device, Facts, Launch, Mem, Meter, Module, Scale, Shape};
 use crate::error::{Error, Result};
 
 /// The kernels, as built by `cargo xtask ptx` and committed.
@@ -107,6 +107,8 @@ pub struct CudaDevice {
     pinned: Mutex<Option<PinnedHostSlice<u8>>>,
     /// `SSSP_DEBUG_SYNC=1`: synchronise after every launch and name it on stderr.
     debug_sync: bool,
+    /// What its buffers hold, the engine's own included (`CudaEngine` counts them here).
+    meter: Meter,
 }
 
 // SAFETY: the pinned buffer is only touched under its lock; the stream orders every operation.
@@ -116,13 +118,15 @@ unsafe impl Sync for CudaDevice {}
 
 impl CudaDevice {
     /// A device on `stream` with the loaded `main` module (its functions looked up now),
-    /// `grid` blocks for grid-stride launches and `spare` bytes to hand out.
+    /// `grid` blocks for grid-stride launches and `spare` bytes to hand out, counting its buffers
+    /// on `meter` (where its engine has counted its own).
     pub(crate) fn new(
         name: String,
         stream: Arc<CudaStream>,
         main: Arc<CudaModule>,
         grid: u32,
         spare: u64,
+        meter: Meter,
     ) -> Result<Self> {
         let dev = CudaDevice {
             facts: Facts { name, gpu: true, threads: grid * BLOCK },
@@ -134,6 +138,7 @@ impl CudaDevice {
             spare: Arc::new(Mutex::new(spare)),
             pinned: Mutex::new(None),
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
+            meter,
         };
         dev.resolve(Module::Main, &main)?;
         Ok(dev)
@@ -204,7 +209,7 @@ impl Device for CudaDevice {
         &self.facts
     }
 
-    fn alloc(&self, bytes: u64) -> Result<Buffer> {
+    fn alloc(&self, bytes: u64, scale: Scale) -> Result<Buffer> {
         let bytes = bytes.max(8);
         self.reserve(bytes)?;
         let mem = match self.stream.alloc_zeros::<u8>(bytes as usize) {
@@ -216,7 +221,8 @@ impl Device for CudaDevice {
         };
         let addr = mem.device_ptr(&self.stream).0;
         let refund = Refund { budget: self.spare.clone(), bytes };
-        Ok(Buffer::new(addr, bytes, Mem::Cuda { _slice: mem, _refund: refund }))
+        let charge = self.meter.charge(bytes, scale);
+        Ok(Buffer::new(addr, bytes, Mem::Cuda { _slice: mem, _refund: refund }, charge))
     }
 
     fn upload(&self, dst: &Buffer, offset: u64, src: &[u8]) -> Result<()> {
@@ -304,6 +310,10 @@ impl Device for CudaDevice {
     fn load(&self, module: Module) -> Result<()> {
         let m = self.module(module)?;
         self.resolve(module, &m)
+    }
+
+    fn meter(&self) -> &Meter {
+        &self.meter
     }
 }
 

@@ -14,12 +14,20 @@
 //! Buffers hold device addresses on the GPU and host addresses on the CPU; either way the
 //! kernels dereference them, the host only through [`Device::upload`] and [`Device::download`].
 //! Operations are ordered as issued (one stream on the GPU; the CPU runs them as they come).
+//!
+//! Every device keeps a [`Meter`]: the bytes its buffers hold, counted when a buffer is made and
+//! when it is dropped, now and at the peak. [`Device::alloc`] counts its buffers itself; an
+//! engine that allocates its own buffers another way (the CUDA engine through `cudarc`, the CPU
+//! engine as vectors) counts each on the same meter (`Meter::charge`), so the figure covers
+//! everything resident for a run on either backend. What is host memory on the GPU's side
+//! (page-locked staging, downloaded results) is not device memory and is not counted.
 
 pub mod cpu;
 pub mod cuda;
 pub(crate) mod staging;
 
 use std::ffi::c_void;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 pub use sssp_kernels::entry::{Body, Kernel, Module, Shape};
@@ -38,12 +46,123 @@ pub struct Facts {
     pub threads: u32,
 }
 
+/// What a buffer's size grows with, for the split of a [`Footprint`]: the arcs of a graph
+/// (heads, weights, per-arc scratch), or anything else (the vertices, or a fixed size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// An array of one or a few entries per arc.
+    Arcs,
+    /// Per vertex, or fixed (cells, counters, per-block partials).
+    Vertices,
+}
+
+/// Bytes held in a device's buffers, and how many of them are in buffers sized by arcs
+/// ([`Scale::Arcs`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Footprint {
+    /// Every buffer's bytes.
+    pub bytes: u64,
+    /// Of those, the bytes of buffers sized by arcs.
+    pub arc_bytes: u64,
+}
+
+#[derive(Default)]
+struct Levels {
+    now: Footprint,
+    peak: Footprint,
+}
+
+/// The bytes a device's buffers hold: now, and the most held at once since the meter was made or
+/// last [reset](Meter::reset_peak). The peak records the split of the moment it was reached
+/// (its `arc_bytes` are those held then). Counting takes a lock per buffer made or dropped,
+/// which happens between launches, never in a loop over vertices.
+#[derive(Clone, Default)]
+pub struct Meter(Arc<Mutex<Levels>>);
+
+impl Meter {
+    fn levels(&self) -> std::sync::MutexGuard<'_, Levels> {
+        // A poisoned lock only means a thread panicked while counting: the numbers are whole.
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Bytes held now.
+    pub fn now(&self) -> Footprint {
+        self.levels().now
+    }
+
+    /// The most bytes held at once since the last [`Meter::reset_peak`].
+    pub fn peak(&self) -> Footprint {
+        self.levels().peak
+    }
+
+    /// Start a new peak from what is held now (a run measures its own peak from its start).
+    pub fn reset_peak(&self) {
+        let mut l = self.levels();
+        l.peak = l.now;
+    }
+
+    /// Count a buffer of `bytes` bytes, until the returned charge is dropped (with the buffer).
+    pub(crate) fn charge(&self, bytes: u64, scale: Scale) -> Charge {
+        let arcs = if scale == Scale::Arcs { bytes } else { 0 };
+        let mut l = self.levels();
+        l.now.bytes += bytes;
+        l.now.arc_bytes += arcs;
+        if l.now.bytes > l.peak.bytes {
+            l.peak = l.now;
+        }
+        Charge { meter: self.clone(), bytes, arcs }
+    }
+}
+
+/// A buffer's bytes on its device's [`Meter`], taken off when dropped.
+pub(crate) struct Charge {
+    meter: Meter,
+    bytes: u64,
+    arcs: u64,
+}
+
+impl Drop for Charge {
+    fn drop(&mut self) {
+        let mut l = self.meter.levels();
+        l.now.bytes -= self.bytes;
+        l.now.arc_bytes -= self.arcs;
+    }
+}
+
+/// A buffer an engine allocated itself, with its charge on the device's meter: dropped together.
+pub(crate) struct Counted<T> {
+    buf: T,
+    _charge: Charge,
+}
+
+impl<T> Counted<T> {
+    /// `buf`, counted as `bytes` bytes of `scale` on `meter`.
+    pub(crate) fn new(buf: T, bytes: u64, scale: Scale, meter: &Meter) -> Self {
+        Counted { buf, _charge: meter.charge(bytes, scale) }
+    }
+}
+
+impl<T> std::ops::Deref for Counted<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.buf
+    }
+}
+
+impl<T> std::ops::DerefMut for Counted<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.buf
+    }
+}
+
 /// Device memory: an allocation of [`Device::alloc`], zeroed when made, freed when dropped.
 pub struct Buffer {
     addr: u64,
     bytes: u64,
     // Held for its drop only (the kernels reach the memory through `addr`).
     _mem: Mem,
+    // Its bytes on the device's meter.
+    _charge: Charge,
 }
 
 /// What backs a [`Buffer`].
@@ -59,8 +178,8 @@ pub(crate) enum Mem {
 }
 
 impl Buffer {
-    pub(crate) fn new(addr: u64, bytes: u64, mem: Mem) -> Self {
-        Buffer { addr, bytes, _mem: mem }
+    pub(crate) fn new(addr: u64, bytes: u64, mem: Mem, charge: Charge) -> Self {
+        Buffer { addr, bytes, _mem: mem, _charge: charge }
     }
 
     /// Its address on the device, typed for a parameter block.
@@ -205,11 +324,11 @@ impl<K: Kernel> Launch for GpuOnly<K> {
 pub trait Device: Send + Sync {
     /// What it is.
     fn facts(&self) -> &Facts;
-    /// A zeroed buffer of `bytes` bytes (at least one word), or
-    /// [`Error::OutOfDeviceMemory`](crate::Error::OutOfDeviceMemory) (GPU) or
+    /// A zeroed buffer of `bytes` bytes (at least one word), counted on the [`Meter`] as
+    /// `scale`, or [`Error::OutOfDeviceMemory`](crate::Error::OutOfDeviceMemory) (GPU) or
     /// [`Error::OutOfHostMemory`](crate::Error::OutOfHostMemory) (CPU) before anything is taken
     /// when it does not fit what the device has left.
-    fn alloc(&self, bytes: u64) -> Result<Buffer>;
+    fn alloc(&self, bytes: u64, scale: Scale) -> Result<Buffer>;
     /// Copy `src` into `dst` at byte `offset` (in range: checked).
     fn upload(&self, dst: &Buffer, offset: u64, src: &[u8]) -> Result<()>;
     /// Copy `dst.len()` bytes from `src` at byte `offset` (in range: checked), after the
@@ -231,6 +350,8 @@ pub trait Device: Send + Sync {
     /// its PTX takes seconds, so a caller that times its work loads first). A launch from a
     /// module not yet loaded loads it itself. Nothing to do on the CPU.
     fn load(&self, module: Module) -> Result<()>;
+    /// The bytes its buffers hold, now and at the peak (see [`Meter`]).
+    fn meter(&self) -> &Meter;
 }
 
 impl std::fmt::Display for dyn Device + '_ {
@@ -256,9 +377,14 @@ fn as_bytes<T: Plain>(x: &[T]) -> &[u8] {
 }
 
 impl dyn Device + '_ {
-    /// A zeroed buffer of `len` elements of `T`.
+    /// A zeroed buffer of `len` elements of `T` (per vertex, or fixed: [`Scale::Vertices`]).
     pub fn alloc_of<T: Plain>(&self, len: usize) -> Result<Buffer> {
-        self.alloc(crate::mem::bytes_of::<T>(len.max(1)))
+        self.alloc(crate::mem::bytes_of::<T>(len.max(1)), Scale::Vertices)
+    }
+
+    /// A zeroed buffer of `len` elements of `T`, one or a few per arc ([`Scale::Arcs`]).
+    pub fn alloc_arcs_of<T: Plain>(&self, len: usize) -> Result<Buffer> {
+        self.alloc(crate::mem::bytes_of::<T>(len.max(1)), Scale::Arcs)
     }
 
     /// Copy `src` into `dst` from element `at` on.

@@ -20,7 +20,7 @@ use sssp_kernels::{
 use super::settle::{self as st, SettleLayout, SettleSpec};
 use super::{multisplit_host, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus, Resident, CELLS};
 use crate::device::cpu::{grid_for, run_threads, CpuDevice, CPU_THREADS, SERIAL_THREADS};
-use crate::device::Device;
+use crate::device::{Counted, Device, Meter, Scale};
 use crate::error::Result;
 use crate::graph::Graph;
 use crate::mem::{try_to_vec, try_vec};
@@ -47,22 +47,43 @@ impl<T: Copy> Shared<T> {
     }
 }
 
-/// The edge classes' buffers: classified targets, sink tails, sink arc indices (empty: not
-/// classified).
-type ClassBufs = (Vec<u32>, Vec<u32>, Vec<u64>);
+/// A host vector standing for a device buffer: counted on the device's meter like one.
+type Buf<T> = Counted<Vec<T>>;
+
+/// A [`Shared`] buffer, counted.
+type SharedBuf<T> = Counted<Shared<T>>;
+
+/// `v`, counted on `meter` as `scale`.
+fn counted<T>(v: Vec<T>, scale: Scale, meter: &Meter) -> Buf<T> {
+    let bytes = crate::mem::bytes_of::<T>(v.len());
+    Counted::new(v, bytes, scale, meter)
+}
+
+/// A vector of `len` copies of `value` for the kernels to share, counted on `meter` as `scale`.
+fn shared<T: Copy + Send>(len: usize, value: T, scale: Scale, meter: &Meter) -> Result<SharedBuf<T>> {
+    Ok(Counted::new(Shared::new(try_vec(len, value)?), crate::mem::bytes_of::<T>(len), scale, meter))
+}
+
+/// The edge classes' buffers: sink tails, sink arc indices (empty: not classified; the classes
+/// themselves are tagged into the targets).
+type ClassBufs = (Buf<u32>, Buf<u64>);
 
 /// A graph resident in host memory, run by the kernels crate's bodies over rayon.
 pub struct CpuEngine {
-    offsets: Vec<u64>,
+    offsets: Buf<u64>,
     n: u32,
-    dist: Shared<u64>,
-    prefix: Shared<u64>,
-    cells: Shared<u32>,
-    counters: Shared<Counters>,
+    dist: SharedBuf<u64>,
+    prefix: SharedBuf<u64>,
+    cells: SharedBuf<u32>,
+    counters: SharedBuf<Counters>,
     /// Buffers only the kernels touch (through `lay`); owned here so they live as long as it.
-    _kernel_only: (Vec<u32>, Vec<u32>, Shared<u32>, Shared<u32>, [Shared<u32>; 2], Shared<u32>),
+    _kernel_only: (Buf<u32>, Buf<u32>, SharedBuf<u32>, [SharedBuf<u32>; 2]),
+    /// The lookup scratch queue and the hub queue, each allocated by the first run that needs
+    /// it ([`super::RunBuffers`]).
+    _scratch: Option<SharedBuf<u32>>,
+    _hub: Option<SharedBuf<u32>>,
     /// Bucket slot queues and the two far buffers, allocated on the first bucketed run.
-    _buckets: Option<(Shared<u32>, [Shared<u32>; 2])>,
+    _buckets: Option<(SharedBuf<u32>, [SharedBuf<u32>; 2])>,
     /// Addresses of the buffers (they never move).
     lay: Layout,
     /// The settle loop's buffers, allocated on its first run (see [`CpuEngine::ensure_settle`]).
@@ -73,9 +94,9 @@ pub struct CpuEngine {
     extras: super::Extras,
     fr: Frontiers,
     pending_scratch: bool,
-    /// The edge classes (tagged targets, sink tails, sink arcs), computed on the first
-    /// classified run ([`CpuEngine::ensure_classes`]); `Some` once tried, empty when the graph
-    /// cannot be classified.
+    /// The edge classes (the list of arcs into sinks: tails, arcs; the classes are tagged into
+    /// the targets), computed on the first classified run ([`CpuEngine::ensure_classes`]);
+    /// `Some` once tried, empty when the graph cannot be classified.
     classes: Option<ClassBufs>,
     /// The cutoff of a classified run whose deferred arcs are still to be relaxed.
     deferred: Option<u32>,
@@ -93,34 +114,37 @@ impl CpuEngine {
     /// once, the run's buffers `lanes` times.
     pub fn with_lanes(g: &Graph, lanes: u32) -> Result<Self> {
         let lane_bits = super::lane_bits(g, lanes)?;
+        let dev = CpuDevice::new();
+        let meter = dev.meter().clone();
+        let (a, v) = (Scale::Arcs, Scale::Vertices);
         let started = std::time::Instant::now();
-        let weights = try_to_vec(g.engine_weights())?;
-        let (offsets, targets) = (try_to_vec(g.offsets())?, try_to_vec(g.targets())?);
+        let weights = counted(try_to_vec(g.engine_weights())?, a, &meter);
+        let (offsets, mut targets) =
+            (counted(try_to_vec(g.offsets())?, v, &meter), counted(try_to_vec(g.targets())?, a, &meter));
         let upload = started.elapsed();
-        // Vertex ids and arcs of the runs: every lane has its own copy of each.
+        // Vertex ids of the runs: every lane has its own copy of each.
         let n = g.num_vertices() << lane_bits;
-        let m = g.num_arcs() << lane_bits;
-        let dist = Shared::new(try_vec(n, 0)?);
-        let queues = [Shared::new(try_vec(n.max(1), 0)?), Shared::new(try_vec(n.max(1), 0)?)];
-        // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
-        let scratch = Shared::new(try_vec(m.max(1), 0)?);
-        let table = Shared::new(try_vec(n.max(1), 0)?);
-        let prefix = Shared::new(try_vec(n + 1, 0)?);
-        let hub = Shared::new(try_vec(n.max(1), 0)?);
-        let cells = Shared::new(vec![0; CELLS]);
-        let counters = Shared::new(vec![Counters::default()]);
+        let dist = shared(n, 0, v, &meter)?;
+        let queues = [shared(n.max(1), 0, v, &meter)?, shared(n.max(1), 0, v, &meter)?];
+        let table = shared(n.max(1), 0, v, &meter)?;
+        let prefix = shared(n + 1, 0, v, &meter)?;
+        let cells = shared(CELLS, 0, v, &meter)?;
+        let counters = shared(1, Counters::default(), v, &meter)?;
         let lay = Layout {
             csr: Csr {
                 offsets: offsets.as_ptr(),
-                targets: targets.as_ptr(),
+                // Mutable: the edge classes are tagged into it (`ensure_classes`).
+                targets: targets.as_mut_ptr(),
                 weights: weights.as_ptr(),
                 n: n as u32,
                 lane_bits: lane_bits as u16,
                 metric: g.metric().code(),
+                head_mask: Csr::head_mask(g.num_vertices() as u64),
+                _pad: 0,
             },
             dist: dist.ptr(),
             queues: [queues[0].ptr(), queues[1].ptr()],
-            scratch: scratch.ptr(),
+            scratch: std::ptr::null_mut(),
             table: table.ptr(),
             prefix: prefix.ptr(),
             cells: cells.ptr(),
@@ -131,7 +155,7 @@ impl CpuEngine {
             // The CPU runs the grid-cooperative phases as host code (see `run_loop`).
             block_vals: std::ptr::null_mut(),
             hist: std::ptr::null_mut(),
-            hub: hub.ptr(),
+            hub: std::ptr::null_mut(),
             max_degree: g.max_degree() as u64,
             classes: super::NO_CLASSES,
         };
@@ -142,7 +166,9 @@ impl CpuEngine {
             prefix,
             cells,
             counters,
-            _kernel_only: (targets, weights, scratch, table, queues, hub),
+            _kernel_only: (targets, weights, table, queues),
+            _scratch: None,
+            _hub: None,
             _buckets: None,
             lay,
             settle: None,
@@ -151,7 +177,7 @@ impl CpuEngine {
             classes: None,
             deferred: None,
             upload,
-            dev: CpuDevice::new(),
+            dev,
             extras: super::Extras::default(),
         })
     }
@@ -165,14 +191,20 @@ impl CpuEngine {
         let gn = self.offsets.len() - 1;
         let m = self.offsets[gn];
         if !super::classifiable(gn as u64, m) {
-            self.classes = Some(Default::default());
+            let meter = self.dev.meter();
+            self.classes = Some((counted(Vec::new(), Scale::Arcs, meter), counted(Vec::new(), Scale::Arcs, meter)));
             return Ok(());
         }
-        let mut tagged = try_vec(m as usize, 0u32)?;
-        let mut indeg = try_vec(gn, 0u32)?;
+        let meter = self.dev.meter().clone();
+        // The classes go into the spare high bits of the engine's own targets.
+        let tagged = self.lay.csr.targets as *mut u32;
+        // The in-degrees in the lookup table (n entries, free between runs), zeroed.
+        let indeg = self.lay.table;
+        // SAFETY: the table has max(n, 1) >= gn entries; no launch is running.
+        unsafe { std::ptr::write_bytes(indeg, 0, gn) };
         let mut count = [0u64; 2];
-        self.lay.classes.tagged = tagged.as_mut_ptr();
-        let a = self.lay.classify_args(indeg.as_mut_ptr(), count.as_mut_ptr());
+        self.lay.classes.tagged = tagged;
+        let a = self.lay.classify_args(indeg, count.as_mut_ptr());
         let totals = [std::sync::atomic::AtomicU64::new(0), std::sync::atomic::AtomicU64::new(0)];
         // SAFETY: the graph's buffers, `indeg` n zeroed entries, `tagged` m; the passes run in
         // order and touch shared entries only through atomics.
@@ -185,15 +217,15 @@ impl CpuEngine {
         let [sinks, skips] = totals.map(|t| t.into_inner());
         self.lay.classes.skips = skips;
         self.lay.classes.arcs = m;
-        let mut tails = try_vec(sinks as usize, 0u32)?;
-        let mut arcs = try_vec(sinks as usize, 0u64)?;
+        let mut tails = counted(try_vec(sinks as usize, 0u32)?, Scale::Arcs, &meter);
+        let mut arcs = counted(try_vec(sinks as usize, 0u64)?, Scale::Arcs, &meter);
         self.lay.classes.sink_tail = tails.as_mut_ptr();
         self.lay.classes.sink_arc = arcs.as_mut_ptr();
         self.lay.classes.sinks = sinks;
-        let a = self.lay.classify_args(indeg.as_mut_ptr(), count.as_mut_ptr());
+        let a = self.lay.classify_args(indeg, count.as_mut_ptr());
         // SAFETY: room for the `sinks` arcs the tag pass counted; `count[0]` starts at 0.
         run_threads(CPU_THREADS, |t, nt| unsafe { classify::list_sinks(&a, t, nt) });
-        self.classes = Some((tagged, tails, arcs));
+        self.classes = Some((tails, arcs));
         Ok(())
     }
 
@@ -212,7 +244,8 @@ impl CpuEngine {
         let weights = g.engine_weights();
         if self.settle.is_none() {
             let n = (self.n as usize).max(1);
-            let alloc = |len: usize| crate::mem::try_vec(len, 0u32).map(Shared::new);
+            let meter = self.dev.meter().clone();
+            let alloc = |len: usize| shared(len, 0u32, Scale::Vertices, &meter);
             let bufs = [alloc(n)?, alloc(n)?, alloc(n)?, alloc(n)?, alloc(n)?, alloc(CELLS)?];
             let lay = SettleLayout {
                 min_out: bufs[0].ptr(),
@@ -240,6 +273,12 @@ impl CpuEngine {
         let s = self.settle.as_mut().expect("allocated above");
         if pull && s.rev.is_none() {
             let (offsets, tails, ws) = st::reverse_csr(g, weights)?;
+            let meter = self.dev.meter();
+            let (offsets, tails, ws) = (
+                counted(offsets, Scale::Vertices, meter),
+                counted(tails, Scale::Arcs, meter),
+                counted(ws, Scale::Arcs, meter),
+            );
             s.lay.rev = Csr {
                 offsets: offsets.as_ptr(),
                 targets: tails.as_ptr(),
@@ -247,6 +286,8 @@ impl CpuEngine {
                 n: self.n,
                 lane_bits: 0,
                 metric: g.metric().code(),
+                head_mask: u32::MAX,
+                _pad: 0,
             };
             s.rev = Some((offsets, tails, ws));
         }
@@ -260,12 +301,16 @@ impl CpuEngine {
         let len = unsafe { *input.len } as usize;
         let items = unsafe { std::slice::from_raw_parts(input.items, len) };
         let (offsets, bits) = (&self.offsets, self.lay.csr.lane_bits);
-        let degrees: Vec<u64> =
-            items.par_iter().map(|&v| offsets[(v >> bits) as usize + 1] - offsets[(v >> bits) as usize]).collect();
+        // The degrees in place, then the scan over them: no temporary beside the device's
+        // buffers (the GPU's scan needs none either).
         let prefix = self.prefix.get_mut();
+        prefix[..len].par_iter_mut().zip(items.par_iter()).for_each(|(p, &v)| {
+            *p = offsets[(v >> bits) as usize + 1] - offsets[(v >> bits) as usize];
+        });
         let mut run = 0u64;
-        for (i, d) in degrees.iter().enumerate() {
-            prefix[i] = run;
+        for p in &mut prefix[..len] {
+            let d = *p;
+            *p = run;
             run += d;
         }
         prefix[len] = run;
@@ -273,8 +318,7 @@ impl CpuEngine {
 
     /// One advance launch in any balance mode, then its hub pass when it diverted vertices (the
     /// GPU's persistent loop does the same with `grid::advance_any` and `hub_phase`).
-    fn advance_with_hubs(&mut self, a: &AdvanceArgs, len: u32) {
-        let classified = self.lay.is_classified(&a.csr);
+    fn advance_with_hubs(&mut self, a: &AdvanceArgs, len: u32, classified: bool) {
         if Balance::is_tiled(a.balance) {
             Self::advance_tiles(a, classified);
         } else {
@@ -349,15 +393,38 @@ impl CpuEngine {
         run_threads(grid_for(len), |t, nt| unsafe { dedupe::mark(&d, t, nt) });
         // SAFETY: the slice covers the pushed, initialised items.
         let (items, table) = unsafe { (std::slice::from_raw_parts(input.items, len as usize), d.table as *const u32) };
-        let winners: Vec<u32> = (0..len)
-            .filter(|&i| unsafe { dedupe::is_winner(items.as_ptr(), table, i) })
-            .map(|i| items[i as usize])
-            .collect();
-        // SAFETY: `out` holds n items and the winners are distinct vertices.
-        unsafe {
-            std::ptr::copy_nonoverlapping(winners.as_ptr(), out.items, winners.len());
-            *out.len = winners.len() as u32;
+        // Straight into `out` (another buffer than the input), in input order.
+        let mut kept = 0;
+        for i in 0..len {
+            // SAFETY: `out` holds n items and the winners are distinct vertices; no launch is
+            // running.
+            unsafe {
+                if dedupe::is_winner(items.as_ptr(), table, i) {
+                    *out.items.add(kept) = items[i as usize];
+                    kept += 1;
+                }
+            }
         }
+        // SAFETY: the queue's length cell; no launch is running.
+        unsafe { *out.len = kept as u32 };
+    }
+
+    /// Allocate what a run needs and has not been allocated yet (kept for later runs).
+    fn ensure_run_buffers(&mut self, need: super::RunBuffers) -> Result<()> {
+        let meter = self.dev.meter().clone();
+        if need.scratch {
+            // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
+            let m = self.offsets[self.offsets.len() - 1] as usize;
+            let b = shared((m << self.lay.csr.lane_bits).max(1), 0u32, Scale::Arcs, &meter)?;
+            self.lay.scratch = b.ptr();
+            self._scratch = Some(b);
+        }
+        if need.hub {
+            let b = shared((self.n as usize).max(1), 0u32, Scale::Vertices, &meter)?;
+            self.lay.hub = b.ptr();
+            self._hub = Some(b);
+        }
+        Ok(())
     }
 
     /// Allocate the slot queues and far buffers for `count` buckets (kept across runs).
@@ -366,7 +433,11 @@ impl CpuEngine {
             return Ok(());
         }
         let n = (self.n as usize).max(1);
-        let alloc = |len: usize| crate::mem::try_vec(len, 0u32).map(Shared::new);
+        let meter = self.dev.meter().clone();
+        let alloc = |len: usize| shared(len, 0u32, Scale::Vertices, &meter);
+        // The smaller buffers go before the larger ones come (the peak holds one set).
+        self._buckets = None;
+        (self.lay.slots, self.lay.slot_count, self.lay.far) = (std::ptr::null_mut(), 0, [std::ptr::null_mut(); 2]);
         let slots = alloc(n * count as usize)?;
         let far = [alloc(n)?, alloc(n)?];
         self.lay.slots = slots.ptr();
@@ -381,9 +452,9 @@ impl CpuEngine {
 struct CpuSettle {
     lay: SettleLayout,
     /// min_out, min_in, frontier, two candidate lists, cells: only touched through `lay`.
-    _bufs: [Shared<u32>; 6],
+    _bufs: [SharedBuf<u32>; 6],
     /// The reverse graph (offsets, tails, weights), built on the first pull run.
-    rev: Option<(Vec<u64>, Vec<u32>, Vec<u32>)>,
+    rev: Option<(Buf<u64>, Buf<u32>, Buf<u32>)>,
 }
 
 impl Engine for CpuEngine {
@@ -409,10 +480,11 @@ impl Engine for CpuEngine {
         // functions.
         let nb = spec.buckets.map_or(0, |b| b.count);
         self.ensure_buckets(nb)?;
+        self.ensure_run_buffers(self.lay.run_buffers(Input::Frontier, spec.dedupe, spec.balance, spec.hub))?;
         self.prepare_classes(spec.classify, spec.cutoff)?;
         let p = self.lay.pile_args(spec, max_iters);
         if spec.block {
-            super::block_loop_fits(spec, self.lay.lanes(), self.lay.is_classified(&p.adv.csr))?;
+            super::block_loop_fits(spec, self.lay.lanes(), self.lay.classifies(spec.classify))?;
         }
         let state = self.lay.cell(CELL_STATE) as *mut PileState;
         // SAFETY: the cells hold a PileState at CELL_STATE; no launch is running.
@@ -420,7 +492,8 @@ impl Engine for CpuEngine {
         // SAFETY: the pile buffers were allocated for `nb` buckets and the state is one the
         // control functions produced from init's zeroes; queues, slots and far buffers hold n
         // items each, which the push rules never exceed (split.rs); the target is < n.
-        unsafe { frontier::run(&p, &mut st, &mut Host { eng: self }) };
+        let classified = self.lay.classifies(spec.classify);
+        unsafe { frontier::run(&p, &mut st, &mut Host { eng: self, classified }) };
         // SAFETY: as above.
         unsafe { std::ptr::write_unaligned(state, st) };
         if st.done != 0 {
@@ -437,7 +510,7 @@ impl Engine for CpuEngine {
         self.prepare_classes(spec.classify && !spec.pull, sssp_kernels::NO_CUTOFF)?;
         let lay = self.settle.as_ref().expect("ensure_settle allocated it").lay;
         let a = lay.args(&self.lay, spec, source);
-        let classified = self.lay.is_classified(&a.csr);
+        let classified = self.lay.classifies(spec.classify && !spec.pull);
         // SAFETY: no launch is running when the host touches a cell or a list; the buffers
         // have the sizes `SettleArgs` documents, and the bodies keep every list free of
         // duplicates (a vertex joins the candidates once and is settled once).
@@ -536,6 +609,7 @@ impl super::Steps for CpuEngine {
         if !all && step.balance == sssp_kernels::Balance::Partition {
             self.scan_degrees(self.lay.current(&self.fr));
         }
+        self.ensure_run_buffers(self.lay.run_buffers(step.input, step.dedupe, step.balance, step.hub))?;
         self.prepare_classes(step.classify, step.cutoff)?;
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();
@@ -544,7 +618,7 @@ impl super::Steps for CpuEngine {
         // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
         // the input length cell was written by the previous step.
         let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
-        self.advance_with_hubs(&a, len);
+        self.advance_with_hubs(&a, len, self.lay.classifies(step.classify));
         Ok(())
     }
 
@@ -570,6 +644,8 @@ impl super::Steps for CpuEngine {
 /// rayon and returns when they are done; the control runs on the calling thread.
 struct Host<'e> {
     eng: &'e mut CpuEngine,
+    /// Relax through the edge classes.
+    classified: bool,
 }
 
 impl frontier::Executor for Host<'_> {
@@ -579,7 +655,7 @@ impl frontier::Executor for Host<'_> {
         }
         // SAFETY: the caller's; the input length cell was written by the previous phase.
         let len = unsafe { *a.input.len };
-        self.eng.advance_with_hubs(a, len);
+        self.eng.advance_with_hubs(a, len, self.classified);
     }
 
     unsafe fn compact(&mut self, input: Queue, _: *mut u32, out: Queue) {

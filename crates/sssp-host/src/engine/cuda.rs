@@ -29,7 +29,7 @@ use super::{
     bucket_bytes, graph_bytes, working_bytes, Advance, Engine, Frontiers, Input, Layout, LoopSpec, LoopStatus,
     Resident, CELLS, NO_QUEUE,
 };
-use crate::device::{cuda::CudaDevice, Device, Module};
+use crate::device::{cuda::CudaDevice, Counted, Device, Meter, Module, Scale};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 
@@ -311,7 +311,8 @@ impl Kernels {
     /// # Safety
     /// Every address in `a` is a live device buffer sized as `AdvanceArgs` documents: output
     /// capacity covers the pushes the dedupe mode can make, `scan` has `len + 1` entries.
-    /// `classified`: `a.csr.targets` is the classified copy (the `_classified` twins run).
+    /// `classified`: the run relaxes through the edge classes tagged into `a.csr.targets` (the
+    /// `_classified` twins run).
     unsafe fn advance(&self, s: &CudaStream, a: AdvanceArgs, classified: bool) -> Result<()> {
         let f = match (Balance::is_tiled(a.balance), classified) {
             (true, false) => &self.advance_tiles,
@@ -392,7 +393,7 @@ impl Kernels {
     /// Every buffer of `a` is sized as `SettleArgs` documents (`mins`: two per `settle_grid`
     /// block, the reverse graph present when `a.pull` is set), the distances were reset by
     /// the init kernel, and the cells' barrier is at rest (count 0).
-    /// `classified`: `a.csr.targets` is the classified copy.
+    /// `classified`: the run relaxes through the edge classes tagged into `a.csr.targets`.
     unsafe fn settle_loop(&self, s: &CudaStream, a: SettleArgs, classified: bool) -> Result<()> {
         let (f, grid) = if classified {
             (&self.twins()?.settle_loop, self.twins()?.settle_grid)
@@ -433,6 +434,15 @@ impl Kernels {
     }
 }
 
+/// A device buffer the engine allocated itself, counted on its device's meter.
+type Slice<T> = Counted<CudaSlice<T>>;
+
+/// `s`, counted on `meter` as `scale`.
+fn counted<T>(s: CudaSlice<T>, scale: Scale, meter: &Meter) -> Slice<T> {
+    let bytes = crate::mem::bytes_of::<T>(s.len());
+    Counted::new(s, bytes, scale, meter)
+}
+
 /// A graph resident on CUDA device 0.
 pub struct CudaEngine {
     name: String,
@@ -442,16 +452,16 @@ pub struct CudaEngine {
     /// Arcs of the graph (one lane's).
     arcs: u64,
     _kernel_only: KernelOnly,
-    table: CudaSlice<u32>,
-    block_sums: CudaSlice<u64>,
+    table: Slice<u32>,
+    block_sums: Slice<u64>,
     /// Slot queues and far buffers, allocated on the first bucketed run.
-    buckets: Option<(CudaSlice<u32>, [CudaSlice<u32>; 2])>,
+    buckets: Option<(Slice<u32>, [Slice<u32>; 2])>,
     /// The device: its stream, kernels by type, and the memory the engine may still take
     /// (after the graph and working buffers).
     dev: CudaDevice,
-    cells: CudaSlice<u32>,
+    cells: Slice<u32>,
     /// A `Counters` as four u64 words.
-    counters: CudaSlice<u64>,
+    counters: Slice<u64>,
     fr: Frontiers,
     pending_scratch: bool,
     /// Page-locked host buffer for downloads, allocated on first use and kept.
@@ -466,41 +476,44 @@ pub struct CudaEngine {
     lay: Layout,
     /// Problem objects of other features, kept for the engine's life.
     extras: super::Extras,
-    /// The edge classes (classified targets, sink tails, sink arcs), computed on the first
+    /// The edge classes (the list of arcs into sinks: tails, arcs; the classes themselves are
+    /// tagged into the targets), computed on the first
     /// classified run; `Some` once tried (`None` inside when the graph is not classified).
     classes: Option<Option<ClassBufs>>,
     /// The cutoff of a classified run whose deferred arcs are still to be relaxed.
     deferred: Option<u32>,
 }
 
-/// The edge classes' buffers: classified targets, sink tails, sink arc indices (only kernels
-/// read them, through the layout).
-type ClassBufs = (CudaSlice<u32>, CudaSlice<u32>, CudaSlice<u64>);
+/// The edge classes' buffers: sink tails, sink arc indices (the classes are tagged into the
+/// targets; only kernels read them, through the layout).
+type ClassBufs = (Slice<u32>, Slice<u64>);
 
 /// The settle loop's device buffers (see `engine::settle`).
 struct CudaSettle {
     lay: SettleLayout,
     /// min_out, min_in, frontier, two candidate lists: only kernels touch them.
-    _bufs: [CudaSlice<u32>; 5],
-    cells: CudaSlice<u32>,
-    _mins: CudaSlice<u64>,
+    _bufs: [Slice<u32>; 5],
+    cells: Slice<u32>,
+    _mins: Slice<u64>,
     /// The reverse graph (offsets, tails, weights), uploaded on the first pull run.
-    rev: Option<(CudaSlice<u64>, CudaSlice<u32>, CudaSlice<u32>)>,
+    rev: Option<(Slice<u64>, Slice<u32>, Slice<u32>)>,
 }
 
 /// Device buffers only kernels touch (through the engine's [`Layout`]); owned here so they live
 /// as long as the engine.
 struct KernelOnly {
-    _offsets: CudaSlice<u64>,
-    _targets: CudaSlice<u32>,
-    _weights: CudaSlice<u32>,
-    _dist: CudaSlice<u64>,
-    _queues: [CudaSlice<u32>; 2],
-    _scratch: CudaSlice<u32>,
-    _prefix: CudaSlice<u64>,
-    _hub: CudaSlice<u32>,
-    _block_vals: CudaSlice<u64>,
-    _hist: CudaSlice<u32>,
+    _offsets: Slice<u64>,
+    _targets: Slice<u32>,
+    _weights: Slice<u32>,
+    _dist: Slice<u64>,
+    _queues: [Slice<u32>; 2],
+    _prefix: Slice<u64>,
+    /// The lookup scratch queue and the hub queue, each allocated by the first run that needs
+    /// it (`super::RunBuffers`).
+    _scratch: Option<Slice<u32>>,
+    _hub: Option<Slice<u32>>,
+    _block_vals: Slice<u64>,
+    _hist: Slice<u32>,
 }
 
 /// The process's CUDA context and kernels module, made by the first engine (or [`warm_up`]) and
@@ -570,8 +583,8 @@ impl CudaEngine {
         let name = format!("{} (CUDA, {})", ctx.name()?, k.code);
         // The graph's sizes, and those of the runs (every lane has its own ids and arcs).
         let (gn, gm) = (g.num_vertices() as u64, g.num_arcs() as u64);
-        let (n, m) = (gn << lane_bits, gm << lane_bits);
-        let needed = graph_bytes(gn, gm) + working_bytes(n, m, SCAN_BLOCKS as u64);
+        let n = gn << lane_bits;
+        let needed = graph_bytes(gn, gm) + working_bytes(n, SCAN_BLOCKS as u64);
         let (free, _total) = ctx.mem_get_info()?;
         let available = limit.map_or(free as u64, |l| l.min(free as u64));
         if needed + MARGIN > available {
@@ -580,23 +593,27 @@ impl CudaEngine {
         let spare = available - needed - MARGIN;
         let stream = ctx.default_stream();
         let nz = (n as usize).max(1);
+        // Every buffer the engine makes is counted on its device's meter, the graph's included.
+        let meter = Meter::default();
+        let (a, v) = (Scale::Arcs, Scale::Vertices);
+        let zeros = |len: usize, scale| -> Result<Slice<u32>> { Ok(counted(stream.alloc_zeros(len)?, scale, &meter)) };
+        let zeros64 = |len: usize| -> Result<Slice<u64>> { Ok(counted(stream.alloc_zeros(len)?, v, &meter)) };
         let copy_started = std::time::Instant::now();
         let mut staging = Staging::new(&ctx)?;
         let (offsets, targets, weights) = (
-            staging.upload(&stream, g.offsets())?,
-            staging.upload(&stream, g.targets())?,
-            staging.upload(&stream, weights)?,
+            counted(staging.upload(&stream, g.offsets())?, v, &meter),
+            counted(staging.upload(&stream, g.targets())?, a, &meter),
+            counted(staging.upload(&stream, weights)?, a, &meter),
         );
         stream.synchronize()?;
         let upload = copy_started.elapsed();
-        let (dist, queues) = (stream.alloc_zeros(nz)?, [stream.alloc_zeros(nz)?, stream.alloc_zeros(nz)?]);
-        let (scratch, table) = (stream.alloc_zeros((m as usize).max(1))?, stream.alloc_zeros(nz)?);
-        let (prefix, cells, counters) =
-            (stream.alloc_zeros(n as usize + 1)?, stream.alloc_zeros(CELLS)?, stream.alloc_zeros::<u64>(4)?);
-        let hub = stream.alloc_zeros::<u32>(nz)?;
+        let (dist, queues) = (zeros64(nz)?, [zeros(nz, v)?, zeros(nz, v)?]);
+        let table = zeros(nz, v)?;
+        let (prefix, cells, counters) = (zeros64(n as usize + 1)?, zeros(CELLS, v)?, zeros64(4)?);
         let most = k.loop_grid.max(k.wide_grid).max(k.hubs_grid) as usize;
-        let block_vals = stream.alloc_zeros::<u64>(most)?;
-        let hist = stream.alloc_zeros::<u32>(MAX_BINS as usize * most)?;
+        let block_vals = zeros64(most)?;
+        let hist = zeros(MAX_BINS as usize * most, v)?;
+        let block_sums = zeros64(SCAN_BLOCKS as usize)?;
         let at = |a: u64| a as *mut u32;
         let lay = Layout {
             csr: Csr {
@@ -606,10 +623,12 @@ impl CudaEngine {
                 n: n as u32,
                 lane_bits: lane_bits as u16,
                 metric: g.metric().code(),
+                head_mask: Csr::head_mask(gn),
+                _pad: 0,
             },
             dist: device_addr(&dist, &stream) as *mut u64,
             queues: [at(device_addr(&queues[0], &stream)), at(device_addr(&queues[1], &stream))],
-            scratch: at(device_addr(&scratch, &stream)),
+            scratch: std::ptr::null_mut(),
             table: at(device_addr(&table, &stream)),
             prefix: device_addr(&prefix, &stream) as *mut u64,
             cells: at(device_addr(&cells, &stream)),
@@ -620,7 +639,7 @@ impl CudaEngine {
             far: [std::ptr::null_mut(); 2],
             block_vals: device_addr(&block_vals, &stream) as *mut u64,
             hist: at(device_addr(&hist, &stream)),
-            hub: at(device_addr(&hub, &stream)),
+            hub: std::ptr::null_mut(),
             max_degree: g.max_degree() as u64,
             classes: super::NO_CLASSES,
         };
@@ -631,16 +650,16 @@ impl CudaEngine {
                 _weights: weights,
                 _dist: dist,
                 _queues: queues,
-                _scratch: scratch,
                 _prefix: prefix,
-                _hub: hub,
+                _scratch: None,
+                _hub: None,
                 _block_vals: block_vals,
                 _hist: hist,
             },
             table,
             buckets: None,
-            dev: CudaDevice::new(name.clone(), stream.clone(), k.module(), k.grid, spare)?,
-            block_sums: stream.alloc_zeros(SCAN_BLOCKS as usize)?,
+            dev: CudaDevice::new(name.clone(), stream.clone(), k.module(), k.grid, spare, meter.clone())?,
+            block_sums,
             cells,
             counters,
             n: n as u32,
@@ -663,6 +682,29 @@ impl CudaEngine {
         Ok(engine)
     }
 
+    /// Allocate what a run needs and has not been allocated yet (kept for later runs), within
+    /// the memory the fit check left.
+    fn ensure_run_buffers(&mut self, need: super::RunBuffers) -> Result<()> {
+        let meter = self.dev.meter().clone();
+        let s = self.stream.clone();
+        if need.scratch {
+            // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
+            let m = ((self.arcs as usize) << self.lay.csr.lane_bits).max(1);
+            self.dev.reserve(4 * m as u64)?;
+            let b = counted(s.alloc_zeros::<u32>(m)?, Scale::Arcs, &meter);
+            self.lay.scratch = device_addr(&b, &s) as *mut u32;
+            self._kernel_only._scratch = Some(b);
+        }
+        if need.hub {
+            let n = (self.n as usize).max(1);
+            self.dev.reserve(4 * n as u64)?;
+            let b = counted(s.alloc_zeros::<u32>(n)?, Scale::Vertices, &meter);
+            self.lay.hub = device_addr(&b, &s) as *mut u32;
+            self._kernel_only._hub = Some(b);
+        }
+        Ok(())
+    }
+
     /// Allocate the slot queues and far buffers for `count` buckets (kept across runs; grown
     /// when a run asks for more), within the memory the fit check left.
     fn ensure_buckets(&mut self, count: u32) -> Result<()> {
@@ -678,9 +720,14 @@ impl CudaEngine {
             return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: spare + have });
         }
         self.buckets = None;
+        (self.lay.slots, self.lay.slot_count, self.lay.far) = (std::ptr::null_mut(), 0, [std::ptr::null_mut(); 2]);
         let nz = (n as usize).max(1);
-        let slots = self.stream.alloc_zeros::<u32>(nz * count as usize)?;
-        let far = [self.stream.alloc_zeros::<u32>(nz)?, self.stream.alloc_zeros::<u32>(nz)?];
+        let meter = self.dev.meter();
+        let zeros = |len: usize| -> Result<Slice<u32>> {
+            Ok(counted(self.stream.alloc_zeros::<u32>(len)?, Scale::Vertices, meter))
+        };
+        let slots = zeros(nz * count as usize)?;
+        let far = [zeros(nz)?, zeros(nz)?];
         self.lay.slots = device_addr(&slots, &self.stream) as *mut u32;
         self.lay.far = [device_addr(&far[0], &self.stream) as *mut u32, device_addr(&far[1], &self.stream) as *mut u32];
         self.dev.release(have);
@@ -701,15 +748,11 @@ impl CudaEngine {
             self.dev.reserve(needed)?;
             let nz = (n as usize).max(1);
             let s = &self.stream;
-            let bufs = [
-                s.alloc_zeros::<u32>(nz)?,
-                s.alloc_zeros(nz)?,
-                s.alloc_zeros(nz)?,
-                s.alloc_zeros(nz)?,
-                s.alloc_zeros(nz)?,
-            ];
-            let cells = s.alloc_zeros::<u32>(super::CELLS)?;
-            let mins = s.alloc_zeros::<u64>(2 * self.k.settle_grid as usize)?;
+            let meter = self.dev.meter();
+            let zeros = |len: usize| -> Result<Slice<u32>> { Ok(counted(s.alloc_zeros(len)?, Scale::Vertices, meter)) };
+            let bufs = [zeros(nz)?, zeros(nz)?, zeros(nz)?, zeros(nz)?, zeros(nz)?];
+            let cells = zeros(super::CELLS)?;
+            let mins = counted(s.alloc_zeros::<u64>(2 * self.k.settle_grid as usize)?, Scale::Vertices, meter);
             let at = |b: &CudaSlice<u32>| device_addr(b, s) as *mut u32;
             let lay = SettleLayout {
                 min_out: at(&bufs[0]),
@@ -737,7 +780,12 @@ impl CudaEngine {
             let cs = self.settle.as_mut().expect("allocated above");
             let (offsets, tails, ws) = st::reverse_csr(g, weights)?;
             let s = &self.stream;
-            let rev = (s.clone_htod(&offsets)?, s.clone_htod(&tails)?, s.clone_htod(&ws)?);
+            let meter = self.dev.meter();
+            let rev = (
+                counted(s.clone_htod(&offsets)?, Scale::Vertices, meter),
+                counted(s.clone_htod(&tails)?, Scale::Arcs, meter),
+                counted(s.clone_htod(&ws)?, Scale::Arcs, meter),
+            );
             cs.lay.rev = Csr {
                 offsets: device_addr(&rev.0, s) as *const u64,
                 targets: device_addr(&rev.1, s) as *const u32,
@@ -745,6 +793,8 @@ impl CudaEngine {
                 n: self.n,
                 lane_bits: 0,
                 metric: g.metric().code(),
+                head_mask: u32::MAX,
+                _pad: 0,
             };
             cs.rev = Some(rev);
         }
@@ -761,42 +811,48 @@ impl CudaEngine {
         self.classes = Some(None);
         let bits = self.lay.csr.lane_bits;
         let (gn, m) = ((self.n >> bits) as u64, self.arcs);
-        let needed = 4 * m + 4 * gn.max(1) + 8;
+        let needed = 16;
         if !super::classifiable(gn, m) || needed > self.dev.spare() {
             return Ok(());
         }
         let s = self.stream.clone();
-        let tagged = s.alloc_zeros::<u32>(m as usize)?;
-        let indeg = s.alloc_zeros::<u32>(gn.max(1) as usize)?;
-        let mut count = s.alloc_zeros::<u64>(2)?;
-        self.lay.classes.tagged = device_addr(&tagged, &s) as *mut u32;
-        let a = self.lay.classify_args(device_addr(&indeg, &s) as *mut u32, device_addr(&count, &s) as *mut u64);
+        let meter = self.dev.meter().clone();
+        // The classes go into the spare high bits of the engine's own targets.
+        let tagged = self.lay.csr.targets as *mut u32;
+        // The in-degrees in the lookup table (n >= gn entries, free between runs), zeroed.
+        s.memset_zeros(&mut *self.table)?;
+        let indeg = self.lay.table;
+        let mut cells = counted(s.alloc_zeros::<u64>(2)?, Scale::Vertices, &meter);
+        self.lay.classes.tagged = tagged;
+        let a = self.lay.classify_args(indeg, device_addr(&cells, &s) as *mut u64);
         // SAFETY: indeg n zeroed, tagged m, count two zeroed cells; phases in stream order.
         unsafe {
             self.k.classify(&s, a, 0)?;
             self.k.classify(&s, a, 1)?;
         }
-        let [sinks, skips]: [u64; 2] = s.clone_dtoh(&count)?.try_into().expect("two cells");
+        let [sinks, skips]: [u64; 2] = s.clone_dtoh(&*cells)?.try_into().expect("two cells");
         let lists = 12 * sinks;
-        if 4 * m + lists > self.dev.spare() {
+        // A list that does not fit leaves the graph unclassified (its targets tagged, which
+        // the plain kernels mask).
+        if lists > self.dev.spare() {
             self.lay.classes = super::NO_CLASSES;
             return Ok(());
         }
-        let tails = s.alloc_zeros::<u32>(sinks.max(1) as usize)?;
-        let arcs = s.alloc_zeros::<u64>(sinks.max(1) as usize)?;
+        let tails = counted(s.alloc_zeros::<u32>(sinks.max(1) as usize)?, Scale::Arcs, &meter);
+        let arcs = counted(s.alloc_zeros::<u64>(sinks.max(1) as usize)?, Scale::Arcs, &meter);
         self.lay.classes.sink_tail = device_addr(&tails, &s) as *mut u32;
         self.lay.classes.sink_arc = device_addr(&arcs, &s) as *mut u64;
         self.lay.classes.sinks = sinks;
         self.lay.classes.skips = skips;
         self.lay.classes.arcs = m;
-        s.memset_zeros(&mut count)?;
-        let a = self.lay.classify_args(device_addr(&indeg, &s) as *mut u32, device_addr(&count, &s) as *mut u64);
+        s.memset_zeros(&mut *cells)?;
+        let a = self.lay.classify_args(indeg, device_addr(&cells, &s) as *mut u64);
         // SAFETY: the lists have room for the `sinks` arcs phase 1 counted; count zeroed.
         unsafe { self.k.classify(&s, a, 2)? };
-        // `indeg` and `count` are freed when they drop: wait for the pass that reads them.
+        // `cells` is freed when it drops: wait for the pass that reads it.
         s.synchronize()?;
-        self.dev.reserve(4 * m + lists)?;
-        self.classes = Some(Some((tagged, tails, arcs)));
+        self.dev.reserve(lists)?;
+        self.classes = Some(Some((tails, arcs)));
         Ok(())
     }
 
@@ -861,9 +917,10 @@ impl Engine for CudaEngine {
     fn run_loop(&mut self, spec: &LoopSpec, max_iters: u32) -> Result<LoopStatus> {
         let nb = spec.buckets.map_or(0, |b| b.count);
         self.ensure_buckets(nb)?;
+        self.ensure_run_buffers(self.lay.run_buffers(Input::Frontier, spec.dedupe, spec.balance, spec.hub))?;
         self.prepare_classes(spec.classify, spec.cutoff)?;
         let a = self.lay.pile_args(spec, max_iters);
-        let classified = self.lay.is_classified(&a.adv.csr);
+        let classified = self.lay.classifies(spec.classify);
         // SAFETY: buffers as `Kernels::pile_loop` requires: queues and far buffers n, slots
         // nb x n (ensure_buckets), scratch m, cells CELLS (init zeroed them: the start state and
         // a barrier at rest), block_vals and hist sized by loop_grid at construction.
@@ -876,7 +933,7 @@ impl Engine for CudaEngine {
         } else {
             unsafe { self.k.pile_loop(&self.stream, a, spec.balance == Balance::Partition, classified)? };
         }
-        let cells = self.stream.clone_dtoh(&self.cells)?;
+        let cells = self.stream.clone_dtoh(&*self.cells)?;
         let status = LoopStatus::from_cells(&cells, nb);
         if status.state.done != 0 {
             self.relax_deferred()?;
@@ -890,9 +947,9 @@ impl Engine for CudaEngine {
         self.prepare_classes(spec.classify && !spec.pull, sssp_kernels::NO_CUTOFF)?;
         let cs = self.settle.as_mut().expect("ensure_settle allocated it");
         // The cells start at rest: lengths, the barrier and the done flag zero.
-        self.stream.memset_zeros(&mut cs.cells)?;
+        self.stream.memset_zeros(&mut *cs.cells)?;
         let a = cs.lay.args(&self.lay, spec, source);
-        let classified = self.lay.is_classified(&a.csr);
+        let classified = self.lay.classifies(spec.classify && !spec.pull);
         // SAFETY: buffers as `Kernels::settle_loop` requires (ensure_settle sized them, and
         // uploaded the reverse graph for a pull run); init reset the distances before this.
         unsafe { self.k.settle_loop(&self.stream, a, classified)? };
@@ -913,7 +970,7 @@ impl Engine for CudaEngine {
     }
 
     fn counters(&mut self) -> Result<Counters> {
-        let w = self.stream.clone_dtoh(&self.counters)?;
+        let w = self.stream.clone_dtoh(&*self.counters)?;
         Ok(Counters { arcs: w[0], vertices: w[1], busy: w[2], improved: w[3] as u32, overflow: (w[3] >> 32) as u32 })
     }
 
@@ -953,10 +1010,12 @@ impl CudaEngine {
         super::check_multisplit(items, keys, nbins)?;
         let len = items.len();
         let stride = len.max(1);
-        let d_items = self.staging.upload(&self.stream, &pad(items))?;
-        let d_keys = self.staging.upload(&self.stream, &pad(keys))?;
-        let out = self.stream.alloc_zeros::<u32>(stride * nbins as usize)?;
-        let lens = self.stream.alloc_zeros::<u32>(nbins as usize)?;
+        let meter = self.dev.meter().clone();
+        let v = Scale::Vertices;
+        let d_items = counted(self.staging.upload(&self.stream, &pad(items))?, v, &meter);
+        let d_keys = counted(self.staging.upload(&self.stream, &pad(keys))?, v, &meter);
+        let out = counted(self.stream.alloc_zeros::<u32>(stride * nbins as usize)?, v, &meter);
+        let lens = counted(self.stream.alloc_zeros::<u32>(nbins as usize)?, v, &meter);
         let a = MultisplitArgs {
             items: device_addr(&d_items, &self.stream) as *const u32,
             keys: device_addr(&d_keys, &self.stream) as *const u32,
@@ -972,7 +1031,7 @@ impl CudaEngine {
         // SAFETY: sizes as `Kernels::multisplit` requires; the barrier cells are at rest between
         // launches (every grid-barrier kernel leaves the count at 0).
         unsafe { self.k.multisplit(&self.stream, a)? };
-        let (out, lens) = (self.stream.clone_dtoh(&out)?, self.stream.clone_dtoh(&lens)?);
+        let (out, lens) = (self.stream.clone_dtoh(&*out)?, self.stream.clone_dtoh(&*lens)?);
         Ok((0..nbins as usize).map(|j| out[j * stride..j * stride + lens[j] as usize].to_vec()).collect())
     }
 }
@@ -983,7 +1042,7 @@ impl super::Steps for CudaEngine {
     }
 
     fn reset(&mut self, source: u32) -> Result<()> {
-        self.stream.memset_zeros(&mut self.cells)?;
+        self.stream.memset_zeros(&mut *self.cells)?;
         self.fr = Frontiers::default();
         self.pending_scratch = false;
         self.deferred = None;
@@ -995,7 +1054,7 @@ impl super::Steps for CudaEngine {
     fn seed(&mut self, sources: &[u32]) -> Result<()> {
         super::check_seeds(sources, self.n)?;
         self.reset(u32::MAX)?;
-        let d = self.staging.upload(&self.stream, sources)?;
+        let d = counted(self.staging.upload(&self.stream, sources)?, Scale::Vertices, self.dev.meter());
         let a = self.lay.seed_args(&self.fr, device_addr(&d, &self.stream) as *const u32, sources.len() as u32);
         // SAFETY: distinct ids below n (checked), so the frontier (n items) holds them; the
         // staged copy lives until the stream has run the launch (synchronised below, before
@@ -1015,11 +1074,12 @@ impl super::Steps for CudaEngine {
             // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
             unsafe { self.k.scan(&self.stream, sa)? };
         }
+        self.ensure_run_buffers(self.lay.run_buffers(step.input, step.dedupe, step.balance, step.hub))?;
         self.prepare_classes(step.classify, step.cutoff)?;
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();
         let a = self.lay.advance_args(&step, &roles);
-        let classified = self.lay.is_classified(&a.csr);
+        let classified = self.lay.classifies(step.classify);
         // SAFETY: as in the CPU engine: queues n, scratch m, prefix n + 1, cells CELLS, hub n.
         unsafe { self.k.advance(&self.stream, a, classified)? };
         if !a.hub.items.is_null() {
@@ -1070,7 +1130,7 @@ impl CudaEngine {
             self.pinned = Some(buf);
         }
         let pinned = self.pinned.as_mut().expect("allocated above");
-        self.stream.memcpy_dtoh(&self.table, pinned)?;
+        self.stream.memcpy_dtoh(&*self.table, pinned)?;
         self.stream.synchronize()?;
         crate::device::staging::parallel_copy_out(pinned, n)
     }

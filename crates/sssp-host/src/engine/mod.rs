@@ -90,13 +90,17 @@ pub struct Advance {
 }
 
 /// Where an engine keeps the edge classes of its graph (`sssp_kernels::classify`), computed on
-/// first use. Graphs with more than `sssp_kernels::MAX_CLASSIFIED` (2^30) vertices, or no arcs,
-/// are never classified, and neither is one whose classes do not fit in the device memory the
-/// engine has left (4 bytes per arc, plus 12 per arc into a sink): classification only saves
-/// work, so a run asking for it then runs unclassified, with the same result.
+/// first use. The classes are tagged into the two spare high bits of the resident graph's own
+/// targets (the heads of a graph of at most `sssp_kernels::MAX_CLASSIFIED` = 2^30 vertices
+/// leave them free, and every kernel reads heads through `Csr::target`, which masks them), so
+/// they cost no copy of the targets: only the list of arcs into sinks (12 bytes each). Graphs
+/// with more vertices, or no arcs, are never classified, and neither is one whose sink list does
+/// not fit in the device memory the engine has left: classification only saves work, so a run
+/// asking for it then runs unclassified, with the same result.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Classes {
-    /// The classified targets, `m` words (null: not classified).
+    /// The classified targets: the resident graph's targets, once tagged (null: not
+    /// classified).
     pub tagged: *mut u32,
     /// Tail and index of each arc into a sink, `sinks` each.
     pub sink_tail: *mut u32,
@@ -631,7 +635,8 @@ pub(crate) struct Layout {
     pub dist: *mut u64,
     /// The two frontier queues, `n` items each.
     pub queues: [*mut u32; 2],
-    /// The lookup-dedupe scratch queue, `m` items.
+    /// The lookup-dedupe scratch queue, `m` items (allocated by the first lookup run: null
+    /// before).
     pub scratch: *mut u32,
     /// The lookup table, `n` entries.
     pub table: *mut u32,
@@ -648,7 +653,8 @@ pub(crate) struct Layout {
     /// GPU persistent loop only: one `u64` per block and `MAX_BINS` counts per block.
     pub block_vals: *mut u64,
     pub hist: *mut u32,
-    /// The hub queue, `n` items (see `sssp_kernels::advance`'s module doc).
+    /// The hub queue, `n` items (see `sssp_kernels::advance`'s module doc), allocated by the
+    /// first run that has a hub path ([`Layout::has_hubs`]: null before).
     pub hub: *mut u32,
     /// The graph's largest out-degree: a run whose hub threshold lies above it has no hub
     /// path at all, so graphs without hubs (roads, meshes) never pay for one.
@@ -717,20 +723,11 @@ impl Layout {
         })
     }
 
-    /// The graph as a run relaxes it: through the classified targets when it classifies and
-    /// the classes exist.
-    pub fn run_csr(&self, classify: bool) -> Csr {
-        if classify && !self.classes.tagged.is_null() {
-            Csr { targets: self.classes.tagged, ..self.csr }
-        } else {
-            self.csr
-        }
-    }
-
-    /// Whether a run's graph view relaxes through the classes (so it takes the classified
-    /// kernels and leaves arcs for [`Engine::relax_deferred`]).
-    pub fn is_classified(&self, csr: &Csr) -> bool {
-        !self.classes.tagged.is_null() && std::ptr::eq(csr.targets, self.classes.tagged)
+    /// Whether a run that asks for the classes (`classify`) relaxes through them: they exist
+    /// (so it takes the classified kernels and leaves arcs for [`Engine::relax_deferred`]).
+    /// Runs that do not read the same targets through the plain kernels, which mask the tags.
+    pub fn classifies(&self, classify: bool) -> bool {
+        classify && !self.classes.tagged.is_null()
     }
 
     /// The classification passes' parameters (the graph's own view: one lane), with `indeg`
@@ -756,7 +753,7 @@ impl Layout {
     /// The deferred pass of a classified run with `cutoff`.
     pub fn sink_args(&self, cutoff: u32) -> SinkArgs {
         SinkArgs {
-            csr: self.run_csr(true),
+            csr: self.csr,
             dist: self.dist,
             sink_tail: self.classes.sink_tail,
             sink_arc: self.classes.sink_arc,
@@ -776,7 +773,7 @@ impl Layout {
             hub_zero,
             hub_degree: step.hub,
             hub_pass: 0,
-            csr: self.run_csr(step.classify),
+            csr: self.csr,
             dist: self.dist,
             input: self.queue(roles.input),
             output: self.queue(roles.output),
@@ -791,13 +788,28 @@ impl Layout {
         }
     }
 
+    /// Whether a run in `balance` with threshold `hub` has a hub path (not partition balance,
+    /// threshold not 0, and some vertex of that degree).
+    pub fn has_hubs(&self, balance: Balance, hub: u32) -> bool {
+        balance.has_hub_path() && hub != 0 && self.max_degree >= hub as u64
+    }
+
     /// The hub queue for a run in `balance` with threshold `hub`, or null when that run has no
-    /// hub path (partition balance, threshold 0, or no vertex of that degree).
+    /// hub path. The engine allocates the queue before such a run ([`RunBuffers`]).
     pub fn hub_items(&self, balance: Balance, hub: u32) -> *mut u32 {
-        if balance.has_hub_path() && hub != 0 && self.max_degree >= hub as u64 {
+        if self.has_hubs(balance, hub) {
+            debug_assert!(!self.hub.is_null(), "a run with a hub path before its queue was allocated");
             self.hub
         } else {
             std::ptr::null_mut()
+        }
+    }
+
+    /// What a run of these modes needs beyond the buffers every run has.
+    pub fn run_buffers(&self, input: Input, dedupe: Dedupe, balance: Balance, hub: u32) -> RunBuffers {
+        RunBuffers {
+            scratch: input == Input::Frontier && dedupe == Dedupe::Lookup && self.scratch.is_null(),
+            hub: self.has_hubs(balance, hub) && self.hub.is_null(),
         }
     }
 
@@ -854,6 +866,15 @@ impl Layout {
             output: self.next(fr),
         }
     }
+}
+
+/// The buffers a run needs that the engine has not allocated yet ([`Layout::run_buffers`]):
+/// the lookup dedupe's scratch queue (`4m` bytes: only lookup runs read it) and the hub queue
+/// (`4n`: only runs with a hub path). Allocated by the first run that needs them and kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RunBuffers {
+    pub scratch: bool,
+    pub hub: bool,
 }
 
 impl Roles {
@@ -978,15 +999,15 @@ fn split_range(
     bins
 }
 
-/// What a run needs on the device beyond the graph, in bytes (for the fit check).
-pub(crate) fn working_bytes(n: u64, m: u64, scan_blocks: u64) -> u64 {
+/// What every run needs on the device beyond the graph, in bytes (for the fit check). The
+/// buffers of some runs only (the lookup scratch, the hub queue, the bucket queues, the edge
+/// classes, the settle loop's) are fit-checked when the first such run allocates them.
+pub(crate) fn working_bytes(n: u64, scan_blocks: u64) -> u64 {
     let dist = 8 * n;
     let queues = 2 * 4 * n;
-    let scratch = 4 * m.max(1);
     let table = 4 * n;
     let prefix = 8 * (n + 1);
-    let hub = 4 * n;
-    dist + queues + scratch + table + prefix + hub + 8 * scan_blocks + 64
+    dist + queues + table + prefix + 8 * scan_blocks + 64
 }
 
 /// Bytes of the graph itself on the device.

@@ -50,7 +50,7 @@ impl SettleLayout {
     /// The loop's parameters for `spec` from `source`.
     pub fn args(&self, lay: &Layout, spec: &SettleSpec, source: u32) -> SettleArgs {
         SettleArgs {
-            csr: lay.run_csr(spec.classify && !spec.pull),
+            csr: lay.csr,
             rev: self.rev,
             dist: lay.dist,
             min_out: self.min_out,
@@ -73,7 +73,16 @@ impl SettleLayout {
 
 /// A null [`Csr`] (the reverse graph before a pull run needs it).
 pub(crate) fn no_csr(n: u32) -> Csr {
-    Csr { offsets: std::ptr::null(), targets: std::ptr::null(), weights: std::ptr::null(), n, lane_bits: 0, metric: 0 }
+    Csr {
+        offsets: std::ptr::null(),
+        targets: std::ptr::null(),
+        weights: std::ptr::null(),
+        n,
+        lane_bits: 0,
+        metric: 0,
+        head_mask: u32::MAX,
+        _pad: 0,
+    }
 }
 
 /// Bytes of the settle buffers (five vertex arrays and the cells) on a device.

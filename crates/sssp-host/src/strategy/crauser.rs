@@ -173,7 +173,7 @@ pub(crate) fn solve(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options
     }
     let pull = opts.variant == Variant::Predecessor;
     // The pull variant ignores the classes: do not compute them for it.
-    let (classify, classify_time) = if pull { (false, Default::default()) } else { prepare_classes(eng, opts)? };
+    let (classify, classify_time) = if pull { (false, Default::default()) } else { prepare_classes(g, eng, opts)? };
     let spec = SettleSpec { rule: rule(family, opts), pull, balance: opts.balance, classify };
     let started = Instant::now();
     eng.init(&[source])?;

@@ -84,6 +84,7 @@ pub fn solve_nearest(
     seeds.dedup();
     let (ran, o, why) = resolve(g, algo, eng.as_deref().map(|e| e as &dyn Engine), opts);
     let mut eng = eng;
+    let meter = super::start_meter(eng.as_deref());
     let mut sol = if ran == Algo::DeltaStepping {
         super::delta_stepping::delta_stepping_from(g, &seeds, &o)?
     } else if ran == Algo::Dijkstra {
@@ -120,6 +121,7 @@ pub fn solve_nearest(
     if o.tree {
         attach_tree(g, ran, eng, &seeds, &mut sol, &o)?;
     }
+    sol.stats.device_memory = super::peak_of(meter, ran);
     Ok(sol)
 }
 
@@ -171,10 +173,11 @@ pub fn solve_each(
     };
     let e = eng.as_deref_mut().expect("an engine has lanes");
     for chunk in sources.chunks(lanes as usize) {
+        let meter = super::start_meter(Some(&*e));
         // Lane j of this pass solves from chunk[j]: its source is id chunk[j] * k + j.
         let seeds: Vec<u32> = chunk.iter().enumerate().map(|(j, &s)| s * lanes + j as u32).collect();
         // Batches refuse signed graphs: no negative cycle to watch for.
-        let (stats, started) = run_device_loop(e, &seeds, &o, buckets, None)?;
+        let (stats, started) = run_device_loop(g, e, &seeds, &o, buckets, false)?;
         let (mut stats, rows) = finish_lanes(g, e, stats, started, chunk.len())?;
         stats.batch = Some(chunk.len() as u32);
         stats.chosen.clone_from(&why);
@@ -184,6 +187,8 @@ pub fn solve_each(
             let mut sol = Solution { dist, metric: g.metric(), stats: stats.clone(), parents: None };
             // Every lane's distances stay resident until the next pass.
             super::certify::certify_result(g, Some(&mut *e), true, &[s], j as u32, &mut sol, &o)?;
+            // The pass's peak so far (its certificates up to this lane's included).
+            sol.stats.device_memory = super::peak_of(meter.clone(), ran);
             each(s, sol)?;
         }
     }

@@ -206,6 +206,7 @@ pub fn solve(
     }
     let mut eng = eng;
     crate::reference::check_source(g, source)?;
+    let meter = start_meter(eng.as_deref());
     let mut sol = solve_unclipped(g, algo, eng.as_mut().map(|e| &mut **e), source, opts)?;
     clip(&mut sol.dist, opts);
     let ran = sol.stats.chosen_algo.unwrap_or(algo);
@@ -223,6 +224,7 @@ pub fn solve(
     if opts.tree {
         attach_tree(g, ran, eng, &[source], &mut sol, opts)?;
     }
+    sol.stats.device_memory = peak_of(meter, ran);
     Ok(sol)
 }
 

@@ -211,19 +211,19 @@ struct SweepBuffers {
 
 impl SweepBuffers {
     fn upload(dev: &dyn Device, h: &SweepGraph<'_>) -> Result<Self> {
-        fn copy<T: crate::device::Plain>(dev: &dyn Device, x: &[T]) -> Result<Buffer> {
-            let b = dev.alloc_of::<T>(x.len())?;
+        fn copy<T: crate::device::Plain>(dev: &dyn Device, x: &[T], arcs: bool) -> Result<Buffer> {
+            let b = if arcs { dev.alloc_arcs_of::<T>(x.len())? } else { dev.alloc_of::<T>(x.len())? };
             dev.upload_of(&b, 0, x)?;
             Ok(b)
         }
         Ok(SweepBuffers {
-            order: copy(dev, h.order)?,
-            level_starts: copy(dev, h.level_starts)?,
-            offsets: copy(dev, h.offsets)?,
-            tails: copy(dev, h.tails)?,
-            weights: copy(dev, h.weights)?,
-            core: copy(dev, h.core)?,
-            table: copy(dev, h.table)?,
+            order: copy(dev, h.order, false)?,
+            level_starts: copy(dev, h.level_starts, false)?,
+            offsets: copy(dev, h.offsets, false)?,
+            tails: copy(dev, h.tails, true)?,
+            weights: copy(dev, h.weights, true)?,
+            core: copy(dev, h.core, false)?,
+            table: copy(dev, h.table, false)?,
         })
     }
 }
@@ -378,6 +378,8 @@ fn sweep_args(
             n: h.order.len() as u32,
             lane_bits: 0,
             metric,
+            head_mask: u32::MAX,
+            _pad: 0,
         },
         order: h.order.as_ptr(),
         level_starts: h.level_starts.as_ptr(),

@@ -3,6 +3,21 @@
 //! into a [`Solution`] (distances in the library's form, overflow checked once).
 
 use super::*;
+use crate::engine::ClassCounts;
+
+/// The meter of `eng`'s device, its peak reset to what the engine holds now: the start of a
+/// run's [`Stats::device_memory`] (`None` without an engine).
+pub(crate) fn start_meter(eng: Option<&(dyn Engine + 'static)>) -> Option<crate::device::Meter> {
+    let meter = eng?.device().meter().clone();
+    meter.reset_peak();
+    Some(meter)
+}
+
+/// A run's [`Stats::device_memory`]: the peak since [`start_meter`], when `ran` ran on the
+/// engine.
+pub(crate) fn peak_of(meter: Option<crate::device::Meter>, ran: Algo) -> Option<crate::device::Footprint> {
+    meter.filter(|_| ran.uses_engine()).map(|m| m.peak())
+}
 
 /// Drive a frontier loop: call `step(iter)` (which queues one iteration's operators), and read
 /// the frontier length every `check_every` iterations (or every iteration when tracing) until
@@ -86,7 +101,7 @@ pub(crate) fn device_loop_from(
     if opts.block_loop && g.num_arcs() as u64 >= u32::MAX as u64 {
         return Err(Error::InvalidArgument("the block loop does not support graphs of 2^32 arcs or more".into()));
     }
-    let (stats, started) = run_device_loop(eng, seeds, opts, buckets, Some(g))?;
+    let (stats, started) = run_device_loop(g, eng, seeds, opts, buckets, true)?;
     finish(g, eng, stats, started)
 }
 
@@ -151,18 +166,77 @@ impl<'g> CycleWatch<'g> {
 
 /// Compute the edge classes, when a run may use them, before it starts its clock (once per
 /// engine): whether it uses them, and the time that took (zero after the first).
-pub(crate) fn prepare_classes(eng: &mut dyn Engine, opts: &Options) -> Result<(bool, Duration)> {
+///
+/// [`Classify::Auto`] decides from a census of `g` (the engine's graph) on the host first
+/// ([`census`]): the classes cost `4` bytes per arc of device memory (plus `12` per arc into a
+/// sink), which a run that does not use them should not hold; only when they pay does the
+/// engine compute them.
+pub(crate) fn prepare_classes(g: &Graph, eng: &mut dyn Engine, opts: &Options) -> Result<(bool, Duration)> {
     let t = Instant::now();
-    if opts.classify == Classify::Off {
-        return Ok((false, Duration::ZERO));
+    let mut fresh = false;
+    match opts.classify {
+        Classify::Off => return Ok((false, Duration::ZERO)),
+        Classify::On => {}
+        Classify::Auto => {
+            let (counts, counted) = census(g, eng);
+            fresh = counted;
+            if !Classify::Auto.uses(counts) {
+                return Ok((false, if fresh { t.elapsed() } else { Duration::ZERO }));
+            }
+        }
     }
-    let (counts, fresh) = eng.classify()?;
+    let (counts, computed) = eng.classify()?;
     let uses = opts.classify.uses(counts);
     if uses {
         // The classified twins' module, loaded before the run's clock starts.
         eng.device().load(crate::device::Module::Twins)?;
     }
-    Ok((uses, if fresh { t.elapsed() } else { Duration::ZERO }))
+    Ok((uses, if fresh || computed { t.elapsed() } else { Duration::ZERO }))
+}
+
+/// What the edge classes of a graph would hold, counted on the host, kept in the engine's
+/// extras (one per engine, as the classes are).
+struct ClassCensus(Option<ClassCounts>);
+
+/// The counts [`Engine::classify`] would find for `g` (the engine's graph), without the
+/// classes: the skipped self-loops and the arcs into sinks, by the kernels' own rule
+/// (`sssp_kernels::classify::arc_class`; neither class depends on the head's in-degree), in one
+/// pass over the arcs on the host's threads. `None` for a graph that cannot be classified.
+/// Returns whether this call counted them (the first one on an engine does).
+pub(crate) fn census(g: &Graph, eng: &mut dyn Engine) -> (Option<ClassCounts>, bool) {
+    if let Some(c) = eng.extras().get::<ClassCensus>() {
+        return (c.0, false);
+    }
+    let counts = census_of(g);
+    eng.extras().put(ClassCensus(counts));
+    (counts, true)
+}
+
+fn census_of(g: &Graph) -> Option<ClassCounts> {
+    use sssp_kernels::classify::arc_class;
+    use sssp_kernels::{ARC_SINK, ARC_SKIP};
+    let (n, m) = (g.num_vertices(), g.num_arcs());
+    if !crate::engine::classifiable(n as u64, m as u64) {
+        return None;
+    }
+    let (offsets, targets, weights) = (g.offsets(), g.targets(), g.engine_weights());
+    let metric = sssp_kernels::Metric::from_code(g.metric().code());
+    let (skipped, deferred) = (0..n)
+        .into_par_iter()
+        .map(|u| {
+            let mut c = (0u64, 0u64);
+            for e in offsets[u] as usize..offsets[u + 1] as usize {
+                let v = targets[e] as usize;
+                match arc_class(metric, u as u32, v as u32, weights[e], 2, offsets[v + 1] - offsets[v]) {
+                    ARC_SKIP => c.0 += 1,
+                    ARC_SINK => c.1 += 1,
+                    _ => {}
+                }
+            }
+            c
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    Some(ClassCounts { arcs: m as u64, skipped, deferred })
 }
 
 /// The iterations after which a run of `spec` on `eng` that has not finished means a broken
@@ -173,19 +247,22 @@ pub(crate) fn loop_bound(eng: &dyn Engine, spec: &LoopSpec) -> u32 {
     if spec.buckets.is_some() { n.saturating_mul(n) } else { n }.min(u32::MAX as u64) as u32
 }
 
-/// [`device_loop_from`] up to the finished run on the device: its stats and start time.
+/// [`device_loop_from`] up to the finished run on the device (of `g`, which `eng` holds): its
+/// stats and start time. `watch`: look for negative cycles on the way.
 pub(crate) fn run_device_loop(
+    g: &Graph,
     eng: &mut dyn Engine,
     seeds: &[u32],
     opts: &Options,
     buckets: Option<BucketSpec>,
-    watch: Option<&Graph>,
+    watch: bool,
 ) -> Result<(Stats, Instant)> {
     if let Some(b) = &buckets {
         check_buckets(b)?;
     }
     // The block loop relaxes the plain targets: no classes to compute.
-    let (classify, classify_time) = if opts.block_loop { (false, Duration::ZERO) } else { prepare_classes(eng, opts)? };
+    let (classify, classify_time) =
+        if opts.block_loop { (false, Duration::ZERO) } else { prepare_classes(g, eng, opts)? };
     let spec = LoopSpec {
         balance: opts.balance,
         dedupe: opts.dedupe,
@@ -202,7 +279,7 @@ pub(crate) fn run_device_loop(
     let started = Instant::now();
     eng.init(seeds)?;
     let bound = loop_bound(eng, &spec);
-    let mut watch = watch.and_then(|g| CycleWatch::new(g, started, CYCLE_CHECK_FRONTIER));
+    let mut watch = if watch { CycleWatch::new(g, started, CYCLE_CHECK_FRONTIER) } else { None };
     let status = if opts.trace || !opts.device_loop {
         let mut prev = eng.run_loop(&spec, 0)?;
         let mut last = eng.counters()?;
@@ -409,5 +486,36 @@ fn check_overflow(g: &Graph, dist: &[u32], lanes: u32) -> Result<()> {
     match crate::reference::overflow_victim(g, lanes as usize, |i| dist[i] != INF) {
         Some(v) => Err(Error::DistanceOverflow { vertex: v, bits: 32 }),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The host census counts what the engine's classification passes count, on graphs with
+    /// every class: self-loops (a negative one, which is not skipped, on a signed graph),
+    /// sinks, single and plain arcs, and on generated graphs.
+    #[test]
+    fn the_census_counts_what_the_engine_classifies() {
+        let drawn = [
+            vec![(0, 0, 3), (0, 1, 1), (1, 2, 2), (2, 3, 1), (3, 3, 0), (1, 4, 5), (2, 4, 1), (0, 5, 2)],
+            vec![(0, 0, -1), (0, 1, 2), (1, 1, 4), (1, 2, -3), (2, 0, 5), (2, 3, 1)],
+        ];
+        let mut graphs: Vec<Graph> = drawn.iter().map(|a| Graph::from_arcs(6, a).unwrap()).collect();
+        for spec in ["kron:8", "road:500", "grid2d:10x10"] {
+            let s = crate::generate::GenSpec::parse(spec).unwrap();
+            graphs.push(crate::generate::generate(&s, 3, crate::WeightSpec::AsGiven).unwrap());
+        }
+        for g in &graphs {
+            let mut eng = crate::engine::cpu::CpuEngine::new(g).unwrap();
+            let (want, _) = eng.classify().unwrap();
+            assert!(want.is_some());
+            assert_eq!(census_of(g), want, "{} vertices, {} arcs", g.num_vertices(), g.num_arcs());
+        }
+        assert!(graphs[0].num_arcs() > 0 && census_of(&graphs[0]).unwrap().skipped == 2);
+        assert_eq!(census_of(&graphs[1]).unwrap().skipped, 1, "the negative self-loop stays a plain arc");
+        let empty = Graph::from_arcs(3, &[]).unwrap();
+        assert_eq!(census_of(&empty), None, "no arcs: not classifiable");
     }
 }

@@ -88,6 +88,13 @@ pub struct Stats {
     /// Batched sources ([`many::solve_each`] on an engine with lanes): how many sources this
     /// run's pass solved together; the times and counters above are the whole pass's.
     pub batch: Option<u32>,
+    /// A run on an engine: the most device memory the engine's buffers held at once during it
+    /// (from the start of the solve to its result, certificate and tree included), counting
+    /// what the engine held when it started (the graph, and buffers kept from earlier runs).
+    /// Per run rather than over the engine's life, so that each run on a shared engine (one
+    /// `sssp bench` row after another) reports its own peak, not an earlier run's. Counted the
+    /// same way on both backends ([`crate::device::Meter`]). `None` for a run on the host.
+    pub device_memory: Option<crate::device::Footprint>,
 }
 
 fn ser_secs<S: serde::Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {

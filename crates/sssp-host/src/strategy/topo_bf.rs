@@ -31,7 +31,7 @@ impl TopoBf {
 /// checked). At most `n` iterations: a shortest path has at most `n - 1` arcs.
 pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
     crate::reference::check_source(g, source)?;
-    let (classify, classify_time) = super::prepare_classes(eng, opts)?;
+    let (classify, classify_time) = super::prepare_classes(g, eng, opts)?;
     let mut stats = Stats { classify: classify_time, classes_used: classify, ..Stats::default() };
     let started = Instant::now();
     eng.init(&[source])?;

@@ -55,7 +55,7 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
         return device_loop(g, eng, source, opts, None);
     }
     crate::reference::check_source(g, source)?;
-    let (classify, classify_time) = super::prepare_classes(eng, opts)?;
+    let (classify, classify_time) = super::prepare_classes(g, eng, opts)?;
     let mut stats = Stats { classify: classify_time, classes_used: classify, ..Stats::default() };
     let started = Instant::now();
     eng.init(&[source])?;
