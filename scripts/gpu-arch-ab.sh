@@ -31,7 +31,7 @@ has modes && for g in ${GRAPHS:-$NY gen:road:4000000 gen:grid3d:128x128x128 gen:
   done
 done
 for round in $(seq 1 "${ROUNDS:-2}"); do for bin in $OLD $NEW; do
-  has block && for g in $NY gen:road:4000000; do
+  has block && for g in ${BLOCK_GRAPHS:-$NY gen:road:4000000}; do
     b "block-$(basename "$g" | tr ':/' '__')" $bin bench "$g" --trials 5 --algos near-far,bucketing --balance vwarp --dedupe stamp --loops grid,block
   done
 done; done

@@ -6,19 +6,22 @@
 #
 #   GRAPHS="kron:26 urand:26" scripts/gpu-gap.sh OUT
 #
-# For each graph: `sssp convert` generates it and writes GAP's weighted serialized graph (.wsg;
-# the convert's time is the generation's plus the write), GAP runs 5 trials at each delta in
+# For each graph, one .wsg file (GAP's weighted serialized graph) that both run on: kron:S is
+# generated and written by `sssp convert gen:kron:S` (Graph500 Kronecker, 16 x 2^S undirected
+# edges; the convert's time is the generation's plus the write), urand:S by GAP's own converter
+# (`converter -u S -k 16 -wb`, its uniform random graph, undirected, weights 1-255: our uniform
+# generator is directed). GAP runs 5 trials at each delta in
 # $DELTAS (default 2, what GAP's own benchmark/bench.mk runs kron and urand with; 16 threads;
 # its per-bucket lines go to a file), then `sssp bench` runs 5 certified trials on the same file with --json
-# (its rows carry device_bytes where the build reports them). The file is removed after.
-# kron:S is Graph500 Kronecker with 16 x 2^S undirected edges; urand:S is GAP's urand: 2^S
-# vertices, 16 x 2^S edges made undirected (our uniform generator, symmetrized), as GAP builds it.
+# (rows for auto and the frontier strategies with partition and vwarp balance, each with its
+# device_bytes and certificate time). The file is removed after.
 set -u
 out=${1:?usage: $0 OUT}
 mkdir -p "$out"
 if [ ! -x .gpu/sssp ] && [ -f .gpupack/gpu.tar.xz ]; then mkdir -p .gpu && tar xJf .gpupack/gpu.tar.xz -C .gpu; fi
 SSSP=${SSSP:-.gpu/sssp}
 GAP=${GAP:-.gapbin/sssp}
+GAPCONV=${GAPCONV:-.gapbin/converter}
 dir=${GAPDIR:-/tmp/gapfiles}
 mkdir -p "$dir"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/device.txt"
@@ -26,15 +29,15 @@ nproc | sed 's/^/host threads: /' | tee -a "$out/device.txt"
 for g in ${GRAPHS:-kron:26 urand:26}; do
   kind=${g%%:*} scale=${g##*:}
   case $kind in
-    kron) spec=gen:kron:$scale; sym= ;;
-    urand) spec=gen:uniform:$((1 << scale)):16; sym=--symmetrize ;;
+    kron) make=("$SSSP" convert "gen:kron:$scale") ;;
+    urand) make=("$GAPCONV" -u "$scale" -k 16 -wb) ;;
     *) echo "unknown graph $g (kron:S or urand:S)"; exit 2 ;;
   esac
   f=$dir/$kind$scale.wsg
   log=$out/$kind$scale.txt
   {
-    echo "== $g: $spec $sym"
-    /usr/bin/time -f "convert: %e s wall, %M KB peak host memory" "$SSSP" convert "$spec" "$f" $sym 2>&1 | tail -5
+    echo "== $g: ${make[*]} $f"
+    /usr/bin/time -f "convert: %e s wall, %M KB peak host memory" "${make[@]}" "$f" 2>&1 | tail -5
     ls -l "$f"
     for d in ${DELTAS:-2}; do
       echo "-- GAP, 16 threads, delta $d"
@@ -42,7 +45,8 @@ for g in ${GRAPHS:-kron:26 urand:26}; do
       grep -E "Read Time|Graph has|Trial Time|Average Time" "$dir/gap.out"
     done
     echo "-- sssp bench on the GPU (5 trials, each certified)"
-    timeout 400 "$SSSP" bench "$f" --device gpu --trials 5 --json 2>&1 | tail -30
+    timeout 400 "$SSSP" bench "$f" --device gpu --trials 5 --json --algos auto,workfront,near-far \
+      --balance partition,vwarp --dedupe stamp 2>&1 | tail -30
   } 2>&1 | tee "$log"
   rm -f "$f"
 done
