@@ -45,8 +45,8 @@ for g in ${GRAPHS:-kron:26 urand:26}; do
       grep -E "Read Time|Graph has|Trial Time|Average Time" "$dir/gap.out"
     done
     echo "-- sssp bench on the GPU (5 trials, each certified)"
-    timeout 400 "$SSSP" bench "$f" --device gpu --trials 5 --json --algos auto,workfront,near-far \
-      --balance partition,vwarp --dedupe stamp 2>&1 | tail -30
+    timeout 400 "$SSSP" bench "$f" --device gpu --trials 5 --json --algos "${ALGOS:-auto,workfront,near-far}" \
+      --balance "${BALANCES:-partition,vwarp}" --dedupe stamp 2>&1 | tail -30
   } 2>&1 | tee "$log"
   rm -f "$f"
 done
