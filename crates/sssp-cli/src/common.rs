@@ -306,7 +306,13 @@ impl SolveArgs {
     /// The solve options on `g` (its metric reads `--delta` and `--cutoff`): the query's, with
     /// the typed strategy of [`SolveArgs::strategy`] laid on.
     pub fn options(&self, g: &Graph, trace: bool) -> Result<Options> {
-        let strategy = self.strategy(g, self.algo()?)?;
+        self.options_for(g, self.algo()?, trace)
+    }
+
+    /// [`SolveArgs::options`] for `algo` rather than `--algo` (a distributed run is
+    /// delta-stepping whatever `--algo` says, which it checked).
+    pub fn options_for(&self, g: &Graph, algo: Algo, trace: bool) -> Result<Options> {
+        let strategy = self.strategy(g, algo)?;
         let cutoff = self.cutoff.as_deref().map(|c| distance_arg(g, c, "--cutoff").map(|c| c as u64)).transpose()?;
         Ok(strategy.options(&Options { trace, cutoff, ..Options::default() }))
     }

@@ -78,7 +78,7 @@ pub fn run(a: &crate::RunArgs, p: u32) -> Result<()> {
     let g = a.graph.load_nonempty()?;
     let opts = sssp::strategy::Options {
         certify: common::certify_mode(a.verify, a.host_certificate),
-        ..a.solve.options(&g, false)?
+        ..a.solve.options_for(&g, Algo::DeltaStepping, false)?
     };
     let dist_opts = DistOptions { delta: opts.delta, cutoff: opts.cutoff };
     let sources = a.solve.sources(&g)?;
