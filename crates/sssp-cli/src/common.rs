@@ -10,9 +10,9 @@ use sssp::engine::{Balance, Dedupe, DeviceKind};
 use sssp::graph::Graph;
 use sssp::hierarchy::Hierarchy;
 use sssp::io::{Format, LoadOptions, RealPolicy};
+use sssp::session::Session;
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{Algo, Classify, Driver, Options, Param, Solution, Strategy};
-use sssp::session::Session;
 use sssp::{Dist, Error, Metric, RealDistances, Result, WeightSpec, UNREACHED};
 
 /// How to read a graph.
@@ -536,8 +536,14 @@ pub fn open_session<'g>(
     if o.lanes > 1 {
         eprintln!("device: {} ({} lanes, set-up and upload {:.3} s)", o.device, o.lanes, secs(o.setup + o.upload));
     } else {
-        let with_hierarchy = o.hierarchy_upload.map(|t| format!(", hierarchy upload {:.3} s", secs(t))).unwrap_or_default();
-        eprintln!("device: {} (set-up {:.3} s, graph upload {:.3} s{with_hierarchy})", o.device, secs(o.setup), secs(o.upload));
+        let with_hierarchy =
+            o.hierarchy_upload.map(|t| format!(", hierarchy upload {:.3} s", secs(t))).unwrap_or_default();
+        eprintln!(
+            "device: {} (set-up {:.3} s, graph upload {:.3} s{with_hierarchy})",
+            o.device,
+            secs(o.setup),
+            secs(o.upload)
+        );
     }
     Ok((session, Some(o.device)))
 }

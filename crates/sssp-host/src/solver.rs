@@ -14,12 +14,12 @@
 //! over the engine-level layer [`crate::strategy`] (`solve`, `solve_each`, `solve_nearest`).
 //! The `sssp` command runs on a `Session` too.
 
-use crate::session::Session;
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
 use crate::graph::Metric;
 use crate::paths::Paths;
+use crate::session::Session;
 use crate::strategy::{Algo, Options, Solution, Strategy};
 use crate::typed::{Graph, Weight};
 use crate::{Dist, UNREACHED};
