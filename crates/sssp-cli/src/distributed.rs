@@ -3,7 +3,7 @@
 //! has the run's rounds, buckets and the volume the ranks exchanged; `-o` and `--verify` work
 //! as for one device.
 
-use sssp::distributed::{solve, DistOptions, DistSolution, Ranks};
+use sssp::distributed::{DistOptions, DistSolution, Group, Params, Ranks};
 use sssp::engine::DeviceKind;
 use sssp::graph::Graph;
 use sssp::strategy::Algo;
@@ -51,21 +51,22 @@ fn check_args(a: &crate::RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// Where the ranks run: `--device cpu` simulated ranks; `gpu` NCCL ranks (an error without the
-/// `nccl` feature or a usable NCCL, from the library); `auto` NCCL ranks when this build has
-/// NCCL and the run can start them, else simulated ranks, saying why.
-fn solve_on(g: &Graph, device: DeviceKind, p: usize, src: u32, opts: &DistOptions) -> Result<DistSolution> {
+/// Where the ranks run, set up once for every source: `--device cpu` simulated ranks; `gpu`
+/// NCCL ranks (an error without the `nccl` feature or a usable NCCL, from the library);
+/// `auto` NCCL ranks when this build has NCCL and the host can start them, else simulated
+/// ranks, saying why.
+fn group_on(device: DeviceKind, p: usize) -> Result<Group> {
     match device {
-        DeviceKind::Cpu => solve(g, src, Ranks::Simulated(p), opts),
-        DeviceKind::Gpu => solve(g, src, Ranks::Nccl(p), opts),
-        DeviceKind::Auto if cfg!(feature = "nccl") => match solve(g, src, Ranks::Nccl(p), opts) {
+        DeviceKind::Cpu => Group::new(Ranks::Simulated(p)),
+        DeviceKind::Gpu => Group::new(Ranks::Nccl(p)),
+        DeviceKind::Auto if cfg!(feature = "nccl") => match Group::new(Ranks::Nccl(p)) {
             Err(Error::NoGpu(why)) => {
                 eprintln!("no usable NCCL ranks ({why}); running {p} simulated ranks on the CPU");
-                solve(g, src, Ranks::Simulated(p), opts)
+                Group::new(Ranks::Simulated(p))
             }
             other => other,
         },
-        DeviceKind::Auto => solve(g, src, Ranks::Simulated(p), opts),
+        DeviceKind::Auto => Group::new(Ranks::Simulated(p)),
     }
 }
 
@@ -82,8 +83,11 @@ pub fn run(a: &crate::RunArgs, p: u32) -> Result<()> {
     };
     let dist_opts = DistOptions { delta: opts.delta, cutoff: opts.cutoff };
     let sources = a.solve.sources(&g)?;
+    // The arguments are checked before the ranks start: NCCL's set-up takes seconds.
+    Params::new(&g, sources[0], &dist_opts)?;
+    let mut group = group_on(device, p as usize)?;
     for (i, &src) in sources.iter().enumerate() {
-        let run = solve_on(&g, device, p as usize, src, &dist_opts)?;
+        let run = group.solve(&g, src, &dist_opts)?;
         let first = i == 0;
         let verified = if a.verify {
             let reference = first && common::reference_wanted(&g, a.reference);
@@ -91,7 +95,7 @@ pub fn run(a: &crate::RunArgs, p: u32) -> Result<()> {
         } else {
             None
         };
-        report(&g, src, &run, verified.as_deref(), a.json, stats_to);
+        report(&g, src, &run, &group, verified.as_deref(), a.json, stats_to);
         if let (true, Some(path)) = (first, &a.output) {
             common::write_result(&g, &[src], &run.solution, path, kind)?;
         }
@@ -101,8 +105,9 @@ pub fn run(a: &crate::RunArgs, p: u32) -> Result<()> {
 
 /// One line (or JSON object) per source: the summary of other runs, plus rounds, buckets and
 /// the exchanged volume.
-fn report(g: &Graph, src: u32, run: &DistSolution, verified: Option<&str>, json: bool, to: Channel) {
+fn report(g: &Graph, src: u32, run: &DistSolution, group: &Group, verified: Option<&str>, json: bool, to: Channel) {
     let (sol, s) = (&run.solution, &run.stats);
+    let setup = group.setup_time().as_secs_f64();
     let reached = sol.dist.iter().filter(|&&d| d != UNREACHED).count();
     let secs = sol.stats.compute.as_secs_f64();
     let teps = if secs > 0.0 { g.num_arcs() as f64 / secs } else { 0.0 };
@@ -128,13 +133,14 @@ fn report(g: &Graph, src: u32, run: &DistSolution, verified: Option<&str>, json:
             "reached": reached, "seconds": secs, "gteps": teps / 1e9, "rounds": s.rounds, "buckets": s.buckets,
             "delta": common::dist_json(g.metric(), s.delta as sssp::Dist), "arcs_relaxed": sol.stats.arcs_relaxed,
             "items_sent": s.items_sent(), "bytes_sent": s.bytes_sent(),
-            "exchange_seconds_max": s.exchange_max().as_secs_f64(), "per_rank": per_rank, "verified": verified,
+            "exchange_seconds_max": s.exchange_max().as_secs_f64(), "setup_seconds": setup,
+            "per_rank": per_rank, "verified": verified,
         });
         to.line(format_args!("{v}"));
         return;
     }
     to.line(format_args!(
-        "distributed delta-stepping on {ranks}: source {src}, reached {reached}, {:.3} ms ({}), {} rounds, {} buckets, delta {}, {} arcs relaxed, exchanged {} items ({} bytes; {:.3} ms in exchanges on the slowest rank){}",
+        "distributed delta-stepping on {ranks}: source {src}, reached {reached}, {:.3} ms ({}), {} rounds, {} buckets, delta {}, {} arcs relaxed, exchanged {} items ({} bytes; {:.3} ms in exchanges on the slowest rank; the ranks set up once in {:.1} ms){}",
         secs * 1e3,
         common::teps(teps),
         s.rounds,
@@ -144,6 +150,7 @@ fn report(g: &Graph, src: u32, run: &DistSolution, verified: Option<&str>, json:
         s.items_sent(),
         s.bytes_sent(),
         s.exchange_max().as_secs_f64() * 1e3,
+        setup * 1e3,
         verified.map(|v| format!(", verified ({v})")).unwrap_or_default()
     ));
 }

@@ -1253,6 +1253,7 @@ fn devices_run_distributed_delta_stepping_on_simulated_ranks() {
                 && out.contains(" rounds, ")
                 && out.contains("delta 500")
                 && out.contains("exchanged ")
+                && out.contains("the ranks set up once in ")
                 && out.contains("verified (certificate on the host in ")
                 && out.contains("+reference)"),
             "{p} ranks: {out}"
@@ -1268,6 +1269,7 @@ fn devices_run_distributed_delta_stepping_on_simulated_ranks() {
     for r in rows {
         assert_eq!(r["ranks"], 2);
         assert!(r["rounds"].as_u64().unwrap() >= 1 && r["per_rank"].as_array().unwrap().len() == 2, "{r}");
+        assert!(r["setup_seconds"].as_f64().unwrap() >= 0.0, "{r}");
     }
     // What a distributed run does not read is refused (exit 2), before any work.
     for bad in [

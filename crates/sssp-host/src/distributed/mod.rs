@@ -585,7 +585,8 @@ fn gather<C: Communicator>(comm: &mut C, dist: &[u32], partition: &Partition) ->
 /// Shortest distances from `source` on `ranks` ranks: `g` split by [`Partition::balanced`],
 /// each rank on its own thread running [`run_rank`] on its slice, the distances gathered in
 /// vertex order. Exact for non-negative weights (integers or reals); the module doc has the
-/// algorithm and why it ends exactly.
+/// algorithm and why it ends exactly. The ranks are set up for this one solve: for several,
+/// keep a [`Group`] (NCCL's set-up takes seconds).
 ///
 /// Errors: [`Error::VertexOutOfRange`] for the source, [`Error::NegativeWeight`],
 /// [`Error::InvalidArgument`] for a count of ranks outside `1..=`[`MAX_RANKS`], a bad delta,
@@ -603,79 +604,168 @@ fn gather<C: Communicator>(comm: &mut C, dist: &[u32], partition: &Partition) ->
 /// # Ok::<(), sssp::Error>(())
 /// ```
 pub fn solve(g: &Graph, source: u32, ranks: Ranks, opts: &DistOptions) -> Result<DistSolution> {
-    let p = ranks.count();
+    check_count(ranks.count())?;
+    // The arguments first: a group of NCCL ranks takes seconds to set up.
+    let params = Params::new(g, source, opts)?;
+    Group::new(ranks)?.run(g, params)
+}
+
+/// A count of ranks outside `1..=`[`MAX_RANKS`] as a typed error.
+fn check_count(p: usize) -> Result<()> {
     if !(1..=MAX_RANKS).contains(&p) {
         return Err(Error::InvalidArgument(format!("{p} ranks: a distributed run takes 1 to {MAX_RANKS}")));
     }
-    let params = Params::new(g, source, opts)?;
-    let weights = g.unsigned_weights(ALGO)?;
-    let t = Instant::now();
-    let partition = Partition::balanced(g, p)?;
-    let partition_time = t.elapsed();
-    let started = Instant::now();
-    let outcomes = match ranks {
-        Ranks::Simulated(_) => {
-            let jobs: Vec<_> = InProcess::group(p)
-                .into_iter()
-                .map(|mut comm| {
-                    let partition = &partition;
-                    move || rank_job(g, weights, partition, &mut comm, params)
-                })
-                .collect();
-            on_threads(jobs)?
-        }
-        Ranks::Nccl(_) => nccl_ranks(g, weights, &partition, params)?,
-    };
-    let compute = started.elapsed();
-    let first = outcomes.first().cloned().unwrap_or_default();
-    let raw = first.dist.ok_or_else(|| Error::Communication("rank 0 gathered no distances".into()))?;
-    let stats = Stats {
-        compute,
-        arcs_relaxed: first.arcs_relaxed,
-        vertices_processed: outcomes.iter().map(|o| o.stats.expanded).sum(),
-        iterations: first.rounds,
-        delta: Some(params.delta),
-        host_threads: p as u32,
-        ..Stats::default()
-    };
-    let solution = crate::strategy::finish_host(g, raw, first.overflow, stats)?;
-    let stats = DistStats {
-        ranks: p as u32,
-        transport: ranks.transport(),
-        rounds: first.rounds,
-        buckets: first.buckets,
-        delta: params.delta,
-        per_rank: outcomes.into_iter().map(|o| o.stats).collect(),
-        partition: partition_time,
-    };
-    Ok(DistSolution { solution, stats })
+    Ok(())
 }
 
-/// One rank of [`solve`]: its slice of `g`, then [`run_rank`].
-fn rank_job<C: Communicator>(
-    g: &Graph,
-    weights: &[u32],
-    partition: &Partition,
-    comm: &mut C,
-    params: Params,
-) -> Result<RankOutcome> {
-    let t = Instant::now();
-    let local = LocalGraph::of(g, weights, partition.range(comm.rank()))?;
-    let split = t.elapsed();
-    let mut outcome = run_rank(&local, partition, comm, params)?;
-    outcome.stats.split = split;
-    Ok(outcome)
+/// Ranks set up once for any number of solves, on any graphs. Simulated ranks cost nothing
+/// to keep (their threads start per solve); NCCL ranks keep a thread and a communicator per
+/// GPU, whose set-up (the CUDA contexts, NCCL's bootstrap) is [`Group::setup_time`], paid
+/// here once rather than in each solve's time.
+///
+/// ```
+/// use sssp::distributed::{DistOptions, Group, Ranks};
+/// use sssp::generate::{generate, GenSpec};
+///
+/// let g = generate(&GenSpec::parse("road:500")?, 1, sssp::WeightSpec::AsGiven)?;
+/// let mut ranks = Group::new(Ranks::Simulated(2))?;
+/// for source in [0, 7, 99] {
+///     let run = ranks.solve(&g, source, &DistOptions::default())?;
+///     assert_eq!(run.solution.dist, sssp::reference::dijkstra(&g, source)?);
+/// }
+/// # Ok::<(), sssp::Error>(())
+/// ```
+pub struct Group {
+    ranks: Ranks,
+    setup: Duration,
+    transport: Transport,
+}
+
+/// What a [`Group`] keeps between solves.
+enum Transport {
+    Simulated,
+    #[cfg(feature = "nccl")]
+    Nccl(nccl::NcclGroup),
+}
+
+impl Group {
+    /// Set up `ranks`. Errors: [`Error::InvalidArgument`] for a count outside
+    /// `1..=`[`MAX_RANKS`] or NCCL ranks without the `nccl` feature; [`Error::NoGpu`] when
+    /// this host cannot run that many NCCL ranks.
+    pub fn new(ranks: Ranks) -> Result<Group> {
+        check_count(ranks.count())?;
+        let t = Instant::now();
+        let transport = match ranks {
+            Ranks::Simulated(_) => Transport::Simulated,
+            Ranks::Nccl(p) => nccl_transport(p)?,
+        };
+        Ok(Group { ranks, setup: t.elapsed(), transport })
+    }
+
+    /// The ranks this group runs on.
+    pub fn ranks(&self) -> Ranks {
+        self.ranks
+    }
+
+    /// How long [`Group::new`] took (NCCL's set-up; near zero for simulated ranks).
+    pub fn setup_time(&self) -> Duration {
+        self.setup
+    }
+
+    /// [`solve`] on this group's ranks, with the same errors but those of the set-up; after
+    /// a failed solve on NCCL ranks the group refuses further solves
+    /// ([`Error::Communication`]): make a new one.
+    pub fn solve(&mut self, g: &Graph, source: u32, opts: &DistOptions) -> Result<DistSolution> {
+        let params = Params::new(g, source, opts)?;
+        self.run(g, params)
+    }
+
+    /// Partition, slice, run every rank, gather: one solve.
+    fn run(&mut self, g: &Graph, params: Params) -> Result<DistSolution> {
+        let p = self.ranks.count();
+        let weights = g.unsigned_weights(ALGO)?;
+        let t = Instant::now();
+        let partition = Partition::balanced(g, p)?;
+        let partition_time = t.elapsed();
+        let (locals, splits): (Vec<LocalGraph>, Vec<Duration>) = slices(g, weights, &partition)?.into_iter().unzip();
+        let started = Instant::now();
+        let outcomes = match &mut self.transport {
+            Transport::Simulated => {
+                let jobs: Vec<_> = InProcess::group(p)
+                    .into_iter()
+                    .zip(&locals)
+                    .map(|(mut comm, local)| {
+                        let partition = &partition;
+                        move || run_rank(local, partition, &mut comm, params)
+                    })
+                    .collect();
+                on_threads(jobs)?
+            }
+            #[cfg(feature = "nccl")]
+            Transport::Nccl(group) => {
+                let partition = std::sync::Arc::new(partition);
+                let jobs = locals
+                    .into_iter()
+                    .map(|local| {
+                        let partition = partition.clone();
+                        Box::new(move |comm: &mut nccl::Nccl| run_rank(&local, &partition, comm, params)) as nccl::Job
+                    })
+                    .collect();
+                group.run(jobs)?
+            }
+        };
+        let compute = started.elapsed();
+        let first = outcomes.first().cloned().unwrap_or_default();
+        let raw = first.dist.ok_or_else(|| Error::Communication("rank 0 gathered no distances".into()))?;
+        let stats = Stats {
+            compute,
+            arcs_relaxed: first.arcs_relaxed,
+            vertices_processed: outcomes.iter().map(|o| o.stats.expanded).sum(),
+            iterations: first.rounds,
+            delta: Some(params.delta),
+            host_threads: p as u32,
+            ..Stats::default()
+        };
+        let solution = crate::strategy::finish_host(g, raw, first.overflow, stats)?;
+        let per_rank = outcomes.into_iter().zip(splits).map(|(o, split)| RankStats { split, ..o.stats }).collect();
+        let stats = DistStats {
+            ranks: p as u32,
+            transport: self.ranks.transport(),
+            rounds: first.rounds,
+            buckets: first.buckets,
+            delta: params.delta,
+            per_rank,
+            partition: partition_time,
+        };
+        Ok(DistSolution { solution, stats })
+    }
+}
+
+/// Every rank's slice of `g` ([`LocalGraph::of`]) and the time it took, made in parallel.
+fn slices(g: &Graph, weights: &[u32], partition: &Partition) -> Result<Vec<(LocalGraph, Duration)>> {
+    use rayon::prelude::*;
+    (0..partition.parts())
+        .into_par_iter()
+        .map(|r| {
+            let t = Instant::now();
+            LocalGraph::of(g, weights, partition.range(r)).map(|local| (local, t.elapsed()))
+        })
+        .collect()
 }
 
 /// Run each job on a thread of its own (they wait for one another in the collectives), and
-/// return their results in order; a panic is resumed here. When ranks fail, the error reported
-/// is the first that is not another rank's [`Error::Communication`] (the cause, not the
-/// ranks that could no longer talk to it).
+/// return their results in order ([`first_cause`]); a panic is resumed here.
 fn on_threads<T: Send>(jobs: Vec<impl FnOnce() -> Result<T> + Send>) -> Result<Vec<T>> {
     let results: Vec<Result<T>> = std::thread::scope(|s| {
         let handles: Vec<_> = jobs.into_iter().map(|job| s.spawn(job)).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
+    first_cause(results)
+}
+
+/// The ranks' results in order, or, when some failed, the first error that is not another
+/// rank's [`Error::Communication`] (the cause, not the ranks that could no longer talk to it).
+fn first_cause<T>(results: Vec<Result<T>>) -> Result<Vec<T>> {
     let mut errors: Vec<Error> = Vec::new();
     let mut oks = Vec::with_capacity(results.len());
     for r in results {
@@ -693,25 +783,15 @@ fn on_threads<T: Send>(jobs: Vec<impl FnOnce() -> Result<T> + Send>) -> Result<V
     }
 }
 
-/// [`Ranks::Nccl`]: one thread per GPU, each with its NCCL endpoint.
+/// [`Ranks::Nccl`]: a group of NCCL ranks ([`nccl::NcclGroup`]).
 #[cfg(feature = "nccl")]
-fn nccl_ranks(g: &Graph, weights: &[u32], partition: &Partition, params: Params) -> Result<Vec<RankOutcome>> {
-    let p = partition.parts();
-    let id = nccl::Nccl::prepare(p)?;
-    let jobs: Vec<_> = (0..p)
-        .map(|rank| {
-            move || {
-                let mut comm = nccl::Nccl::open(rank, p, id)?;
-                rank_job(g, weights, partition, &mut comm, params)
-            }
-        })
-        .collect();
-    on_threads(jobs)
+fn nccl_transport(p: usize) -> Result<Transport> {
+    nccl::NcclGroup::new(p).map(Transport::Nccl)
 }
 
 /// [`Ranks::Nccl`] without the `nccl` feature: what is needed.
 #[cfg(not(feature = "nccl"))]
-fn nccl_ranks(_: &Graph, _: &[u32], _: &Partition, _: Params) -> Result<Vec<RankOutcome>> {
+fn nccl_transport(_: usize) -> Result<Transport> {
     Err(Error::InvalidArgument(
         "NCCL ranks need a build with the `nccl` feature (the library: cargo build -p sssp \
          --features nccl; the sssp command: cargo build -p sssp-cli --features nccl); simulated \

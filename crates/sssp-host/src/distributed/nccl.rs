@@ -14,8 +14,16 @@
 //! without it, or with fewer GPUs than ranks, the run is [`Error::NoGpu`] before any thread
 //! starts, so no rank waits for one that could not start. Set `NCCL_NVLS_ENABLE=0` on
 //! machines whose NVLink multicast is not set up (NCCL otherwise tries it while starting).
+//!
+//! [`NcclGroup`] keeps the ranks between solves: one thread per GPU, each holding its
+//! endpoint, fed one job per solve. NCCL's set-up (a CUDA context per GPU, the communicator's
+//! bootstrap and topology search) took 1.8 s of a one-rank kron 16 run that relaxes in a few
+//! milliseconds, so paying it once per group, not once per query, is what makes repeated
+//! queries and the benchmark's times mean the solve (`super::Group`).
 
+use std::sync::mpsc;
 use std::sync::Arc;
+use std::thread::JoinHandle;
 
 use cudarc::driver::{CudaContext, CudaStream};
 use cudarc::nccl::{result::NcclError, Comm, Id, ReduceOp};
@@ -87,6 +95,147 @@ impl Nccl {
         let all = self.stream.clone_dtoh(&all)?;
         self.stream.synchronize()?;
         Ok(all)
+    }
+}
+
+/// One rank's work in a solve, run on the rank's own thread with its endpoint.
+pub(crate) type Job = Box<dyn FnOnce(&mut Nccl) -> Result<super::RankOutcome> + Send>;
+
+/// What a rank's thread answers: its endpoint is up, or a job's outcome.
+enum Reply {
+    Ready,
+    Done(super::RankOutcome),
+}
+
+/// A rank's thread, as the group sees it.
+struct Worker {
+    jobs: Option<mpsc::Sender<Job>>,
+    replies: mpsc::Receiver<Result<Reply>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    /// The thread of rank `rank`: it opens the endpoint (answering [`Reply::Ready`] or the
+    /// error), then runs jobs until the group lets it go. A panicking job is that rank's
+    /// [`Error::Communication`], not the thread's end, so the group still answers.
+    fn spawn(rank: usize, size: usize, id: GroupId) -> Result<Worker> {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (reply, replies) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name(format!("sssp-nccl-rank-{rank}"))
+            .spawn(move || {
+                let mut comm = match Nccl::open(rank, size, id) {
+                    Ok(comm) => comm,
+                    Err(e) => {
+                        let _ = reply.send(Err(e));
+                        return;
+                    }
+                };
+                if reply.send(Ok(Reply::Ready)).is_err() {
+                    return;
+                }
+                while let Ok(job) = inbox.recv() {
+                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut comm)))
+                        .unwrap_or_else(|panic| {
+                            let why = panic
+                                .downcast_ref::<&str>()
+                                .map(|s| s.to_string())
+                                .or_else(|| panic.downcast_ref::<String>().cloned())
+                                .unwrap_or_default();
+                            Err(Error::Communication(format!("rank {rank} panicked: {why}")))
+                        });
+                    if reply.send(outcome.map(Reply::Done)).is_err() {
+                        return;
+                    }
+                }
+            })
+            .map_err(|e| Error::Communication(format!("cannot start the thread of rank {rank}: {e}")))?;
+        Ok(Worker { jobs: Some(jobs), replies, thread: Some(thread) })
+    }
+
+    /// The rank's next answer (its thread gone: a typed error).
+    fn answer(&self, rank: usize) -> Result<Reply> {
+        self.replies.recv().map_err(|_| Error::Communication(format!("the thread of NCCL rank {rank} has ended")))?
+    }
+}
+
+/// NCCL ranks kept between solves: one thread per GPU `0..size`, each with its endpoint
+/// ([`Nccl`]), made once. A solve hands each thread its rank's job and waits for every
+/// outcome. After a failed solve the group is not used again (a rank that failed inside a
+/// collective may have left the others' NCCL state mid-call): later solves are refused.
+pub(crate) struct NcclGroup {
+    workers: Vec<Worker>,
+    failed: bool,
+}
+
+impl NcclGroup {
+    /// `size` ranks on GPUs `0..size`: [`Nccl::prepare`], then every rank's thread opens its
+    /// endpoint (NCCL's bootstrap, which waits for all of them). Errors: [`Error::NoGpu`]
+    /// from `prepare`, or the first rank's failure to open.
+    pub(crate) fn new(size: usize) -> Result<NcclGroup> {
+        let id = Nccl::prepare(size)?;
+        let mut group = NcclGroup { workers: Vec::with_capacity(size), failed: false };
+        for rank in 0..size {
+            match Worker::spawn(rank, size, id) {
+                Ok(w) => group.workers.push(w),
+                Err(e) => {
+                    // The started ranks wait in NCCL's bootstrap for this one: leave them.
+                    group.failed = true;
+                    return Err(e);
+                }
+            }
+        }
+        let ready = group.answers(|reply| match reply {
+            Reply::Ready => Ok(()),
+            Reply::Done(_) => Err(Error::Communication("an NCCL rank answered before its set-up".into())),
+        });
+        group.failed = ready.is_err();
+        ready.map(|_| group)
+    }
+
+    /// Every rank's outcome of `jobs` (one per rank, in rank order).
+    pub(crate) fn run(&mut self, jobs: Vec<Job>) -> Result<Vec<super::RankOutcome>> {
+        if self.failed {
+            return Err(Error::Communication("this NCCL group failed in an earlier solve; make a new one".into()));
+        }
+        if jobs.len() != self.workers.len() {
+            return Err(Error::InvalidArgument(format!("{} jobs for {} NCCL ranks", jobs.len(), self.workers.len())));
+        }
+        for (rank, (w, job)) in self.workers.iter().zip(jobs).enumerate() {
+            let sent = w.jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok());
+            if !sent {
+                self.failed = true;
+                return Err(Error::Communication(format!("the thread of NCCL rank {rank} has ended")));
+            }
+        }
+        let outcomes = self.answers(|reply| match reply {
+            Reply::Done(outcome) => Ok(outcome),
+            Reply::Ready => Err(Error::Communication("an NCCL rank answered its set-up twice".into())),
+        });
+        self.failed = outcomes.is_err();
+        outcomes
+    }
+
+    /// One answer from every rank, mapped; the errors reduced to their cause
+    /// ([`super::first_cause`]).
+    fn answers<T>(&self, map: impl Fn(Reply) -> Result<T>) -> Result<Vec<T>> {
+        super::first_cause(self.workers.iter().enumerate().map(|(rank, w)| w.answer(rank).and_then(&map)).collect())
+    }
+}
+
+impl Drop for NcclGroup {
+    /// Let the threads go; join them unless a failure may have left one inside NCCL.
+    fn drop(&mut self) {
+        for w in &mut self.workers {
+            w.jobs = None;
+        }
+        if !self.failed {
+            for w in &mut self.workers {
+                if let Some(t) = w.thread.take() {
+                    let _ = t.join();
+                }
+            }
+        }
     }
 }
 
