@@ -2,13 +2,15 @@
 //! on every generator family of `strategies.rs` (adversarial shapes included), real weights,
 //! cutoffs, several sources each (an isolated one and unreached parts included), the typed
 //! errors, and proptest random multigraphs with random P and bucket widths. Every comparison is
-//! of whole distance arrays.
+//! of whole distance arrays. With `SSSP_TEST_RANKS=nccl:G` (scripts/gpu-multi.sh, a build with
+//! the `nccl` feature) the same checks run on NCCL ranks, one per GPU, for every P up to G.
 
 use proptest::prelude::*;
 use sssp::distributed::{solve, DistOptions, Ranks};
 use sssp::generate::{generate, GenSpec};
 use sssp::graph::Graph;
 use sssp::{EdgeList, Error, Metric, WeightSpec, UNREACHED};
+use sssp_tests::{dist_solve, max_ranks};
 
 /// The rank counts every family runs with: one rank, even and odd splits, more ranks than
 /// some ranges have vertices on the small graphs.
@@ -23,8 +25,8 @@ fn check(g: &Graph, sources: &[u32], opts: &DistOptions, what: &str) {
             None => want,
         };
         for p in RANKS {
-            let run = solve(g, src, Ranks::Simulated(p), opts)
-                .unwrap_or_else(|e| panic!("{what}: {p} ranks from {src} failed: {e}"));
+            let Some(run) = dist_solve(g, src, p, opts) else { continue };
+            let run = run.unwrap_or_else(|e| panic!("{what}: {p} ranks from {src} failed: {e}"));
             if let Err(e) = sssp::verify::compare_in(g.metric(), &run.solution.dist, &want) {
                 panic!("{what}: {p} ranks from {src}: {e}");
             }
@@ -57,65 +59,7 @@ fn family(spec: &str, seed: u64) {
     check(&g, &sources(&g, seed), &DistOptions::default(), spec);
 }
 
-#[test]
-fn kron() {
-    family("kron:10", 1);
-}
-
-#[test]
-fn uniform() {
-    family("uniform:3000:6", 2);
-}
-
-#[test]
-fn grid2d() {
-    family("grid2d:40x30", 3);
-}
-
-#[test]
-fn grid3d() {
-    family("grid3d:10x12x9", 4);
-}
-
-#[test]
-fn road() {
-    family("road:4000", 5);
-}
-
-#[test]
-fn long_path() {
-    family("path:700", 6);
-}
-
-#[test]
-fn star_with_hub() {
-    family("star:5000", 7);
-}
-
-#[test]
-fn complete() {
-    family("complete:48", 8);
-}
-
-#[test]
-fn disconnected() {
-    family("disconnected:5:600", 9);
-}
-
-#[test]
-fn zero_weights() {
-    family("zero:1500", 10);
-}
-
-#[test]
-fn self_loops() {
-    family("selfloops:1000", 11);
-}
-
-#[test]
-fn multi_edges() {
-    family("multi:1000", 12);
-}
+sssp_tests::family_tests!(family);
 
 #[test]
 fn unit_weights_and_small_and_large_deltas() {
@@ -133,7 +77,8 @@ fn isolated_source_reaches_only_itself() {
     let g = Graph::from_arcs(6, &[(0, 1, 2), (1, 2, 2), (2, 0, 1), (0, 4, 9), (5, 4, 1)]).unwrap();
     for src in [3, 4] {
         for p in RANKS {
-            let run = solve(&g, src, Ranks::Simulated(p), &DistOptions::default()).unwrap();
+            let Some(run) = dist_solve(&g, src, p, &DistOptions::default()) else { continue };
+            let run = run.unwrap();
             let want: Vec<i64> = (0..6).map(|v| if v == src { 0 } else { UNREACHED }).collect();
             assert_eq!(run.solution.dist, want, "{p} ranks from {src}");
         }
@@ -154,11 +99,12 @@ fn real_weights() {
 #[test]
 fn cutoffs_prune_what_is_relaxed_and_reported() {
     let g = generate(&GenSpec::parse("grid2d:30x30").unwrap(), 2, WeightSpec::AsGiven).unwrap();
-    let full = solve(&g, 0, Ranks::Simulated(3), &DistOptions::default()).unwrap();
+    let p = max_ranks().min(3);
+    let full = dist_solve(&g, 0, p, &DistOptions::default()).unwrap().unwrap();
     for cutoff in [0, 1, 500, 5_000, 1 << 40] {
         let opts = DistOptions { cutoff: Some(cutoff), ..DistOptions::default() };
         check(&g, &[0, 450], &opts, &format!("grid cutoff {cutoff}"));
-        let cut = solve(&g, 0, Ranks::Simulated(3), &opts).unwrap();
+        let cut = dist_solve(&g, 0, p, &opts).unwrap().unwrap();
         let reached = |d: &[i64]| d.iter().filter(|&&d| d != UNREACHED).count();
         // A cutoff that leaves some vertex out saves the arcs out of it.
         let pruned = reached(&cut.solution.dist) < reached(&full.solution.dist);
@@ -173,7 +119,7 @@ fn overflowing_distances_are_a_typed_error_and_overflowing_candidates_are_not() 
     let heavy = (1i64 << 31) + 1;
     let g = Graph::from_arcs(4, &[(0, 1, heavy), (1, 2, heavy), (2, 3, heavy)]).unwrap();
     for p in RANKS {
-        let r = solve(&g, 0, Ranks::Simulated(p), &DistOptions::default());
+        let Some(r) = dist_solve(&g, 0, p, &DistOptions::default()) else { continue };
         assert!(matches!(r, Err(Error::DistanceOverflow { vertex: 2, bits: 32 })), "{p} ranks: {r:?}");
     }
     // 0 -> 1 heavy and 0 -> 2 -> 1 light: the candidate through the heavy arc overflows, 3's
@@ -215,7 +161,7 @@ proptest! {
     fn random_graphs_match_dijkstra(
         g in arb_graph(),
         src_pick in any::<u32>(),
-        p in 1usize..10,
+        p_pick in 1usize..10,
         delta in prop::option::of(1u32..40),
         cutoff in prop::option::of(0u64..3000),
     ) {
@@ -224,7 +170,8 @@ proptest! {
         if let Some(c) = cutoff {
             want.iter_mut().filter(|d| **d != UNREACHED && **d as u64 > c).for_each(|d| *d = UNREACHED);
         }
-        let run = solve(&g, src, Ranks::Simulated(p), &DistOptions { delta, cutoff }).unwrap();
+        let p = p_pick.min(max_ranks());
+        let run = dist_solve(&g, src, p, &DistOptions { delta, cutoff }).unwrap().unwrap();
         prop_assert_eq!(run.solution.dist, want, "{} ranks, delta {:?}, cutoff {:?}", p, delta, cutoff);
     }
 }

@@ -14,7 +14,85 @@ pub fn device() -> DeviceKind {
     }
 }
 
+/// How the distributed suite runs its ranks: simulated (the default, and CI's), or NCCL ranks
+/// on the first `G` GPUs with `SSSP_TEST_RANKS=nccl:G` (what `scripts/gpu-multi.sh` sets on a
+/// multi-GPU machine, with a build that has the `nccl` feature).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RankMode {
+    Simulated,
+    Nccl(usize),
+}
+
+/// The mode `SSSP_TEST_RANKS` asks for.
+pub fn rank_mode() -> RankMode {
+    match std::env::var("SSSP_TEST_RANKS").as_deref() {
+        Err(_) | Ok("simulated") => RankMode::Simulated,
+        Ok(s) => match s.strip_prefix("nccl:").and_then(|g| g.parse().ok()) {
+            Some(gpus) if gpus > 0 => RankMode::Nccl(gpus),
+            _ => panic!("SSSP_TEST_RANKS={s}: expected simulated or nccl:GPUS"),
+        },
+    }
+}
+
+/// The most ranks this mode runs (NCCL: one per GPU).
+pub fn max_ranks() -> usize {
+    match rank_mode() {
+        RankMode::Simulated => usize::MAX,
+        RankMode::Nccl(gpus) => gpus,
+    }
+}
+
+/// A distributed solve on `p` ranks of [`rank_mode`]; `None` when the mode has fewer than
+/// `p` (NCCL: GPUs). NCCL groups are set up once per rank count and kept for the whole test
+/// binary (their set-up takes seconds, a small solve milliseconds); simulated ranks go
+/// through the one-off [`sssp::distributed::solve`].
+pub fn dist_solve(g: &Graph, src: u32, p: usize, opts: &DistOptions) -> Option<sssp::Result<DistSolution>> {
+    use std::collections::BTreeMap;
+    use std::sync::{Mutex, PoisonError};
+    static GROUPS: Mutex<BTreeMap<usize, Group>> = Mutex::new(BTreeMap::new());
+    match rank_mode() {
+        RankMode::Simulated => Some(sssp::distributed::solve(g, src, Ranks::Simulated(p), opts)),
+        RankMode::Nccl(gpus) if p > gpus => None,
+        RankMode::Nccl(_) => {
+            let mut groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
+            let group = match groups.entry(p) {
+                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(Group::new(Ranks::Nccl(p)).unwrap_or_else(|e| panic!("{p} NCCL ranks: {e}")))
+                }
+            };
+            Some(group.solve(g, src, opts))
+        }
+    }
+}
+
+/// One `#[test]` per generator family of the strategy suites, each calling `$family(spec,
+/// seed)` in the calling file: the same twelve graphs (scale-free, uniform, meshes, a road-like
+/// network, a long path, a hub, a complete graph, components, zero weights, self loops,
+/// multi-arcs) for every suite that checks a solver against the reference on them.
+#[macro_export]
+macro_rules! family_tests {
+    ($family:ident) => {
+        $crate::family_tests!($family;
+            kron "kron:10" 1, uniform "uniform:3000:6" 2, grid2d "grid2d:40x30" 3,
+            grid3d "grid3d:10x12x9" 4, road "road:4000" 5, long_path "path:700" 6,
+            star_with_hub "star:5000" 7, complete "complete:48" 8,
+            disconnected "disconnected:5:600" 9, zero_weights "zero:1500" 10,
+            self_loops "selfloops:1000" 11, multi_edges "multi:1000" 12);
+    };
+    ($family:ident; $($name:ident $spec:literal $seed:literal),*) => {
+        $(
+            #[test]
+            fn $name() {
+                $family($spec, $seed);
+            }
+        )*
+    };
+}
+
+use sssp::distributed::{DistOptions, DistSolution, Group, Ranks};
 use sssp::engine::{Balance, Dedupe};
+use sssp::graph::Graph;
 use sssp::strategy::crauser::{Criterion, Variant};
 use sssp::strategy::{Algo, Classify, Options};
 use sssp::Metric;

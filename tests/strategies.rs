@@ -125,65 +125,7 @@ fn family(spec: &str, seed: u64) {
     check_all(&g, eng.as_mut(), &sources, spec);
 }
 
-#[test]
-fn kron() {
-    family("kron:10", 1);
-}
-
-#[test]
-fn uniform() {
-    family("uniform:3000:6", 2);
-}
-
-#[test]
-fn grid2d() {
-    family("grid2d:40x30", 3);
-}
-
-#[test]
-fn grid3d() {
-    family("grid3d:10x12x9", 4);
-}
-
-#[test]
-fn road() {
-    family("road:4000", 5);
-}
-
-#[test]
-fn long_path() {
-    family("path:700", 6);
-}
-
-#[test]
-fn star_with_hub() {
-    family("star:5000", 7);
-}
-
-#[test]
-fn complete() {
-    family("complete:48", 8);
-}
-
-#[test]
-fn disconnected() {
-    family("disconnected:5:600", 9);
-}
-
-#[test]
-fn zero_weights() {
-    family("zero:1500", 10);
-}
-
-#[test]
-fn self_loops() {
-    family("selfloops:1000", 11);
-}
-
-#[test]
-fn multi_edges() {
-    family("multi:1000", 12);
-}
+sssp_tests::family_tests!(family);
 
 #[test]
 fn unit_weights_are_bfs() {
