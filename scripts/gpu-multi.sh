@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Distributed SSSP on several GPUs (issue #31), in two halves like gpu-suite.sh, because the GPU
+# machine has no Rust toolchain:
+#   scripts/gpu-multi.sh build      # here: the `nccl` builds into .gpumulti/ (packed, to carry)
+#   scripts/gpu-multi.sh run OUT    # there (nvidia-h100-x2 or larger): suite and benchmark
+# `run` writes everything under OUT (the device tool's $OUT), most important first, so that a
+# call cut by its time limit still returns what finished:
+#   OUT/setup.txt   the GPUs, their links, the NCCL library found
+#   OUT/one.txt     examples/nccl_one_rank on 1 and on every GPU
+#   OUT/suite.txt   tests/distributed on NCCL ranks (SSSP_TEST_RANKS=nccl:G: every P up to G)
+#   OUT/bench.txt   `sssp run G --devices P --device gpu -n 3 --json` for P = 1..G (one set-up
+#                   per row, three seeded sources), and the one-GPU engine on the same file
+# GRAPHS (default "kron:20 road:1000000 kron:22") picks the benchmark graphs, converted once
+# to .bin files so that every row loads the same graph.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-}
+case "$mode" in
+build)
+  exclude=$(git rev-parse --git-path info/exclude)
+  mkdir -p "$(dirname "$exclude")"
+  for d in /.gpumulti/ /.gpumultipack/; do grep -qxF "$d" "$exclude" 2>/dev/null || echo "$d" >>"$exclude"; done
+  rm -rf .gpumulti .gpumultipack && mkdir -p .gpumulti .gpumultipack
+  cargo build --release -q -p sssp-cli --features nccl
+  cp target/release/sssp .gpumulti/
+  cargo build --release -q -p sssp --features nccl --example nccl_one_rank
+  cp target/release/examples/nccl_one_rank .gpumulti/
+  cargo test --release -q -p sssp-tests --features sssp/nccl --test distributed --no-run --message-format=json 2>/dev/null |
+    python3 -c '
+import json, sys, shutil
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "distributed":
+        shutil.copy(m["executable"], ".gpumulti/distributed")
+'
+  (cd .gpumulti && strip sssp nccl_one_rank distributed && tar cf - sssp nccl_one_rank distributed) | xz -T2 -6 >.gpumultipack/multi.tar.xz
+  ls -la .gpumulti .gpumultipack
+  ;;
+run)
+  out=${2:?usage: scripts/gpu-multi.sh run OUT}
+  mkdir -p "$out"
+  if [ ! -x .gpumulti/sssp ]; then mkdir -p .gpumulti && tar xJf .gpumultipack/multi.tar.xz -C .gpumulti; fi
+  # NVLink multicast stays off on the shared hosts (the device tool's KINDS.md).
+  export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+  gpus=$(nvidia-smi -L | wc -l)
+  {
+    nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader
+    nvidia-smi topo -m || true
+    nproc
+  } >"$out/setup.txt" 2>&1
+  # cudarc looks for libnccl.so (and .so.13, .12, ...), not the .so.2 that NCCL's packages
+  # install: link the first libnccl.so.2 found as libnccl.so (docs/distributed.md).
+  lib=""
+  for c in /usr/lib/x86_64-linux-gnu/libnccl.so.2 /usr/local/cuda/lib64/libnccl.so.2 \
+    /opt/torch/.venv/lib/python3*/site-packages/nvidia/nccl/lib/libnccl.so.2; do
+    if [ -f "$c" ]; then lib=$c && break; fi
+  done
+  [ -n "$lib" ] || lib=$(timeout 30 find / -xdev -name 'libnccl.so.2' 2>/dev/null | head -n 1 || true)
+  mkdir -p /tmp/ncclib && ln -sf "$lib" /tmp/ncclib/libnccl.so
+  export LD_LIBRARY_PATH=/tmp/ncclib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  echo "gpus $gpus; libnccl: $lib" | tee -a "$out/setup.txt"
+  {
+    timeout 40 .gpumulti/nccl_one_rank kron:16 1 || echo "one rank: rc=$?"
+    timeout 40 .gpumulti/nccl_one_rank kron:18 "$gpus" || echo "$gpus ranks: rc=$?"
+  } >"$out/one.txt" 2>&1
+  cat "$out/one.txt"
+  # The whole distributed suite on NCCL ranks (one group per P, kept for the binary's life).
+  SSSP_TEST_RANKS=nccl:$gpus timeout "${SUITE_LIMIT:-240}" \
+    .gpumulti/distributed --test-threads 1 >"$out/suite.txt" 2>&1 || echo "suite rc=$?" >>"$out/suite.txt"
+  tail -n 4 "$out/suite.txt"
+  for spec in ${GRAPHS:-kron:20 road:1000000 kron:22}; do
+    f=/tmp/${spec//:/_}.bin
+    timeout 120 .gpumulti/sssp convert "gen:$spec" "$f" >/dev/null 2>&1 || { echo "$spec: convert failed" >>"$out/bench.txt"; continue; }
+    echo "== $spec: the one-GPU engine (auto)" >>"$out/bench.txt"
+    timeout 60 .gpumulti/sssp run "$f" --device gpu -n 3 --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
+    for p in $(seq 1 "$gpus"); do
+      echo "== $spec: $p NCCL ranks" >>"$out/bench.txt"
+      timeout 60 .gpumulti/sssp run "$f" --devices "$p" --device gpu -n 3 --verify --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
+    done
+  done
+  grep -c '"verified"' "$out/bench.txt" || true
+  ;;
+*)
+  echo "usage: scripts/gpu-multi.sh build | run OUT" >&2
+  exit 2
+  ;;
+esac
