@@ -16,6 +16,7 @@ use crate::bfs::{self, BfsArgs, BFS_ARCS, BFS_FOUND};
 use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_OVER, B_RHI, B_RLO, B_UPPER};
 use crate::certify::{self, CertArgs, CERT_ARCS, CERT_SOURCES, CERT_UNREACHED};
 use crate::classify::{self, ClassifyArgs, SinkArgs};
+use crate::ranks::{self, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN};
 use crate::sweep::{self, SweepArgs, SWEEP_BLOCK_THREADS};
 use crate::tree;
 use crate::types::*;
@@ -218,6 +219,68 @@ kernels! {
     /// worklist until none is left (`worklist::worker`). Needs no co-residency. Blocks of one
     /// warp, so that the workers spread over every SM (256-thread blocks put 264 workers on 33).
     AsyncRun(AsyncArgs) = "sssp_async", Grid [32];
+    /// A distributed rank's round: its queued vertices expanded (`ranks::relax`).
+    RankRelax(RankArgs) = "sssp_rank_relax", Grid;
+    /// Its ghosts lowered this round as outgoing items (`ranks::pack`).
+    RankPack(RankArgs) = "sssp_rank_pack", Grid;
+    /// Other ranks' items applied (`ranks::apply`).
+    RankApply(RankArgs) = "sssp_rank_apply", Grid;
+    /// The lowest bucket waiting in its far pile (`ranks::far_min`).
+    RankFarMin(RankArgs) = "sssp_rank_far_min", Grid;
+    /// A new bucket's vertices out of the far pile (`ranks::split`).
+    RankSplit(RankArgs) = "sssp_rank_split", Grid;
+}
+
+/// A rank's round: arcs relaxed and vertices expanded, added into their cells.
+impl Body for RankRelax {
+    type Part = (u64, u64);
+    const ZERO: (u64, u64) = (0, 0);
+    unsafe fn body(a: &RankArgs, tid: u32, nthreads: u32) -> (u64, u64) {
+        ranks::relax(a, tid, nthreads)
+    }
+    fn fold(x: (u64, u64), y: (u64, u64)) -> (u64, u64) {
+        (x.0 + y.0, x.1 + y.1)
+    }
+    unsafe fn apply(a: &RankArgs, (arcs, expanded): (u64, u64)) {
+        cell_add(a.cells.add(C_ARCS), arcs);
+        cell_add(a.cells.add(C_EXPANDED), expanded);
+    }
+}
+
+/// The far pile's lowest bucket, folded into its cell by an atomic min.
+impl Body for RankFarMin {
+    type Part = u64;
+    const ZERO: u64 = u64::MAX;
+    unsafe fn body(a: &RankArgs, tid: u32, nthreads: u32) -> u64 {
+        ranks::far_min(a, tid, nthreads)
+    }
+    fn fold(x: u64, y: u64) -> u64 {
+        x.min(y)
+    }
+    unsafe fn apply(a: &RankArgs, least: u64) {
+        cell_fold(a.cells.add(C_FAR_MIN), least, false)
+    }
+}
+
+/// A rank's passes without a result.
+macro_rules! rank_body {
+    ($($k:ident => $f:path;)*) => {$(
+        impl Body for $k {
+            type Part = ();
+            const ZERO: () = ();
+            unsafe fn body(a: &RankArgs, tid: u32, nthreads: u32) {
+                $f(a, tid, nthreads)
+            }
+            fn fold(_: (), _: ()) {}
+            unsafe fn apply(_: &RankArgs, _: ()) {}
+        }
+    )*};
+}
+
+rank_body! {
+    RankPack => ranks::pack;
+    RankApply => ranks::apply;
+    RankSplit => ranks::split;
 }
 
 impl Body for AsyncSeed {

@@ -36,6 +36,7 @@ pub mod classify;
 pub mod dedupe;
 pub mod entry;
 pub mod frontier;
+pub mod ranks;
 pub mod relax;
 pub mod settle;
 pub mod split;

@@ -18,6 +18,7 @@ use crate::block_loop;
 use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_OVER, B_RHI, B_RLO, B_UPPER};
 use crate::certify::{self, CertArgs, CERT_ARCS, CERT_SOURCES, CERT_UNREACHED};
 use crate::classify::{self, ClassifyArgs, SinkArgs};
+use crate::ranks::{self, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN};
 use crate::sweep::{self, SweepArgs};
 use crate::warp::{block_barrier, lane_id, warp_add_u64, warp_fold};
 use crate::worklist::{self, AsyncArgs};
@@ -263,6 +264,43 @@ mod main_module {
     pub unsafe extern "ptx-kernel" fn sssp_cert_reached(a: CertArgs) {
         let (t, n) = global_tid();
         warp_add_u64(a.cells.add(CERT_UNREACHED), certify::reached(&a, t, n))
+    }
+
+    /// A distributed rank's round: see [`ranks`].
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_rank_relax(a: RankArgs) {
+        let (t, n) = global_tid();
+        let (arcs, expanded) = ranks::relax(&a, t, n);
+        warp_add_u64(a.cells.add(C_ARCS), arcs);
+        warp_add_u64(a.cells.add(C_EXPANDED), expanded);
+    }
+
+    /// A rank's lowered ghosts as outgoing items.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_rank_pack(a: RankArgs) {
+        let (t, n) = global_tid();
+        ranks::pack(&a, t, n)
+    }
+
+    /// Other ranks' items applied to a rank's vertices.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_rank_apply(a: RankArgs) {
+        let (t, n) = global_tid();
+        ranks::apply(&a, t, n)
+    }
+
+    /// The lowest bucket waiting in a rank's far pile.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_rank_far_min(a: RankArgs) {
+        let (t, n) = global_tid();
+        fold_into(a.cells.add(C_FAR_MIN), ranks::far_min(&a, t, n), false)
+    }
+
+    /// A new bucket's vertices out of a rank's far pile.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_rank_split(a: RankArgs) {
+        let (t, n) = global_tid();
+        ranks::split(&a, t, n)
     }
 
     /// One BFS level, thread-centric (the paper's Algorithm 3): see [`bfs`].

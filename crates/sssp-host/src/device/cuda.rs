@@ -144,6 +144,21 @@ impl CudaDevice {
         Ok(dev)
     }
 
+    /// A device of its own on `stream`'s GPU, for a feature that runs there without an engine
+    /// (a distributed rank on GPU `r`: `sssp::distributed`): the main module loaded on that
+    /// context, grid-stride launches of 8 blocks per SM (every thread the SM holds, at 256
+    /// per block), and everything the GPU has free to hand out but a margin.
+    pub(crate) fn on_stream(stream: Arc<CudaStream>) -> Result<Self> {
+        let ctx = stream.context().clone();
+        ctx.bind_to_thread()?;
+        let (main, code) = load_module(&ctx, FATBIN, PTX)?;
+        let sms = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
+        let (free, _) = ctx.mem_get_info()?;
+        const MARGIN: u64 = 256 << 20;
+        let name = format!("{} (GPU {}, CUDA, {code})", ctx.name()?, ctx.ordinal());
+        Self::new(name, stream, main, sms * 8, (free as u64).saturating_sub(MARGIN), Meter::default())
+    }
+
     /// Take `bytes` from the budget, or [`Error::OutOfDeviceMemory`] with nothing taken.
     pub(crate) fn reserve(&self, bytes: u64) -> Result<()> {
         let mut spare = self.spare.lock().unwrap_or_else(|p| p.into_inner());
@@ -230,6 +245,9 @@ impl Device for CudaDevice {
         if src.is_empty() {
             return Ok(());
         }
+        // The raw driver calls below act on the calling thread's current context: a device
+        // may be used from another thread than the one that made it (a simulated rank's).
+        self.stream.context().bind_to_thread()?;
         // SAFETY: the range lies inside `dst` (checked). From pageable memory the driver has
         // copied `src` out (to its staging) when the call returns, so `src` may be dropped then;
         // the transfer itself is ordered on the stream like every other operation.
@@ -242,6 +260,7 @@ impl Device for CudaDevice {
         if dst.is_empty() {
             return Ok(());
         }
+        self.stream.context().bind_to_thread()?;
         let mut slot = self.pinned.lock().unwrap_or_else(|p| p.into_inner());
         if slot.as_ref().is_none_or(|p| p.len() < dst.len()) {
             *slot = None;
@@ -261,6 +280,7 @@ impl Device for CudaDevice {
     }
 
     fn zero(&self, b: &Buffer) -> Result<()> {
+        self.stream.context().bind_to_thread()?;
         // SAFETY: the whole buffer.
         unsafe { result::memset_d8_async(b.addr, 0, b.bytes as usize, self.stream.cu_stream())? };
         Ok(())

@@ -49,13 +49,23 @@
 //! - A round relaxes only what was binned before it: a local head lowered into `cur` waits for
 //!   the bucket's next round, like a remote one, so every rank's rounds stay in step.
 //!
+//! **Where a rank works.** The loop above is written once ([`run_rank`]'s `run_rounds`) over
+//! a rank's *local step*: its data and its part of a round (relax the bucket, apply what
+//! arrived, report its lowest bucket). The host step keeps the slice, distances and bins in
+//! host memory and relaxes on the rank's thread. The device step (`device::DeviceStep`, kernels
+//! `sssp_kernels::ranks`) keeps them resident on the rank's device: each remote head becomes a
+//! *ghost* vertex of the slice, whose distance cell is the ghost filter, and a round is five
+//! small kernels (relax, pack the lowered ghosts, apply, far-pile minimum, bucket split) with
+//! the outgoing items, the received ones and a few counts crossing to the host. NCCL ranks run
+//! the device step on their GPUs by default, simulated ranks the host step ([`StepOn`]); CI
+//! runs both on simulated ranks (the device step on the CPU backend's device, the same kernel
+//! bodies).
+//!
 //! **Scope.** Non-negative integer and real (`f32`) weights, one source, a cutoff; distances in
-//! the engines' 32-bit cells, an overflow a typed error as elsewhere. The local step runs on
-//! the rank's host thread on every transport: on NCCL ranks ([`Ranks::Nccl`], feature `nccl`)
-//! the exchange and the all-reduce go through the GPUs, the relaxation does not yet (the
-//! device-side local step is future work; docs/distributed.md).
+//! the engines' 32-bit cells, an overflow a typed error as elsewhere.
 
 pub mod comm;
+mod device;
 #[cfg(feature = "nccl")]
 pub mod nccl;
 pub mod partition;
@@ -90,23 +100,56 @@ pub enum Ranks {
     /// algorithm as on GPUs, on the CPU (what the tests run).
     Simulated(usize),
     /// `P` ranks on GPUs `0..P` of this host, one thread each, talking through NCCL
-    /// (feature `nccl`; without it a typed error). The relaxation runs on the host thread.
+    /// (feature `nccl`; without it a typed error). Their local steps run on their GPUs
+    /// ([`StepOn`]).
     Nccl(usize),
+    /// `P` simulated ranks (threads talking through [`InProcess`]) whose local steps all run on
+    /// GPU 0, each on a stream of its own: the device step of NCCL ranks, kernels and all, on a
+    /// machine with one GPU (how the GPU suite checks them there).
+    SimulatedOnGpu(usize),
 }
 
 impl Ranks {
     /// The number of ranks.
     pub fn count(self) -> usize {
         match self {
-            Ranks::Simulated(p) | Ranks::Nccl(p) => p,
+            Ranks::Simulated(p) | Ranks::Nccl(p) | Ranks::SimulatedOnGpu(p) => p,
         }
     }
 
     /// What the ranks talk through, for reports: `in-process` or `nccl`.
     pub fn transport(self) -> &'static str {
         match self {
-            Ranks::Simulated(_) => "in-process",
+            Ranks::Simulated(_) | Ranks::SimulatedOnGpu(_) => "in-process",
             Ranks::Nccl(_) => "nccl",
+        }
+    }
+}
+
+/// Where each rank's local step (its round's relaxation, the candidates applied, its bins)
+/// runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StepOn {
+    /// The device on NCCL ranks (each rank's GPU) and [`Ranks::SimulatedOnGpu`], the host
+    /// thread on simulated ranks.
+    #[default]
+    Auto,
+    /// The rank's host thread: distances and bins in host memory.
+    Host,
+    /// The rank's device, through the device layer: its GPU on NCCL ranks, the CPU backend's
+    /// device on simulated ranks (the very kernel bodies the GPUs run, which is how CI tests
+    /// them). The slice, distances and queues stay resident; only the candidates for other
+    /// ranks and a few counts cross to the host each round.
+    Device,
+}
+
+impl StepOn {
+    /// Whether the local steps of `ranks` run on their devices.
+    pub fn on_device(self, ranks: Ranks) -> bool {
+        match self {
+            StepOn::Auto => !matches!(ranks, Ranks::Simulated(_)),
+            StepOn::Host => false,
+            StepOn::Device => true,
         }
     }
 }
@@ -120,6 +163,8 @@ pub struct DistOptions {
     /// Report nothing farther than this distance (same encoding), and relax nothing towards
     /// it: [`crate::strategy::Options::cutoff`]'s meaning.
     pub cutoff: Option<u64>,
+    /// Where the ranks' local steps run.
+    pub step: StepOn,
 }
 
 /// What every rank runs with: the same values on every rank ([`Params::new`] checks them).
@@ -133,6 +178,8 @@ pub struct Params {
     pub cutoff: u32,
     /// The source (a global id).
     pub source: u32,
+    /// Where the local steps run.
+    pub step: StepOn,
 }
 
 impl Params {
@@ -146,18 +193,14 @@ impl Params {
             return Err(Error::InvalidArgument("the bucket width (delta) must be above 0".into()));
         }
         let cutoff = opts.cutoff.map_or(NO_CUTOFF, |c| c.min(NO_CUTOFF as u64) as u32);
-        Ok(Params { metric: g.metric(), delta, cutoff, source })
+        Ok(Params { metric: g.metric(), delta, cutoff, source, step: opts.step })
     }
 
     /// The bucket of a finite distance (clamped below [`NONE`]).
     #[inline]
     fn bucket_of(&self, d: u32) -> u32 {
-        let b = match self.metric {
-            // Division rounds monotonically, so buckets order like the distances.
-            Metric::Real => (f32::from_bits(d) / f32::from_bits(self.delta)) as u32,
-            _ => d / self.delta,
-        };
-        b.min(NONE - 1)
+        // The device step's function: both steps bin alike.
+        sssp_kernels::ranks::bucket(self.metric, d, self.delta)
     }
 }
 
@@ -195,6 +238,9 @@ pub struct DistStats {
     pub ranks: u32,
     /// What they talked through ([`Ranks::transport`]).
     pub transport: &'static str,
+    /// Whether the local steps ran on the ranks' devices ([`StepOn::Device`], or `Auto` on
+    /// NCCL ranks) rather than their host threads.
+    pub on_device: bool,
     /// Rounds (exchanges of candidates), every rank the same.
     pub rounds: u32,
     /// Buckets that had work.
@@ -268,7 +314,7 @@ fn unpack(x: u64) -> (u32, u32) {
 
 /// Push onto a vector that grows with the input: amortised doubling, failure a typed error.
 #[inline]
-fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
+pub(crate) fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
     if v.len() == v.capacity() {
         v.try_reserve(1).map_err(|_| Error::OutOfHostMemory { needed: crate::mem::bytes_of::<T>(v.len() + 1) })?;
     }
@@ -364,8 +410,38 @@ impl Bins {
     }
 }
 
-/// One rank's run state (the data; [`run_rank`] is the control).
-struct Rank<'a> {
+/// What a rank's local step leaves at the end of a run.
+pub(crate) struct Finished {
+    /// The owned vertices' distances, in the engines' encoding.
+    pub dist: Vec<u32>,
+    /// Arcs relaxed.
+    pub arcs_relaxed: u64,
+    /// Vertices expanded.
+    pub expanded: u64,
+    /// Some candidate did not fit the 32-bit cells.
+    pub overflow: bool,
+}
+
+/// One rank's data and its local work in a round, on the host ([`HostStep`]) or on a device
+/// ([`device::DeviceStep`]); [`run_rounds`] is the control, the same for both.
+pub(crate) trait LocalStep {
+    /// Relax the vertices waiting in bucket `cur` (the first round of a bucket brings its
+    /// vertices forward), lowering this rank's heads and putting candidates for other ranks'
+    /// heads into `outboxes` (empty on entry), one per vertex, the smallest, none that cannot
+    /// lower what this rank sent before.
+    fn relax(&mut self, cur: u32, outboxes: &mut [Vec<u64>]) -> Result<()>;
+    /// Apply the candidates other ranks sent (each for a vertex of this rank, or
+    /// [`Error::Communication`]).
+    fn apply(&mut self, inbox: &[u64]) -> Result<()>;
+    /// The lowest bucket with a waiting vertex ([`NONE`]: none).
+    fn lowest(&mut self) -> Result<u32>;
+    /// The owned distances and the run's counts.
+    fn finish(&mut self) -> Result<Finished>;
+}
+
+/// One rank's run state on the host: distances and bins in host memory, the relaxation on the
+/// rank's thread.
+struct HostStep<'a> {
     local: &'a LocalGraph,
     partition: &'a Partition,
     params: Params,
@@ -373,16 +449,35 @@ struct Rank<'a> {
     /// Distances of the owned vertices, in the engines' encoding.
     dist: Vec<u32>,
     bins: Bins,
-    /// One per rank (this rank's own stays empty).
-    outboxes: Vec<Vec<u64>>,
-    inbox: Vec<u64>,
     /// The smallest candidate sent so far to each remote head (module doc).
     sent: Ghosts,
     overflow: bool,
-    stats: RankStats,
+    expanded: u64,
+    arcs_relaxed: u64,
 }
 
-impl Rank<'_> {
+impl<'a> HostStep<'a> {
+    /// Rank `me`'s slice `local`, its source (if it owns it) at 0 and binned.
+    fn new(local: &'a LocalGraph, partition: &'a Partition, me: usize, params: Params) -> Result<Self> {
+        let n = local.num_vertices();
+        let mut step = HostStep {
+            local,
+            partition,
+            params,
+            me,
+            dist: crate::mem::try_vec(n, INF)?,
+            bins: Bins::new(n)?,
+            sent: Ghosts::default(),
+            overflow: false,
+            expanded: 0,
+            arcs_relaxed: 0,
+        };
+        if partition.owner(params.source) == me {
+            step.lower(params.source - local.first(), params.metric.zero())?;
+        }
+        Ok(step)
+    }
+
     /// Lower local vertex `v` to `d` if that is lower, and bin it.
     #[inline]
     fn lower(&mut self, v: u32, d: u32) -> Result<()> {
@@ -392,17 +487,19 @@ impl Rank<'_> {
         }
         Ok(())
     }
+}
 
-    /// Relax the out-arcs of the vertices waiting in bucket `cur`: local heads lowered in
-    /// place, remote ones into their owners' outboxes unless no smaller than what was sent.
-    fn relax(&mut self, cur: u32) -> Result<()> {
+impl LocalStep for HostStep<'_> {
+    /// Local heads lowered in place, remote ones into their owners' outboxes unless no smaller
+    /// than what was sent; then each outbox down to one candidate per vertex, the smallest.
+    fn relax(&mut self, cur: u32, outboxes: &mut [Vec<u64>]) -> Result<()> {
         let frontier = self.bins.take(cur);
         let (first, n) = (self.local.first(), self.local.num_vertices() as u32);
-        self.stats.expanded += frontier.len() as u64;
+        self.expanded += frontier.len() as u64;
         for u in frontier {
             let du = self.dist[u as usize];
             let (heads, weights) = self.local.arcs(u);
-            self.stats.arcs_relaxed += heads.len() as u64;
+            self.arcs_relaxed += heads.len() as u64;
             for (&h, &w) in heads.iter().zip(weights) {
                 let c = match through(self.params.metric, du, w, self.params.cutoff) {
                     Through::Candidate(c) => c,
@@ -428,29 +525,22 @@ impl Rank<'_> {
                 };
                 if better {
                     self.sent.insert(h, c);
-                    push(&mut self.outboxes[self.partition.owner(h)], pack(h, c))?;
+                    push(&mut outboxes[self.partition.owner(h)], pack(h, c))?;
                 }
             }
+        }
+        for out in outboxes {
+            out.sort_unstable();
+            // Sorted by vertex, then distance: the first of a vertex's run is its smallest.
+            out.dedup_by(|later, first| *later >> 32 == *first >> 32);
         }
         Ok(())
     }
 
-    /// Each outbox down to one candidate per vertex, the smallest.
-    fn combine(&mut self) {
-        for out in &mut self.outboxes {
-            out.sort_unstable();
-            // Sorted by vertex, then distance: the first of a vertex's run is its smallest.
-            out.dedup_by(|later, first| *later >> 32 == *first >> 32);
-            self.stats.items_sent += out.len() as u64;
-        }
-    }
-
-    /// Apply the candidates received.
-    fn apply(&mut self) -> Result<()> {
+    fn apply(&mut self, inbox: &[u64]) -> Result<()> {
         let (first, n) = (self.local.first(), self.local.num_vertices() as u32);
-        self.stats.items_received += self.inbox.len() as u64;
-        for i in 0..self.inbox.len() {
-            let (v, d) = unpack(self.inbox[i]);
+        for &item in inbox {
+            let (v, d) = unpack(item);
             let local = v.wrapping_sub(first);
             if local >= n {
                 return Err(Error::Communication(format!(
@@ -462,11 +552,25 @@ impl Rank<'_> {
         }
         Ok(())
     }
+
+    fn lowest(&mut self) -> Result<u32> {
+        Ok(self.bins.lowest())
+    }
+
+    fn finish(&mut self) -> Result<Finished> {
+        Ok(Finished {
+            dist: std::mem::take(&mut self.dist),
+            arcs_relaxed: self.arcs_relaxed,
+            expanded: self.expanded,
+            overflow: self.overflow,
+        })
+    }
 }
 
 /// One rank's whole run (SPMD: every rank of `comm`'s group calls it, each with its own slice
-/// `local` of the same partition and the same `params`). The module doc has the round
-/// protocol. Rank 0's outcome holds every distance in vertex order.
+/// `local` of the same partition and the same `params`), its local step on the host thread.
+/// The module doc has the round protocol. Rank 0's outcome holds every distance in vertex
+/// order.
 ///
 /// [`solve`] drives it on threads; a program with its own group of ranks (its own
 /// [`Communicator`], each rank loading only its slice) calls it on every rank:
@@ -500,6 +604,26 @@ pub fn run_rank<C: Communicator>(
     comm: &mut C,
     params: Params,
 ) -> Result<RankOutcome> {
+    check_slice(local, partition, comm)?;
+    let step = HostStep::new(local, partition, comm.rank(), params)?;
+    run_rounds(step, local, partition, comm)
+}
+
+/// [`run_rank`] with the local step on `dev` ([`device::DeviceStep`]).
+pub(crate) fn run_rank_on<C: Communicator>(
+    dev: &dyn crate::device::Device,
+    local: &LocalGraph,
+    partition: &Partition,
+    comm: &mut C,
+    params: Params,
+) -> Result<RankOutcome> {
+    check_slice(local, partition, comm)?;
+    let step = device::DeviceStep::new(dev, local, partition, comm.rank(), params)?;
+    run_rounds(step, local, partition, comm)
+}
+
+/// `local` is `comm`'s rank's slice of `partition`, which has as many parts as the group.
+fn check_slice<C: Communicator>(local: &LocalGraph, partition: &Partition, comm: &C) -> Result<()> {
     let (me, p) = (comm.rank(), comm.size());
     if partition.parts() != p || partition.range(me).start != local.first() {
         return Err(Error::InvalidArgument(format!(
@@ -508,25 +632,24 @@ pub fn run_rank<C: Communicator>(
             partition.parts()
         )));
     }
-    let n = local.num_vertices();
-    let mut r = Rank {
-        local,
-        partition,
-        params,
-        me,
-        dist: crate::mem::try_vec(n, INF)?,
-        bins: Bins::new(n)?,
-        outboxes: vec![Vec::new(); p],
-        inbox: Vec::new(),
-        sent: Ghosts::default(),
-        overflow: false,
-        stats: RankStats { vertices: n as u64, arcs: local.num_arcs() as u64, ..RankStats::default() },
-    };
-    if partition.owner(params.source) == me {
-        r.lower(params.source - local.first(), params.metric.zero())?;
-    }
+    Ok(())
+}
+
+/// The round protocol (module doc) over any local step: relax, exchange, apply, agree on the
+/// next bucket; then the totals and the gather.
+fn run_rounds<C: Communicator, S: LocalStep>(
+    mut step: S,
+    local: &LocalGraph,
+    partition: &Partition,
+    comm: &mut C,
+) -> Result<RankOutcome> {
+    let me = comm.rank();
+    let mut stats =
+        RankStats { vertices: local.num_vertices() as u64, arcs: local.num_arcs() as u64, ..RankStats::default() };
+    let mut outboxes = vec![Vec::new(); comm.size()];
+    let mut inbox = Vec::new();
     let (mut rounds, mut buckets, mut last) = (0u32, 0u32, NONE);
-    let mut cur = lowest_everywhere(comm, &mut r)?;
+    let mut cur = lowest_everywhere(comm, &mut step, &mut stats)?;
     while cur != NONE {
         rounds += 1;
         if cur != last {
@@ -534,31 +657,36 @@ pub fn run_rank<C: Communicator>(
             last = cur;
         }
         let t = Instant::now();
-        r.relax(cur)?;
-        r.combine();
-        r.stats.relax += t.elapsed();
+        step.relax(cur, &mut outboxes)?;
+        stats.relax += t.elapsed();
+        stats.items_sent +=
+            outboxes.iter().enumerate().filter(|&(d, _)| d != me).map(|(_, o)| o.len() as u64).sum::<u64>();
         let t = Instant::now();
-        comm.exchange(&r.outboxes, &mut r.inbox)?;
-        r.stats.exchange += t.elapsed();
-        r.outboxes.iter_mut().for_each(Vec::clear);
+        comm.exchange(&outboxes, &mut inbox)?;
+        stats.exchange += t.elapsed();
+        outboxes.iter_mut().for_each(Vec::clear);
+        stats.items_received += inbox.len() as u64;
         let t = Instant::now();
-        r.apply()?;
-        r.stats.relax += t.elapsed();
-        cur = lowest_everywhere(comm, &mut r)?;
+        step.apply(&inbox)?;
+        stats.relax += t.elapsed();
+        cur = lowest_everywhere(comm, &mut step, &mut stats)?;
     }
-    r.stats.bytes_sent = r.stats.items_sent * std::mem::size_of::<u64>() as u64;
-    let mut totals = [r.stats.arcs_relaxed, r.overflow as u64];
+    let done = step.finish()?;
+    stats.expanded = done.expanded;
+    stats.arcs_relaxed = done.arcs_relaxed;
+    stats.bytes_sent = stats.items_sent * std::mem::size_of::<u64>() as u64;
+    let mut totals = [stats.arcs_relaxed, done.overflow as u64];
     comm.all_reduce(&mut totals, Reduce::Sum)?;
-    let dist = gather(comm, &r.dist, partition)?;
-    Ok(RankOutcome { dist, stats: r.stats, rounds, buckets, arcs_relaxed: totals[0], overflow: totals[1] > 0 })
+    let dist = gather(comm, &done.dist, partition)?;
+    Ok(RankOutcome { dist, stats, rounds, buckets, arcs_relaxed: totals[0], overflow: totals[1] > 0 })
 }
 
 /// The lowest bucket with work on any rank ([`NONE`]: none anywhere).
-fn lowest_everywhere<C: Communicator>(comm: &mut C, r: &mut Rank<'_>) -> Result<u32> {
+fn lowest_everywhere<C: Communicator, S: LocalStep>(comm: &mut C, step: &mut S, stats: &mut RankStats) -> Result<u32> {
     let t = Instant::now();
-    let mut lowest = [r.bins.lowest() as u64];
+    let mut lowest = [step.lowest()? as u64];
     comm.all_reduce(&mut lowest, Reduce::Min)?;
-    r.stats.reduce += t.elapsed();
+    stats.reduce += t.elapsed();
     Ok(lowest[0] as u32)
 }
 
@@ -644,6 +772,8 @@ pub struct Group {
 /// What a [`Group`] keeps between solves.
 enum Transport {
     Simulated,
+    /// One device per rank, all on GPU 0.
+    SimulatedOnGpu(Vec<crate::device::cuda::CudaDevice>),
     #[cfg(feature = "nccl")]
     Nccl(nccl::NcclGroup),
 }
@@ -658,6 +788,13 @@ impl Group {
         let transport = match ranks {
             Ranks::Simulated(_) => Transport::Simulated,
             Ranks::Nccl(p) => nccl_transport(p)?,
+            Ranks::SimulatedOnGpu(p) => {
+                let ctx = crate::device::cuda::open_context()?;
+                let devices = (0..p)
+                    .map(|_| crate::device::cuda::CudaDevice::on_stream(ctx.new_stream()?))
+                    .collect::<Result<Vec<_>>>()?;
+                Transport::SimulatedOnGpu(devices)
+            }
         };
         Ok(Group { ranks, setup: t.elapsed(), transport })
     }
@@ -691,12 +828,34 @@ impl Group {
         let started = Instant::now();
         let outcomes = match &mut self.transport {
             Transport::Simulated => {
+                let on_device = params.step.on_device(self.ranks);
                 let jobs: Vec<_> = InProcess::group(p)
                     .into_iter()
                     .zip(&locals)
                     .map(|(mut comm, local)| {
                         let partition = &partition;
-                        move || run_rank(local, partition, &mut comm, params)
+                        move || match on_device {
+                            true => {
+                                run_rank_on(&crate::device::cpu::CpuDevice::new(), local, partition, &mut comm, params)
+                            }
+                            false => run_rank(local, partition, &mut comm, params),
+                        }
+                    })
+                    .collect();
+                on_threads(jobs)?
+            }
+            Transport::SimulatedOnGpu(devices) => {
+                let on_device = params.step.on_device(self.ranks);
+                let jobs: Vec<_> = InProcess::group(p)
+                    .into_iter()
+                    .zip(&locals)
+                    .zip(devices.iter())
+                    .map(|((mut comm, local), dev)| {
+                        let partition = &partition;
+                        move || match on_device {
+                            true => run_rank_on(dev, local, partition, &mut comm, params),
+                            false => run_rank(local, partition, &mut comm, params),
+                        }
                     })
                     .collect();
                 on_threads(jobs)?
@@ -708,7 +867,14 @@ impl Group {
                     .into_iter()
                     .map(|local| {
                         let partition = partition.clone();
-                        Box::new(move |comm: &mut nccl::Nccl| run_rank(&local, &partition, comm, params)) as nccl::Job
+                        let on_device = params.step.on_device(Ranks::Nccl(p));
+                        Box::new(move |comm: &mut nccl::Nccl| match on_device {
+                            false => run_rank(&local, &partition, comm, params),
+                            true => {
+                                let dev = comm.device()?;
+                                run_rank_on(&*dev, &local, &partition, comm, params)
+                            }
+                        }) as nccl::Job
                     })
                     .collect();
                 group.run(jobs)?
@@ -731,6 +897,7 @@ impl Group {
         let stats = DistStats {
             ranks: p as u32,
             transport: self.ranks.transport(),
+            on_device: params.step.on_device(self.ranks),
             rounds: first.rounds,
             buckets: first.buckets,
             delta: params.delta,

@@ -29,6 +29,7 @@ use cudarc::driver::{CudaContext, CudaStream};
 use cudarc::nccl::{result::NcclError, Comm, Id, ReduceOp};
 
 use super::comm::{Communicator, Reduce};
+use crate::device::cuda::CudaDevice;
 use crate::error::{Error, Result};
 
 /// A group's NCCL id: made once by [`Nccl::prepare`], given to every rank's [`Nccl::open`].
@@ -37,12 +38,19 @@ pub struct GroupId(Id);
 
 /// One rank's NCCL endpoint: its GPU (ordinal = rank), a stream, and the communicator.
 /// Made on the thread that uses it ([`Nccl::open`]; NCCL's communicator is not `Send`).
-#[derive(Debug)]
 pub struct Nccl {
     comm: Comm,
     stream: Arc<CudaStream>,
     rank: usize,
     size: usize,
+    /// The rank's GPU as a device for its local step, made on first use and kept.
+    device: Option<Arc<CudaDevice>>,
+}
+
+impl std::fmt::Debug for Nccl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Nccl").field("rank", &self.rank).field("size", &self.size).finish_non_exhaustive()
+    }
 }
 
 /// An NCCL failure as the library's error.
@@ -79,7 +87,16 @@ impl Nccl {
         let ctx = CudaContext::new(rank).map_err(|e| Error::NoGpu(format!("no usable CUDA device {rank}: {e}")))?;
         let stream = ctx.new_stream()?;
         let comm = Comm::from_rank(stream.clone(), rank, size, id.0).map_err(|e| nccl_error("init", e))?;
-        Ok(Nccl { comm, stream, rank, size })
+        Ok(Nccl { comm, stream, rank, size, device: None })
+    }
+
+    /// This rank's GPU as a device (the kernels loaded on its context, on the endpoint's
+    /// stream), for the local step on the device: made by the first call, kept after.
+    pub(crate) fn device(&mut self) -> Result<Arc<CudaDevice>> {
+        if self.device.is_none() {
+            self.device = Some(Arc::new(CudaDevice::on_stream(self.stream.clone())?));
+        }
+        Ok(self.device.clone().expect("made above"))
     }
 
     /// `what` uploaded (one element at least: a zero-length allocation is not portable).

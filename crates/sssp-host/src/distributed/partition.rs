@@ -157,6 +157,21 @@ impl LocalGraph {
         self.heads.len()
     }
 
+    /// The arc offsets, one per owned vertex and the end, from 0.
+    pub fn offsets(&self) -> &[u64] {
+        &self.offsets
+    }
+
+    /// Every arc's head (global ids), in the order of the offsets.
+    pub fn heads(&self) -> &[u32] {
+        &self.heads
+    }
+
+    /// Every arc's weight, as the engines hold them.
+    pub fn weights(&self) -> &[u32] {
+        &self.weights
+    }
+
     /// The out-arcs of local vertex `v` (global id `first() + v`): heads (global ids) and
     /// weights.
     #[inline]

@@ -1,0 +1,319 @@
+//! A rank's local step on its device ([`DeviceStep`]): the slice, its distances and its queues
+//! resident, the round's relaxation, the ghosts' outgoing items, the applied inbox, the far
+//! pile's minimum and the bucket split as kernels (`sssp_kernels::ranks`, whose module doc has
+//! the design and why nothing is lost). Between the kernels the host only moves what crosses
+//! ranks: the outgoing items down (one per ghost lowered this round), the received ones up, and
+//! a few length cells. On NCCL ranks the device is the rank's GPU; on simulated ranks it is
+//! the CPU backend's device, which runs the very same kernel bodies (how CI tests them).
+//!
+//! Host and device steps take the same rounds and reach the same distances; the host step
+//! relaxes a round's vertices in order and may lower a head twice in one round where the
+//! device step's threads race, so arcs relaxed and items sent can differ.
+
+use sssp_kernels::entry::{RankApply, RankFarMin, RankPack, RankRelax, RankSplit};
+use sssp_kernels::ranks::{
+    bucket, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN, L_FAR, L_GHOSTS, L_NEAR, L_OVERFLOW, RANK_CELLS, RANK_LENS,
+};
+use sssp_kernels::{dist_of, pack, Csr, INF};
+
+use super::{LocalGraph, LocalStep, Params, Partition, NONE};
+use crate::device::{Buffer, Device};
+use crate::error::{Error, Result};
+
+/// The buffers a [`DeviceStep`] keeps (the kernels' addresses point into them: they live as
+/// long as the step).
+struct Buffers {
+    _offsets: Buffer,
+    _targets: Buffer,
+    _weights: Buffer,
+    dist: Buffer,
+    _stamp: Buffer,
+    _far_flag: Buffer,
+    _near: [Buffer; 2],
+    _far: [Buffer; 2],
+    _ghosts: Buffer,
+    _ghost_ids: Buffer,
+    outbox: Buffer,
+    /// Grown to the largest inbox.
+    inbox: Option<Buffer>,
+    lens: Buffer,
+    cells: Buffer,
+}
+
+/// One rank's data on its device, driven by the round loop (`super::run_rounds`).
+pub(crate) struct DeviceStep<'a> {
+    dev: &'a dyn Device,
+    partition: &'a Partition,
+    me: usize,
+    b: Buffers,
+    args: RankArgs,
+    /// The next round to run (from 1); its vertices wait in `near[round % 2]`.
+    round: u32,
+    /// The bucket of the vertices waiting in the near queue.
+    near_bucket: u32,
+    /// The bucket the last round ran (`NONE` before the first).
+    cur: u32,
+    /// Ghosts (remote heads of the slice's arcs).
+    ghosts: u32,
+}
+
+/// The slice with its remote heads renumbered as ghosts `owned..owned + ghosts.len()`:
+/// offsets (one per local id and the end; ghosts have no arcs), local targets, and the ghosts'
+/// global ids in increasing order.
+fn with_ghosts(local: &LocalGraph) -> Result<(Vec<u64>, Vec<u32>, Vec<u32>)> {
+    let (first, owned) = (local.first(), local.num_vertices() as u32);
+    let mut ghost_ids: Vec<u32> = Vec::new();
+    crate::mem::reserve(&mut ghost_ids, local.heads().iter().filter(|&&h| h.wrapping_sub(first) >= owned).count())?;
+    ghost_ids.extend(local.heads().iter().copied().filter(|&h| h.wrapping_sub(first) >= owned));
+    ghost_ids.sort_unstable();
+    ghost_ids.dedup();
+    let total = owned as u64 + ghost_ids.len() as u64;
+    if total >= INF as u64 {
+        return Err(Error::InvalidArgument(format!(
+            "a rank's slice of {owned} vertices reaches {} others: more local ids than 32 bits hold",
+            ghost_ids.len()
+        )));
+    }
+    let mut targets = Vec::new();
+    crate::mem::reserve(&mut targets, local.num_arcs())?;
+    targets.extend(local.heads().iter().map(|&h| {
+        let l = h.wrapping_sub(first);
+        if l < owned {
+            l
+        } else {
+            // Present: every remote head was collected above.
+            owned + ghost_ids.binary_search(&h).unwrap_or(0) as u32
+        }
+    }));
+    let mut offsets = Vec::new();
+    crate::mem::reserve(&mut offsets, total as usize + 1)?;
+    offsets.extend_from_slice(local.offsets());
+    let end = *offsets.last().unwrap_or(&0);
+    offsets.resize(total as usize + 1, end);
+    Ok((offsets, targets, ghost_ids))
+}
+
+impl<'a> DeviceStep<'a> {
+    /// Rank `me`'s slice `local` of `partition` on `dev`, the source queued if it owns it.
+    /// Everything is allocated here, fit-checked by the device.
+    pub(crate) fn new(
+        dev: &'a dyn Device,
+        local: &LocalGraph,
+        partition: &'a Partition,
+        me: usize,
+        params: Params,
+    ) -> Result<Self> {
+        let (offsets, targets, ghost_ids) = with_ghosts(local)?;
+        let owned = local.num_vertices();
+        let (ghosts, n) = (ghost_ids.len(), offsets.len() - 1);
+        let upload_u32 = |v: &[u32]| -> Result<Buffer> {
+            let b = dev.alloc_arcs_of::<u32>(v.len())?;
+            dev.upload_of(&b, 0, v)?;
+            Ok(b)
+        };
+        let (o, t, w) = (dev.alloc_of::<u64>(offsets.len())?, upload_u32(&targets)?, upload_u32(local.weights())?);
+        dev.upload_of(&o, 0, &offsets)?;
+        drop((offsets, targets));
+        let dist = dev.alloc_of::<u64>(n)?;
+        dev.upload_of(&dist, 0, &crate::mem::try_vec(n, pack(INF, 0))?)?;
+        let ids = dev.alloc_of::<u32>(ghosts)?;
+        dev.upload_of(&ids, 0, &ghost_ids)?;
+        let b = Buffers {
+            _stamp: dev.alloc_of::<u32>(n)?,
+            _far_flag: dev.alloc_of::<u32>(owned)?,
+            _near: [dev.alloc_of::<u32>(owned)?, dev.alloc_of::<u32>(owned)?],
+            _far: [dev.alloc_of::<u32>(owned)?, dev.alloc_of::<u32>(owned)?],
+            _ghosts: dev.alloc_of::<u32>(ghosts)?,
+            outbox: dev.alloc_of::<u64>(ghosts)?,
+            inbox: None,
+            lens: dev.alloc_of::<u32>(RANK_LENS)?,
+            cells: dev.alloc_of::<u64>(RANK_CELLS)?,
+            _ghost_ids: ids,
+            dist,
+            _offsets: o,
+            _targets: t,
+            _weights: w,
+        };
+        let args = RankArgs {
+            csr: Csr {
+                offsets: b._offsets.ptr(),
+                targets: b._targets.ptr(),
+                weights: b._weights.ptr(),
+                n: n as u32,
+                lane_bits: 0,
+                metric: params.metric.code(),
+                head_mask: u32::MAX,
+                _pad: 0,
+            },
+            dist: b.dist.ptr(),
+            stamp: b._stamp.ptr(),
+            far_flag: b._far_flag.ptr(),
+            near: [b._near[0].ptr(), b._near[1].ptr()],
+            far: [b._far[0].ptr(), b._far[1].ptr()],
+            ghosts: b._ghosts.ptr(),
+            ghost_ids: b._ghost_ids.ptr(),
+            inbox: std::ptr::null(),
+            outbox: b.outbox.ptr(),
+            lens: b.lens.ptr(),
+            cells: b.cells.ptr(),
+            first: local.first(),
+            owned: owned as u32,
+            delta: params.delta,
+            cutoff: params.cutoff,
+            cur: 0,
+            round: 1,
+            far_side: 0,
+            count: 0,
+            team: if dev.facts().gpu { 32 } else { 1 },
+            _pad: 0,
+        };
+        let zero = params.metric.zero();
+        let step = DeviceStep {
+            dev,
+            partition,
+            me,
+            b,
+            args,
+            round: 1,
+            near_bucket: bucket(params.metric, zero, params.delta),
+            cur: NONE,
+            ghosts: ghosts as u32,
+        };
+        if partition.owner(params.source) == me {
+            // Round 1 expands near[1]: the source, at 0, stamped for it.
+            let s = params.source - local.first();
+            step.dev.upload_of(&step.b.dist, s as usize, &[pack(zero, 0)])?;
+            step.dev.upload_of(&step.b._near[1], 0, &[s])?;
+            step.dev.upload_of(&step.b._stamp, s as usize, &[1u32])?;
+            step.dev.upload_of(&step.b.lens, L_NEAR + 1, &[1u32])?;
+        }
+        Ok(step)
+    }
+
+    /// Launch `K` over `items` items with the current arguments.
+    fn run<K: sssp_kernels::entry::Body<Args = RankArgs>>(&self, items: u64) -> Result<()> {
+        // SAFETY: every address in `args` points into `self.b`'s buffers on `self.dev`, sized as
+        // `RankArgs` documents (`new`); the ids in them are local ids `< csr.n`, and the inbox's
+        // global ids were checked to be this rank's (`apply`).
+        unsafe { self.dev.run::<K>(self.args, items) }
+    }
+
+    /// The length cells, after everything queued so far.
+    fn lens(&self) -> Result<Vec<u32>> {
+        self.dev.download_of::<u32>(&self.b.lens, 0, RANK_LENS)
+    }
+
+    /// Threads of a launch over a queue whose length only the device knows.
+    fn full(&self) -> u64 {
+        self.dev.facts().threads as u64
+    }
+}
+
+impl LocalStep for DeviceStep<'_> {
+    fn relax(&mut self, cur: u32, outboxes: &mut [Vec<u64>]) -> Result<()> {
+        let r = self.round;
+        self.args.round = r;
+        self.args.cur = cur;
+        if cur != self.cur {
+            // A new bucket: its far vertices join this round's near queue (empty unless this is
+            // the first round: every rank's was, or the all-reduce would have kept the bucket).
+            let kept = L_FAR + 1 - self.args.far_side as usize;
+            self.dev.upload_of(&self.b.lens, kept, &[0u32])?;
+            self.run::<RankSplit>(self.full())?;
+            self.args.far_side ^= 1;
+            self.cur = cur;
+        }
+        let next = L_NEAR + ((r + 1) % 2) as usize;
+        self.dev.upload_of(&self.b.lens, next, &[0u32])?;
+        self.dev.upload_of(&self.b.lens, L_GHOSTS, &[0u32])?;
+        self.run::<RankRelax>(self.full())?;
+        self.run::<RankPack>(self.full())?;
+        let sent = self.lens()?[L_GHOSTS] as usize;
+        if sent > self.ghosts as usize {
+            return Err(Error::Communication(format!("rank {} queued {sent} ghosts of {}", self.me, self.ghosts)));
+        }
+        for item in self.dev.download_of::<u64>(&self.b.outbox, 0, sent)? {
+            crate::distributed::push(&mut outboxes[self.partition.owner((item >> 32) as u32)], item)?;
+        }
+        self.near_bucket = cur;
+        self.round = r + 1;
+        Ok(())
+    }
+
+    fn apply(&mut self, inbox: &[u64]) -> Result<()> {
+        if inbox.is_empty() {
+            return Ok(());
+        }
+        let (first, owned) = (self.args.first, self.args.owned);
+        if let Some(&bad) = inbox.iter().find(|&&x| ((x >> 32) as u32).wrapping_sub(first) >= owned) {
+            return Err(Error::Communication(format!(
+                "rank {} received a candidate for vertex {}, which it does not own",
+                self.me,
+                bad >> 32
+            )));
+        }
+        if self.b.inbox.as_ref().is_none_or(|b| b.bytes() < 8 * inbox.len() as u64) {
+            self.b.inbox = None;
+            self.b.inbox = Some(self.dev.alloc_of::<u64>(inbox.len().next_power_of_two())?);
+        }
+        let buf = self.b.inbox.as_ref().expect("allocated above");
+        self.dev.upload_of(buf, 0, inbox)?;
+        self.args.inbox = buf.ptr();
+        self.args.count = inbox.len() as u32;
+        self.run::<RankApply>(inbox.len() as u64)
+    }
+
+    fn lowest(&mut self) -> Result<u32> {
+        let lens = self.lens()?;
+        if lens[L_NEAR + (self.round % 2) as usize] > 0 {
+            return Ok(self.near_bucket);
+        }
+        if lens[L_FAR + self.args.far_side as usize] == 0 {
+            return Ok(NONE);
+        }
+        self.dev.upload_of(&self.b.cells, C_FAR_MIN, &[u64::MAX])?;
+        self.run::<RankFarMin>(self.full())?;
+        let least = self.dev.download_of::<u64>(&self.b.cells, C_FAR_MIN, 1)?[0];
+        Ok(least.min(NONE as u64) as u32)
+    }
+
+    fn finish(&mut self) -> Result<Finished> {
+        let owned = self.args.owned as usize;
+        let words = self.dev.download_of::<u64>(&self.b.dist, 0, owned)?;
+        let cells = self.dev.download_of::<u64>(&self.b.cells, 0, RANK_CELLS)?;
+        Ok(Finished {
+            dist: words.into_iter().map(dist_of).collect(),
+            arcs_relaxed: cells[C_ARCS],
+            expanded: cells[C_EXPANDED],
+            overflow: self.lens()?[L_OVERFLOW] != 0,
+        })
+    }
+}
+
+use super::Finished;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Graph;
+
+    #[test]
+    fn ghosts_are_numbered_after_the_owned_vertices_in_id_order() {
+        // Vertices 2..4 owned; arcs to 0, 3, 7, 0 and 2.
+        let g = Graph::from_arcs(8, &[(2, 7, 1), (2, 0, 2), (3, 3, 3), (3, 0, 4), (3, 2, 5), (5, 6, 1)]).unwrap();
+        let weights = g.unsigned_weights("test").unwrap();
+        let local = LocalGraph::of(&g, weights, 2..4).unwrap();
+        let (offsets, targets, ghost_ids) = with_ghosts(&local).unwrap();
+        assert_eq!(ghost_ids, vec![0, 7]);
+        // Owned: 2 -> local 0, 3 -> local 1; ghosts 0 -> 2, 7 -> 3.
+        let mut arcs: Vec<(u32, u32)> = (0..2u32)
+            .flat_map(|v| {
+                targets[offsets[v as usize] as usize..offsets[v as usize + 1] as usize].iter().map(move |&t| (v, t))
+            })
+            .collect();
+        arcs.sort_unstable();
+        assert_eq!(arcs, vec![(0, 2), (0, 3), (1, 0), (1, 1), (1, 2)]);
+        assert_eq!(offsets.len(), 5, "one offset per owned vertex and ghost, and the end");
+        assert_eq!(offsets[2..], [5, 5, 5], "ghosts have no arcs");
+    }
+}

@@ -1,0 +1,310 @@
+//! One rank's local step of distributed delta-stepping (the `sssp` library's `distributed`,
+//! issue #31) on its device: the rank's slice of the graph, its distances and its queues stay
+//! resident, and only the candidates for other ranks' vertices leave it.
+//!
+//! **The slice.** Local ids `0..owned` are the rank's vertices (global `first + v`), with their
+//! out-arcs; ids `owned..csr.n` are *ghosts*, one per remote head the slice's arcs reach
+//! (global id `ghost_ids[v - owned]`), with no arcs. A ghost's distance cell holds the
+//! smallest candidate this rank has produced for that vertex: the host rank's "ghost distance"
+//! filter (a candidate that does not lower it cannot lower the owner's either), kept by the
+//! same atomic minimum that relaxes every other head.
+//!
+//! **A round** `r` of bucket `cur` (the host drives: `sssp::distributed`'s round protocol):
+//! - [`relax`] expands the vertices queued for round `r` (`near[r % 2]`) with their current
+//!   distances. A head whose distance falls is *routed* ([`route`]): an owned head whose new
+//!   distance lies in `cur` is queued for round `r + 1` (`near[(r + 1) % 2]`, at most once per
+//!   round: its `stamp` cell), one in a later bucket goes to the far pile (at most once while
+//!   it waits there: its `far_flag`), a ghost is queued in `ghosts` (once per round).
+//! - [`pack`] writes each queued ghost as an outgoing item, `(global id << 32) | distance`.
+//! - [`apply`] lowers the owned vertices that other ranks' items name, routing as above.
+//! - [`far_min`] finds the lowest bucket above `cur` in the far pile, for the all-reduce that
+//!   picks the next bucket when no rank has work left in `cur`.
+//! - [`split`], at the first round of a new bucket, moves the far pile's vertices of that
+//!   bucket into the round's near queue and keeps those of later buckets (in the other pile).
+//!
+//! **Why nothing is lost.** Candidates never fall below `cur * delta` (weights are `>= 0`), so
+//! every lowering routes its vertex to `cur`'s next round, to the far pile, or (a ghost) to the
+//! outbox. A far entry whose vertex was lowered into `cur` after it was piled is also in a near
+//! queue; when `split` meets it later its bucket is below the new `cur`, and it is dropped: it
+//! was expanded at that distance. A vertex lowered twice into the far pile is piled once, and
+//! `split` and `far_min` read its distance as it is then. So when every rank's next near queue
+//! and far pile are empty, every lowered vertex has been expanded at its final distance, the
+//! condition the host's round protocol ends on.
+
+use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+use crate::relax::{load_len, load_packed, push_one, raise, relax as lower, through, Through};
+use crate::types::*;
+
+/// Length cells ([`RankArgs::lens`]): the two near queues (round parity)...
+pub const L_NEAR: usize = 0;
+/// ... the two far piles ([`RankArgs::far_side`])...
+pub const L_FAR: usize = 2;
+/// ... the ghosts queued this round...
+pub const L_GHOSTS: usize = 4;
+/// ... and the overflow flag (a candidate that did not fit the 32-bit cells).
+pub const L_OVERFLOW: usize = 5;
+/// Length cells in all.
+pub const RANK_LENS: usize = 6;
+
+/// Count cells ([`RankArgs::cells`]): arcs relaxed...
+pub const C_ARCS: usize = 0;
+/// ... vertices expanded...
+pub const C_EXPANDED: usize = 1;
+/// ... and the lowest bucket above `cur` in the far pile ([`far_min`]; reset to `u64::MAX`).
+pub const C_FAR_MIN: usize = 2;
+/// Count cells in all.
+pub const RANK_CELLS: usize = 3;
+
+/// Parameters of a rank's kernels (one block for all five; each reads what it needs).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RankArgs {
+    /// The slice: `csr.n` local ids (owned, then ghosts), arcs out of the owned ones only.
+    pub csr: Csr,
+    /// `csr.n` packed distance words (the iteration half unused: 0).
+    pub dist: *mut u64,
+    /// `csr.n` cells: the round a vertex was last queued for (near queues, ghosts); zeroed.
+    pub stamp: *mut u32,
+    /// `owned` cells: 1 while the vertex waits in a far pile; zeroed.
+    pub far_flag: *mut u32,
+    /// Two near queues of `owned` entries: round `r` expands `near[r % 2]`.
+    pub near: [*mut u32; 2],
+    /// Two far piles of `owned` entries: the current one is `far[far_side]`.
+    pub far: [*mut u32; 2],
+    /// `csr.n - owned` entries: the ghosts lowered this round.
+    pub ghosts: *mut u32,
+    /// `csr.n - owned` global ids, one per ghost.
+    pub ghost_ids: *const u32,
+    /// [`apply`]: `count` items `(global id << 32) | distance`, every id owned.
+    pub inbox: *const u64,
+    /// [`pack`]: `csr.n - owned` items.
+    pub outbox: *mut u64,
+    /// [`RANK_LENS`] length cells.
+    pub lens: *mut u32,
+    /// [`RANK_CELLS`] count cells.
+    pub cells: *mut u64,
+    /// The global id of local vertex 0.
+    pub first: u32,
+    /// Owned vertices.
+    pub owned: u32,
+    /// Bucket width (> 0), in the metric's encoding.
+    pub delta: u32,
+    /// Candidates above it are dropped ([`NO_CUTOFF`]: none).
+    pub cutoff: u32,
+    /// The current bucket.
+    pub cur: u32,
+    /// The current round (from 1).
+    pub round: u32,
+    /// The current far pile, 0 or 1.
+    pub far_side: u32,
+    /// [`apply`]: inbox items.
+    pub count: u32,
+    /// Lanes per expanded vertex: 32 (a warp) on the GPU, 1 on the CPU.
+    pub team: u32,
+    pub _pad: u32,
+}
+
+// The layout the PTX entry points expect, and the marks every parameter block carries.
+const _: () = assert!(core::mem::size_of::<RankArgs>() == 40 + 8 * 13 + 4 * 10);
+#[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
+// SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
+unsafe impl cudarc::driver::DeviceRepr for RankArgs {}
+
+unsafe impl Send for RankArgs {}
+unsafe impl Sync for RankArgs {}
+
+/// The bucket of a finite distance cell: `d / delta` in the metric's arithmetic (real
+/// distances divide as `f32`s, which rounds monotonically, so buckets order like distances),
+/// clamped below `u32::MAX` (the host's "no bucket").
+#[inline(always)]
+pub fn bucket(metric: Metric, d: u32, delta: u32) -> u32 {
+    let b = match metric {
+        Metric::Real => (f32::from_bits(d) / f32::from_bits(delta)) as u32,
+        _ => d / delta,
+    };
+    b.min(u32::MAX - 1)
+}
+
+/// Near queue `side` (0 or 1). A branch, not `a.near[side]`: indexing a parameter array with a
+/// value made ptxas copy the whole 184-byte block to local memory in every thread.
+#[inline(always)]
+fn near(a: &RankArgs, side: usize) -> *mut u32 {
+    if side == 0 {
+        a.near[0]
+    } else {
+        a.near[1]
+    }
+}
+
+/// Far pile `side` (0 or 1), as [`near`].
+#[inline(always)]
+fn far(a: &RankArgs, side: usize) -> *mut u32 {
+    if side == 0 {
+        a.far[0]
+    } else {
+        a.far[1]
+    }
+}
+
+/// The queue behind length cell `len`.
+#[inline(always)]
+unsafe fn queue(a: &RankArgs, items: *mut u32, len: usize) -> Queue {
+    Queue { items, len: a.lens.add(len) }
+}
+
+/// Whether this call is the first to mark `v` with `stamp` (one queueing per round).
+#[inline(always)]
+unsafe fn first_mark(stamps: *mut u32, v: u32, stamp: u32) -> bool {
+    AtomicU32::from_ptr(stamps.add(v as usize)).swap(stamp, Relaxed) != stamp
+}
+
+/// Queue local vertex `v`, whose distance just fell to `c` in this round (module doc).
+#[inline(always)]
+pub unsafe fn route(a: &RankArgs, v: u32, c: u32) {
+    let next = a.round + 1;
+    if v >= a.owned {
+        if first_mark(a.stamp, v, next) {
+            push_one(queue(a, a.ghosts, L_GHOSTS), v);
+        }
+    } else if bucket(a.csr.metric(), c, a.delta) == a.cur {
+        if first_mark(a.stamp, v, next) {
+            let side = (next % 2) as usize;
+            push_one(queue(a, near(a, side), L_NEAR + side), v);
+        }
+    } else if AtomicU32::from_ptr(a.far_flag.add(v as usize)).swap(1, Relaxed) == 0 {
+        let side = a.far_side as usize;
+        push_one(queue(a, far(a, side), L_FAR + side), v);
+    }
+}
+
+/// Expand the vertices queued for this round (teams of `team` lanes stride each one's arcs);
+/// returns this thread's arcs relaxed and vertices expanded.
+#[inline(always)]
+pub unsafe fn relax(a: &RankArgs, tid: u32, nthreads: u32) -> (u64, u64) {
+    let side = (a.round % 2) as usize;
+    let (from, len) = (near(a, side), load_len(a.lens.add(L_NEAR + side)));
+    let metric = a.csr.metric();
+    let team = a.team.max(1);
+    let (mut i, lane, teams) = (tid / team, tid % team, (nthreads / team).max(1));
+    let (mut arcs, mut expanded) = (0u64, 0u64);
+    while i < len {
+        let u = *from.add(i as usize);
+        let du = dist_of(load_packed(a.dist, u));
+        let (start, end) = (*a.csr.offsets.add(u as usize), *a.csr.offsets.add(u as usize + 1));
+        if lane == 0 {
+            arcs += end - start;
+            expanded += 1;
+        }
+        let mut e = start + lane as u64;
+        while e < end {
+            match through(metric, du, *a.csr.weights.add(e as usize), a.cutoff) {
+                Through::Candidate(c) => {
+                    let v = a.csr.target(e);
+                    if lower(a.dist, v, c, 0).improved {
+                        route(a, v, c);
+                    }
+                }
+                Through::Beyond => {}
+                Through::Overflow => raise(a.lens.add(L_OVERFLOW)),
+            }
+            e += team as u64;
+        }
+        i += teams;
+    }
+    (arcs, expanded)
+}
+
+/// Each ghost queued this round as an outgoing item (its smallest candidate so far).
+#[inline(always)]
+pub unsafe fn pack(a: &RankArgs, tid: u32, nthreads: u32) {
+    let len = load_len(a.lens.add(L_GHOSTS));
+    let mut i = tid;
+    while i < len {
+        let g = *a.ghosts.add(i as usize);
+        let id = *a.ghost_ids.add((g - a.owned) as usize);
+        *a.outbox.add(i as usize) = (id as u64) << 32 | dist_of(load_packed(a.dist, g)) as u64;
+        i += nthreads;
+    }
+}
+
+/// Lower the owned vertices that the inbox's items name, routing each one lowered.
+#[inline(always)]
+pub unsafe fn apply(a: &RankArgs, tid: u32, nthreads: u32) {
+    let mut i = tid;
+    while i < a.count {
+        let item = *a.inbox.add(i as usize);
+        let (v, c) = (((item >> 32) as u32).wrapping_sub(a.first), item as u32);
+        // The host checked every id; an item for another rank's vertex is skipped regardless.
+        if v < a.owned && lower(a.dist, v, c, 0).improved {
+            route(a, v, c);
+        }
+        i += nthreads;
+    }
+}
+
+/// This thread's lowest bucket above `cur` among the current far pile's vertices
+/// (`u64::MAX`: none); lower ones are stale (module doc).
+#[inline(always)]
+pub unsafe fn far_min(a: &RankArgs, tid: u32, nthreads: u32) -> u64 {
+    let side = a.far_side as usize;
+    let (pile, len) = (far(a, side), load_len(a.lens.add(L_FAR + side)));
+    let metric = a.csr.metric();
+    let mut best = u64::MAX;
+    let mut i = tid;
+    while i < len {
+        let b = bucket(metric, dist_of(load_packed(a.dist, *pile.add(i as usize))), a.delta);
+        if b > a.cur {
+            best = best.min(b as u64);
+        }
+        i += nthreads;
+    }
+    best
+}
+
+/// The first round of bucket `cur`: the current far pile's vertices of `cur` into this round's
+/// near queue (stamped with the round), those of later buckets into the other pile (still
+/// flagged), the stale ones dropped (flag cleared). The host then flips `far_side`.
+#[inline(always)]
+pub unsafe fn split(a: &RankArgs, tid: u32, nthreads: u32) {
+    let side = a.far_side as usize;
+    let (pile, len) = (far(a, side), load_len(a.lens.add(L_FAR + side)));
+    let (keep, into) = (queue(a, far(a, 1 - side), L_FAR + 1 - side), (a.round % 2) as usize);
+    let metric = a.csr.metric();
+    let mut i = tid;
+    while i < len {
+        let v = *pile.add(i as usize);
+        let b = bucket(metric, dist_of(load_packed(a.dist, v)), a.delta);
+        if b > a.cur {
+            push_one(keep, v);
+        } else {
+            AtomicU32::from_ptr(a.far_flag.add(v as usize)).store(0, Relaxed);
+            if b == a.cur && first_mark(a.stamp, v, a.round) {
+                push_one(queue(a, near(a, into), L_NEAR + into), v);
+            }
+        }
+        i += nthreads;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_order_like_distances_and_stop_below_none() {
+        assert_eq!(bucket(Metric::Integer, 0, 10), 0);
+        assert_eq!(bucket(Metric::Integer, 19, 10), 1);
+        assert_eq!(bucket(Metric::Integer, INF - 1, 1), u32::MAX - 1);
+        let f = |x: f32| x.to_bits();
+        assert_eq!(bucket(Metric::Real, f(2.5), f(1.0)), 2);
+        assert_eq!(bucket(Metric::Real, f(0.0), f(0.5)), 0);
+        assert_eq!(bucket(Metric::Real, f(3.0e38), f(1.0e-30)), u32::MAX - 1, "saturates");
+        let mut last = 0;
+        for d in [0.0f32, 0.1, 0.2, 0.3, 0.7, 1.0, 5.5] {
+            let b = bucket(Metric::Real, f(d), f(0.25));
+            assert!(b >= last);
+            last = b;
+        }
+    }
+}
