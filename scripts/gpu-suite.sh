@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
 # The integration suites that run on the GPU.
-SUITE="strategies block_loop phast classes queries many real negative diameter certify large memory"
+SUITE="strategies block_loop phast classes queries many real negative diameter certify large memory distributed"
 
 # Keep .gpu/ out of `git status`. The exclude file's folder may not exist (a fresh clone made
 # without templates), and in a worktree `.git` is a file: ask git where the file lives.
@@ -51,6 +51,8 @@ for line in sys.stdin:
 run)
   if [ ! -x .gpu/sssp ] && [ -f .gpupack/gpu.tar.xz ]; then mkdir -p .gpu && tar xJf .gpupack/gpu.tar.xz -C .gpu; fi
   export SSSP_TEST_DEVICE=gpu
+  # The distributed suite's device steps on GPU 0 (simulated ranks, a stream each).
+  export SSSP_TEST_RANKS=gpu
   fail=0
   # SUITE_LOG=FILE keeps every line (the device tool returns only the output's tail);
   # SUITE_LIMIT=S stops a test binary that runs past S seconds (a hang fails the suite instead
@@ -89,6 +91,11 @@ run)
   # The certificate's kernels (the tight-arc traversal's claims and queues, the counts).
   for tool in memcheck racecheck; do
     if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/certify --test-threads 1 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
+  done
+  # A distributed rank's device step (simulated ranks on GPU 0: the round's relaxation, the
+  # ghosts' items, the inbox, the far pile's minimum and split).
+  for tool in memcheck racecheck; do
+    if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/distributed --test-threads 1 kron road zero_weights real_weights 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   done
   # The f32 paths of the kernels (real weights).
   if ! timeout "$limit" compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/real --test-threads 1 kron road rounded_path sums_past 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi

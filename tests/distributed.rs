@@ -6,15 +6,19 @@
 //! the `nccl` feature) the same checks run on NCCL ranks, one per GPU, for every P up to G.
 
 use proptest::prelude::*;
-use sssp::distributed::{solve, DistOptions, Ranks};
+use sssp::distributed::{solve, DistOptions, Ranks, StepOn};
 use sssp::generate::{generate, GenSpec};
 use sssp::graph::Graph;
 use sssp::{EdgeList, Error, Metric, WeightSpec, UNREACHED};
-use sssp_tests::{dist_solve, max_ranks};
+use sssp_tests::{dist_solve, max_ranks, run_ranks};
 
 /// The rank counts every family runs with: one rank, even and odd splits, more ranks than
 /// some ranges have vertices on the small graphs.
 const RANKS: [usize; 5] = [1, 2, 3, 4, 7];
+
+/// Both local steps: the host's, and the device's kernels (on simulated ranks the CPU
+/// backend's device runs them; on NCCL ranks the GPUs).
+const STEPS: [StepOn; 2] = [StepOn::Host, StepOn::Device];
 
 /// Every rank count from every source against Dijkstra, with the run's own accounting checked.
 fn check(g: &Graph, sources: &[u32], opts: &DistOptions, what: &str) {
@@ -24,13 +28,16 @@ fn check(g: &Graph, sources: &[u32], opts: &DistOptions, what: &str) {
             Some(c) => want.into_iter().map(|d| if d != UNREACHED && d as u64 > c { UNREACHED } else { d }).collect(),
             None => want,
         };
-        for p in RANKS {
+        for (p, step) in RANKS.into_iter().flat_map(|p| STEPS.map(|s| (p, s))) {
+            let opts = &DistOptions { step, ..*opts };
+            let what = &format!("{what} ({step:?} step)");
             let Some(run) = dist_solve(g, src, p, opts) else { continue };
             let run = run.unwrap_or_else(|e| panic!("{what}: {p} ranks from {src} failed: {e}"));
             if let Err(e) = sssp::verify::compare_in(g.metric(), &run.solution.dist, &want) {
                 panic!("{what}: {p} ranks from {src}: {e}");
             }
             let s = &run.stats;
+            assert_eq!(s.on_device, step.on_device(run_ranks(p)), "{what}");
             assert_eq!(s.per_rank.len(), p, "{what}");
             assert_eq!(s.per_rank.iter().map(|r| r.vertices).sum::<u64>(), g.num_vertices() as u64, "{what}");
             assert_eq!(s.per_rank.iter().map(|r| r.arcs).sum::<u64>(), g.num_arcs() as u64, "{what}");
@@ -76,11 +83,11 @@ fn isolated_source_reaches_only_itself() {
     // Vertex 3 has no arcs at all; vertex 4 only in-arcs.
     let g = Graph::from_arcs(6, &[(0, 1, 2), (1, 2, 2), (2, 0, 1), (0, 4, 9), (5, 4, 1)]).unwrap();
     for src in [3, 4] {
-        for p in RANKS {
-            let Some(run) = dist_solve(&g, src, p, &DistOptions::default()) else { continue };
+        for (p, step) in RANKS.into_iter().flat_map(|p| STEPS.map(|s| (p, s))) {
+            let Some(run) = dist_solve(&g, src, p, &DistOptions { step, ..DistOptions::default() }) else { continue };
             let run = run.unwrap();
             let want: Vec<i64> = (0..6).map(|v| if v == src { 0 } else { UNREACHED }).collect();
-            assert_eq!(run.solution.dist, want, "{p} ranks from {src}");
+            assert_eq!(run.solution.dist, want, "{p} ranks from {src}, {step:?} step");
         }
     }
     check(&g, &[0, 5], &DistOptions::default(), "small");
@@ -118,9 +125,9 @@ fn overflowing_distances_are_a_typed_error_and_overflowing_candidates_are_not() 
     // Three arcs of weight 2^31 + 1: the third vertex's distance needs 33 bits.
     let heavy = (1i64 << 31) + 1;
     let g = Graph::from_arcs(4, &[(0, 1, heavy), (1, 2, heavy), (2, 3, heavy)]).unwrap();
-    for p in RANKS {
-        let Some(r) = dist_solve(&g, 0, p, &DistOptions::default()) else { continue };
-        assert!(matches!(r, Err(Error::DistanceOverflow { vertex: 2, bits: 32 })), "{p} ranks: {r:?}");
+    for (p, step) in RANKS.into_iter().flat_map(|p| STEPS.map(|s| (p, s))) {
+        let Some(r) = dist_solve(&g, 0, p, &DistOptions { step, ..DistOptions::default() }) else { continue };
+        assert!(matches!(r, Err(Error::DistanceOverflow { vertex: 2, bits: 32 })), "{p} ranks, {step:?} step: {r:?}");
     }
     // 0 -> 1 heavy and 0 -> 2 -> 1 light: the candidate through the heavy arc overflows, 3's
     // true distance fits.
@@ -162,6 +169,7 @@ proptest! {
         g in arb_graph(),
         src_pick in any::<u32>(),
         p_pick in 1usize..10,
+        on_device in any::<bool>(),
         delta in prop::option::of(1u32..40),
         cutoff in prop::option::of(0u64..3000),
     ) {
@@ -171,7 +179,8 @@ proptest! {
             want.iter_mut().filter(|d| **d != UNREACHED && **d as u64 > c).for_each(|d| *d = UNREACHED);
         }
         let p = p_pick.min(max_ranks());
-        let run = dist_solve(&g, src, p, &DistOptions { delta, cutoff }).unwrap().unwrap();
-        prop_assert_eq!(run.solution.dist, want, "{} ranks, delta {:?}, cutoff {:?}", p, delta, cutoff);
+        let step = if on_device { StepOn::Device } else { StepOn::Host };
+        let run = dist_solve(&g, src, p, &DistOptions { delta, cutoff, step }).unwrap().unwrap();
+        prop_assert_eq!(run.solution.dist, want, "{} ranks, delta {:?}, cutoff {:?}, {:?} step", p, delta, cutoff, step);
     }
 }

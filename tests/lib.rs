@@ -14,12 +14,15 @@ pub fn device() -> DeviceKind {
     }
 }
 
-/// How the distributed suite runs its ranks: simulated (the default, and CI's), or NCCL ranks
-/// on the first `G` GPUs with `SSSP_TEST_RANKS=nccl:G` (what `scripts/gpu-multi.sh` sets on a
-/// multi-GPU machine, with a build that has the `nccl` feature).
+/// How the distributed suite runs its ranks: simulated (the default, and CI's); simulated
+/// ranks whose device steps run on GPU 0 with `SSSP_TEST_RANKS=gpu` (what `scripts/gpu-suite.sh
+/// run` sets on a one-GPU machine); or NCCL ranks on the first `G` GPUs with
+/// `SSSP_TEST_RANKS=nccl:G` (what `scripts/gpu-multi.sh` sets on a multi-GPU machine, with a
+/// build that has the `nccl` feature).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RankMode {
     Simulated,
+    OneGpu,
     Nccl(usize),
 }
 
@@ -27,9 +30,10 @@ pub enum RankMode {
 pub fn rank_mode() -> RankMode {
     match std::env::var("SSSP_TEST_RANKS").as_deref() {
         Err(_) | Ok("simulated") => RankMode::Simulated,
+        Ok("gpu") => RankMode::OneGpu,
         Ok(s) => match s.strip_prefix("nccl:").and_then(|g| g.parse().ok()) {
             Some(gpus) if gpus > 0 => RankMode::Nccl(gpus),
-            _ => panic!("SSSP_TEST_RANKS={s}: expected simulated or nccl:GPUS"),
+            _ => panic!("SSSP_TEST_RANKS={s}: expected simulated, gpu or nccl:GPUS"),
         },
     }
 }
@@ -37,13 +41,22 @@ pub fn rank_mode() -> RankMode {
 /// The most ranks this mode runs (NCCL: one per GPU).
 pub fn max_ranks() -> usize {
     match rank_mode() {
-        RankMode::Simulated => usize::MAX,
+        RankMode::Simulated | RankMode::OneGpu => usize::MAX,
         RankMode::Nccl(gpus) => gpus,
     }
 }
 
+/// The ranks [`dist_solve`] runs `p` ranks on.
+pub fn run_ranks(p: usize) -> Ranks {
+    match rank_mode() {
+        RankMode::Simulated => Ranks::Simulated(p),
+        RankMode::OneGpu => Ranks::SimulatedOnGpu(p),
+        RankMode::Nccl(_) => Ranks::Nccl(p),
+    }
+}
+
 /// A distributed solve on `p` ranks of [`rank_mode`]; `None` when the mode has fewer than
-/// `p` (NCCL: GPUs). NCCL groups are set up once per rank count and kept for the whole test
+/// `p` (NCCL: GPUs). GPU groups are set up once per rank count and kept for the whole test
 /// binary (their set-up takes seconds, a small solve milliseconds); simulated ranks go
 /// through the one-off [`sssp::distributed::solve`].
 pub fn dist_solve(g: &Graph, src: u32, p: usize, opts: &DistOptions) -> Option<sssp::Result<DistSolution>> {
@@ -53,12 +66,13 @@ pub fn dist_solve(g: &Graph, src: u32, p: usize, opts: &DistOptions) -> Option<s
     match rank_mode() {
         RankMode::Simulated => Some(sssp::distributed::solve(g, src, Ranks::Simulated(p), opts)),
         RankMode::Nccl(gpus) if p > gpus => None,
-        RankMode::Nccl(_) => {
+        _ => {
+            let ranks = run_ranks(p);
             let mut groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
             let group = match groups.entry(p) {
                 std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::btree_map::Entry::Vacant(e) => {
-                    e.insert(Group::new(Ranks::Nccl(p)).unwrap_or_else(|e| panic!("{p} NCCL ranks: {e}")))
+                    e.insert(Group::new(ranks).unwrap_or_else(|e| panic!("{ranks:?}: {e}")))
                 }
             };
             Some(group.solve(g, src, opts))

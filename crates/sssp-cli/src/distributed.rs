@@ -3,7 +3,7 @@
 //! has the run's rounds, buckets and the volume the ranks exchanged; `-o` and `--verify` work
 //! as for one device.
 
-use sssp::distributed::{DistOptions, DistSolution, Group, Params, Ranks};
+use sssp::distributed::{DistOptions, DistSolution, Group, Params, Ranks, StepOn};
 use sssp::engine::DeviceKind;
 use sssp::graph::Graph;
 use sssp::strategy::Algo;
@@ -81,7 +81,12 @@ pub fn run(a: &crate::RunArgs, p: u32) -> Result<()> {
         certify: common::certify_mode(a.verify, a.host_certificate),
         ..a.solve.options_for(&g, Algo::DeltaStepping, false)?
     };
-    let dist_opts = DistOptions { delta: opts.delta, cutoff: opts.cutoff };
+    let step = match a.rank_step.as_str() {
+        "host" => StepOn::Host,
+        "device" => StepOn::Device,
+        _ => StepOn::Auto,
+    };
+    let dist_opts = DistOptions { delta: opts.delta, cutoff: opts.cutoff, step };
     let sources = a.solve.sources(&g)?;
     // The arguments are checked before the ranks start: NCCL's set-up takes seconds.
     Params::new(&g, sources[0], &dist_opts)?;
@@ -115,6 +120,7 @@ fn report(g: &Graph, src: u32, run: &DistSolution, group: &Group, verified: Opti
         "nccl" => format!("{} NCCL ranks (GPUs 0-{})", s.ranks, s.ranks - 1),
         _ => format!("{} simulated ranks (CPU threads)", s.ranks),
     };
+    let step = if s.on_device { "device" } else { "host" };
     if json {
         let per_rank: Vec<_> = s
             .per_rank
@@ -129,7 +135,7 @@ fn report(g: &Graph, src: u32, run: &DistSolution, group: &Group, verified: Opti
             })
             .collect();
         let v = serde_json::json!({
-            "algo": "distributed-delta-stepping", "ranks": s.ranks, "transport": s.transport, "source": src,
+            "algo": "distributed-delta-stepping", "ranks": s.ranks, "transport": s.transport, "step": step, "source": src,
             "reached": reached, "seconds": secs, "gteps": teps / 1e9, "rounds": s.rounds, "buckets": s.buckets,
             "delta": common::dist_json(g.metric(), s.delta as sssp::Dist), "arcs_relaxed": sol.stats.arcs_relaxed,
             "items_sent": s.items_sent(), "bytes_sent": s.bytes_sent(),
@@ -140,7 +146,7 @@ fn report(g: &Graph, src: u32, run: &DistSolution, group: &Group, verified: Opti
         return;
     }
     to.line(format_args!(
-        "distributed delta-stepping on {ranks}: source {src}, reached {reached}, {:.3} ms ({}), {} rounds, {} buckets, delta {}, {} arcs relaxed, exchanged {} items ({} bytes; {:.3} ms in exchanges on the slowest rank; the ranks set up once in {:.1} ms){}",
+        "distributed delta-stepping on {ranks}, local steps on the {step}: source {src}, reached {reached}, {:.3} ms ({}), {} rounds, {} buckets, delta {}, {} arcs relaxed, exchanged {} items ({} bytes; {:.3} ms in exchanges on the slowest rank; the ranks set up once in {:.1} ms){}",
         secs * 1e3,
         common::teps(teps),
         s.rounds,

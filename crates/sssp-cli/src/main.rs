@@ -128,6 +128,12 @@ struct RunArgs {
     /// tree) and --json; other strategy flags are refused.
     #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=sssp::distributed::MAX_RANKS as i64))]
     devices: Option<u32>,
+    /// With --devices: where each rank's local step runs. `device`: on the rank's device
+    /// (its GPU on NCCL ranks; the CPU backend's device, which runs the GPU's kernel bodies, on
+    /// simulated ranks); `host`: on the rank's host thread; `auto` (the default): the GPU on
+    /// NCCL ranks, the host thread on simulated ones.
+    #[arg(long, value_name = "WHERE", default_value = "auto", value_parser = ["auto", "host", "device"], requires = "devices")]
+    rank_step: String,
     /// Write a per-iteration CSV (iter,frontier,arcs,micros,bucket,far,slots) of the first trial
     /// (`-`: standard output, and the statistics go to standard error); `sssp plot` draws it. Tracing synchronises every iteration, so it slows the run down.
     /// Engine algorithms only: the serial references have no iterations to trace.

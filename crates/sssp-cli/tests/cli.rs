@@ -1249,8 +1249,9 @@ fn devices_run_distributed_delta_stepping_on_simulated_ranks() {
         let (out, err) = text(&o);
         assert!(o.status.success(), "{p} ranks: {err}");
         assert!(
-            out.starts_with(&format!("distributed delta-stepping on {p} simulated ranks (CPU threads): source 7, "))
-                && out.contains(" rounds, ")
+            out.starts_with(&format!(
+                "distributed delta-stepping on {p} simulated ranks (CPU threads), local steps on the host: source 7, "
+            )) && out.contains(" rounds, ")
                 && out.contains("delta 500")
                 && out.contains("exchanged ")
                 && out.contains("the ranks set up once in ")
