@@ -8,10 +8,12 @@
 #   OUT/setup.txt   the GPUs, their links, the NCCL library found
 #   OUT/one.txt     examples/nccl_one_rank on 1 and on every GPU
 #   OUT/suite.txt   tests/distributed on NCCL ranks (SSSP_TEST_RANKS=nccl:G: every P up to G)
-#   OUT/bench.txt   `sssp run G --devices P --device gpu -n 3 --json` for P = 1..G (one set-up
-#                   per row, three seeded sources), and the one-GPU engine on the same file
+#   OUT/bench.txt   `sssp run G --devices P --device gpu --rank-step S -n 3 --verify --json` for
+#                   P = 1..G and each S of STEPS (one set-up per row, three seeded sources), and
+#                   the one-GPU engine on the same file
 # GRAPHS (default "kron:20 road:1000000 kron:22") picks the benchmark graphs, converted once
-# to .bin files so that every row loads the same graph.
+# to .bin files so that every row loads the same graph; STEPS (default "device") the local
+# steps (device, host: the host step relaxes on one host thread per rank, seconds on kron 22).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -73,9 +75,11 @@ run)
     timeout 120 .gpumulti/sssp convert "gen:$spec" "$f" >/dev/null 2>&1 || { echo "$spec: convert failed" >>"$out/bench.txt"; continue; }
     echo "== $spec: the one-GPU engine (auto)" >>"$out/bench.txt"
     timeout 60 .gpumulti/sssp run "$f" --device gpu -n 3 --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
-    for p in $(seq 1 "$gpus"); do
-      echo "== $spec: $p NCCL ranks" >>"$out/bench.txt"
-      timeout 60 .gpumulti/sssp run "$f" --devices "$p" --device gpu -n 3 --verify --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
+    for step in ${STEPS:-device}; do
+      for p in $(seq 1 "$gpus"); do
+        echo "== $spec: $p NCCL ranks, $step step" >>"$out/bench.txt"
+        timeout 60 .gpumulti/sssp run "$f" --devices "$p" --device gpu --rank-step "$step" -n 3 --verify --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
+      done
     done
   done
   grep -c '"verified"' "$out/bench.txt" || true
