@@ -5,6 +5,7 @@
 //! targets, paths), and the trees behind `path_to` checked as certificates.
 
 use proptest::prelude::*;
+use sssp::distributed::Ranks;
 use sssp::reference::{self, bellman_ford, dijkstra, dijkstra_nearest};
 use sssp::strategy::Algo;
 use sssp::{verify, Device, Error, Graph, Paths, Solver, Weight, UNREACHED};
@@ -223,6 +224,74 @@ proptest! {
             }
         }
     }
+}
+
+/// A solver on ranks (issue #31: the library's option, `Solver::on_ranks`) answers like Dijkstra: distances and
+/// trees, cutoffs, distances to targets and paths, on integer and real weights.
+fn check_ranked<W: Weight>(g: &Graph<W>, src: u32, others: &[u32], cutoff: W::Distance) -> Result<(), TestCaseError> {
+    let want = dijkstra(g.raw(), src).unwrap();
+    for p in [1, 3] {
+        let mut solver = Solver::on_ranks(g, Ranks::Simulated(p)).unwrap();
+        let what = format!("{p} ranks from {src}");
+        let paths = match solver.shortest_paths(src) {
+            Ok(paths) => paths,
+            Err(Error::DistanceOverflow { .. }) => continue,
+            Err(e) => return Err(TestCaseError::fail(format!("{what}: {e}"))),
+        };
+        prop_assert_eq!(paths.algorithm(), Algo::DeltaStepping);
+        check_paths(g, &paths, &want, &what)?;
+        let cut = solver.query().cutoff(cutoff).shortest_paths(src).unwrap();
+        for v in 0..want.len() as u32 {
+            prop_assert_eq!(
+                cut.distance(v),
+                paths.distance(v).filter(|&d| d <= cutoff),
+                "{} cutoff: vertex {}",
+                what,
+                v
+            );
+        }
+        let to: Vec<_> = others.iter().map(|&t| paths.distance(t)).collect();
+        prop_assert_eq!(solver.distances_to(src, others).unwrap(), to, "{}", what);
+        for &t in others {
+            let path = solver.path(src, t).unwrap();
+            prop_assert_eq!(path.as_ref().map(|(d, _)| *d), paths.distance(t), "{}: path to {}", what, t);
+            if let Some((_, p)) = path {
+                prop_assert_eq!((p[0], *p.last().unwrap()), (src, t));
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    #[test]
+    fn ranked_solvers_match_dijkstra((n, edges) in arb_edges(u32_weight()), pick in any::<u32>(), cutoff in 0u64..2000) {
+        let g = Graph::from_edges(n as usize, edges).unwrap();
+        check_ranked(&g, pick % n, &[(pick / 7) % n, (pick / 13) % n], cutoff)?;
+    }
+
+    #[test]
+    fn ranked_solvers_match_dijkstra_on_reals((n, edges) in arb_edges(f32_weight()), pick in any::<u32>(), cutoff in 0.0f32..30.0) {
+        let g = Graph::from_edges(n as usize, edges).unwrap();
+        check_ranked(&g, pick % n, &[(pick / 7) % n], cutoff)?;
+    }
+}
+
+#[test]
+fn ranked_solvers_refuse_what_ranks_do_not_run() {
+    let g = Graph::from_edges(3, [(0, 1, 1u32), (1, 2, 2)]).unwrap();
+    let mut solver = Solver::on_ranks(&g, Ranks::Simulated(2)).unwrap();
+    assert!(matches!(solver.nearest(&[0, 2]), Err(Error::InvalidArgument(_))));
+    assert!(matches!(solver.query().algo(Algo::NearFar).shortest_paths(0), Err(Error::InvalidArgument(_))));
+    assert_eq!(solver.query().algo(Algo::DeltaStepping).shortest_paths(0).unwrap().distance(2), Some(3));
+    assert!(matches!(solver.shortest_paths(3), Err(Error::VertexOutOfRange { vertex: 3, .. })));
+    let neg = Graph::from_edges(2, [(0, 1, -1i32)]).unwrap();
+    let mut solver = Solver::on_ranks(&neg, Ranks::Simulated(2)).unwrap();
+    assert!(matches!(solver.shortest_paths(0), Err(Error::NegativeWeight { .. })));
+    assert!(matches!(Solver::on_ranks(&g, Ranks::Simulated(0)), Err(Error::InvalidArgument(_))));
+    assert!(!solver.is_gpu() && solver.fallback().is_none());
 }
 
 #[test]

@@ -13,6 +13,10 @@
 //! [`crate::session::Session`], the untyped core that decides the device and keeps the engines,
 //! over the engine-level layer [`crate::strategy`] (`solve`, `solve_each`, `solve_nearest`).
 //! The `sssp` command runs on a `Session` too.
+//!
+//! [`Solver::on_ranks`] runs the solver's queries on several ranks instead
+//! ([`crate::distributed`]: one GPU each through NCCL, or simulated ranks), the ranks set up
+//! once with the solver.
 
 #[cfg(doc)]
 use crate::error::Error;
@@ -60,6 +64,8 @@ pub struct Solver<'g, W: Weight> {
     /// on the CPU; a batched one for [`Query::batch`]): the core the CLI runs on too.
     session: Session<'g>,
     strategy: Strategy,
+    /// Ranks of a distributed solver ([`Solver::on_ranks`]), set up once.
+    ranks: Option<crate::distributed::Group>,
 }
 
 impl<W: Weight> std::fmt::Debug for Solver<'_, W> {
@@ -68,6 +74,7 @@ impl<W: Weight> std::fmt::Debug for Solver<'_, W> {
             .field("graph", self.graph)
             .field("device", &self.device_name())
             .field("strategy", &self.strategy)
+            .field("ranks", &self.ranks.as_ref().map(|g| g.ranks()))
             .finish()
     }
 }
@@ -91,7 +98,38 @@ impl<'g, W: Weight> Solver<'g, W> {
             session.engine()?; // the upload, now
             session.take_opened();
         }
-        Ok(Solver { graph, session, strategy: Strategy::Auto })
+        Ok(Solver { graph, session, strategy: Strategy::Auto, ranks: None })
+    }
+
+    /// A solver whose queries run on `ranks` (distributed delta-stepping,
+    /// [`crate::distributed`]): the graph split into `P` vertex ranges, each rank relaxing its
+    /// own on its GPU (NCCL ranks, feature `nccl`) or its thread (simulated ranks), the ranks
+    /// set up here, once; nothing is uploaded to a single device. Queries take one source at a
+    /// time: [`Solver::shortest_paths`] and its many-source loop, [`Solver::distances_to`] and
+    /// [`Solver::path`] (solved whole; the path from the distances on the host);
+    /// [`Solver::nearest`] is an [`Error::InvalidArgument`], and so is an algorithm other than
+    /// `auto` or `delta-stepping` (whose delta it takes). Non-negative weights only
+    /// ([`Error::NegativeWeight`] at the query).
+    ///
+    /// Errors: [`Error::InvalidArgument`] for a count of ranks outside `1..=`
+    /// [`crate::distributed::MAX_RANKS`] or NCCL ranks without the `nccl` feature;
+    /// [`Error::NoGpu`] when this host cannot start that many NCCL ranks.
+    ///
+    /// ```
+    /// use sssp::distributed::Ranks;
+    /// use sssp::{Graph, Solver};
+    /// let g = Graph::from_undirected_edges(5, [(0, 1, 4u32), (1, 2, 1), (2, 3, 2), (3, 4, 1), (0, 4, 9)])?;
+    /// let mut solver = Solver::on_ranks(&g, Ranks::Simulated(2))?; // or Ranks::Nccl(2): two GPUs
+    /// assert_eq!(solver.shortest_paths(0)?.distance(4), Some(8));
+    /// assert_eq!(solver.path(4, 1)?, Some((4, vec![4, 3, 2, 1])));
+    /// assert_eq!(solver.device_name(), "2 simulated ranks");
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn on_ranks(graph: &'g Graph<W>, ranks: crate::distributed::Ranks) -> Result<Self> {
+        // The session is never used for a query; on the CPU it opens nothing until one is.
+        let session = Session::new(graph.raw(), Device::Cpu)?;
+        let group = crate::distributed::Group::new(ranks)?;
+        Ok(Solver { graph, session, strategy: Strategy::Auto, ranks: Some(group) })
     }
 
     /// Run every query with `algo` instead of `auto` (the default). An algorithm that cannot
@@ -147,7 +185,10 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn is_gpu(&self) -> bool {
-        self.session.is_gpu()
+        match &self.ranks {
+            Some(group) => !matches!(group.ranks(), crate::distributed::Ranks::Simulated(_)),
+            None => self.session.is_gpu(),
+        }
     }
 
     /// Why [`Device::Auto`] runs on the CPU (no driver, no GPU, ...), or `None` when it runs on
@@ -170,7 +211,13 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn device_name(&self) -> String {
-        self.session.device_name()
+        use crate::distributed::Ranks;
+        match self.ranks.as_ref().map(|g| g.ranks()) {
+            Some(Ranks::Nccl(p)) => format!("{p} NCCL ranks (GPUs 0-{})", p - 1),
+            Some(Ranks::Simulated(p)) => format!("{p} simulated ranks"),
+            Some(Ranks::SimulatedOnGpu(p)) => format!("{p} simulated ranks on GPU 0"),
+            None => self.session.device_name(),
+        }
     }
 
     /// Build the graph's contraction hierarchy for PHAST and keep it with the engine (seconds
@@ -410,8 +457,23 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
     /// One source's run with `opts`, cut at `host_cut`.
     fn solve(&mut self, source: u32, opts: &Options, host_cut: Option<Dist>) -> Result<Paths<'g, W>> {
         let algo = self.strategy.algo();
+        let graph = self.solver.graph;
+        if let Some(group) = self.solver.ranks.as_mut() {
+            if !matches!(algo, Algo::Auto | Algo::DeltaStepping) {
+                return Err(crate::Error::InvalidArgument(format!(
+                    "a solver on ranks runs distributed delta-stepping; `{}` runs on one device",
+                    algo.name()
+                )));
+            }
+            let d = crate::distributed::DistOptions { delta: opts.delta, cutoff: opts.cutoff, ..Default::default() };
+            let run = group.solve(graph.raw(), source, &d)?;
+            // The ranks solve the whole graph (no early stop at a target): its answer is
+            // bounded by the cutoff only.
+            let whole = Options { target: None, ..opts.clone() };
+            return finish(graph, vec![source], run.solution, &whole, host_cut, Algo::DeltaStepping);
+        }
         let sol = self.solver.session.solve(algo, source, opts)?;
-        finish(self.solver.graph, vec![source], sol, opts, host_cut, algo)
+        finish(graph, vec![source], sol, opts, host_cut, algo)
     }
 
     /// Shortest paths from `source` to every vertex (within the cutoff).
@@ -453,7 +515,8 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
         let (opts, cut) = self.options()?;
         let batchable = matches!(self.strategy.algo(), Algo::Auto | Algo::Workfront | Algo::NearFar | Algo::Bucketing);
         let signed = graph.has_negative_weights();
-        if self.batch <= 1 || sources.len() <= 1 || signed || cut.is_some() || opts.tree || !batchable {
+        let ranks = self.solver.ranks.is_some();
+        if self.batch <= 1 || sources.len() <= 1 || signed || cut.is_some() || opts.tree || !batchable || ranks {
             return sources.iter().map(|&s| self.solve(s, &opts, cut)).collect();
         }
         let algo = self.strategy.algo();
@@ -480,6 +543,11 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn nearest(self, sources: &[u32]) -> Result<Paths<'g, W>> {
+        if self.solver.ranks.is_some() {
+            return Err(crate::Error::InvalidArgument(
+                "a solver on ranks runs one source at a time: nearest needs a solver on one device".into(),
+            ));
+        }
         let (opts, _) = self.options()?;
         let graph = self.solver.graph;
         let algo = self.strategy.algo();
