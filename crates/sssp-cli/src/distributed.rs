@@ -86,7 +86,7 @@ pub fn run(a: &crate::RunArgs, p: u32) -> Result<()> {
         "device" => StepOn::Device,
         _ => StepOn::Auto,
     };
-    let dist_opts = DistOptions { delta: opts.delta, cutoff: opts.cutoff, step };
+    let dist_opts = DistOptions { delta: opts.delta, cutoff: opts.cutoff, step, ..DistOptions::default() };
     let sources = a.solve.sources(&g)?;
     // The arguments are checked before the ranks start: NCCL's set-up takes seconds.
     Params::new(&g, sources[0], &dist_opts)?;

@@ -11,7 +11,8 @@
 //!
 //! **A round** `r` of bucket `cur` (the host drives: `sssp::distributed`'s round protocol):
 //! - [`relax`] expands the vertices queued for round `r` (`near[r % 2]`) with their current
-//!   distances. A head whose distance falls is *routed* ([`route`]): an owned head whose new
+//!   distances: the hubs (at least `hub_arcs` out-arcs, queued from the back) one after the
+//!   other by the whole grid, the others by teams of lanes. A head whose distance falls is *routed* ([`route`]): an owned head whose new
 //!   distance lies in `cur` is queued for round `r + 1` (`near[(r + 1) % 2]`, at most once per
 //!   round: its `stamp` cell), one in a later bucket goes to the far pile (at most once while
 //!   it waits there: its `far_flag`), a ghost is queued in `ghosts` (once per round).
@@ -42,10 +43,17 @@ pub const L_NEAR: usize = 0;
 pub const L_FAR: usize = 2;
 /// ... the ghosts queued this round...
 pub const L_GHOSTS: usize = 4;
-/// ... and the overflow flag (a candidate that did not fit the 32-bit cells).
+/// ... the overflow flag (a candidate that did not fit the 32-bit cells)...
 pub const L_OVERFLOW: usize = 5;
+/// ... and the hubs of the two near queues (round parity), queued from the back.
+pub const L_HUBS: usize = 6;
 /// Length cells in all.
-pub const RANK_LENS: usize = 6;
+pub const RANK_LENS: usize = 8;
+
+/// Out-arcs from which a queued vertex is a hub ([`RankArgs::hub_arcs`]'s usual value): its
+/// expansion is shared by the whole grid, not one team (a Kronecker hub's 10^5-10^6 arcs would
+/// otherwise serialise on one warp's 32 lanes for the whole round).
+pub const RANK_HUB_ARCS: u32 = 4096;
 
 /// Count cells ([`RankArgs::cells`]): arcs relaxed...
 pub const C_ARCS: usize = 0;
@@ -102,7 +110,8 @@ pub struct RankArgs {
     pub count: u32,
     /// Lanes per expanded vertex: 32 (a warp) on the GPU, 1 on the CPU.
     pub team: u32,
-    pub _pad: u32,
+    /// Out-arcs from which a queued vertex is a hub ([`RANK_HUB_ARCS`]; tests set it low).
+    pub hub_arcs: u32,
 }
 
 // The layout the PTX entry points expect, and the marks every parameter block carries.
@@ -159,6 +168,43 @@ unsafe fn first_mark(stamps: *mut u32, v: u32, stamp: u32) -> bool {
     AtomicU32::from_ptr(stamps.add(v as usize)).swap(stamp, Relaxed) != stamp
 }
 
+/// Owned vertex `v` into near queue `side`: hubs from the back (their own length cell), the
+/// others from the front. A vertex is queued once per round, so the `owned` entries hold both.
+#[inline(always)]
+unsafe fn queue_near(a: &RankArgs, v: u32, side: usize) {
+    let degree = *a.csr.offsets.add(v as usize + 1) - *a.csr.offsets.add(v as usize);
+    if degree >= a.hub_arcs as u64 {
+        let slot = AtomicU32::from_ptr(a.lens.add(L_HUBS + side)).fetch_add(1, Relaxed);
+        *near(a, side).add((a.owned - 1 - slot) as usize) = v;
+    } else {
+        push_one(queue(a, near(a, side), L_NEAR + side), v);
+    }
+}
+
+/// Relax arcs `[from, end)` of a vertex at distance `du`, by steps of `step`; returns how
+/// many.
+#[inline(always)]
+unsafe fn relax_arcs(a: &RankArgs, du: u32, from: u64, end: u64, step: u64) -> u64 {
+    let metric = a.csr.metric();
+    let mut e = from;
+    let mut count = 0;
+    while e < end {
+        match through(metric, du, *a.csr.weights.add(e as usize), a.cutoff) {
+            Through::Candidate(c) => {
+                let v = a.csr.target(e);
+                if lower(a.dist, v, c, 0).improved {
+                    route(a, v, c);
+                }
+            }
+            Through::Beyond => {}
+            Through::Overflow => raise(a.lens.add(L_OVERFLOW)),
+        }
+        count += 1;
+        e += step;
+    }
+    count
+}
+
 /// Queue local vertex `v`, whose distance just fell to `c` in this round (module doc).
 #[inline(always)]
 pub unsafe fn route(a: &RankArgs, v: u32, c: u32) {
@@ -169,8 +215,7 @@ pub unsafe fn route(a: &RankArgs, v: u32, c: u32) {
         }
     } else if bucket(a.csr.metric(), c, a.delta) == a.cur {
         if first_mark(a.stamp, v, next) {
-            let side = (next % 2) as usize;
-            push_one(queue(a, near(a, side), L_NEAR + side), v);
+            queue_near(a, v, (next % 2) as usize);
         }
     } else if AtomicU32::from_ptr(a.far_flag.add(v as usize)).swap(1, Relaxed) == 0 {
         let side = a.far_side as usize;
@@ -178,38 +223,30 @@ pub unsafe fn route(a: &RankArgs, v: u32, c: u32) {
     }
 }
 
-/// Expand the vertices queued for this round (teams of `team` lanes stride each one's arcs);
-/// returns this thread's arcs relaxed and vertices expanded.
+/// Expand the vertices queued for this round: the hubs one after the other, each one's arcs
+/// strided over the whole grid, then the others, teams of `team` lanes striding each one's
+/// arcs. Returns this thread's arcs relaxed and vertices expanded.
 #[inline(always)]
 pub unsafe fn relax(a: &RankArgs, tid: u32, nthreads: u32) -> (u64, u64) {
     let side = (a.round % 2) as usize;
-    let (from, len) = (near(a, side), load_len(a.lens.add(L_NEAR + side)));
-    let metric = a.csr.metric();
+    let from = near(a, side);
+    let (len, hubs) = (load_len(a.lens.add(L_NEAR + side)), load_len(a.lens.add(L_HUBS + side)));
+    let (mut arcs, mut expanded) = (0u64, 0u64);
+    for h in 0..hubs {
+        let u = *from.add((a.owned - 1 - h) as usize);
+        let du = dist_of(load_packed(a.dist, u));
+        let (start, end) = (*a.csr.offsets.add(u as usize), *a.csr.offsets.add(u as usize + 1));
+        arcs += relax_arcs(a, du, start + tid as u64, end, nthreads as u64);
+        expanded += (tid == 0) as u64;
+    }
     let team = a.team.max(1);
     let (mut i, lane, teams) = (tid / team, tid % team, (nthreads / team).max(1));
-    let (mut arcs, mut expanded) = (0u64, 0u64);
     while i < len {
         let u = *from.add(i as usize);
         let du = dist_of(load_packed(a.dist, u));
         let (start, end) = (*a.csr.offsets.add(u as usize), *a.csr.offsets.add(u as usize + 1));
-        if lane == 0 {
-            arcs += end - start;
-            expanded += 1;
-        }
-        let mut e = start + lane as u64;
-        while e < end {
-            match through(metric, du, *a.csr.weights.add(e as usize), a.cutoff) {
-                Through::Candidate(c) => {
-                    let v = a.csr.target(e);
-                    if lower(a.dist, v, c, 0).improved {
-                        route(a, v, c);
-                    }
-                }
-                Through::Beyond => {}
-                Through::Overflow => raise(a.lens.add(L_OVERFLOW)),
-            }
-            e += team as u64;
-        }
+        arcs += relax_arcs(a, du, start + lane as u64, end, team as u64);
+        expanded += (lane == 0) as u64;
         i += teams;
     }
     (arcs, expanded)
@@ -280,7 +317,7 @@ pub unsafe fn split(a: &RankArgs, tid: u32, nthreads: u32) {
         } else {
             AtomicU32::from_ptr(a.far_flag.add(v as usize)).store(0, Relaxed);
             if b == a.cur && first_mark(a.stamp, v, a.round) {
-                push_one(queue(a, near(a, into), L_NEAR + into), v);
+                queue_near(a, v, into);
             }
         }
         i += nthreads;

@@ -12,7 +12,7 @@
 
 use sssp_kernels::entry::{RankApply, RankFarMin, RankPack, RankRelax, RankSplit};
 use sssp_kernels::ranks::{
-    bucket, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN, L_FAR, L_GHOSTS, L_NEAR, L_OVERFLOW, RANK_CELLS, RANK_LENS,
+    bucket, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN, L_FAR, L_GHOSTS, L_HUBS, L_NEAR, L_OVERFLOW, RANK_CELLS, RANK_LENS,
 };
 use sssp_kernels::{dist_of, pack, Csr, INF};
 
@@ -165,7 +165,7 @@ impl<'a> DeviceStep<'a> {
             far_side: 0,
             count: 0,
             team: if dev.facts().gpu { 32 } else { 1 },
-            _pad: 0,
+            hub_arcs: params.hub_arcs,
         };
         let zero = params.metric.zero();
         let step = DeviceStep {
@@ -223,8 +223,9 @@ impl LocalStep for DeviceStep<'_> {
             self.args.far_side ^= 1;
             self.cur = cur;
         }
-        let next = L_NEAR + ((r + 1) % 2) as usize;
-        self.dev.upload_of(&self.b.lens, next, &[0u32])?;
+        let next = ((r + 1) % 2) as usize;
+        self.dev.upload_of(&self.b.lens, L_NEAR + next, &[0u32])?;
+        self.dev.upload_of(&self.b.lens, L_HUBS + next, &[0u32])?;
         self.dev.upload_of(&self.b.lens, L_GHOSTS, &[0u32])?;
         self.run::<RankRelax>(self.full())?;
         self.run::<RankPack>(self.full())?;
@@ -265,7 +266,8 @@ impl LocalStep for DeviceStep<'_> {
 
     fn lowest(&mut self) -> Result<u32> {
         let lens = self.lens()?;
-        if lens[L_NEAR + (self.round % 2) as usize] > 0 {
+        let side = (self.round % 2) as usize;
+        if lens[L_NEAR + side] + lens[L_HUBS + side] > 0 {
             return Ok(self.near_bucket);
         }
         if lens[L_FAR + self.args.far_side as usize] == 0 {

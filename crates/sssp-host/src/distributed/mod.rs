@@ -165,6 +165,9 @@ pub struct DistOptions {
     pub cutoff: Option<u64>,
     /// Where the ranks' local steps run.
     pub step: StepOn,
+    /// The device step expands a vertex of at least this many out-arcs with its whole grid
+    /// instead of one team of lanes (`None`: `sssp_kernels::ranks::RANK_HUB_ARCS`, 4096).
+    pub hub_arcs: Option<u32>,
 }
 
 /// What every rank runs with: the same values on every rank ([`Params::new`] checks them).
@@ -180,6 +183,8 @@ pub struct Params {
     pub source: u32,
     /// Where the local steps run.
     pub step: StepOn,
+    /// The device step's hub threshold (> 0).
+    pub hub_arcs: u32,
 }
 
 impl Params {
@@ -193,7 +198,8 @@ impl Params {
             return Err(Error::InvalidArgument("the bucket width (delta) must be above 0".into()));
         }
         let cutoff = opts.cutoff.map_or(NO_CUTOFF, |c| c.min(NO_CUTOFF as u64) as u32);
-        Ok(Params { metric: g.metric(), delta, cutoff, source, step: opts.step })
+        let hub_arcs = opts.hub_arcs.unwrap_or(sssp_kernels::ranks::RANK_HUB_ARCS).max(1);
+        Ok(Params { metric: g.metric(), delta, cutoff, source, step: opts.step, hub_arcs })
     }
 
     /// The bucket of a finite distance (clamped below [`NONE`]).
