@@ -469,7 +469,7 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
             let run = group.solve(graph.raw(), source, &d)?;
             // The ranks solve the whole graph (no early stop at a target): its answer is
             // bounded by the cutoff only.
-            let whole = Options { target: None, ..opts.clone() };
+            let whole = Options { target: None, ..*opts };
             return finish(graph, vec![source], run.solution, &whole, host_cut, Algo::DeltaStepping);
         }
         let sol = self.solver.session.solve(algo, source, opts)?;
