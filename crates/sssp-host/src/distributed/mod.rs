@@ -79,6 +79,7 @@ use sssp_kernels::{INF, NO_CUTOFF};
 pub use comm::{Communicator, InProcess, Reduce};
 pub use partition::{LocalGraph, Partition};
 
+use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::graph::{Graph, Metric};
 use crate::strategy::{Solution, Stats};
@@ -610,22 +611,23 @@ pub fn run_rank<C: Communicator>(
     comm: &mut C,
     params: Params,
 ) -> Result<RankOutcome> {
-    check_slice(local, partition, comm)?;
-    let step = HostStep::new(local, partition, comm.rank(), params)?;
-    run_rounds(step, local, partition, comm)
+    run_rank_with(None, local, partition, comm, params)
 }
 
-/// [`run_rank`] with the local step on `dev` ([`device::DeviceStep`]).
-pub(crate) fn run_rank_on<C: Communicator>(
-    dev: &dyn crate::device::Device,
+/// [`run_rank`] with the local step on `dev` ([`device::DeviceStep`]), or on the host thread.
+fn run_rank_with<C: Communicator>(
+    dev: Option<&dyn Device>,
     local: &LocalGraph,
     partition: &Partition,
     comm: &mut C,
     params: Params,
 ) -> Result<RankOutcome> {
     check_slice(local, partition, comm)?;
-    let step = device::DeviceStep::new(dev, local, partition, comm.rank(), params)?;
-    run_rounds(step, local, partition, comm)
+    let me = comm.rank();
+    match dev {
+        Some(dev) => run_rounds(device::DeviceStep::new(dev, local, partition, me, params)?, local, partition, comm),
+        None => run_rounds(HostStep::new(local, partition, me, params)?, local, partition, comm),
+    }
 }
 
 /// `local` is `comm`'s rank's slice of `partition`, which has as many parts as the group.
@@ -832,36 +834,27 @@ impl Group {
         let partition_time = t.elapsed();
         let (locals, splits): (Vec<LocalGraph>, Vec<Duration>) = slices(g, weights, &partition)?.into_iter().unzip();
         let started = Instant::now();
+        let on_device = params.step.on_device(self.ranks);
         let outcomes = match &mut self.transport {
-            Transport::Simulated => {
-                let on_device = params.step.on_device(self.ranks);
+            Transport::Simulated | Transport::SimulatedOnGpu(_) => {
+                // Each rank's device, if the steps run on one: its stream on GPU 0, or a CPU
+                // backend's device of its own.
+                let cpus: Vec<crate::device::cpu::CpuDevice>;
+                let devices: Vec<Option<&dyn Device>> = match &self.transport {
+                    Transport::SimulatedOnGpu(gpu) if on_device => gpu.iter().map(|d| Some(d as &dyn Device)).collect(),
+                    _ if on_device => {
+                        cpus = (0..p).map(|_| crate::device::cpu::CpuDevice::new()).collect();
+                        cpus.iter().map(|d| Some(d as &dyn Device)).collect()
+                    }
+                    _ => vec![None; p],
+                };
                 let jobs: Vec<_> = InProcess::group(p)
                     .into_iter()
                     .zip(&locals)
-                    .map(|(mut comm, local)| {
-                        let partition = &partition;
-                        move || match on_device {
-                            true => {
-                                run_rank_on(&crate::device::cpu::CpuDevice::new(), local, partition, &mut comm, params)
-                            }
-                            false => run_rank(local, partition, &mut comm, params),
-                        }
-                    })
-                    .collect();
-                on_threads(jobs)?
-            }
-            Transport::SimulatedOnGpu(devices) => {
-                let on_device = params.step.on_device(self.ranks);
-                let jobs: Vec<_> = InProcess::group(p)
-                    .into_iter()
-                    .zip(&locals)
-                    .zip(devices.iter())
+                    .zip(devices)
                     .map(|((mut comm, local), dev)| {
                         let partition = &partition;
-                        move || match on_device {
-                            true => run_rank_on(dev, local, partition, &mut comm, params),
-                            false => run_rank(local, partition, &mut comm, params),
-                        }
+                        move || run_rank_with(dev, local, partition, &mut comm, params)
                     })
                     .collect();
                 on_threads(jobs)?
@@ -873,12 +866,11 @@ impl Group {
                     .into_iter()
                     .map(|local| {
                         let partition = partition.clone();
-                        let on_device = params.step.on_device(Ranks::Nccl(p));
                         Box::new(move |comm: &mut nccl::Nccl| match on_device {
                             false => run_rank(&local, &partition, comm, params),
                             true => {
                                 let dev = comm.device()?;
-                                run_rank_on(&*dev, &local, &partition, comm, params)
+                                run_rank_with(Some(&*dev), &local, &partition, comm, params)
                             }
                         }) as nccl::Job
                     })
