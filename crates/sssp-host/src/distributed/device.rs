@@ -23,16 +23,16 @@ use crate::error::{Error, Result};
 /// The buffers a [`DeviceStep`] keeps (the kernels' addresses point into them: they live as
 /// long as the step).
 struct Buffers {
-    _offsets: Buffer,
-    _targets: Buffer,
-    _weights: Buffer,
+    offsets: Buffer,
+    targets: Buffer,
+    weights: Buffer,
     dist: Buffer,
-    _stamp: Buffer,
-    _far_flag: Buffer,
-    _near: [Buffer; 2],
-    _far: [Buffer; 2],
-    _ghosts: Buffer,
-    _ghost_ids: Buffer,
+    stamp: Buffer,
+    far_flag: Buffer,
+    near: [Buffer; 2],
+    far: [Buffer; 2],
+    ghosts: Buffer,
+    ghost_ids: Buffer,
     outbox: Buffer,
     /// Grown to the largest inbox.
     inbox: Option<Buffer>,
@@ -119,26 +119,26 @@ impl<'a> DeviceStep<'a> {
         let ids = dev.alloc_of::<u32>(ghosts)?;
         dev.upload_of(&ids, 0, &ghost_ids)?;
         let b = Buffers {
-            _stamp: dev.alloc_of::<u32>(n)?,
-            _far_flag: dev.alloc_of::<u32>(owned)?,
-            _near: [dev.alloc_of::<u32>(owned)?, dev.alloc_of::<u32>(owned)?],
-            _far: [dev.alloc_of::<u32>(owned)?, dev.alloc_of::<u32>(owned)?],
-            _ghosts: dev.alloc_of::<u32>(ghosts)?,
+            stamp: dev.alloc_of::<u32>(n)?,
+            far_flag: dev.alloc_of::<u32>(owned)?,
+            near: [dev.alloc_of::<u32>(owned)?, dev.alloc_of::<u32>(owned)?],
+            far: [dev.alloc_of::<u32>(owned)?, dev.alloc_of::<u32>(owned)?],
+            ghosts: dev.alloc_of::<u32>(ghosts)?,
             outbox: dev.alloc_of::<u64>(ghosts)?,
             inbox: None,
             lens: dev.alloc_of::<u32>(RANK_LENS)?,
             cells: dev.alloc_of::<u64>(RANK_CELLS)?,
-            _ghost_ids: ids,
+            ghost_ids: ids,
             dist,
-            _offsets: o,
-            _targets: t,
-            _weights: w,
+            offsets: o,
+            targets: t,
+            weights: w,
         };
         let args = RankArgs {
             csr: Csr {
-                offsets: b._offsets.ptr(),
-                targets: b._targets.ptr(),
-                weights: b._weights.ptr(),
+                offsets: b.offsets.ptr(),
+                targets: b.targets.ptr(),
+                weights: b.weights.ptr(),
                 n: n as u32,
                 lane_bits: 0,
                 metric: params.metric.code(),
@@ -146,12 +146,12 @@ impl<'a> DeviceStep<'a> {
                 _pad: 0,
             },
             dist: b.dist.ptr(),
-            stamp: b._stamp.ptr(),
-            far_flag: b._far_flag.ptr(),
-            near: [b._near[0].ptr(), b._near[1].ptr()],
-            far: [b._far[0].ptr(), b._far[1].ptr()],
-            ghosts: b._ghosts.ptr(),
-            ghost_ids: b._ghost_ids.ptr(),
+            stamp: b.stamp.ptr(),
+            far_flag: b.far_flag.ptr(),
+            near: [b.near[0].ptr(), b.near[1].ptr()],
+            far: [b.far[0].ptr(), b.far[1].ptr()],
+            ghosts: b.ghosts.ptr(),
+            ghost_ids: b.ghost_ids.ptr(),
             inbox: std::ptr::null(),
             outbox: b.outbox.ptr(),
             lens: b.lens.ptr(),
@@ -183,8 +183,8 @@ impl<'a> DeviceStep<'a> {
             // Round 1 expands near[1]: the source, at 0, stamped for it.
             let s = params.source - local.first();
             step.dev.upload_of(&step.b.dist, s as usize, &[pack(zero, 0)])?;
-            step.dev.upload_of(&step.b._near[1], 0, &[s])?;
-            step.dev.upload_of(&step.b._stamp, s as usize, &[1u32])?;
+            step.dev.upload_of(&step.b.near[1], 0, &[s])?;
+            step.dev.upload_of(&step.b.stamp, s as usize, &[1u32])?;
             step.dev.upload_of(&step.b.lens, L_NEAR + 1, &[1u32])?;
         }
         Ok(step)
