@@ -15,16 +15,19 @@
 //! complete edges and the whole CSR build are parallel; grids, roads (Kruskal's spanning tree)
 //! and the small adversarial families are plain serial loops, deterministic by construction.
 //!
-//! Memory: the big families (Kronecker, uniform) must reach 2^31 arcs. [`generate`] therefore
+//! Memory: the big families (Kronecker, uniform) must reach 2^32 arcs. [`generate`] therefore
 //! does not go through `EdgeList::into_graph` (which keeps several 8- and 16-byte temporaries per
-//! arc); it counts degrees with atomics, scatters one `u32` key per arc (the key is the edge
-//! index, plus `m` for the reverse arc of an undirected edge), sorts each adjacency by key, which
-//! reproduces `into_graph`'s order (forward arcs in input order, then reverse arcs in input
-//! order) regardless of the scatter's races, and then overwrites each key with its target in
-//! place. Peak is about 12 bytes per arc (edge list, keys, weights): measured on 16 cores,
-//! kron:24 takes 10 s and 6.4 GB, kron:26 53 s and 26 GB. Keys being `u32` is why a
-//! generator may produce at most [`MAX_GEN_ARCS`] = 2^32 arcs; at that size generation needs about
-//! 50 GB, which is also where "memory-sane" ends.
+//! arc); it builds the CSR from the shape's edge list with `graph::csr_blocked`, whose passes
+//! over the edges keep their work (each arc's tail, key and head: the key is the edge index,
+//! plus `m` for the reverse arc of an undirected edge) in the output arrays themselves, and make
+//! `into_graph`'s order (forward arcs in input order, then reverse arcs in input order). Peak is
+//! the CSR plus the edge list, about 12 bytes per arc. Measured on 16 cores with the build it
+//! replaced (atomic cursors and a sort per vertex; the same peak), kron:24 took 10 s and 6.4
+//! GB, kron:26 53 s and 26 GB; on the 2-core machine this one turns the edges of kron:22 and
+//! kron:23 into the CSR 3.2 to 3.8 times as fast, on one thread or two (issue 30; the commit
+//! that made it has the numbers). Keys being `u32` is why a generator may produce at most
+//! [`MAX_GEN_ARCS`] = 2^32 arcs; at that size generation needs about 50 GB, which is also where
+//! "memory-sane" ends.
 //!
 //! Kronecker follows Graph500: R-MAT quadrant probabilities A = .57, B = C = .19, D = .05, no
 //! noise, `edge_factor * 2^scale` undirected edges (two arcs each, like GAP's `-g`), self loops
@@ -38,7 +41,7 @@ use std::fmt;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::graph::{arc_edge, arc_ends, csr_order, Buf, EdgeList, Graph, WeightSpec, Weights, MAX_VERTICES};
+use crate::graph::{csr_blocked, Buf, EdgeList, Graph, WeightSpec, Weights, MAX_VERTICES};
 use crate::mem;
 use crate::rng::{self, Rng};
 
@@ -378,8 +381,8 @@ fn dims<const K: usize>(spec: &str, text: &str) -> Result<[u32; K]> {
 /// defines its own), `Unit` and `Random` replace them exactly as `EdgeList::into_graph` would.
 ///
 /// Preconditions: none (sizes are validated, a `Random` range with `lo > hi` is rejected).
-/// Complexity: O(n + m) work, parallel except the road family's spanning tree (O(n log n)) and
-/// the per-vertex sort of arc keys (O(m log d)); memory about 12 bytes per arc at peak.
+/// Complexity: O(n + m) work, parallel except the road family's spanning tree (O(n log n));
+/// memory about 12 bytes per arc at peak (the CSR and the edge list it is built from).
 ///
 /// # Examples
 ///
@@ -1012,8 +1015,8 @@ impl ArcWeight {
 }
 
 impl Shape {
-    /// Build the CSR in the same arc order as `EdgeList::into_graph` (the same
-    /// [`csr_order`]), with `u32` keys reused in place as the targets.
+    /// Build the CSR in the same arc order as `EdgeList::into_graph` (`graph::csr_order`'s,
+    /// made by [`csr_blocked`]), each arc weighing its input edge's weight.
     fn into_graph(self, weight: ArcWeight) -> Result<Graph> {
         let m = self.src.len() as u64;
         let arcs = if self.undirected { 2 * m } else { m };
@@ -1021,17 +1024,15 @@ impl Shape {
             // `size()` bounds every family; this guards the u32 keys against a future mistake.
             return Err(Error::InvalidArgument(format!("{arcs} arcs: at most {MAX_GEN_ARCS} can be generated")));
         }
-        let (offsets, mut keys) = csr_order::<u32>(self.n, &self.src, &self.dst, self.undirected)?;
-        let weights: Vec<u32> = keys.par_iter().map(|&k| weight.get(&self.natural, arc_edge(k as u64, m))).collect();
-        let (src, dst) = (&self.src, &self.dst);
-        keys.par_iter_mut().with_min_len(1 << 12).for_each(|k| *k = arc_ends(*k as u64, src, dst).1);
+        let natural = &self.natural;
+        let csr = csr_blocked(self.n, &self.src, &self.dst, self.undirected, |e| weight.get(natural, e))?;
         let both_ways = self.undirected;
         drop(self);
         let weights = match weight {
-            ArcWeight::Real { .. } => Weights::Real(Buf::Owned(weights)),
-            _ => Weights::Unsigned(Buf::Owned(weights)),
+            ArcWeight::Real { .. } => Weights::Real(Buf::Owned(csr.weights)),
+            _ => Weights::Unsigned(Buf::Owned(csr.weights)),
         };
-        Ok(Graph::from_csr(Buf::Owned(offsets), Buf::Owned(keys), weights)?.with_both_ways(both_ways))
+        Ok(Graph::from_csr(Buf::Owned(csr.offsets), Buf::Owned(csr.targets), weights)?.with_both_ways(both_ways))
     }
 }
 
@@ -1238,6 +1239,22 @@ mod tests {
                 let via = csr(&generate_edges(&spec, 21).unwrap().into_graph(w, false).unwrap());
                 assert_eq!(direct, via, "{spec} {w:?}");
             }
+        }
+    }
+
+    /// The same graphs whatever the number of threads (the build cuts its work by it).
+    #[test]
+    fn graphs_do_not_depend_on_threads() {
+        let specs = ["kron:13", "uniform:9000:5", "star:5000", "road:3000"].map(|s| GenSpec::parse(s).unwrap());
+        let build = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                specs.iter().map(|s| csr(&generate(s, 3, WeightSpec::AsGiven).unwrap())).collect::<Vec<_>>()
+            })
+        };
+        let one = build(1);
+        for threads in [2, 3, 8] {
+            assert!(build(threads) == one, "{threads} threads");
         }
     }
 

@@ -16,6 +16,9 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::{mem, rng};
 
+mod blocked;
+pub(crate) use blocked::csr_blocked;
+
 /// Largest vertex count: ids are `u32` and `u32::MAX` is reserved as "no vertex".
 pub const MAX_VERTICES: u64 = u32::MAX as u64;
 
@@ -875,8 +878,9 @@ pub(crate) fn arc_ends(a: u64, src: &[u32], dst: &[u32]) -> (u32, u32) {
 ///
 /// Parallel and deterministic: arcs are scattered to their source's segment with atomic cursors
 /// (in whatever order threads get there), then each segment is sorted by key, which restores
-/// input order. Peak extra memory is one key per arc plus a counter per vertex. Shared by
-/// [`EdgeList::into_graph`] and the generators.
+/// input order. Peak extra memory is one key per arc plus a counter per vertex. Used by
+/// [`EdgeList::into_graph`]; the generators build with [`csr_blocked`] instead, which makes the
+/// same order without atomics or sorting (its tests compare the two).
 ///
 /// The per-vertex arrays are sized by `n`, which the input decides (a header, or the largest
 /// id), so they are allocated fallibly: an impossible `n` is [`Error::OutOfHostMemory`], checked
