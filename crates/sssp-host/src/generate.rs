@@ -608,14 +608,101 @@ fn kron(scale: u32, edge_factor: u32, seed: u64) -> Result<Shape> {
     let m = (edge_factor as u64) << scale;
     let edge_seed = sub(seed, stream::EDGES);
     let perm = BitPermutation::new(scale, sub(seed, stream::PERMUTATION));
-    let (src, dst) = parallel_edges(m, |i| {
-        let (u, v) = rmat_edge(scale, edge_seed, i);
-        (perm.apply(u) as u32, perm.apply(v) as u32)
-    })?;
+    let mut src = mem::try_vec(m as usize, 0u32)?;
+    let mut dst = mem::try_vec(m as usize, 0u32)?;
+    src.par_chunks_mut(KRON_BATCH)
+        .zip(dst.par_chunks_mut(KRON_BATCH))
+        .enumerate()
+        .for_each(|(b, (s, d))| kron_batch(scale, edge_seed, &perm, (b * KRON_BATCH) as u64, s, d));
     Ok(Shape { n: (1u64 << scale) as u32, src, dst, undirected: true, natural: natural_random(seed) })
 }
 
-/// Edge `i` of an R-MAT graph: one quadrant choice per bit level, 32 random bits each.
+/// Edges per task of [`kron`].
+const KRON_BATCH: usize = 1 << 12;
+
+/// Edges `first..first + src.len()` of [`kron`]: [`rmat_edge`] and the permutation, 8 edges
+/// abreast ([`rmat_lanes`]). Where the CPU has AVX2 the same code is compiled for it, found at
+/// run time. On one core of the 2-core machine, scale 22: 14 ns an edge against 41 one edge at
+/// a time (29 without AVX2), in a loop alone; kron:22's edges, allocation included, 1.07 s
+/// against 2.64. Every path gives the same edges (tested).
+fn kron_batch(scale: u32, seed: u64, perm: &BitPermutation, first: u64, src: &mut [u32], dst: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { kron_batch_avx2(scale, seed, perm, first, src, dst) };
+    }
+    kron_batch_lanes(scale, seed, perm, first, src, dst)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn kron_batch_avx2(scale: u32, seed: u64, perm: &BitPermutation, first: u64, src: &mut [u32], dst: &mut [u32]) {
+    kron_batch_lanes(scale, seed, perm, first, src, dst)
+}
+
+/// [`kron_batch`] for whatever instructions the caller was compiled for.
+#[inline(always)]
+fn kron_batch_lanes(scale: u32, seed: u64, perm: &BitPermutation, first: u64, src: &mut [u32], dst: &mut [u32]) {
+    let mut src_lanes = src.chunks_exact_mut(RMAT_LANES);
+    let mut dst_lanes = dst.chunks_exact_mut(RMAT_LANES);
+    let mut i = first;
+    for (s, d) in (&mut src_lanes).zip(&mut dst_lanes) {
+        let (u, v) = rmat_lanes(scale, seed, i);
+        for k in 0..RMAT_LANES {
+            (s[k], d[k]) = (perm.apply32(u[k]), perm.apply32(v[k]));
+        }
+        i += RMAT_LANES as u64;
+    }
+    for (s, d) in src_lanes.into_remainder().iter_mut().zip(dst_lanes.into_remainder()) {
+        let (u, v) = rmat_edge(scale, seed, i);
+        (*s, *d) = (perm.apply(u) as u32, perm.apply(v) as u32);
+        i += 1;
+    }
+}
+
+/// Edges [`rmat_lanes`] makes at once: 8 `u32` lanes fill an AVX2 register.
+const RMAT_LANES: usize = 8;
+
+/// [`rmat_edge`] for edges `first..first + 8`, each step done for all 8 edges in a row of
+/// independent lanes (which the compiler turns into vector instructions), with the ids in `u32`
+/// (scale <= 31). The random words are the same: lane `k` runs edge `first + k`'s stream.
+#[inline(always)]
+fn rmat_lanes(scale: u32, seed: u64, first: u64) -> ([u32; RMAT_LANES], [u32; RMAT_LANES]) {
+    let mut state = [0u64; RMAT_LANES];
+    for (k, s) in state.iter_mut().enumerate() {
+        // `Rng::new(hash2(seed, i))`, whose `next_u64` adds the increment and mixes.
+        *s = rng::hash2(seed, first + k as u64);
+    }
+    let (mut u, mut v) = ([0u32; RMAT_LANES], [0u32; RMAT_LANES]);
+    let mut words = [[0u32; RMAT_LANES]; 2];
+    for level in 0..scale {
+        let half = (level % 2) as usize;
+        if half == 0 {
+            for (k, s) in state.iter_mut().enumerate() {
+                *s = s.wrapping_add(rng::GOLDEN_GAMMA);
+                let bits = rng::mix64(*s);
+                (words[0][k], words[1][k]) = (bits as u32, (bits >> 32) as u32);
+            }
+        }
+        for k in 0..RMAT_LANES {
+            let (du, dv) = rmat_quadrant(words[half][k]);
+            u[k] = (u[k] << 1) | du as u32;
+            v[k] = (v[k] << 1) | dv as u32;
+        }
+    }
+    (u, v)
+}
+
+/// The R-MAT quadrant of a uniform `x`: [0, A) -> (0, 0), [A, A+B) -> (0, 1), [A+B, A+B+C) ->
+/// (1, 0), the rest (1, 1); computed without branches (they would be mispredicted at every
+/// level).
+#[inline(always)]
+fn rmat_quadrant(x: u32) -> (bool, bool) {
+    (x >= RMAT_AB, (x >= RMAT_A) ^ (x >= RMAT_AB) ^ (x >= RMAT_ABC))
+}
+
+/// Edge `i` of an R-MAT graph: one quadrant choice per bit level, 32 random bits each. The
+/// definition; [`rmat_lanes`] computes the same 8 at a time.
 fn rmat_edge(scale: u32, seed: u64, i: u64) -> (u64, u64) {
     let mut r = Rng::new(rng::hash2(seed, i));
     let (mut u, mut v) = (0u64, 0u64);
@@ -624,14 +711,10 @@ fn rmat_edge(scale: u32, seed: u64, i: u64) -> (u64, u64) {
         if level % 2 == 0 {
             bits = r.next_u64();
         }
-        let x = bits as u32;
+        let (du, dv) = rmat_quadrant(bits as u32);
         bits >>= 32;
-        // Quadrants [0, A) -> (0, 0), [A, A+B) -> (0, 1), [A+B, A+B+C) -> (1, 0), rest (1, 1),
-        // computed without branches (they would be mispredicted at every level).
-        let du = (x >= RMAT_AB) as u64;
-        let dv = ((x >= RMAT_A) ^ (x >= RMAT_AB) ^ (x >= RMAT_ABC)) as u64;
-        u = (u << 1) | du;
-        v = (v << 1) | dv;
+        u = (u << 1) | du as u64;
+        v = (v << 1) | dv as u64;
     }
     (u, v)
 }
@@ -665,6 +748,19 @@ impl BitPermutation {
         for k in 0..4 {
             x ^= self.xor[k];
             x = x.wrapping_mul(self.mul[k]) & self.mask;
+            x ^= x >> self.shift;
+        }
+        x
+    }
+
+    /// [`apply`](Self::apply) in `u32` arithmetic, for `bits <= 32`: the low 32 bits of a
+    /// product depend only on the low 32 bits of its factors, and the mask keeps no more, so
+    /// the result is the same (and 32-bit lanes are twice as many per vector register).
+    #[inline(always)]
+    fn apply32(&self, mut x: u32) -> u32 {
+        for k in 0..4 {
+            x ^= self.xor[k] as u32;
+            x = x.wrapping_mul(self.mul[k] as u32) & self.mask as u32;
             x ^= x >> self.shift;
         }
         x
@@ -1239,6 +1335,36 @@ mod tests {
                 let via = csr(&generate_edges(&spec, 21).unwrap().into_graph(w, false).unwrap());
                 assert_eq!(direct, via, "{spec} {w:?}");
             }
+        }
+    }
+
+    /// Kronecker edges made 8 abreast, with AVX2 where the CPU has it and without, are the
+    /// edges of the one-at-a-time definition (`rmat_edge`, `BitPermutation::apply`), for
+    /// scales odd and even up to 31 and batches that end inside a group of 8.
+    #[test]
+    fn kron_lanes_match_the_definition() {
+        for (scale, first, len) in [(1, 0, 9), (2, 5, 17), (7, 1000, 64), (16, 3, 100), (22, 1 << 40, 41), (31, 77, 35)]
+        {
+            let seed = sub(scale as u64, stream::EDGES);
+            let perm = BitPermutation::new(scale, sub(9, stream::PERMUTATION));
+            let want: Vec<(u32, u32)> = (first..first + len as u64)
+                .map(|i| {
+                    let (u, v) = rmat_edge(scale, seed, i);
+                    (perm.apply(u) as u32, perm.apply(v) as u32)
+                })
+                .collect();
+            let (mut src, mut dst) = (vec![0; len], vec![0; len]);
+            kron_batch_lanes(scale, seed, &perm, first, &mut src, &mut dst);
+            assert_eq!(src.iter().copied().zip(dst.iter().copied()).collect::<Vec<_>>(), want, "scale {scale}");
+            let (mut src, mut dst) = (vec![0; len], vec![0; len]);
+            kron_batch(scale, seed, &perm, first, &mut src, &mut dst);
+            assert_eq!(src.into_iter().zip(dst).collect::<Vec<_>>(), want, "scale {scale} (dispatched)");
+        }
+        let perm = BitPermutation::new(31, 5);
+        let mut r = Rng::new(6);
+        for _ in 0..1000 {
+            let x = r.below(1 << 31);
+            assert_eq!(perm.apply32(x as u32) as u64, perm.apply(x));
         }
     }
 
