@@ -5,6 +5,9 @@
 //! per-item values are computed as `mix(seed, index)` and never depend on iteration order, which
 //! keeps parallel generators reproducible.
 
+/// SplitMix64's increment (2^64 / golden ratio), by which [`Rng`]'s state advances.
+pub(crate) const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// SplitMix64 finaliser: a bijective 64-bit mixer.
 #[inline]
 pub fn mix64(mut z: u64) -> u64 {
@@ -16,7 +19,7 @@ pub fn mix64(mut z: u64) -> u64 {
 /// The value of stream `seed` at position `index`, independent of any other position.
 #[inline]
 pub fn hash2(seed: u64, index: u64) -> u64 {
-    mix64(seed ^ mix64(index.wrapping_add(0x9e37_79b9_7f4a_7c15)))
+    mix64(seed ^ mix64(index.wrapping_add(GOLDEN_GAMMA)))
 }
 
 /// Sequential SplitMix64 stream, for the places where values are drawn in a fixed order (a
@@ -33,7 +36,7 @@ impl Rng {
     /// The next 64 uniformly distributed bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.0 = self.0.wrapping_add(GOLDEN_GAMMA);
         mix64(self.0)
     }
 

@@ -279,7 +279,53 @@ pub(crate) fn section_sum(bytes: &[u8], first: u64) -> u64 {
         .reduce(|| 0, u64::wrapping_add)
 }
 
+/// [`section_sum`] of one block, serially. With AVX2 (found at run time) 8 words go abreast in
+/// vector registers ([`block_sum_lanes`]): 1.2 ns a word instead of 4.2 on one core of the
+/// 2-core machine, so that opening a file is no longer mostly this sum (kron:23, 2.2 GB: 1.39 s
+/// of a 1.86 s open with one thread). Without AVX2 the plain loop is the faster one: the same
+/// lanes in SSE2 took 4.8 ns a word, its 64-bit multiplies being emulated.
 fn block_sum(block: &[u8], first: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { block_sum_avx2(block, first) };
+    }
+    block_sum_serial(block, first)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn block_sum_avx2(block: &[u8], first: u64) -> u64 {
+    block_sum_lanes(block, first)
+}
+
+/// Words per group of [`block_sum_lanes`].
+const LANES: usize = 8;
+
+/// The sum of [`block_sum_serial`], word `j` of each group of [`LANES`] added into its own
+/// accumulator (the sum wraps, so any grouping gives the same total); the words after the
+/// last whole group go through the serial loop.
+#[inline(always)]
+fn block_sum_lanes(block: &[u8], first: u64) -> u64 {
+    let mut groups = block.chunks_exact(8 * LANES);
+    let mut acc = [0u64; LANES];
+    let mut key = [0u64; LANES];
+    for (j, k) in key.iter_mut().enumerate() {
+        *k = (first + j as u64).wrapping_mul(K);
+    }
+    for group in &mut groups {
+        for j in 0..LANES {
+            let x = u64::from_le_bytes(group[8 * j..8 * j + 8].try_into().expect("8 bytes"));
+            acc[j] = acc[j].wrapping_add(mix64(x ^ key[j]));
+            key[j] = key[j].wrapping_add((LANES as u64).wrapping_mul(K));
+        }
+    }
+    let done = (block.len() / (8 * LANES) * LANES) as u64;
+    acc.iter().fold(block_sum_serial(groups.remainder(), first + done), |s, &a| s.wrapping_add(a))
+}
+
+/// The definition: `sum of mix64(word_i ^ (i * K))`, a final partial word zero-padded.
+fn block_sum_serial(block: &[u8], first: u64) -> u64 {
     let mut words = block.chunks_exact(8);
     let mut s = 0u64;
     let mut i = first;
@@ -465,8 +511,15 @@ mod tests {
     fn checksum_is_independent_of_blocking() {
         let bytes: Vec<u8> = (0..(BLOCK_WORDS * 8 * 3 + 12)).map(|i| (i * 31 % 251) as u8).collect();
         let whole = section_sum(&bytes, 0);
-        let serial = block_sum(&bytes, 0);
+        let serial = block_sum_serial(&bytes, 0);
         assert_eq!(whole, serial);
+        // The lanes (and AVX2 where the CPU has it) sum what the serial loop does, whatever
+        // the length and the first word's index.
+        for (len, first) in [(0, 0), (7, 3), (64, 1), (65, 9), (1000, 12345), (BLOCK_WORDS * 8 + 13, 1 << 40)] {
+            let b = &bytes[..len];
+            assert_eq!(block_sum_lanes(b, first), block_sum_serial(b, first), "{len} {first}");
+            assert_eq!(block_sum(b, first), block_sum_serial(b, first), "{len} {first}");
+        }
         let split = BLOCK_WORDS * 8 + 64;
         assert_eq!(
             whole,
