@@ -135,25 +135,28 @@ pub fn bucket(metric: Metric, d: u32, delta: u32) -> u32 {
     b.min(u32::MAX - 1)
 }
 
-/// Near queue `side` (0 or 1). A branch, not `a.near[side]`: indexing a parameter array with a
-/// value made ptxas copy the whole 184-byte block to local memory in every thread.
+/// Entry `side` (0 or 1) of a pair of the parameter block's queues, by a branch: indexing a
+/// parameter array with a value (`a.near[side]`) made ptxas copy the whole 184-byte block to
+/// local memory in every thread.
 #[inline(always)]
-fn near(a: &RankArgs, side: usize) -> *mut u32 {
+fn pick(pair: [*mut u32; 2], side: usize) -> *mut u32 {
     if side == 0 {
-        a.near[0]
+        pair[0]
     } else {
-        a.near[1]
+        pair[1]
     }
 }
 
-/// Far pile `side` (0 or 1), as [`near`].
+/// Near queue `side`.
+#[inline(always)]
+fn near(a: &RankArgs, side: usize) -> *mut u32 {
+    pick(a.near, side)
+}
+
+/// Far pile `side`.
 #[inline(always)]
 fn far(a: &RankArgs, side: usize) -> *mut u32 {
-    if side == 0 {
-        a.far[0]
-    } else {
-        a.far[1]
-    }
+    pick(a.far, side)
 }
 
 /// The queue behind length cell `len`.
