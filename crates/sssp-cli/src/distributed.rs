@@ -116,10 +116,7 @@ fn report(g: &Graph, src: u32, run: &DistSolution, group: &Group, verified: Opti
     let reached = sol.dist.iter().filter(|&&d| d != UNREACHED).count();
     let secs = sol.stats.compute.as_secs_f64();
     let teps = if secs > 0.0 { g.num_arcs() as f64 / secs } else { 0.0 };
-    let ranks = match s.transport {
-        "nccl" => format!("{} NCCL ranks (GPUs 0-{})", s.ranks, s.ranks - 1),
-        _ => format!("{} simulated ranks (CPU threads)", s.ranks),
-    };
+    let ranks = group.ranks();
     let step = if s.on_device { "device" } else { "host" };
     if json {
         let per_rank: Vec<_> = s

@@ -122,7 +122,7 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// let mut solver = Solver::on_ranks(&g, Ranks::Simulated(2))?; // or Ranks::Nccl(2): two GPUs
     /// assert_eq!(solver.shortest_paths(0)?.distance(4), Some(8));
     /// assert_eq!(solver.path(4, 1)?, Some((4, vec![4, 3, 2, 1])));
-    /// assert_eq!(solver.device_name(), "2 simulated ranks");
+    /// assert_eq!(solver.device_name(), "2 simulated ranks (CPU threads)");
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn on_ranks(graph: &'g Graph<W>, ranks: crate::distributed::Ranks) -> Result<Self> {
@@ -211,11 +211,8 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn device_name(&self) -> String {
-        use crate::distributed::Ranks;
-        match self.ranks.as_ref().map(|g| g.ranks()) {
-            Some(Ranks::Nccl(p)) => format!("{p} NCCL ranks (GPUs 0-{})", p - 1),
-            Some(Ranks::Simulated(p)) => format!("{p} simulated ranks"),
-            Some(Ranks::SimulatedOnGpu(p)) => format!("{p} simulated ranks on GPU 0"),
+        match &self.ranks {
+            Some(group) => group.ranks().to_string(),
             None => self.session.device_name(),
         }
     }

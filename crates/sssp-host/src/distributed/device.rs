@@ -16,7 +16,7 @@ use sssp_kernels::ranks::{
 };
 use sssp_kernels::{dist_of, pack, Csr, INF};
 
-use super::{LocalGraph, LocalStep, Params, Partition, NONE};
+use super::{Finished, LocalGraph, LocalStep, Params, Partition, NONE};
 use crate::device::{Buffer, Device};
 use crate::error::{Error, Result};
 
@@ -194,7 +194,7 @@ impl<'a> DeviceStep<'a> {
     fn run<K: sssp_kernels::entry::Body<Args = RankArgs>>(&self, items: u64) -> Result<()> {
         // SAFETY: every address in `args` points into `self.b`'s buffers on `self.dev`, sized as
         // `RankArgs` documents (`new`); the ids in them are local ids `< csr.n`, and the inbox's
-        // global ids were checked to be this rank's (`apply`).
+        // global ids were checked to be this rank's (`super::run_rounds`).
         unsafe { self.dev.run::<K>(self.args, items) }
     }
 
@@ -234,7 +234,7 @@ impl LocalStep for DeviceStep<'_> {
             return Err(Error::Communication(format!("rank {} queued {sent} ghosts of {}", self.me, self.ghosts)));
         }
         for item in self.dev.download_of::<u64>(&self.b.outbox, 0, sent)? {
-            crate::distributed::push(&mut outboxes[self.partition.owner((item >> 32) as u32)], item)?;
+            super::push(&mut outboxes[self.partition.owner((item >> 32) as u32)], item)?;
         }
         self.near_bucket = cur;
         self.round = r + 1;
@@ -244,14 +244,6 @@ impl LocalStep for DeviceStep<'_> {
     fn apply(&mut self, inbox: &[u64]) -> Result<()> {
         if inbox.is_empty() {
             return Ok(());
-        }
-        let (first, owned) = (self.args.first, self.args.owned);
-        if let Some(&bad) = inbox.iter().find(|&&x| ((x >> 32) as u32).wrapping_sub(first) >= owned) {
-            return Err(Error::Communication(format!(
-                "rank {} received a candidate for vertex {}, which it does not own",
-                self.me,
-                bad >> 32
-            )));
         }
         if self.b.inbox.as_ref().is_none_or(|b| b.bytes() < 8 * inbox.len() as u64) {
             self.b.inbox = None;
@@ -291,8 +283,6 @@ impl LocalStep for DeviceStep<'_> {
         })
     }
 }
-
-use super::Finished;
 
 #[cfg(test)]
 mod tests {

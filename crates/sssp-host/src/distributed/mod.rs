@@ -127,6 +127,18 @@ impl Ranks {
     }
 }
 
+/// The ranks in words: `2 NCCL ranks (GPUs 0-1)`, `3 simulated ranks (CPU threads)`, `3
+/// simulated ranks on GPU 0`.
+impl std::fmt::Display for Ranks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Ranks::Nccl(p) => write!(f, "{p} NCCL ranks (GPUs 0-{})", p.saturating_sub(1)),
+            Ranks::Simulated(p) => write!(f, "{p} simulated ranks (CPU threads)"),
+            Ranks::SimulatedOnGpu(p) => write!(f, "{p} simulated ranks on GPU 0"),
+        }
+    }
+}
+
 /// Where each rank's local step (its round's relaxation, the candidates applied, its bins)
 /// runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -437,8 +449,8 @@ pub(crate) trait LocalStep {
     /// heads into `outboxes` (empty on entry), one per vertex, the smallest, none that cannot
     /// lower what this rank sent before.
     fn relax(&mut self, cur: u32, outboxes: &mut [Vec<u64>]) -> Result<()>;
-    /// Apply the candidates other ranks sent (each for a vertex of this rank, or
-    /// [`Error::Communication`]).
+    /// Apply the candidates other ranks sent, each for a vertex of this rank ([`run_rounds`]
+    /// checked).
     fn apply(&mut self, inbox: &[u64]) -> Result<()>;
     /// The lowest bucket with a waiting vertex ([`NONE`]: none).
     fn lowest(&mut self) -> Result<u32>;
@@ -452,7 +464,6 @@ struct HostStep<'a> {
     local: &'a LocalGraph,
     partition: &'a Partition,
     params: Params,
-    me: usize,
     /// Distances of the owned vertices, in the engines' encoding.
     dist: Vec<u32>,
     bins: Bins,
@@ -471,7 +482,6 @@ impl<'a> HostStep<'a> {
             local,
             partition,
             params,
-            me,
             dist: crate::mem::try_vec(n, INF)?,
             bins: Bins::new(n)?,
             sent: Ghosts::default(),
@@ -545,17 +555,10 @@ impl LocalStep for HostStep<'_> {
     }
 
     fn apply(&mut self, inbox: &[u64]) -> Result<()> {
-        let (first, n) = (self.local.first(), self.local.num_vertices() as u32);
+        let first = self.local.first();
         for &item in inbox {
             let (v, d) = unpack(item);
-            let local = v.wrapping_sub(first);
-            if local >= n {
-                return Err(Error::Communication(format!(
-                    "rank {} received a candidate for vertex {v}, which it does not own",
-                    self.me
-                )));
-            }
-            self.lower(local, d)?;
+            self.lower(v - first, d)?;
         }
         Ok(())
     }
@@ -674,6 +677,7 @@ fn run_rounds<C: Communicator, S: LocalStep>(
         stats.exchange += t.elapsed();
         outboxes.iter_mut().for_each(Vec::clear);
         stats.items_received += inbox.len() as u64;
+        check_inbox(me, local, &inbox)?;
         let t = Instant::now();
         step.apply(&inbox)?;
         stats.relax += t.elapsed();
@@ -687,6 +691,17 @@ fn run_rounds<C: Communicator, S: LocalStep>(
     comm.all_reduce(&mut totals, Reduce::Sum)?;
     let dist = gather(comm, &done.dist, partition)?;
     Ok(RankOutcome { dist, stats, rounds, buckets, arcs_relaxed: totals[0], overflow: totals[1] > 0 })
+}
+
+/// Every received candidate names a vertex of this rank's slice, or [`Error::Communication`].
+fn check_inbox(me: usize, local: &LocalGraph, inbox: &[u64]) -> Result<()> {
+    let (first, n) = (local.first(), local.num_vertices() as u32);
+    match inbox.iter().map(|&item| unpack(item).0).find(|v| v.wrapping_sub(first) >= n) {
+        Some(v) => {
+            Err(Error::Communication(format!("rank {me} received a candidate for vertex {v}, which it does not own")))
+        }
+        None => Ok(()),
+    }
 }
 
 /// The lowest bucket with work on any rank ([`NONE`]: none anywhere).
@@ -866,12 +881,9 @@ impl Group {
                     .into_iter()
                     .map(|local| {
                         let partition = partition.clone();
-                        Box::new(move |comm: &mut nccl::Nccl| match on_device {
-                            false => run_rank(&local, &partition, comm, params),
-                            true => {
-                                let dev = comm.device()?;
-                                run_rank_with(Some(&*dev), &local, &partition, comm, params)
-                            }
+                        Box::new(move |comm: &mut nccl::Nccl| {
+                            let dev = if on_device { Some(comm.device()?) } else { None };
+                            run_rank_with(dev.as_deref().map(|d| d as &dyn Device), &local, &partition, comm, params)
                         }) as nccl::Job
                     })
                     .collect();
@@ -895,7 +907,7 @@ impl Group {
         let stats = DistStats {
             ranks: p as u32,
             transport: self.ranks.transport(),
-            on_device: params.step.on_device(self.ranks),
+            on_device,
             rounds: first.rounds,
             buckets: first.buckets,
             delta: params.delta,
@@ -976,6 +988,17 @@ mod tests {
         assert_eq!(unpack(pack(7, u32::MAX)), (7, u32::MAX));
         assert!(pack(1, u32::MAX) < pack(2, 0));
         assert!(pack(2, 3) < pack(2, 4));
+    }
+
+    #[test]
+    fn candidates_for_vertices_a_rank_does_not_own_are_typed_errors() {
+        let g = Graph::from_arcs(6, &[(0, 1, 1), (2, 3, 1), (4, 5, 1)]).unwrap();
+        let local = LocalGraph::of(&g, g.unsigned_weights("test").unwrap(), 2..4).unwrap();
+        assert!(check_inbox(1, &local, &[pack(2, 7), pack(3, 0)]).is_ok());
+        for v in [1, 4, u32::MAX] {
+            let e = check_inbox(1, &local, &[pack(2, 7), pack(v, 0)]);
+            assert!(matches!(e, Err(Error::Communication(m)) if m.contains(&format!("vertex {v}"))), "vertex {v}");
+        }
     }
 
     #[test]
