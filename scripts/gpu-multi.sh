@@ -13,7 +13,10 @@
 #                   the one-GPU engine on the same file
 # GRAPHS (default "kron:20 road:1000000 kron:22") picks the benchmark graphs, converted once
 # to .bin files so that every row loads the same graph; STEPS (default "device") the local
-# steps (device, host: the host step relaxes on one host thread per rank, seconds on kron 22).
+# steps (device, host: the host step relaxes on one host thread per rank, seconds on kron 22);
+# PS (default 1..GPUs) the rank counts; ROW_LIMIT (default 60) the seconds one row may take;
+# ONLY=bench skips setup, one-rank example and suite (a second command on a warm machine).
+# The .bin files go to /dev/shm where it exists (kron 27's is 35 GB: memory, not disk speed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -45,6 +48,8 @@ run)
   # NVLink multicast stays off on the shared hosts (the device tool's KINDS.md).
   export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
   gpus=$(nvidia-smi -L | wc -l)
+  bindir=/tmp
+  [ -d /dev/shm ] && bindir=/dev/shm
   {
     nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader
     nvidia-smi topo -m || true
@@ -61,6 +66,7 @@ run)
   mkdir -p /tmp/ncclib && ln -sf "$lib" /tmp/ncclib/libnccl.so
   export LD_LIBRARY_PATH=/tmp/ncclib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   echo "gpus $gpus; libnccl: $lib" | tee -a "$out/setup.txt"
+  if [ "${ONLY:-}" != bench ]; then
   {
     timeout 40 .gpumulti/nccl_one_rank kron:16 1 || echo "one rank: rc=$?"
     timeout 40 .gpumulti/nccl_one_rank kron:18 "$gpus" || echo "$gpus ranks: rc=$?"
@@ -70,15 +76,16 @@ run)
   SSSP_TEST_RANKS=nccl:$gpus timeout "${SUITE_LIMIT:-240}" \
     .gpumulti/distributed --test-threads 1 >"$out/suite.txt" 2>&1 || echo "suite rc=$?" >>"$out/suite.txt"
   tail -n 4 "$out/suite.txt"
+  fi
   for spec in ${GRAPHS:-kron:20 road:1000000 kron:22}; do
-    f=/tmp/${spec//:/_}.bin
-    timeout 120 .gpumulti/sssp convert "gen:$spec" "$f" >/dev/null 2>&1 || { echo "$spec: convert failed" >>"$out/bench.txt"; continue; }
+    f=$bindir/${spec//:/_}.bin
+    [ -f "$f" ] || timeout 300 .gpumulti/sssp convert "gen:$spec" "$f" >/dev/null 2>&1 || { echo "$spec: convert failed" >>"$out/bench.txt"; continue; }
     echo "== $spec: the one-GPU engine (auto)" >>"$out/bench.txt"
-    timeout 60 .gpumulti/sssp run "$f" --device gpu -n 3 --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
+    timeout "${ROW_LIMIT:-60}" .gpumulti/sssp run "$f" --device gpu -n 3 --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
     for step in ${STEPS:-device}; do
-      for p in $(seq 1 "$gpus"); do
+      for p in ${PS:-$(seq 1 "$gpus")}; do
         echo "== $spec: $p NCCL ranks, $step step" >>"$out/bench.txt"
-        timeout 60 .gpumulti/sssp run "$f" --devices "$p" --device gpu --rank-step "$step" -n 3 --verify --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
+        timeout "${ROW_LIMIT:-60}" .gpumulti/sssp run "$f" --devices "$p" --device gpu --rank-step "$step" -n 3 --verify --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
       done
     done
   done

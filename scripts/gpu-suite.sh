@@ -94,9 +94,11 @@ run)
   done
   # A distributed rank's device step (simulated ranks on GPU 0: the round's relaxation, the
   # ghosts' items, the inbox, the far pile's minimum and split).
-  for tool in memcheck racecheck; do
-    if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/distributed --test-threads 1 kron road zero_weights real_weights 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
-  done
+  # memcheck only: racecheck checks shared memory, which the rank kernels do not use (their
+  # threads meet in global atomics), and it ran past 150 s on one path graph's 700 rounds
+  # (docs/results/h100x4-2026-11-27). Their races show as differences between the repeated
+  # runs of the suite instead.
+  if ! timeout "$limit" compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/distributed --test-threads 1 kron road zero_weights real_weights 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   # The f32 paths of the kernels (real weights).
   if ! timeout "$limit" compute-sanitizer --tool memcheck --error-exitcode 9 .gpu/real --test-threads 1 kron road rounded_path sums_past 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   exit $fail

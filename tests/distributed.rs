@@ -6,11 +6,11 @@
 //! the `nccl` feature) the same checks run on NCCL ranks, one per GPU, for every P up to G.
 
 use proptest::prelude::*;
-use sssp::distributed::{solve, DistOptions, Ranks, StepOn};
+use sssp::distributed::{solve, DistOptions, Group, Ranks, StepOn};
 use sssp::generate::{generate, GenSpec};
 use sssp::graph::Graph;
 use sssp::{EdgeList, Error, Metric, WeightSpec, UNREACHED};
-use sssp_tests::{dist_solve, max_ranks, run_ranks};
+use sssp_tests::{dist_solve, max_ranks, rank_mode, run_ranks, RankMode};
 
 /// The rank counts every family runs with: one rank, even and odd splits, more ranks than
 /// some ranges have vertices on the small graphs.
@@ -116,10 +116,17 @@ fn cutoffs_prune_what_is_relaxed_and_reported() {
         check(&g, &[0, 450], &opts, &format!("grid cutoff {cutoff}"));
         let cut = dist_solve(&g, 0, p, &opts).unwrap().unwrap();
         let reached = |d: &[i64]| d.iter().filter(|&&d| d != UNREACHED).count();
-        // A cutoff that leaves some vertex out saves the arcs out of it.
-        let pruned = reached(&cut.solution.dist) < reached(&full.solution.dist);
+        // A cutoff that leaves some vertex out saves the arcs out of it. On a GPU a round's
+        // relaxations race (a vertex lowered twice in one round is expanded at whichever
+        // distance its reader saw), so two runs relax a few dozen arcs more or less: there the
+        // counts are compared only where the cutoff leaves out most of the reach, a saving far
+        // past that noise. The CPU's rounds are deterministic and compared at every cutoff.
+        let (reached_cut, reached_full) = (reached(&cut.solution.dist), reached(&full.solution.dist));
         let (cut, full) = (cut.solution.stats.arcs_relaxed, full.solution.stats.arcs_relaxed);
-        assert!(if pruned { cut < full } else { cut <= full }, "cutoff {cutoff}: {cut} arcs, {full} without");
+        if matches!(rank_mode(), RankMode::Simulated) || 2 * reached_cut < reached_full {
+            let pruned = reached_cut < reached_full;
+            assert!(if pruned { cut < full } else { cut <= full }, "cutoff {cutoff}: {cut} arcs, {full} without");
+        }
     }
 }
 
@@ -186,5 +193,36 @@ proptest! {
         let step = if on_device { StepOn::Device } else { StepOn::Host };
         let run = dist_solve(&g, src, p, &DistOptions { delta, cutoff, step, hub_arcs }).unwrap().unwrap();
         prop_assert_eq!(run.solution.dist, want, "{} ranks, delta {:?}, cutoff {:?}, {:?} step, hubs {:?}", p, delta, cutoff, step, hub_arcs);
+    }
+}
+
+#[test]
+fn a_group_keeps_a_graph_between_solves_and_makes_another_afresh() {
+    let road = generate(&GenSpec::parse("road:3000").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+    let kron = generate(&GenSpec::parse("kron:10").unwrap(), 2, WeightSpec::AsGiven).unwrap();
+    let clone = road.clone();
+    for p in [1, 2, 3].into_iter().filter(|&p| p <= max_ranks()) {
+        let mut group = Group::new(run_ranks(p)).unwrap();
+        // (graph, source, whether the ranks hold its slices from the solve before).
+        // A clone is the same arcs: the original's slices serve it. The last query is kron,
+        // so the next step's first (road) finds another graph whatever the step.
+        let queries = [
+            (&road, 0, false),
+            (&road, 17, true),
+            (&clone, 5, true),
+            (&kron, 3, false),
+            (&road, 9, false),
+            (&kron, 4, false),
+        ];
+        for (step, hub_arcs) in STEPS {
+            let opts = DistOptions { step, hub_arcs, ..DistOptions::default() };
+            for (i, &(g, src, kept)) in queries.iter().enumerate() {
+                let run = group.solve(g, src, &opts).unwrap();
+                let what = format!("{p} ranks, {step:?} step, query {i}");
+                assert_eq!(run.solution.dist, sssp::reference::dijkstra(g, src).unwrap(), "{what}");
+                assert_eq!(run.stats.load_time().is_zero(), kept, "{what}: {:?}", run.stats.load_time());
+                assert!(!run.solution.stats.compute.is_zero(), "{what}");
+            }
+        }
     }
 }

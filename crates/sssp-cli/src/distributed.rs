@@ -127,7 +127,8 @@ fn report(g: &Graph, src: u32, run: &DistSolution, group: &Group, verified: Opti
                     "vertices": r.vertices, "arcs": r.arcs, "expanded": r.expanded, "arcs_relaxed": r.arcs_relaxed,
                     "items_sent": r.items_sent, "items_received": r.items_received, "bytes_sent": r.bytes_sent,
                     "relax_seconds": r.relax.as_secs_f64(), "exchange_seconds": r.exchange.as_secs_f64(),
-                    "reduce_seconds": r.reduce.as_secs_f64(),
+                    "reduce_seconds": r.reduce.as_secs_f64(), "load_seconds": r.load.as_secs_f64(),
+                    "solve_seconds": r.solve.as_secs_f64(),
                 })
             })
             .collect();
@@ -137,13 +138,14 @@ fn report(g: &Graph, src: u32, run: &DistSolution, group: &Group, verified: Opti
             "delta": common::dist_json(g.metric(), s.delta as sssp::Dist), "arcs_relaxed": sol.stats.arcs_relaxed,
             "items_sent": s.items_sent(), "bytes_sent": s.bytes_sent(),
             "exchange_seconds_max": s.exchange_max().as_secs_f64(), "setup_seconds": setup,
+            "load_seconds": s.load_time().as_secs_f64(),
             "per_rank": per_rank, "verified": verified,
         });
         to.line(format_args!("{v}"));
         return;
     }
     to.line(format_args!(
-        "distributed delta-stepping on {ranks}, local steps on the {step}: source {src}, reached {reached}, {:.3} ms ({}), {} rounds, {} buckets, delta {}, {} arcs relaxed, exchanged {} items ({} bytes; {:.3} ms in exchanges on the slowest rank; the ranks set up once in {:.1} ms){}",
+        "distributed delta-stepping on {ranks}, local steps on the {step}: source {src}, reached {reached}, {:.3} ms ({}), {} rounds, {} buckets, delta {}, {} arcs relaxed, exchanged {} items ({} bytes; {:.3} ms in exchanges on the slowest rank; the ranks set up once in {:.1} ms{}){}",
         secs * 1e3,
         common::teps(teps),
         s.rounds,
@@ -154,6 +156,11 @@ fn report(g: &Graph, src: u32, run: &DistSolution, group: &Group, verified: Opti
         s.bytes_sent(),
         s.exchange_max().as_secs_f64() * 1e3,
         setup * 1e3,
+        if s.load_time().is_zero() {
+            String::new()
+        } else {
+            format!(", the graph split and loaded on them in {:.1} ms", s.load_time().as_secs_f64() * 1e3)
+        },
         verified.map(|v| format!(", verified ({v})")).unwrap_or_default()
     ));
 }

@@ -296,7 +296,12 @@ pub struct Graph {
     max_degree: std::sync::OnceLock<usize>,
     /// [`Graph::built_both_ways`].
     both_ways: bool,
+    /// [`Graph::id`].
+    id: u64,
 }
+
+/// The next [`Graph::id`].
+static NEXT_GRAPH_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Graph {
     /// Assemble a graph from CSR arrays, checking that they are consistent.
@@ -333,7 +338,16 @@ impl Graph {
             range: std::sync::OnceLock::new(),
             max_degree: std::sync::OnceLock::new(),
             both_ways: false,
+            id: NEXT_GRAPH_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         })
+    }
+
+    /// This graph's number in this process: never given to another graph (a clone, being the
+    /// same arcs, keeps it). A graph cannot change once made, so what was built from a graph
+    /// can be kept under its id (a distributed group's slices: `distributed::Group`) with no
+    /// risk of serving it for another graph that happens to lie at the same address.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     /// Whether every arc was built together with its reverse of the same weight: an undirected

@@ -219,6 +219,8 @@ kernels! {
     /// worklist until none is left (`worklist::worker`). Needs no co-residency. Blocks of one
     /// warp, so that the workers spread over every SM (256-thread blocks put 264 workers on 33).
     AsyncRun(AsyncArgs) = "sssp_async", Grid [32];
+    /// A distributed rank's slice made ready for a solve (`ranks::reset`).
+    RankReset(RankArgs) = "sssp_rank_reset", Grid;
     /// A distributed rank's round: its queued vertices expanded (`ranks::relax`).
     RankRelax(RankArgs) = "sssp_rank_relax", Grid;
     /// Its ghosts lowered this round as outgoing items (`ranks::pack`).
@@ -278,6 +280,7 @@ macro_rules! rank_body {
 }
 
 rank_body! {
+    RankReset => ranks::reset;
     RankPack => ranks::pack;
     RankApply => ranks::apply;
     RankSplit => ranks::split;

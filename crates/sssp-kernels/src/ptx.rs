@@ -266,6 +266,13 @@ mod main_module {
         warp_add_u64(a.cells.add(CERT_UNREACHED), certify::reached(&a, t, n))
     }
 
+    /// A distributed rank's slice made ready for a solve.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_rank_reset(a: RankArgs) {
+        let (t, n) = global_tid();
+        ranks::reset(&a, t, n)
+    }
+
     /// A distributed rank's round: see [`ranks`].
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_rank_relax(a: RankArgs) {

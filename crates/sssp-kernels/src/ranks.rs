@@ -41,14 +41,14 @@ use crate::types::*;
 pub const L_NEAR: usize = 0;
 /// ... the two far piles ([`RankArgs::far_side`])...
 pub const L_FAR: usize = 2;
-/// ... the ghosts queued this round...
+/// ... the ghosts queued in a round (round parity: [`pack`] empties the next round's)...
 pub const L_GHOSTS: usize = 4;
 /// ... the overflow flag (a candidate that did not fit the 32-bit cells)...
-pub const L_OVERFLOW: usize = 5;
+pub const L_OVERFLOW: usize = 6;
 /// ... and the hubs of the two near queues (round parity), queued from the back.
-pub const L_HUBS: usize = 6;
+pub const L_HUBS: usize = 7;
 /// Length cells in all.
-pub const RANK_LENS: usize = 8;
+pub const RANK_LENS: usize = 9;
 
 /// Out-arcs from which a queued vertex is a hub ([`RankArgs::hub_arcs`]'s usual value): its
 /// expansion is shared by the whole grid, not one team (a Kronecker hub's 10^5-10^6 arcs would
@@ -112,10 +112,14 @@ pub struct RankArgs {
     pub team: u32,
     /// Out-arcs from which a queued vertex is a hub ([`RANK_HUB_ARCS`]; tests set it low).
     pub hub_arcs: u32,
+    /// [`reset`]: the source's local id (`u32::MAX` where another rank owns it)...
+    pub source: u32,
+    /// ... and its distance cell (the metric's zero).
+    pub zero: u32,
 }
 
 // The layout the PTX entry points expect, and the marks every parameter block carries.
-const _: () = assert!(core::mem::size_of::<RankArgs>() == 40 + 8 * 13 + 4 * 10);
+const _: () = assert!(core::mem::size_of::<RankArgs>() == 40 + 8 * 13 + 4 * 12);
 #[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
 // SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
 unsafe impl cudarc::driver::DeviceRepr for RankArgs {}
@@ -208,13 +212,43 @@ unsafe fn relax_arcs(a: &RankArgs, du: u32, from: u64, end: u64, step: u64) -> u
     count
 }
 
+/// Before a solve, on the slice a rank keeps between solves: every distance `INF`, no stamp
+/// or far flag, every length and count cell 0; the source (if this rank owns it) at `zero`,
+/// stamped for round 1 and queued in its near queue. One launch, so a solve starts without
+/// uploading a distance array.
+#[inline(always)]
+pub unsafe fn reset(a: &RankArgs, tid: u32, nthreads: u32) {
+    let mut v = tid;
+    while v < a.csr.n {
+        let here = v == a.source;
+        *a.dist.add(v as usize) = crate::types::pack(if here { a.zero } else { INF }, 0);
+        *a.stamp.add(v as usize) = here as u32;
+        if v < a.owned {
+            *a.far_flag.add(v as usize) = 0;
+        }
+        v += nthreads;
+    }
+    if tid == 0 {
+        for l in 0..RANK_LENS {
+            *a.lens.add(l) = 0;
+        }
+        for c in 0..RANK_CELLS {
+            *a.cells.add(c) = 0;
+        }
+        if a.source < a.owned {
+            *near(a, 1) = a.source;
+            *a.lens.add(L_NEAR + 1) = 1;
+        }
+    }
+}
+
 /// Queue local vertex `v`, whose distance just fell to `c` in this round (module doc).
 #[inline(always)]
 pub unsafe fn route(a: &RankArgs, v: u32, c: u32) {
     let next = a.round + 1;
     if v >= a.owned {
         if first_mark(a.stamp, v, next) {
-            push_one(queue(a, a.ghosts, L_GHOSTS), v);
+            push_one(queue(a, a.ghosts, L_GHOSTS + (a.round % 2) as usize), v);
         }
     } else if bucket(a.csr.metric(), c, a.delta) == a.cur {
         if first_mark(a.stamp, v, next) {
@@ -255,10 +289,18 @@ pub unsafe fn relax(a: &RankArgs, tid: u32, nthreads: u32) -> (u64, u64) {
     (arcs, expanded)
 }
 
-/// Each ghost queued this round as an outgoing item (its smallest candidate so far).
+/// Each ghost queued this round as an outgoing item (its smallest candidate so far). Thread 0
+/// also empties the cells the next round fills: its ghosts' (the other parity) and the near
+/// queue this round expanded (the next round pushes into it), so a round needs no upload.
 #[inline(always)]
 pub unsafe fn pack(a: &RankArgs, tid: u32, nthreads: u32) {
-    let len = load_len(a.lens.add(L_GHOSTS));
+    let side = (a.round % 2) as usize;
+    let len = load_len(a.lens.add(L_GHOSTS + side));
+    if tid == 0 {
+        *a.lens.add(L_GHOSTS + 1 - side) = 0;
+        *a.lens.add(L_NEAR + side) = 0;
+        *a.lens.add(L_HUBS + side) = 0;
+    }
     let mut i = tid;
     while i < len {
         let g = *a.ghosts.add(i as usize);

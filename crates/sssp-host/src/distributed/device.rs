@@ -1,6 +1,7 @@
-//! A rank's local step on its device ([`DeviceStep`]): the slice, its distances and its queues
-//! resident, the round's relaxation, the ghosts' outgoing items, the applied inbox, the far
-//! pile's minimum and the bucket split as kernels (`sssp_kernels::ranks`, whose module doc has
+//! A rank's local step on its device ([`DeviceStep`] over a [`DeviceSlice`]): the slice, its
+//! distances and its queues resident (kept between solves of one graph), the round's
+//! relaxation, the ghosts' outgoing items, the applied inbox, the far pile's minimum and the
+//! bucket split as kernels (`sssp_kernels::ranks`, whose module doc has
 //! the design and why nothing is lost). Between the kernels the host only moves what crosses
 //! ranks: the outgoing items down (one per ghost lowered this round), the received ones up, and
 //! a few length cells. On NCCL ranks the device is the rank's GPU; on simulated ranks it is
@@ -10,18 +11,18 @@
 //! relaxes a round's vertices in order and may lower a head twice in one round where the
 //! device step's threads race, so arcs relaxed and items sent can differ.
 
-use sssp_kernels::entry::{RankApply, RankFarMin, RankPack, RankRelax, RankSplit};
+use sssp_kernels::entry::{RankApply, RankFarMin, RankPack, RankRelax, RankReset, RankSplit};
 use sssp_kernels::ranks::{
     bucket, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN, L_FAR, L_GHOSTS, L_HUBS, L_NEAR, L_OVERFLOW, RANK_CELLS, RANK_LENS,
 };
-use sssp_kernels::{dist_of, pack, Csr, INF};
+use sssp_kernels::{dist_of, Csr, INF};
 
 use super::{Finished, LocalGraph, LocalStep, Params, Partition, NONE};
 use crate::device::{Buffer, Device};
 use crate::error::{Error, Result};
 
-/// The buffers a [`DeviceStep`] keeps (the kernels' addresses point into them: they live as
-/// long as the step).
+/// The buffers a [`DeviceSlice`] keeps (the kernels' addresses point into them: they live as
+/// long as the slice).
 struct Buffers {
     offsets: Buffer,
     targets: Buffer,
@@ -40,32 +41,30 @@ struct Buffers {
     cells: Buffer,
 }
 
-/// One rank's data on its device, driven by the round loop (`super::run_rounds`).
-pub(crate) struct DeviceStep<'a> {
-    dev: &'a dyn Device,
-    partition: &'a Partition,
-    me: usize,
+/// One rank's slice on its device, kept between solves of the same graph: the arcs, the
+/// ghosts' ids, and the buffers a solve works in, which [`RankReset`] makes ready again in one
+/// launch. Loading it (the ghost numbering and the uploads) is the distributed run's
+/// counterpart of the one-GPU engine's graph upload, paid once per graph, not per query.
+pub(crate) struct DeviceSlice {
     b: Buffers,
+    /// The kernels' parameters that describe the slice (addresses, shape); a solve adds its own.
     args: RankArgs,
-    /// The next round to run (from 1); its vertices wait in `near[round % 2]`.
-    round: u32,
-    /// The bucket of the vertices waiting in the near queue.
-    near_bucket: u32,
-    /// The bucket the last round ran (`NONE` before the first).
-    cur: u32,
     /// Ghosts (remote heads of the slice's arcs).
     ghosts: u32,
 }
 
 /// The slice with its remote heads renumbered as ghosts `owned..owned + ghosts.len()`:
 /// offsets (one per local id and the end; ghosts have no arcs), local targets, and the ghosts'
-/// global ids in increasing order.
+/// global ids in increasing order. Parallel: a kron 22 slice of 67M arcs took seconds on one
+/// thread (a binary search per arc), every solve, before slices were kept.
 fn with_ghosts(local: &LocalGraph) -> Result<(Vec<u64>, Vec<u32>, Vec<u32>)> {
+    use rayon::prelude::*;
     let (first, owned) = (local.first(), local.num_vertices() as u32);
+    let remote = |h: u32| h.wrapping_sub(first) >= owned;
     let mut ghost_ids: Vec<u32> = Vec::new();
-    crate::mem::reserve(&mut ghost_ids, local.heads().iter().filter(|&&h| h.wrapping_sub(first) >= owned).count())?;
-    ghost_ids.extend(local.heads().iter().copied().filter(|&h| h.wrapping_sub(first) >= owned));
-    ghost_ids.sort_unstable();
+    crate::mem::reserve(&mut ghost_ids, local.heads().par_iter().filter(|&&h| remote(h)).count())?;
+    ghost_ids.par_extend(local.heads().par_iter().copied().filter(|&h| remote(h)));
+    ghost_ids.par_sort_unstable();
     ghost_ids.dedup();
     let total = owned as u64 + ghost_ids.len() as u64;
     if total >= INF as u64 {
@@ -76,13 +75,12 @@ fn with_ghosts(local: &LocalGraph) -> Result<(Vec<u64>, Vec<u32>, Vec<u32>)> {
     }
     let mut targets = Vec::new();
     crate::mem::reserve(&mut targets, local.num_arcs())?;
-    targets.extend(local.heads().iter().map(|&h| {
-        let l = h.wrapping_sub(first);
-        if l < owned {
-            l
-        } else {
+    targets.par_extend(local.heads().par_iter().map(|&h| {
+        if remote(h) {
             // Present: every remote head was collected above.
             owned + ghost_ids.binary_search(&h).unwrap_or(0) as u32
+        } else {
+            h - first
         }
     }));
     let mut offsets = Vec::new();
@@ -93,16 +91,10 @@ fn with_ghosts(local: &LocalGraph) -> Result<(Vec<u64>, Vec<u32>, Vec<u32>)> {
     Ok((offsets, targets, ghost_ids))
 }
 
-impl<'a> DeviceStep<'a> {
-    /// Rank `me`'s slice `local` of `partition` on `dev`, the source queued if it owns it.
-    /// Everything is allocated here, fit-checked by the device.
-    pub(crate) fn new(
-        dev: &'a dyn Device,
-        local: &LocalGraph,
-        partition: &'a Partition,
-        me: usize,
-        params: Params,
-    ) -> Result<Self> {
+impl DeviceSlice {
+    /// `local` on `dev`: every buffer allocated (fit-checked by the device) and the arcs and
+    /// ghost ids uploaded.
+    pub(crate) fn load(dev: &dyn Device, local: &LocalGraph) -> Result<DeviceSlice> {
         let (offsets, targets, ghost_ids) = with_ghosts(local)?;
         let owned = local.num_vertices();
         let (ghosts, n) = (ghost_ids.len(), offsets.len() - 1);
@@ -114,11 +106,10 @@ impl<'a> DeviceStep<'a> {
         let (o, t, w) = (dev.alloc_of::<u64>(offsets.len())?, upload_u32(&targets)?, upload_u32(local.weights())?);
         dev.upload_of(&o, 0, &offsets)?;
         drop((offsets, targets));
-        let dist = dev.alloc_of::<u64>(n)?;
-        dev.upload_of(&dist, 0, &crate::mem::try_vec(n, pack(INF, 0))?)?;
         let ids = dev.alloc_of::<u32>(ghosts)?;
         dev.upload_of(&ids, 0, &ghost_ids)?;
         let b = Buffers {
+            dist: dev.alloc_of::<u64>(n)?,
             stamp: dev.alloc_of::<u32>(n)?,
             far_flag: dev.alloc_of::<u32>(owned)?,
             near: [dev.alloc_of::<u32>(owned)?, dev.alloc_of::<u32>(owned)?],
@@ -129,7 +120,6 @@ impl<'a> DeviceStep<'a> {
             lens: dev.alloc_of::<u32>(RANK_LENS)?,
             cells: dev.alloc_of::<u64>(RANK_CELLS)?,
             ghost_ids: ids,
-            dist,
             offsets: o,
             targets: t,
             weights: w,
@@ -141,7 +131,7 @@ impl<'a> DeviceStep<'a> {
                 weights: b.weights.ptr(),
                 n: n as u32,
                 lane_bits: 0,
-                metric: params.metric.code(),
+                metric: 0,
                 head_mask: u32::MAX,
                 _pad: 0,
             },
@@ -158,49 +148,92 @@ impl<'a> DeviceStep<'a> {
             cells: b.cells.ptr(),
             first: local.first(),
             owned: owned as u32,
-            delta: params.delta,
-            cutoff: params.cutoff,
+            delta: 1,
+            cutoff: 0,
             cur: 0,
             round: 1,
             far_side: 0,
             count: 0,
             team: if dev.facts().gpu { 32 } else { 1 },
-            hub_arcs: params.hub_arcs,
+            hub_arcs: 0,
+            source: u32::MAX,
+            zero: 0,
         };
-        let zero = params.metric.zero();
+        Ok(DeviceSlice { b, args, ghosts: ghosts as u32 })
+    }
+}
+
+/// One solve on a rank's [`DeviceSlice`], driven by the round loop (`super::run_rounds`).
+pub(crate) struct DeviceStep<'a> {
+    dev: &'a dyn Device,
+    slice: &'a mut DeviceSlice,
+    partition: &'a Partition,
+    me: usize,
+    args: RankArgs,
+    /// The next round to run (from 1); its vertices wait in `near[round % 2]`.
+    round: u32,
+    /// The bucket of the vertices waiting in the near queue.
+    near_bucket: u32,
+    /// The bucket the last round ran (`NONE` before the first).
+    cur: u32,
+    /// The length cells as last read, while no kernel has run since (a round with an empty
+    /// inbox asks for the next bucket without reading them again).
+    lens: Option<Vec<u32>>,
+}
+
+impl<'a> DeviceStep<'a> {
+    /// A solve of `params` on rank `me`'s slice, loaded on `dev`: one [`RankReset`] launch
+    /// (the source queued if this rank owns it).
+    pub(crate) fn new(
+        dev: &'a dyn Device,
+        slice: &'a mut DeviceSlice,
+        partition: &'a Partition,
+        me: usize,
+        params: Params,
+    ) -> Result<Self> {
+        let mut args = slice.args;
+        args.csr.metric = params.metric.code();
+        args.delta = params.delta;
+        args.cutoff = params.cutoff;
+        args.hub_arcs = params.hub_arcs;
+        args.zero = params.metric.zero();
+        args.source = if partition.owner(params.source) == me { params.source - args.first } else { u32::MAX };
         let step = DeviceStep {
             dev,
+            slice,
             partition,
             me,
-            b,
             args,
             round: 1,
-            near_bucket: bucket(params.metric, zero, params.delta),
+            near_bucket: bucket(params.metric, args.zero, params.delta),
             cur: NONE,
-            ghosts: ghosts as u32,
+            lens: None,
         };
-        if partition.owner(params.source) == me {
-            // Round 1 expands near[1]: the source, at 0, stamped for it.
-            let s = params.source - local.first();
-            step.dev.upload_of(&step.b.dist, s as usize, &[pack(zero, 0)])?;
-            step.dev.upload_of(&step.b.near[1], 0, &[s])?;
-            step.dev.upload_of(&step.b.stamp, s as usize, &[1u32])?;
-            step.dev.upload_of(&step.b.lens, L_NEAR + 1, &[1u32])?;
-        }
+        step.run::<RankReset>(step.full())?;
         Ok(step)
     }
 
     /// Launch `K` over `items` items with the current arguments.
     fn run<K: sssp_kernels::entry::Body<Args = RankArgs>>(&self, items: u64) -> Result<()> {
-        // SAFETY: every address in `args` points into `self.b`'s buffers on `self.dev`, sized as
-        // `RankArgs` documents (`new`); the ids in them are local ids `< csr.n`, and the inbox's
-        // global ids were checked to be this rank's (`super::run_rounds`).
+        // SAFETY: every address in `args` points into the slice's buffers on `self.dev`, sized
+        // as `RankArgs` documents (`DeviceSlice::load`); the ids in them are local ids
+        // `< csr.n`, and the inbox's global ids were checked to be this rank's
+        // (`super::run_rounds`).
         unsafe { self.dev.run::<K>(self.args, items) }
     }
 
+    /// Launch `K`; the length cells read before it are stale.
+    fn launch<K: sssp_kernels::entry::Body<Args = RankArgs>>(&mut self, items: u64) -> Result<()> {
+        self.lens = None;
+        self.run::<K>(items)
+    }
+
     /// The length cells, after everything queued so far.
-    fn lens(&self) -> Result<Vec<u32>> {
-        self.dev.download_of::<u32>(&self.b.lens, 0, RANK_LENS)
+    fn lens(&mut self) -> Result<&[u32]> {
+        if self.lens.is_none() {
+            self.lens = Some(self.dev.download_of::<u32>(&self.slice.b.lens, 0, RANK_LENS)?);
+        }
+        Ok(self.lens.as_deref().expect("read above"))
     }
 
     /// Threads of a launch over a queue whose length only the device knows.
@@ -218,23 +251,25 @@ impl LocalStep for DeviceStep<'_> {
             // A new bucket: its far vertices join this round's near queue (empty unless this is
             // the first round: every rank's was, or the all-reduce would have kept the bucket).
             let kept = L_FAR + 1 - self.args.far_side as usize;
-            self.dev.upload_of(&self.b.lens, kept, &[0u32])?;
-            self.run::<RankSplit>(self.full())?;
+            self.dev.upload_of(&self.slice.b.lens, kept, &[0u32])?;
+            self.launch::<RankSplit>(self.full())?;
             self.args.far_side ^= 1;
             self.cur = cur;
         }
-        let next = ((r + 1) % 2) as usize;
-        self.dev.upload_of(&self.b.lens, L_NEAR + next, &[0u32])?;
-        self.dev.upload_of(&self.b.lens, L_HUBS + next, &[0u32])?;
-        self.dev.upload_of(&self.b.lens, L_GHOSTS, &[0u32])?;
-        self.run::<RankRelax>(self.full())?;
-        self.run::<RankPack>(self.full())?;
-        let sent = self.lens()?[L_GHOSTS] as usize;
-        if sent > self.ghosts as usize {
-            return Err(Error::Communication(format!("rank {} queued {sent} ghosts of {}", self.me, self.ghosts)));
+        // The cells this round fills were emptied by the last round's pack (or the reset).
+        self.launch::<RankRelax>(self.full())?;
+        self.launch::<RankPack>(self.full())?;
+        let sent = self.lens()?[L_GHOSTS + (r % 2) as usize] as usize;
+        if sent > self.slice.ghosts as usize {
+            return Err(Error::Communication(format!(
+                "rank {} queued {sent} ghosts of {}",
+                self.me, self.slice.ghosts
+            )));
         }
-        for item in self.dev.download_of::<u64>(&self.b.outbox, 0, sent)? {
-            super::push(&mut outboxes[self.partition.owner((item >> 32) as u32)], item)?;
+        if sent > 0 {
+            for item in self.dev.download_of::<u64>(&self.slice.b.outbox, 0, sent)? {
+                super::push(&mut outboxes[self.partition.owner((item >> 32) as u32)], item)?;
+            }
         }
         self.near_bucket = cur;
         self.round = r + 1;
@@ -245,36 +280,41 @@ impl LocalStep for DeviceStep<'_> {
         if inbox.is_empty() {
             return Ok(());
         }
-        if self.b.inbox.as_ref().is_none_or(|b| b.bytes() < 8 * inbox.len() as u64) {
-            self.b.inbox = None;
-            self.b.inbox = Some(self.dev.alloc_of::<u64>(inbox.len().next_power_of_two())?);
+        let b = &mut self.slice.b;
+        if b.inbox.as_ref().is_none_or(|b| b.bytes() < 8 * inbox.len() as u64) {
+            b.inbox = None;
+            b.inbox = Some(self.dev.alloc_of::<u64>(inbox.len().next_power_of_two())?);
         }
-        let buf = self.b.inbox.as_ref().expect("allocated above");
+        let buf = b.inbox.as_ref().expect("allocated above");
         self.dev.upload_of(buf, 0, inbox)?;
         self.args.inbox = buf.ptr();
         self.args.count = inbox.len() as u32;
-        self.run::<RankApply>(inbox.len() as u64)
+        self.launch::<RankApply>(inbox.len() as u64)
     }
 
     fn lowest(&mut self) -> Result<u32> {
-        let lens = self.lens()?;
         let side = (self.round % 2) as usize;
-        if lens[L_NEAR + side] + lens[L_HUBS + side] > 0 {
+        let far_side = self.args.far_side as usize;
+        let (near, far) = {
+            let lens = self.lens()?;
+            (lens[L_NEAR + side] + lens[L_HUBS + side], lens[L_FAR + far_side])
+        };
+        if near > 0 {
             return Ok(self.near_bucket);
         }
-        if lens[L_FAR + self.args.far_side as usize] == 0 {
+        if far == 0 {
             return Ok(NONE);
         }
-        self.dev.upload_of(&self.b.cells, C_FAR_MIN, &[u64::MAX])?;
-        self.run::<RankFarMin>(self.full())?;
-        let least = self.dev.download_of::<u64>(&self.b.cells, C_FAR_MIN, 1)?[0];
+        self.dev.upload_of(&self.slice.b.cells, C_FAR_MIN, &[u64::MAX])?;
+        self.launch::<RankFarMin>(self.full())?;
+        let least = self.dev.download_of::<u64>(&self.slice.b.cells, C_FAR_MIN, 1)?[0];
         Ok(least.min(NONE as u64) as u32)
     }
 
     fn finish(&mut self) -> Result<Finished> {
         let owned = self.args.owned as usize;
-        let words = self.dev.download_of::<u64>(&self.b.dist, 0, owned)?;
-        let cells = self.dev.download_of::<u64>(&self.b.cells, 0, RANK_CELLS)?;
+        let words = self.dev.download_of::<u64>(&self.slice.b.dist, 0, owned)?;
+        let cells = self.dev.download_of::<u64>(&self.slice.b.cells, 0, RANK_CELLS)?;
         Ok(Finished {
             dist: words.into_iter().map(dist_of).collect(),
             arcs_relaxed: cells[C_ARCS],

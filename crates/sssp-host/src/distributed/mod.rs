@@ -240,8 +240,16 @@ pub struct RankStats {
     pub items_received: u64,
     /// Bytes sent to other ranks (8 per candidate: a vertex and a distance).
     pub bytes_sent: u64,
-    /// Time to copy this rank's slice of the graph.
+    /// Time to copy this rank's slice of the graph (zero where the group kept it from an
+    /// earlier solve of the same graph: [`Group`]).
     pub split: Duration,
+    /// Time to load the slice on the rank's device (ghosts numbered, arcs uploaded; the device
+    /// step only, and zero where the group kept it): the counterpart of the one-GPU engine's
+    /// graph upload, reported apart from the solve.
+    pub load: Duration,
+    /// This rank's solve: its rounds and the gather, from the first all-reduce to the end
+    /// (the largest over the ranks is the run's [`Stats::compute`]).
+    pub solve: Duration,
     /// Time relaxing and applying received candidates.
     pub relax: Duration,
     /// Time in the exchanges (waiting for the slowest rank included).
@@ -286,6 +294,13 @@ impl DistStats {
     /// The longest time a rank spent in exchanges.
     pub fn exchange_max(&self) -> Duration {
         self.per_rank.iter().map(|r| r.exchange).max().unwrap_or_default()
+    }
+
+    /// What this solve spent making the slices (the partition, the copies, the device loads,
+    /// each rank's in parallel): zero where the group kept them from an earlier solve.
+    pub fn load_time(&self) -> Duration {
+        let slowest = |f: fn(&RankStats) -> Duration| self.per_rank.iter().map(f).max().unwrap_or_default();
+        self.partition + slowest(|r| r.split) + slowest(|r| r.load)
     }
 }
 
@@ -614,12 +629,16 @@ pub fn run_rank<C: Communicator>(
     comm: &mut C,
     params: Params,
 ) -> Result<RankOutcome> {
-    run_rank_with(None, local, partition, comm, params)
+    let t = Instant::now();
+    let mut outcome = run_rank_with(None, local, partition, comm, params)?;
+    outcome.stats.solve = t.elapsed();
+    Ok(outcome)
 }
 
-/// [`run_rank`] with the local step on `dev` ([`device::DeviceStep`]), or on the host thread.
+/// [`run_rank`] with the local step on a device (its [`device::DeviceSlice`] of `local`), or on
+/// the host thread.
 fn run_rank_with<C: Communicator>(
-    dev: Option<&dyn Device>,
+    dev: Option<(&dyn Device, &mut device::DeviceSlice)>,
     local: &LocalGraph,
     partition: &Partition,
     comm: &mut C,
@@ -628,8 +647,55 @@ fn run_rank_with<C: Communicator>(
     check_slice(local, partition, comm)?;
     let me = comm.rank();
     match dev {
-        Some(dev) => run_rounds(device::DeviceStep::new(dev, local, partition, me, params)?, local, partition, comm),
+        Some((dev, slice)) => {
+            run_rounds(device::DeviceStep::new(dev, slice, partition, me, params)?, local, partition, comm)
+        }
         None => run_rounds(HostStep::new(local, partition, me, params)?, local, partition, comm),
+    }
+}
+
+/// A rank's part of a graph, kept by a [`Group`] between solves of that graph: its slice and,
+/// once a device step has run on it, the slice loaded on the rank's device.
+pub(crate) struct RankSlice {
+    local: LocalGraph,
+    on_device: Option<device::DeviceSlice>,
+}
+
+impl RankSlice {
+    fn new(local: LocalGraph) -> RankSlice {
+        RankSlice { local, on_device: None }
+    }
+
+    /// One solve on this slice: loaded on `dev` first if it is not yet (timed as
+    /// [`RankStats::load`]), then [`run_rank_with`] (timed as [`RankStats::solve`]).
+    fn run<C: Communicator>(
+        &mut self,
+        dev: Option<&dyn Device>,
+        partition: &Partition,
+        comm: &mut C,
+        params: Params,
+    ) -> Result<RankOutcome> {
+        let mut load = Duration::ZERO;
+        let on = match dev {
+            Some(dev) => {
+                let slice = match &mut self.on_device {
+                    Some(slice) => slice,
+                    none => {
+                        let t = Instant::now();
+                        let slice = none.insert(device::DeviceSlice::load(dev, &self.local)?);
+                        load = t.elapsed();
+                        slice
+                    }
+                };
+                Some((dev, slice))
+            }
+            None => None,
+        };
+        let t = Instant::now();
+        let mut outcome = run_rank_with(on, &self.local, partition, comm, params)?;
+        outcome.stats.load = load;
+        outcome.stats.solve = t.elapsed();
+        Ok(outcome)
     }
 }
 
@@ -790,6 +856,22 @@ pub struct Group {
     ranks: Ranks,
     setup: Duration,
     transport: Transport,
+    /// The graph whose slices the ranks hold, if any.
+    resident: Option<Resident>,
+}
+
+/// The graph a [`Group`]'s ranks hold, kept between solves so that a query pays only its
+/// rounds: the partition, and each rank's [`RankSlice`] (here for simulated ranks; NCCL ranks
+/// keep theirs on their threads). Known by [`Graph::id`], which no other graph ever has, and
+/// made again when the graph or the kind of local step changes.
+struct Resident {
+    graph: u64,
+    on_device: bool,
+    partition: std::sync::Arc<Partition>,
+    /// Simulated ranks' slices, in rank order (empty on NCCL ranks).
+    slices: Vec<RankSlice>,
+    /// Simulated ranks' CPU devices for the device step (the slices' buffers live on them).
+    cpus: Vec<crate::device::cpu::CpuDevice>,
 }
 
 /// What a [`Group`] keeps between solves.
@@ -819,7 +901,7 @@ impl Group {
                 Transport::SimulatedOnGpu(devices)
             }
         };
-        Ok(Group { ranks, setup: t.elapsed(), transport })
+        Ok(Group { ranks, setup: t.elapsed(), transport, resident: None })
     }
 
     /// The ranks this group runs on.
@@ -840,61 +922,83 @@ impl Group {
         self.run(g, params)
     }
 
-    /// Partition, slice, run every rank, gather: one solve.
+    /// Partition, slice and load (unless the ranks hold `g` already), run every rank, gather:
+    /// one solve.
     fn run(&mut self, g: &Graph, params: Params) -> Result<DistSolution> {
         let p = self.ranks.count();
-        let weights = g.unsigned_weights(ALGO)?;
-        let t = Instant::now();
-        let partition = Partition::balanced(g, p)?;
-        let partition_time = t.elapsed();
-        let (locals, splits): (Vec<LocalGraph>, Vec<Duration>) = slices(g, weights, &partition)?.into_iter().unzip();
-        let started = Instant::now();
         let on_device = params.step.on_device(self.ranks);
+        let kept = self.resident.as_ref().is_some_and(|r| r.graph == g.id() && r.on_device == on_device);
+        // Fresh slices, where the ranks do not hold this graph: the old ones go first (their
+        // device memory with them).
+        let mut fresh: Option<Vec<LocalGraph>> = None;
+        let (mut partition_time, mut splits) = (Duration::ZERO, vec![Duration::ZERO; p]);
+        if !kept {
+            self.resident = None;
+            let weights = g.unsigned_weights(ALGO)?;
+            let t = Instant::now();
+            let partition = Partition::balanced(g, p)?;
+            partition_time = t.elapsed();
+            let locals;
+            (locals, splits) = slices(g, weights, &partition)?.into_iter().unzip();
+            fresh = Some(locals);
+            self.resident = Some(Resident {
+                graph: g.id(),
+                on_device,
+                partition: std::sync::Arc::new(partition),
+                slices: Vec::new(),
+                cpus: Vec::new(),
+            });
+        }
+        let resident = self.resident.as_mut().expect("made above");
+        let on_cpus = on_device && matches!(self.transport, Transport::Simulated);
         let outcomes = match &mut self.transport {
             Transport::Simulated | Transport::SimulatedOnGpu(_) => {
+                if let Some(locals) = fresh {
+                    resident.slices = locals.into_iter().map(RankSlice::new).collect();
+                    if on_cpus {
+                        resident.cpus = (0..p).map(|_| crate::device::cpu::CpuDevice::new()).collect();
+                    }
+                }
                 // Each rank's device, if the steps run on one: its stream on GPU 0, or a CPU
                 // backend's device of its own.
-                let cpus: Vec<crate::device::cpu::CpuDevice>;
                 let devices: Vec<Option<&dyn Device>> = match &self.transport {
                     Transport::SimulatedOnGpu(gpu) if on_device => gpu.iter().map(|d| Some(d as &dyn Device)).collect(),
-                    _ if on_device => {
-                        cpus = (0..p).map(|_| crate::device::cpu::CpuDevice::new()).collect();
-                        cpus.iter().map(|d| Some(d as &dyn Device)).collect()
-                    }
+                    _ if on_device => resident.cpus.iter().map(|d| Some(d as &dyn Device)).collect(),
                     _ => vec![None; p],
                 };
+                let partition = &*resident.partition;
                 let jobs: Vec<_> = InProcess::group(p)
                     .into_iter()
-                    .zip(&locals)
+                    .zip(resident.slices.iter_mut())
                     .zip(devices)
-                    .map(|((mut comm, local), dev)| {
-                        let partition = &partition;
-                        move || run_rank_with(dev, local, partition, &mut comm, params)
-                    })
+                    .map(|((mut comm, slice), dev)| move || slice.run(dev, partition, &mut comm, params))
                     .collect();
-                on_threads(jobs)?
+                on_threads(jobs)
             }
             #[cfg(feature = "nccl")]
             Transport::Nccl(group) => {
-                let partition = std::sync::Arc::new(partition);
-                let jobs = locals
-                    .into_iter()
-                    .map(|local| {
-                        let partition = partition.clone();
+                let mut fresh = fresh.map(|locals| locals.into_iter().map(Some).collect::<Vec<_>>());
+                let jobs = (0..p)
+                    .map(|r| {
+                        let partition = resident.partition.clone();
+                        let local = fresh.as_mut().and_then(|l| l[r].take());
                         Box::new(move |comm: &mut nccl::Nccl| {
                             let dev = if on_device { Some(comm.device()?) } else { None };
-                            run_rank_with(dev.as_deref().map(|d| d as &dyn Device), &local, &partition, comm, params)
+                            comm.run_on_slice(local, |slice, comm| {
+                                slice.run(dev.as_deref().map(|d| d as &dyn Device), &partition, comm, params)
+                            })
                         }) as nccl::Job
                     })
                     .collect();
-                group.run(jobs)?
+                group.run(jobs)
             }
         };
-        let compute = started.elapsed();
+        // A failed solve may leave some ranks' slices half made: the next one starts afresh.
+        let outcomes = outcomes.inspect_err(|_| self.resident = None)?;
         let first = outcomes.first().cloned().unwrap_or_default();
         let raw = first.dist.ok_or_else(|| Error::Communication("rank 0 gathered no distances".into()))?;
         let stats = Stats {
-            compute,
+            compute: outcomes.iter().map(|o| o.stats.solve).max().unwrap_or_default(),
             arcs_relaxed: first.arcs_relaxed,
             vertices_processed: outcomes.iter().map(|o| o.stats.expanded).sum(),
             iterations: first.rounds,

@@ -45,6 +45,8 @@ pub struct Nccl {
     size: usize,
     /// The rank's GPU as a device for its local step, made on first use and kept.
     device: Option<Arc<CudaDevice>>,
+    /// The rank's slice of the group's graph, kept between solves (`super::Group`).
+    slice: Option<super::RankSlice>,
 }
 
 impl std::fmt::Debug for Nccl {
@@ -87,7 +89,7 @@ impl Nccl {
         let ctx = CudaContext::new(rank).map_err(|e| Error::NoGpu(format!("no usable CUDA device {rank}: {e}")))?;
         let stream = ctx.new_stream()?;
         let comm = Comm::from_rank(stream.clone(), rank, size, id.0).map_err(|e| nccl_error("init", e))?;
-        Ok(Nccl { comm, stream, rank, size, device: None })
+        Ok(Nccl { comm, stream, rank, size, device: None, slice: None })
     }
 
     /// This rank's GPU as a device (the kernels loaded on its context, on the endpoint's
@@ -97,6 +99,26 @@ impl Nccl {
             self.device = Some(Arc::new(CudaDevice::on_stream(self.stream.clone())?));
         }
         Ok(self.device.clone().expect("made above"))
+    }
+
+    /// `job` on this rank's kept slice of the group's graph; `fresh` (a new graph's slice)
+    /// replaces it first, the old one dropped before (its device memory with it).
+    pub(crate) fn run_on_slice<T>(
+        &mut self,
+        fresh: Option<super::LocalGraph>,
+        job: impl FnOnce(&mut super::RankSlice, &mut Nccl) -> Result<T>,
+    ) -> Result<T> {
+        if let Some(local) = fresh {
+            self.slice = None;
+            self.slice = Some(super::RankSlice::new(local));
+        }
+        let mut slice = self
+            .slice
+            .take()
+            .ok_or_else(|| Error::Communication(format!("NCCL rank {} holds no slice of the graph", self.rank)))?;
+        let outcome = job(&mut slice, self);
+        self.slice = Some(slice);
+        outcome
     }
 
     /// `what` uploaded (one element at least: a zero-length allocation is not portable).
