@@ -307,7 +307,7 @@ mod tests {
     fn pushes_happen_once_per_class_entry() {
         let b = buckets(10, 0, 0, 3);
         // Unreached -> far: push to the far pile once; far -> far: nothing.
-        assert_eq!(pushes(&b, &lowered(INF, true), 100, false).far, true);
+        assert!(pushes(&b, &lowered(INF, true), 100, false).far);
         assert_eq!(pushes(&b, &lowered(100, false), 90, false), Pushes { near: false, slot: None, far: false });
         // far -> slot 2, slot 2 -> slot 2, slot 2 -> slot 1.
         assert_eq!(pushes(&b, &lowered(90, false), 25, false).slot, Some(2));

@@ -171,7 +171,7 @@ pub fn solve_each(
         }
         return Ok(());
     };
-    let e = eng.as_deref_mut().expect("an engine has lanes");
+    let e = eng.expect("an engine has lanes");
     for chunk in sources.chunks(lanes as usize) {
         let meter = super::start_meter(Some(&*e));
         // Lane j of this pass solves from chunk[j]: its source is id chunk[j] * k + j.

@@ -207,7 +207,7 @@ pub fn solve(
     let mut eng = eng;
     crate::reference::check_source(g, source)?;
     let meter = start_meter(eng.as_deref());
-    let mut sol = solve_unclipped(g, algo, eng.as_mut().map(|e| &mut **e), source, opts)?;
+    let mut sol = solve_unclipped(g, algo, eng.as_deref_mut(), source, opts)?;
     clip(&mut sol.dist, opts);
     let ran = sol.stats.chosen_algo.unwrap_or(algo);
     // An engine algorithm leaves its distances on the engine (`finish` read them from there).
