@@ -128,7 +128,7 @@ fn report(g: &Graph, src: u32, run: &DistSolution, group: &Group, verified: Opti
                     "items_sent": r.items_sent, "items_received": r.items_received, "bytes_sent": r.bytes_sent,
                     "relax_seconds": r.relax.as_secs_f64(), "exchange_seconds": r.exchange.as_secs_f64(),
                     "reduce_seconds": r.reduce.as_secs_f64(), "load_seconds": r.load.as_secs_f64(),
-                    "solve_seconds": r.solve.as_secs_f64(),
+                    "solve_seconds": r.solve.as_secs_f64(), "gather_seconds": r.gather.as_secs_f64(),
                 })
             })
             .collect();

@@ -54,6 +54,16 @@ pub fn try_to_vec<T: Clone>(src: &[T]) -> Result<Vec<T>> {
     Ok(v)
 }
 
+/// [`try_to_vec`] by all of rayon's threads: a rank's slice of a large graph is gigabytes,
+/// which one thread copies (and faults in) at a fraction of the machine's memory bandwidth.
+pub fn try_par_to_vec<T: Copy + Send + Sync>(src: &[T]) -> Result<Vec<T>> {
+    use rayon::prelude::*;
+    let mut v = Vec::new();
+    reserve(&mut v, src.len())?;
+    v.par_extend(src.par_iter().copied());
+    Ok(v)
+}
+
 /// Bytes of `len` elements of `T`, saturating (the number is for a message).
 pub fn bytes_of<T>(len: usize) -> u64 {
     (len as u64).saturating_mul(std::mem::size_of::<T>() as u64)

@@ -55,17 +55,32 @@ pub(crate) struct DeviceSlice {
 
 /// The slice with its remote heads renumbered as ghosts `owned..owned + ghosts.len()`:
 /// offsets (one per local id and the end; ghosts have no arcs), local targets, and the ghosts'
-/// global ids in increasing order. Parallel: a kron 22 slice of 67M arcs took seconds on one
-/// thread (a binary search per arc), every solve, before slices were kept.
-fn with_ghosts(local: &LocalGraph) -> Result<(Vec<u64>, Vec<u32>, Vec<u32>)> {
+/// global ids in increasing order. `n` is the graph's vertex count (every head is below it).
+///
+/// A dense map over the global ids, in parallel: remote heads marked, numbered by one pass in
+/// id order, then every arc's head looked up once. A binary search per arc over the sorted
+/// ghost ids (the first version) took 20 s per rank on kron 26's two halves (1G arcs, tens of
+/// millions of ghosts) on a 64-core host; the map costs 4 bytes per vertex of the graph for
+/// the load's duration.
+fn with_ghosts(local: &LocalGraph, n: usize) -> Result<(Vec<u64>, Vec<u32>, Vec<u32>)> {
     use rayon::prelude::*;
+    use std::sync::atomic::Ordering::Relaxed;
     let (first, owned) = (local.first(), local.num_vertices() as u32);
     let remote = |h: u32| h.wrapping_sub(first) >= owned;
+    if let Some(&h) = local.heads().par_iter().find_any(|&&h| h as usize >= n) {
+        return Err(Error::VertexOutOfRange { vertex: h as u64, num_vertices: n as u64 });
+    }
+    // Marks, then local ids: 0 for a global id that is no ghost.
+    let map = crate::mem::try_atomic_vec(n, 0)?;
+    local.heads().par_iter().filter(|&&h| remote(h)).for_each(|&h| map[h as usize].store(1, Relaxed));
     let mut ghost_ids: Vec<u32> = Vec::new();
-    crate::mem::reserve(&mut ghost_ids, local.heads().par_iter().filter(|&&h| remote(h)).count())?;
-    ghost_ids.par_extend(local.heads().par_iter().copied().filter(|&h| remote(h)));
-    ghost_ids.par_sort_unstable();
-    ghost_ids.dedup();
+    crate::mem::reserve(&mut ghost_ids, map.par_iter().filter(|m| m.load(Relaxed) != 0).count())?;
+    for (v, m) in map.iter().enumerate() {
+        if m.load(Relaxed) != 0 {
+            m.store(owned + ghost_ids.len() as u32, Relaxed);
+            ghost_ids.push(v as u32);
+        }
+    }
     let total = owned as u64 + ghost_ids.len() as u64;
     if total >= INF as u64 {
         return Err(Error::InvalidArgument(format!(
@@ -75,27 +90,23 @@ fn with_ghosts(local: &LocalGraph) -> Result<(Vec<u64>, Vec<u32>, Vec<u32>)> {
     }
     let mut targets = Vec::new();
     crate::mem::reserve(&mut targets, local.num_arcs())?;
-    targets.par_extend(local.heads().par_iter().map(|&h| {
-        if remote(h) {
-            // Present: every remote head was collected above.
-            owned + ghost_ids.binary_search(&h).unwrap_or(0) as u32
-        } else {
-            h - first
-        }
-    }));
+    targets.par_extend(
+        local.heads().par_iter().map(|&h| if remote(h) { map[h as usize].load(Relaxed) } else { h - first }),
+    );
+    drop(map);
     let mut offsets = Vec::new();
     crate::mem::reserve(&mut offsets, total as usize + 1)?;
-    offsets.extend_from_slice(local.offsets());
+    offsets.par_extend(local.offsets().par_iter().copied());
     let end = *offsets.last().unwrap_or(&0);
     offsets.resize(total as usize + 1, end);
     Ok((offsets, targets, ghost_ids))
 }
 
 impl DeviceSlice {
-    /// `local` on `dev`: every buffer allocated (fit-checked by the device) and the arcs and
-    /// ghost ids uploaded.
-    pub(crate) fn load(dev: &dyn Device, local: &LocalGraph) -> Result<DeviceSlice> {
-        let (offsets, targets, ghost_ids) = with_ghosts(local)?;
+    /// `local`, a slice of a graph of `n` vertices, on `dev`: every buffer allocated
+    /// (fit-checked by the device) and the arcs and ghost ids uploaded.
+    pub(crate) fn load(dev: &dyn Device, local: &LocalGraph, n: usize) -> Result<DeviceSlice> {
+        let (offsets, targets, ghost_ids) = with_ghosts(local, n)?;
         let owned = local.num_vertices();
         let (ghosts, n) = (ghost_ids.len(), offsets.len() - 1);
         let upload_u32 = |v: &[u32]| -> Result<Buffer> {
@@ -335,7 +346,7 @@ mod tests {
         let g = Graph::from_arcs(8, &[(2, 7, 1), (2, 0, 2), (3, 3, 3), (3, 0, 4), (3, 2, 5), (5, 6, 1)]).unwrap();
         let weights = g.unsigned_weights("test").unwrap();
         let local = LocalGraph::of(&g, weights, 2..4).unwrap();
-        let (offsets, targets, ghost_ids) = with_ghosts(&local).unwrap();
+        let (offsets, targets, ghost_ids) = with_ghosts(&local, 8).unwrap();
         assert_eq!(ghost_ids, vec![0, 7]);
         // Owned: 2 -> local 0, 3 -> local 1; ghosts 0 -> 2, 7 -> 3.
         let mut arcs: Vec<(u32, u32)> = (0..2u32)

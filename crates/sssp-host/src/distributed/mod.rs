@@ -247,9 +247,12 @@ pub struct RankStats {
     /// step only, and zero where the group kept it): the counterpart of the one-GPU engine's
     /// graph upload, reported apart from the solve.
     pub load: Duration,
-    /// This rank's solve: its rounds and the gather, from the first all-reduce to the end
-    /// (the largest over the ranks is the run's [`Stats::compute`]).
+    /// This rank's solve: its set-up and rounds, up to the gather (the largest over the ranks
+    /// is the run's [`Stats::compute`], which so leaves out the distances' way to the caller,
+    /// as the one-device engines leave out their download).
     pub solve: Duration,
+    /// Time to bring the distances to rank 0 (the device step's download, the gather).
+    pub gather: Duration,
     /// Time relaxing and applying received candidates.
     pub relax: Duration,
     /// Time in the exchanges (waiting for the slowest rank included).
@@ -631,7 +634,7 @@ pub fn run_rank<C: Communicator>(
 ) -> Result<RankOutcome> {
     let t = Instant::now();
     let mut outcome = run_rank_with(None, local, partition, comm, params)?;
-    outcome.stats.solve = t.elapsed();
+    outcome.stats.solve = t.elapsed().saturating_sub(outcome.stats.gather);
     Ok(outcome)
 }
 
@@ -682,7 +685,8 @@ impl RankSlice {
                     Some(slice) => slice,
                     none => {
                         let t = Instant::now();
-                        let slice = none.insert(device::DeviceSlice::load(dev, &self.local)?);
+                        let n = *partition.bounds().last().unwrap_or(&0) as usize;
+                        let slice = none.insert(device::DeviceSlice::load(dev, &self.local, n)?);
                         load = t.elapsed();
                         slice
                     }
@@ -694,7 +698,7 @@ impl RankSlice {
         let t = Instant::now();
         let mut outcome = run_rank_with(on, &self.local, partition, comm, params)?;
         outcome.stats.load = load;
-        outcome.stats.solve = t.elapsed();
+        outcome.stats.solve = t.elapsed().saturating_sub(outcome.stats.gather);
         Ok(outcome)
     }
 }
@@ -749,6 +753,7 @@ fn run_rounds<C: Communicator, S: LocalStep>(
         stats.relax += t.elapsed();
         cur = lowest_everywhere(comm, &mut step, &mut stats)?;
     }
+    let t = Instant::now();
     let done = step.finish()?;
     stats.expanded = done.expanded;
     stats.arcs_relaxed = done.arcs_relaxed;
@@ -756,6 +761,7 @@ fn run_rounds<C: Communicator, S: LocalStep>(
     let mut totals = [stats.arcs_relaxed, done.overflow as u64];
     comm.all_reduce(&mut totals, Reduce::Sum)?;
     let dist = gather(comm, &done.dist, partition)?;
+    stats.gather = t.elapsed();
     Ok(RankOutcome { dist, stats, rounds, buckets, arcs_relaxed: totals[0], overflow: totals[1] > 0 })
 }
 
@@ -781,21 +787,37 @@ fn lowest_everywhere<C: Communicator, S: LocalStep>(comm: &mut C, step: &mut S, 
 
 /// Every rank's distances to rank 0, which receives them in rank order: vertex order.
 fn gather<C: Communicator>(comm: &mut C, dist: &[u32], partition: &Partition) -> Result<Option<Vec<u32>>> {
+    use rayon::prelude::*;
+    // Two distances to an item: half the items and bytes of one each.
+    let pair = |c: &[u32]| c[0] as u64 | (c.get(1).copied().unwrap_or(0) as u64) << 32;
     let mut outboxes = vec![Vec::new(); comm.size()];
-    crate::mem::reserve(&mut outboxes[0], dist.len())?;
-    outboxes[0].extend(dist.iter().map(|&d| d as u64));
+    crate::mem::reserve(&mut outboxes[0], dist.len().div_ceil(2))?;
+    outboxes[0].par_extend(dist.par_chunks(2).map(pair));
     let mut inbox = Vec::new();
     comm.exchange(&outboxes, &mut inbox)?;
+    drop(outboxes);
     if comm.rank() != 0 {
         return Ok(None);
     }
-    let n = *partition.bounds().last().unwrap_or(&0) as usize;
-    if inbox.len() != n {
-        return Err(Error::Communication(format!("rank 0 gathered {} distances of {n}", inbox.len())));
+    // The inbox holds the ranks' items in rank order, each rank's ceil(len / 2).
+    let lens: Vec<usize> = (0..partition.parts()).map(|r| partition.range(r).len()).collect();
+    let items: usize = lens.iter().map(|l| l.div_ceil(2)).sum();
+    if inbox.len() != items {
+        return Err(Error::Communication(format!("rank 0 gathered {} items of distances, not {items}", inbox.len())));
     }
-    let mut all = Vec::new();
-    crate::mem::reserve(&mut all, n)?;
-    all.extend(inbox.iter().map(|&d| d as u32));
+    let n = lens.iter().sum();
+    let mut all = crate::mem::try_vec(n, 0u32)?;
+    let (mut from, mut at) = (0, 0);
+    for len in lens {
+        let (src, dst) = (&inbox[from..from + len.div_ceil(2)], &mut all[at..at + len]);
+        dst.par_chunks_mut(2).zip(src.par_iter()).for_each(|(d, &x)| {
+            d[0] = x as u32;
+            if let Some(hi) = d.get_mut(1) {
+                *hi = (x >> 32) as u32;
+            }
+        });
+        (from, at) = (from + len.div_ceil(2), at + len);
+    }
     Ok(Some(all))
 }
 

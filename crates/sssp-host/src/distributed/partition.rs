@@ -118,7 +118,8 @@ pub struct LocalGraph {
 
 impl LocalGraph {
     /// The slice of `g` (with `weights`, its weights as [`Graph::unsigned_weights`] gives them)
-    /// for the vertices `range`: copies its arcs, O(its vertices + arcs).
+    /// for the vertices `range`: copies its arcs (on all of rayon's threads), O(its vertices +
+    /// arcs).
     pub fn of(g: &Graph, weights: &[u32], range: Range<u32>) -> Result<LocalGraph> {
         let (lo, hi) = (range.start as usize, range.end as usize);
         if lo > hi || hi > g.num_vertices() || weights.len() != g.num_arcs() {
@@ -133,12 +134,15 @@ impl LocalGraph {
         let (s, e) = (offsets[lo] as usize, offsets[hi] as usize);
         let mut rebased = Vec::new();
         crate::mem::reserve(&mut rebased, hi - lo + 1)?;
-        rebased.extend(offsets[lo..=hi].iter().map(|&o| o - s as u64));
+        {
+            use rayon::prelude::*;
+            rebased.par_extend(offsets[lo..=hi].par_iter().map(|&o| o - s as u64));
+        }
         Ok(LocalGraph {
             first: range.start,
             offsets: rebased,
-            heads: crate::mem::try_to_vec(&g.targets()[s..e])?,
-            weights: crate::mem::try_to_vec(&weights[s..e])?,
+            heads: crate::mem::try_par_to_vec(&g.targets()[s..e])?,
+            weights: crate::mem::try_par_to_vec(&weights[s..e])?,
         })
     }
 
