@@ -143,7 +143,7 @@ pub(crate) type Job = Box<dyn FnOnce(&mut Nccl) -> Result<super::RankOutcome> + 
 /// What a rank's thread answers: its endpoint is up, or a job's outcome.
 enum Reply {
     Ready,
-    Done(super::RankOutcome),
+    Done(Box<super::RankOutcome>),
 }
 
 /// A rank's thread, as the group sees it.
@@ -183,7 +183,7 @@ impl Worker {
                                 .unwrap_or_default();
                             Err(Error::Communication(format!("rank {rank} panicked: {why}")))
                         });
-                    if reply.send(outcome.map(Reply::Done)).is_err() {
+                    if reply.send(outcome.map(|o| Reply::Done(Box::new(o)))).is_err() {
                         return;
                     }
                 }
@@ -248,7 +248,7 @@ impl NcclGroup {
             }
         }
         let outcomes = self.answers(|reply| match reply {
-            Reply::Done(outcome) => Ok(outcome),
+            Reply::Done(outcome) => Ok(*outcome),
             Reply::Ready => Err(Error::Communication("an NCCL rank answered its set-up twice".into())),
         });
         self.failed = outcomes.is_err();
