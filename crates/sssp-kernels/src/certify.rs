@@ -258,7 +258,9 @@ unsafe fn expand_arcs(a: &CertArgs, u: u32, from: u64, step: u64, out: *mut u32,
 #[inline(always)]
 pub unsafe fn expand(a: &CertArgs, tid: u32, nthreads: u32) {
     let d = a.depth as usize;
-    let (from, out) = (a.queue[d % 2], a.queue[(d + 1) % 2]);
+    // Selected by a branch: indexing the parameter block's array with a value made ptxas copy
+    // the whole 120-byte block to local memory in every thread (as `ranks::pick` notes).
+    let (from, out) = if d % 2 == 0 { (a.queue[0], a.queue[1]) } else { (a.queue[1], a.queue[0]) };
     let lens = a.lens.add((d % 3) * CERT_LENS);
     let (len, hubs) = (*lens, *lens.add(1));
     if tid == 0 {
