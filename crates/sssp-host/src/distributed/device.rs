@@ -358,5 +358,8 @@ mod tests {
         assert_eq!(arcs, vec![(0, 2), (0, 3), (1, 0), (1, 1), (1, 2)]);
         assert_eq!(offsets.len(), 5, "one offset per owned vertex and ghost, and the end");
         assert_eq!(offsets[2..], [5, 5, 5], "ghosts have no arcs");
+        // A vertex count below a head (a slice paired with another graph's partition) is a
+        // typed error, not an index out of the map.
+        assert!(matches!(with_ghosts(&local, 7), Err(Error::VertexOutOfRange { vertex: 7, num_vertices: 7 })));
     }
 }
