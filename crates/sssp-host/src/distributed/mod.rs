@@ -862,6 +862,11 @@ fn check_count(p: usize) -> Result<()> {
 /// GPU, whose set-up (the CUDA contexts, NCCL's bootstrap) is [`Group::setup_time`], paid
 /// here once rather than in each solve's time.
 ///
+/// The ranks also keep their slices of the last graph solved (copies of its arcs: 8 bytes an
+/// arc on the host, and as much again on the devices for the device step), so that the next
+/// query on that graph pays only its rounds; solving another graph replaces them, dropping
+/// the group frees them. [`DistStats::load_time`] says what a solve spent making them.
+///
 /// ```
 /// use sssp::distributed::{DistOptions, Group, Ranks};
 /// use sssp::generate::{generate, GenSpec};
