@@ -17,6 +17,11 @@
 # PS (default 1..GPUs) the rank counts; ROW_LIMIT (default 60) the seconds one row may take;
 # ONLY=bench skips setup, one-rank example and suite (a second command on a warm machine).
 # The .bin files go to /dev/shm where it exists (kron 27's is 35 GB: memory, not disk speed).
+# PAIRS="kron:25@1 kron:26@2 kron:27@4" (with ONLY=bench) runs just those graph@ranks rows
+# (weak scaling: the graph doubling with the ranks), each with SOURCES (default 2) sources;
+# rows after a failed conversion are skipped. Each conversion writes FILE.tmp and renames it,
+# so a file present is a whole one (never wait for a conversion with `pgrep -f`: the
+# command's own shell line matches).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -77,9 +82,26 @@ run)
     .gpumulti/distributed --test-threads 1 >"$out/suite.txt" 2>&1 || echo "suite rc=$?" >>"$out/suite.txt"
   tail -n 4 "$out/suite.txt"
   fi
+  # A graph's .bin, made once: written under a temporary name and renamed when whole.
+  bin_of() {
+    local f=$bindir/${1//:/_}.bin
+    if [ ! -f "$f" ]; then
+      timeout 300 .gpumulti/sssp convert "gen:$1" "$f.tmp" --to bin >/dev/null 2>&1 && mv "$f.tmp" "$f" || return 1
+    fi
+    echo "$f"
+  }
+  if [ -n "${PAIRS:-}" ]; then
+    for pair in $PAIRS; do
+      spec=${pair%@*} p=${pair#*@}
+      echo "== $spec: $p NCCL ranks, ${STEPS:-device} step" >>"$out/bench.txt"
+      f=$(bin_of "$spec") || { echo "$spec: convert failed" >>"$out/bench.txt"; continue; }
+      timeout "${ROW_LIMIT:-120}" .gpumulti/sssp run "$f" --devices "$p" --device gpu --rank-step "${STEPS:-device}" \
+        -n "${SOURCES:-2}" --verify --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
+    done
+    exit 0
+  fi
   for spec in ${GRAPHS:-kron:20 road:1000000 kron:22}; do
-    f=$bindir/${spec//:/_}.bin
-    [ -f "$f" ] || timeout 300 .gpumulti/sssp convert "gen:$spec" "$f" >/dev/null 2>&1 || { echo "$spec: convert failed" >>"$out/bench.txt"; continue; }
+    f=$(bin_of "$spec") || { echo "$spec: convert failed" >>"$out/bench.txt"; continue; }
     echo "== $spec: the one-GPU engine (auto)" >>"$out/bench.txt"
     timeout "${ROW_LIMIT:-60}" .gpumulti/sssp run "$f" --device gpu -n 3 --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
     for step in ${STEPS:-device}; do
