@@ -260,7 +260,7 @@ pub unsafe fn expand(a: &CertArgs, tid: u32, nthreads: u32) {
     let d = a.depth as usize;
     // Selected by a branch: indexing the parameter block's array with a value made ptxas copy
     // the whole 120-byte block to local memory in every thread (as `ranks::pick` notes).
-    let (from, out) = if d % 2 == 0 { (a.queue[0], a.queue[1]) } else { (a.queue[1], a.queue[0]) };
+    let (from, out) = if d.is_multiple_of(2) { (a.queue[0], a.queue[1]) } else { (a.queue[1], a.queue[0]) };
     let lens = a.lens.add((d % 3) * CERT_LENS);
     let (len, hubs) = (*lens, *lens.add(1));
     if tid == 0 {

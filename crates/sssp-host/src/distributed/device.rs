@@ -209,7 +209,7 @@ impl<'a> DeviceStep<'a> {
         args.hub_arcs = params.hub_arcs;
         args.zero = params.metric.zero();
         args.source = if partition.owner(params.source) == me { params.source - args.first } else { u32::MAX };
-        let step = DeviceStep {
+        let mut step = DeviceStep {
             dev,
             slice,
             partition,
@@ -220,23 +220,19 @@ impl<'a> DeviceStep<'a> {
             cur: NONE,
             lens: None,
         };
-        step.run::<RankReset>(step.full())?;
+        step.launch::<RankReset>(step.full())?;
         Ok(step)
     }
 
-    /// Launch `K` over `items` items with the current arguments.
-    fn run<K: sssp_kernels::entry::Body<Args = RankArgs>>(&self, items: u64) -> Result<()> {
+    /// Launch `K` over `items` items with the current arguments; the length cells read before
+    /// it are stale.
+    fn launch<K: sssp_kernels::entry::Body<Args = RankArgs>>(&mut self, items: u64) -> Result<()> {
+        self.lens = None;
         // SAFETY: every address in `args` points into the slice's buffers on `self.dev`, sized
         // as `RankArgs` documents (`DeviceSlice::load`); the ids in them are local ids
         // `< csr.n`, and the inbox's global ids were checked to be this rank's
         // (`super::run_rounds`).
         unsafe { self.dev.run::<K>(self.args, items) }
-    }
-
-    /// Launch `K`; the length cells read before it are stale.
-    fn launch<K: sssp_kernels::entry::Body<Args = RankArgs>>(&mut self, items: u64) -> Result<()> {
-        self.lens = None;
-        self.run::<K>(items)
     }
 
     /// The length cells, after everything queued so far.

@@ -632,14 +632,12 @@ pub fn run_rank<C: Communicator>(
     comm: &mut C,
     params: Params,
 ) -> Result<RankOutcome> {
-    let t = Instant::now();
-    let mut outcome = run_rank_with(None, local, partition, comm, params)?;
-    outcome.stats.solve = t.elapsed().saturating_sub(outcome.stats.gather);
-    Ok(outcome)
+    run_rank_with(None, local, partition, comm, params)
 }
 
 /// [`run_rank`] with the local step on a device (its [`device::DeviceSlice`] of `local`), or on
-/// the host thread.
+/// the host thread; timed as [`RankStats::solve`] (the step's set-up and the rounds) and
+/// [`RankStats::gather`].
 fn run_rank_with<C: Communicator>(
     dev: Option<(&dyn Device, &mut device::DeviceSlice)>,
     local: &LocalGraph,
@@ -649,12 +647,15 @@ fn run_rank_with<C: Communicator>(
 ) -> Result<RankOutcome> {
     check_slice(local, partition, comm)?;
     let me = comm.rank();
-    match dev {
+    let t = Instant::now();
+    let mut outcome = match dev {
         Some((dev, slice)) => {
             run_rounds(device::DeviceStep::new(dev, slice, partition, me, params)?, local, partition, comm)
         }
         None => run_rounds(HostStep::new(local, partition, me, params)?, local, partition, comm),
-    }
+    }?;
+    outcome.stats.solve = t.elapsed().saturating_sub(outcome.stats.gather);
+    Ok(outcome)
 }
 
 /// A rank's part of a graph, kept by a [`Group`] between solves of that graph: its slice and,
@@ -670,7 +671,7 @@ impl RankSlice {
     }
 
     /// One solve on this slice: loaded on `dev` first if it is not yet (timed as
-    /// [`RankStats::load`]), then [`run_rank_with`] (timed as [`RankStats::solve`]).
+    /// [`RankStats::load`]), then [`run_rank_with`].
     fn run<C: Communicator>(
         &mut self,
         dev: Option<&dyn Device>,
@@ -695,10 +696,8 @@ impl RankSlice {
             }
             None => None,
         };
-        let t = Instant::now();
         let mut outcome = run_rank_with(on, &self.local, partition, comm, params)?;
         outcome.stats.load = load;
-        outcome.stats.solve = t.elapsed().saturating_sub(outcome.stats.gather);
         Ok(outcome)
     }
 }

@@ -104,14 +104,14 @@ impl Nccl {
     }
 
     /// `job` on this rank's kept slice of the group's graph; `fresh` (a new graph's slice)
-    /// replaces it first, the old one dropped before (its device memory with it).
+    /// replaces it first (the old one dropped, its device memory with it, before `job` loads
+    /// the new one).
     pub(crate) fn run_on_slice<T>(
         &mut self,
         fresh: Option<super::LocalGraph>,
         job: impl FnOnce(&mut super::RankSlice, &mut Nccl) -> Result<T>,
     ) -> Result<T> {
         if let Some(local) = fresh {
-            self.slice = None;
             self.slice = Some(super::RankSlice::new(local));
         }
         let mut slice = self
