@@ -19,7 +19,9 @@
 # The .bin files go to /dev/shm where it exists (kron 27's is 35 GB: memory, not disk speed).
 # PAIRS="kron:25@1 kron:26@2 kron:27@4" (with ONLY=bench) runs just those graph@ranks rows
 # (weak scaling: the graph doubling with the ranks), each with SOURCES (default 2) sources;
-# rows after a failed conversion are skipped. Each conversion writes FILE.tmp and renames it,
+# rows after a failed conversion are skipped. SSSP_BIN (default .gpumulti/sssp) runs the
+# benchmark rows with another binary (an old build, for a before/after in one call); the
+# conversions always use .gpumulti/sssp. EXTRA adds flags to the PAIRS rows (--hub-degree N). Each conversion writes FILE.tmp and renames it,
 # so a file present is a whole one (never wait for a conversion with `pgrep -f`: the
 # command's own shell line matches).
 set -euo pipefail
@@ -50,6 +52,7 @@ run)
   out=${2:?usage: scripts/gpu-multi.sh run OUT}
   mkdir -p "$out"
   if [ ! -x .gpumulti/sssp ]; then mkdir -p .gpumulti && tar xJf .gpumultipack/multi.tar.xz -C .gpumulti; fi
+  bin=${SSSP_BIN:-.gpumulti/sssp}
   # NVLink multicast stays off on the shared hosts (the device tool's KINDS.md).
   export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
   gpus=$(nvidia-smi -L | wc -l)
@@ -95,19 +98,19 @@ run)
       spec=${pair%@*} p=${pair#*@}
       echo "== $spec: $p NCCL ranks, ${STEPS:-device} step" >>"$out/bench.txt"
       f=$(bin_of "$spec") || { echo "$spec: convert failed" >>"$out/bench.txt"; continue; }
-      timeout "${ROW_LIMIT:-120}" .gpumulti/sssp run "$f" --devices "$p" --device gpu --rank-step "${STEPS:-device}" \
-        -n "${SOURCES:-2}" --verify --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
+      timeout "${ROW_LIMIT:-120}" "$bin" run "$f" --devices "$p" --device gpu --rank-step "${STEPS:-device}" \
+        -n "${SOURCES:-2}" --verify --json ${EXTRA:-} >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
     done
     exit 0
   fi
   for spec in ${GRAPHS:-kron:20 road:1000000 kron:22}; do
     f=$(bin_of "$spec") || { echo "$spec: convert failed" >>"$out/bench.txt"; continue; }
     echo "== $spec: the one-GPU engine (auto)" >>"$out/bench.txt"
-    timeout "${ROW_LIMIT:-60}" .gpumulti/sssp run "$f" --device gpu -n 3 --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
+    timeout "${ROW_LIMIT:-60}" "$bin" run "$f" --device gpu -n 3 --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
     for step in ${STEPS:-device}; do
       for p in ${PS:-$(seq 1 "$gpus")}; do
         echo "== $spec: $p NCCL ranks, $step step" >>"$out/bench.txt"
-        timeout "${ROW_LIMIT:-60}" .gpumulti/sssp run "$f" --devices "$p" --device gpu --rank-step "$step" -n 3 --verify --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
+        timeout "${ROW_LIMIT:-60}" "$bin" run "$f" --devices "$p" --device gpu --rank-step "$step" -n 3 --verify --json >>"$out/bench.txt" 2>&1 || echo "rc=$?" >>"$out/bench.txt"
       done
     done
   done

@@ -18,8 +18,10 @@ const RANKS: [usize; 5] = [1, 2, 3, 4, 7];
 
 /// Both local steps: the host's, and the device's kernels (on simulated ranks the CPU
 /// backend's device runs them; on NCCL ranks the GPUs), the latter also with every vertex of
-/// more than 3 out-arcs a hub (expanded by the whole grid), so that small graphs take that path.
-const STEPS: [(StepOn, Option<u32>); 3] = [(StepOn::Host, None), (StepOn::Device, None), (StepOn::Device, Some(4))];
+/// 3 to 5 out-arcs wide (a wide team each) and of more a hub (expanded by the whole grid), so
+/// that small graphs take all three tiers: (step, hub threshold, wide threshold).
+const STEPS: [(StepOn, Option<u32>, Option<u32>); 3] =
+    [(StepOn::Host, None, None), (StepOn::Device, None, None), (StepOn::Device, Some(6), Some(3))];
 
 /// Every rank count from every source against Dijkstra, with the run's own accounting checked.
 fn check(g: &Graph, sources: &[u32], opts: &DistOptions, what: &str) {
@@ -29,9 +31,9 @@ fn check(g: &Graph, sources: &[u32], opts: &DistOptions, what: &str) {
             Some(c) => want.into_iter().map(|d| if d != UNREACHED && d as u64 > c { UNREACHED } else { d }).collect(),
             None => want,
         };
-        for (p, (step, hub_arcs)) in RANKS.into_iter().flat_map(|p| STEPS.map(|s| (p, s))) {
-            let opts = &DistOptions { step, hub_arcs, ..*opts };
-            let what = &format!("{what} ({step:?} step, hubs from {hub_arcs:?} arcs)");
+        for (p, (step, hub_arcs, wide_arcs)) in RANKS.into_iter().flat_map(|p| STEPS.map(|s| (p, s))) {
+            let opts = &DistOptions { step, hub_arcs, wide_arcs, ..*opts };
+            let what = &format!("{what} ({step:?} step, hubs from {hub_arcs:?} arcs, wide from {wide_arcs:?})");
             let Some(run) = dist_solve(g, src, p, opts) else { continue };
             let run = run.unwrap_or_else(|e| panic!("{what}: {p} ranks from {src} failed: {e}"));
             if let Err(e) = sssp::verify::compare_in(g.metric(), &run.solution.dist, &want) {
@@ -84,8 +86,10 @@ fn isolated_source_reaches_only_itself() {
     // Vertex 3 has no arcs at all; vertex 4 only in-arcs.
     let g = Graph::from_arcs(6, &[(0, 1, 2), (1, 2, 2), (2, 0, 1), (0, 4, 9), (5, 4, 1)]).unwrap();
     for src in [3, 4] {
-        for (p, (step, hub_arcs)) in RANKS.into_iter().flat_map(|p| STEPS.map(|s| (p, s))) {
-            let Some(run) = dist_solve(&g, src, p, &DistOptions { step, hub_arcs, ..DistOptions::default() }) else {
+        for (p, (step, hub_arcs, wide_arcs)) in RANKS.into_iter().flat_map(|p| STEPS.map(|s| (p, s))) {
+            let Some(run) =
+                dist_solve(&g, src, p, &DistOptions { step, hub_arcs, wide_arcs, ..DistOptions::default() })
+            else {
                 continue;
             };
             let run = run.unwrap();
@@ -135,8 +139,10 @@ fn overflowing_distances_are_a_typed_error_and_overflowing_candidates_are_not() 
     // Three arcs of weight 2^31 + 1: the third vertex's distance needs 33 bits.
     let heavy = (1i64 << 31) + 1;
     let g = Graph::from_arcs(4, &[(0, 1, heavy), (1, 2, heavy), (2, 3, heavy)]).unwrap();
-    for (p, (step, hub_arcs)) in RANKS.into_iter().flat_map(|p| STEPS.map(|s| (p, s))) {
-        let Some(r) = dist_solve(&g, 0, p, &DistOptions { step, hub_arcs, ..DistOptions::default() }) else { continue };
+    for (p, (step, hub_arcs, wide_arcs)) in RANKS.into_iter().flat_map(|p| STEPS.map(|s| (p, s))) {
+        let Some(r) = dist_solve(&g, 0, p, &DistOptions { step, hub_arcs, wide_arcs, ..DistOptions::default() }) else {
+            continue;
+        };
         assert!(matches!(r, Err(Error::DistanceOverflow { vertex: 2, bits: 32 })), "{p} ranks, {step:?} step: {r:?}");
     }
     // 0 -> 1 heavy and 0 -> 2 -> 1 light: the candidate through the heavy arc overflows, 3's
@@ -181,6 +187,7 @@ proptest! {
         p_pick in 1usize..10,
         on_device in any::<bool>(),
         hub_arcs in prop::option::of(1u32..6),
+        wide_arcs in prop::option::of(1u32..4),
         delta in prop::option::of(1u32..40),
         cutoff in prop::option::of(0u64..3000),
     ) {
@@ -191,8 +198,8 @@ proptest! {
         }
         let p = p_pick.min(max_ranks());
         let step = if on_device { StepOn::Device } else { StepOn::Host };
-        let run = dist_solve(&g, src, p, &DistOptions { delta, cutoff, step, hub_arcs }).unwrap().unwrap();
-        prop_assert_eq!(run.solution.dist, want, "{} ranks, delta {:?}, cutoff {:?}, {:?} step, hubs {:?}", p, delta, cutoff, step, hub_arcs);
+        let run = dist_solve(&g, src, p, &DistOptions { delta, cutoff, step, hub_arcs, wide_arcs }).unwrap().unwrap();
+        prop_assert_eq!(run.solution.dist, want, "{} ranks, delta {:?}, cutoff {:?}, {:?} step, hubs {:?}, wide {:?}", p, delta, cutoff, step, hub_arcs, wide_arcs);
     }
 }
 
@@ -214,8 +221,8 @@ fn a_group_keeps_a_graph_between_solves_and_makes_another_afresh() {
             (&road, 9, false),
             (&kron, 4, false),
         ];
-        for (step, hub_arcs) in STEPS {
-            let opts = DistOptions { step, hub_arcs, ..DistOptions::default() };
+        for (step, hub_arcs, wide_arcs) in STEPS {
+            let opts = DistOptions { step, hub_arcs, wide_arcs, ..DistOptions::default() };
             for (i, &(g, src, kept)) in queries.iter().enumerate() {
                 let run = group.solve(g, src, &opts).unwrap();
                 let what = format!("{p} ranks, {step:?} step, query {i}");

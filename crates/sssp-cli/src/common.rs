@@ -154,7 +154,9 @@ pub struct SolveArgs {
     pub balance: Option<String>,
     /// Hub threshold: frontier vertices with at least N out-arcs are expanded by a grid-wide
     /// partitioned pass instead of their thread, virtual warp or block (H-BF's high-degree
-    /// path; 0 = never). Partition balance needs none. [default: 64]
+    /// path; 0 = never). Partition balance needs none. [default: 64] With --devices: a rank's
+    /// queued vertex with at least N out-arcs is expanded by the rank's whole grid (at least
+    /// 1; default 4096).
     #[arg(long, value_name = "N")]
     pub hub_degree: Option<u32>,
     /// H-BF's edge classes for the engine strategies (skip self-loops, relax arcs into sinks

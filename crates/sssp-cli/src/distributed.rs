@@ -42,10 +42,10 @@ fn check_args(a: &crate::RunArgs) -> Result<()> {
             algo.name()
         )));
     }
-    a.solve.check_flags(Algo::DeltaStepping)?;
+    without_hubs(a).check_flags(Algo::DeltaStepping)?;
     if let Some(flag) = unread(a).first() {
         return Err(Error::InvalidArgument(format!(
-            "{flag} does not apply with --devices (distributed runs take --delta, --cutoff, the sources, --verify, -o with distances or tree, --json)"
+            "{flag} does not apply with --devices (distributed runs take --delta, --cutoff, --hub-degree, the sources, --verify, -o with distances or tree, --json)"
         )));
     }
     Ok(())
@@ -70,6 +70,13 @@ fn group_on(device: DeviceKind, p: usize) -> Result<Group> {
     }
 }
 
+/// `a`'s solve flags without `--hub-degree`, which a distributed run reads as the ranks' own
+/// threshold (`DistOptions::hub_arcs`), not as the one-device strategies' (delta-stepping
+/// takes none).
+fn without_hubs(a: &crate::RunArgs) -> common::SolveArgs {
+    common::SolveArgs { hub_degree: None, ..a.solve.clone() }
+}
+
 /// `sssp run --devices P`.
 pub fn run(a: &crate::RunArgs, p: u32) -> Result<()> {
     check_args(a)?;
@@ -79,14 +86,20 @@ pub fn run(a: &crate::RunArgs, p: u32) -> Result<()> {
     let g = a.graph.load_nonempty()?;
     let opts = sssp::strategy::Options {
         certify: common::certify_mode(a.verify, a.host_certificate),
-        ..a.solve.options_for(&g, Algo::DeltaStepping, false)?
+        ..without_hubs(a).options_for(&g, Algo::DeltaStepping, false)?
     };
     let step = match a.rank_step.as_str() {
         "host" => StepOn::Host,
         "device" => StepOn::Device,
         _ => StepOn::Auto,
     };
-    let dist_opts = DistOptions { delta: opts.delta, cutoff: opts.cutoff, step, ..DistOptions::default() };
+    let dist_opts = DistOptions {
+        delta: opts.delta,
+        cutoff: opts.cutoff,
+        step,
+        hub_arcs: a.solve.hub_degree,
+        ..DistOptions::default()
+    };
     let sources = a.solve.sources(&g)?;
     // The arguments are checked before the ranks start: NCCL's set-up takes seconds.
     Params::new(&g, sources[0], &dist_opts)?;

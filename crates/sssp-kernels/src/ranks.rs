@@ -11,13 +11,22 @@
 //!
 //! **A round** `r` of bucket `cur` (the host drives: `sssp::distributed`'s round protocol):
 //! - [`relax`] expands the vertices queued for round `r` (`near[r % 2]`) with their current
-//!   distances: the hubs (at least `hub_arcs` out-arcs, queued from the back) one after the
-//!   other by the whole grid, the others by teams of lanes. A head whose distance falls is *routed* ([`route`]): an owned head whose new
+//!   distances in three tiers by out-degree: the hubs (at least `hub_arcs` out-arcs, queued
+//!   from the back of the near queue) one after the other by the whole grid, the wide vertices
+//!   (at least `wide_arcs`, their own queue) by teams of `wide_team` lanes side by side,
+//!   the others by teams of `team` lanes. A head whose distance falls is *routed* ([`route`]): an owned head whose new
 //!   distance lies in `cur` is queued for round `r + 1` (`near[(r + 1) % 2]`, at most once per
 //!   round: its `stamp` cell), one in a later bucket goes to the far pile (at most once while
 //!   it waits there: its `far_flag`), a ghost is queued in `ghosts` (once per round).
-//! - [`pack`] writes each queued ghost as an outgoing item, `(global id << 32) | distance`.
-//! - [`apply`] lowers the owned vertices that other ranks' items name, routing as above.
+//! - [`pack`] writes each queued ghost as an outgoing item, `(global id << 32) | distance`,
+//!   into its owner's range of the outbox: a rank's ghosts are numbered in global id order
+//!   and owners hold contiguous id ranges, so the ghosts of rank `d` are the ghost indices
+//!   `ranges[d]..ranges[d + 1]`, and that range of the outbox is room enough for a round's
+//!   items to `d` (each ghost is queued once a round). A count per destination, in the
+//!   length cells after [`RANK_LENS`], says how much of each range the round filled: the
+//!   host reads those `P` counts and the items go to their owners from device memory.
+//! - [`apply`] lowers the owned vertices that other ranks' items name, routing as above
+//!   (an item for a vertex this rank does not own is counted in [`C_FOREIGN`], not applied).
 //! - [`far_min`] finds the lowest bucket above `cur` in the far pile, for the all-reduce that
 //!   picks the next bucket when no rank has work left in `cur`.
 //! - [`split`], at the first round of a new bucket, moves the far pile's vertices of that
@@ -45,24 +54,57 @@ pub const L_FAR: usize = 2;
 pub const L_GHOSTS: usize = 4;
 /// ... the overflow flag (a candidate that did not fit the 32-bit cells)...
 pub const L_OVERFLOW: usize = 6;
-/// ... and the hubs of the two near queues (round parity), queued from the back.
+/// ... the hubs of the two near queues (round parity), queued from the back...
 pub const L_HUBS: usize = 7;
-/// Length cells in all.
-pub const RANK_LENS: usize = 9;
+/// ... and the two wide queues (round parity).
+pub const L_WIDE: usize = 9;
+/// Length cells before the per-destination counts: those follow, `2 * ranks` of them
+/// (round parity, then destination rank), so the host reads a round's lengths and counts at
+/// once ([`rank_lens`] cells in all).
+pub const RANK_LENS: usize = 11;
+
+/// Length cells of a rank among `ranks`: the fixed ones and two rows of per-destination
+/// counts.
+pub const fn rank_lens(ranks: u32) -> usize {
+    RANK_LENS + 2 * ranks as usize
+}
+
+/// The first per-destination count of round parity `side`.
+#[inline(always)]
+pub const fn counts_at(side: usize, ranks: u32) -> usize {
+    RANK_LENS + side * ranks as usize
+}
 
 /// Out-arcs from which a queued vertex is a hub ([`RankArgs::hub_arcs`]'s usual value): its
 /// expansion is shared by the whole grid, not one team (a Kronecker hub's 10^5-10^6 arcs would
-/// otherwise serialise on one warp's 32 lanes for the whole round).
-pub const RANK_HUB_ARCS: u32 = 4096;
+/// otherwise serialise on one team's lanes for the whole round). The hubs go one after the
+/// other, each a pass of the whole grid that a few-thousand-arc vertex leaves mostly idle: at
+/// 4,096 (with no wide tier) kron 26's two ranks relaxed for 279-354 ms a solve, at 65,536 for
+/// 159-199 ms, at 1,024 for 785-974 (four H100s, `docs/distributed.md`).
+pub const RANK_HUB_ARCS: u32 = 65536;
+
+/// Out-arcs from which a queued vertex below [`RankArgs::hub_arcs`] is *wide*
+/// ([`RankArgs::wide_arcs`]'s usual value): expanded by a team of [`RankArgs::wide_team`]
+/// lanes (on the GPU [`RANK_WIDE_TEAM`]), the wide vertices side by side, so a vertex of up to
+/// `hub_arcs` arcs takes at most `hub_arcs / wide_team` steps per lane instead of
+/// `hub_arcs / 32` on a warp.
+pub const RANK_WIDE_ARCS: u32 = 1024;
+
+/// Lanes of a wide vertex's team on the GPU (consecutive threads: four blocks of 256; the
+/// kernels share no memory within a block, so a team need not be one).
+pub const RANK_WIDE_TEAM: u32 = 1024;
 
 /// Count cells ([`RankArgs::cells`]): arcs relaxed...
 pub const C_ARCS: usize = 0;
 /// ... vertices expanded...
 pub const C_EXPANDED: usize = 1;
-/// ... and the lowest bucket above `cur` in the far pile ([`far_min`]; reset to `u64::MAX`).
+/// ... the lowest bucket above `cur` in the far pile ([`far_min`]; reset to `u64::MAX`)...
 pub const C_FAR_MIN: usize = 2;
+/// ... and received items naming a vertex this rank does not own ([`apply`] skips them; the
+/// host makes any a typed error: the transport delivered to the wrong rank).
+pub const C_FOREIGN: usize = 3;
 /// Count cells in all.
-pub const RANK_CELLS: usize = 3;
+pub const RANK_CELLS: usize = 4;
 
 /// Parameters of a rank's kernels (one block for all five; each reads what it needs).
 #[repr(C)]
@@ -80,15 +122,20 @@ pub struct RankArgs {
     pub near: [*mut u32; 2],
     /// Two far piles of `owned` entries: the current one is `far[far_side]`.
     pub far: [*mut u32; 2],
+    /// Two wide queues (round parity) of `owned` entries.
+    pub wide: [*mut u32; 2],
     /// `csr.n - owned` entries: the ghosts lowered this round.
     pub ghosts: *mut u32,
     /// `csr.n - owned` global ids, one per ghost.
     pub ghost_ids: *const u32,
     /// [`apply`]: `count` items `(global id << 32) | distance`, every id owned.
     pub inbox: *const u64,
-    /// [`pack`]: `csr.n - owned` items.
+    /// [`pack`]: `csr.n - owned` items, rank `d`'s in `ranges[d]..ranges[d + 1]`.
     pub outbox: *mut u64,
-    /// [`RANK_LENS`] length cells.
+    /// `ranks + 1` ghost indices: the ghosts of rank `d` are `ranges[d]..ranges[d + 1]`
+    /// (module doc); `ranges[ranks]` is the ghost count.
+    pub ranges: *const u32,
+    /// [`rank_lens`]`(ranks)` length cells.
     pub lens: *mut u32,
     /// [`RANK_CELLS`] count cells.
     pub cells: *mut u64,
@@ -116,10 +163,19 @@ pub struct RankArgs {
     pub source: u32,
     /// ... and its distance cell (the metric's zero).
     pub zero: u32,
+    /// Ranks in the group (`ranges` has one more entry).
+    pub ranks: u32,
+    /// Out-arcs from which a queued vertex below `hub_arcs` is wide ([`RANK_WIDE_ARCS`]; tests
+    /// set it low)...
+    pub wide_arcs: u32,
+    /// ... and the lanes of its team: [`RANK_WIDE_TEAM`] on the GPU, 1 on the CPU.
+    pub wide_team: u32,
+    /// Keeps the block a whole number of 8-byte words.
+    pub _pad: u32,
 }
 
 // The layout the PTX entry points expect, and the marks every parameter block carries.
-const _: () = assert!(core::mem::size_of::<RankArgs>() == 40 + 8 * 13 + 4 * 12);
+const _: () = assert!(core::mem::size_of::<RankArgs>() == 40 + 8 * 16 + 4 * 16);
 #[cfg(all(feature = "cuda", not(target_arch = "nvptx64")))]
 // SAFETY: `#[repr(C)]`, `Copy`, only integers and addresses, the layout checked above.
 unsafe impl cudarc::driver::DeviceRepr for RankArgs {}
@@ -163,26 +219,39 @@ fn far(a: &RankArgs, side: usize) -> *mut u32 {
     pick(a.far, side)
 }
 
+/// Wide queue `side`.
+#[inline(always)]
+fn wide(a: &RankArgs, side: usize) -> *mut u32 {
+    pick(a.wide, side)
+}
+
 /// The queue behind length cell `len`.
 #[inline(always)]
 unsafe fn queue(a: &RankArgs, items: *mut u32, len: usize) -> Queue {
     Queue { items, len: a.lens.add(len) }
 }
 
-/// Whether this call is the first to mark `v` with `stamp` (one queueing per round).
+/// Whether this call is the first to mark `v` with `stamp` (one queueing per round). A plain
+/// read first: a vertex lowered again in the same round (a ghost many arcs reach, a hub's
+/// neighbour) is already marked, and the read spares the atomic; the swap still decides.
 #[inline(always)]
 unsafe fn first_mark(stamps: *mut u32, v: u32, stamp: u32) -> bool {
-    AtomicU32::from_ptr(stamps.add(v as usize)).swap(stamp, Relaxed) != stamp
+    let cell = AtomicU32::from_ptr(stamps.add(v as usize));
+    cell.load(Relaxed) != stamp && cell.swap(stamp, Relaxed) != stamp
 }
 
-/// Owned vertex `v` into near queue `side`: hubs from the back (their own length cell), the
-/// others from the front. A vertex is queued once per round, so the `owned` entries hold both.
+/// Owned vertex `v` into near queue `side`: hubs from the back (their own length cell), wide
+/// vertices into wide queue `side`, the others from the front. A vertex is queued once per
+/// round, so the `owned` entries hold hubs and others, and the wide queue every vertex of its
+/// degree.
 #[inline(always)]
 unsafe fn queue_near(a: &RankArgs, v: u32, side: usize) {
     let degree = *a.csr.offsets.add(v as usize + 1) - *a.csr.offsets.add(v as usize);
     if degree >= a.hub_arcs as u64 {
         let slot = AtomicU32::from_ptr(a.lens.add(L_HUBS + side)).fetch_add(1, Relaxed);
         *near(a, side).add((a.owned - 1 - slot) as usize) = v;
+    } else if degree >= a.wide_arcs as u64 {
+        push_one(queue(a, wide(a, side), L_WIDE + side), v);
     } else {
         push_one(queue(a, near(a, side), L_NEAR + side), v);
     }
@@ -229,7 +298,7 @@ pub unsafe fn reset(a: &RankArgs, tid: u32, nthreads: u32) {
         v += nthreads;
     }
     if tid == 0 {
-        for l in 0..RANK_LENS {
+        for l in 0..rank_lens(a.ranks) {
             *a.lens.add(l) = 0;
         }
         for c in 0..RANK_CELLS {
@@ -261,8 +330,8 @@ pub unsafe fn route(a: &RankArgs, v: u32, c: u32) {
 }
 
 /// Expand the vertices queued for this round: the hubs one after the other, each one's arcs
-/// strided over the whole grid, then the others, teams of `team` lanes striding each one's
-/// arcs. Returns this thread's arcs relaxed and vertices expanded.
+/// strided over the whole grid; then the wide vertices, teams of `wide_team` lanes; then the
+/// others, teams of `team` lanes. Returns this thread's arcs relaxed and vertices expanded.
 #[inline(always)]
 pub unsafe fn relax(a: &RankArgs, tid: u32, nthreads: u32) -> (u64, u64) {
     let side = (a.round % 2) as usize;
@@ -270,28 +339,44 @@ pub unsafe fn relax(a: &RankArgs, tid: u32, nthreads: u32) -> (u64, u64) {
     let (len, hubs) = (load_len(a.lens.add(L_NEAR + side)), load_len(a.lens.add(L_HUBS + side)));
     let (mut arcs, mut expanded) = (0u64, 0u64);
     for h in 0..hubs {
-        let u = *from.add((a.owned - 1 - h) as usize);
-        let du = dist_of(load_packed(a.dist, u));
-        let (start, end) = (*a.csr.offsets.add(u as usize), *a.csr.offsets.add(u as usize + 1));
-        arcs += relax_arcs(a, du, start + tid as u64, end, nthreads as u64);
-        expanded += (tid == 0) as u64;
+        let (a_, e) = expand(a, *from.add((a.owned - 1 - h) as usize), tid, nthreads);
+        (arcs, expanded) = (arcs + a_, expanded + e);
     }
-    let team = a.team.max(1);
+    let (a_, e) = by_teams(a, wide(a, side), load_len(a.lens.add(L_WIDE + side)), a.wide_team, tid, nthreads);
+    (arcs, expanded) = (arcs + a_, expanded + e);
+    let (a_, e) = by_teams(a, from, len, a.team, tid, nthreads);
+    (arcs + a_, expanded + e)
+}
+
+/// The `len` vertices of `queue`, teams of `team` lanes (at least 1) each taking one vertex at
+/// a time: this thread's arcs relaxed and vertices expanded.
+#[inline(always)]
+unsafe fn by_teams(a: &RankArgs, queue: *const u32, len: u32, team: u32, tid: u32, nthreads: u32) -> (u64, u64) {
+    let team = team.max(1);
     let (mut i, lane, teams) = (tid / team, tid % team, (nthreads / team).max(1));
+    let (mut arcs, mut expanded) = (0u64, 0u64);
     while i < len {
-        let u = *from.add(i as usize);
-        let du = dist_of(load_packed(a.dist, u));
-        let (start, end) = (*a.csr.offsets.add(u as usize), *a.csr.offsets.add(u as usize + 1));
-        arcs += relax_arcs(a, du, start + lane as u64, end, team as u64);
-        expanded += (lane == 0) as u64;
+        let (a_, e) = expand(a, *queue.add(i as usize), lane, team);
+        (arcs, expanded) = (arcs + a_, expanded + e);
         i += teams;
     }
     (arcs, expanded)
 }
 
-/// Each ghost queued this round as an outgoing item (its smallest candidate so far). Thread 0
-/// also empties the cells the next round fills: its ghosts' (the other parity) and the near
-/// queue this round expanded (the next round pushes into it), so a round needs no upload.
+/// Lane `lane` of `lanes` expanding vertex `u` at its current distance: its arcs relaxed,
+/// and 1 expanded for lane 0.
+#[inline(always)]
+unsafe fn expand(a: &RankArgs, u: u32, lane: u32, lanes: u32) -> (u64, u64) {
+    let du = dist_of(load_packed(a.dist, u));
+    let (start, end) = (*a.csr.offsets.add(u as usize), *a.csr.offsets.add(u as usize + 1));
+    (relax_arcs(a, du, start + lane as u64, end, lanes as u64), (lane == 0) as u64)
+}
+
+/// Each ghost queued this round as an outgoing item (its smallest candidate so far), in its
+/// owner's range of the outbox (module doc), counted in the round's per-destination cells.
+/// The launch also empties the cells the next round fills: its ghosts' and per-destination
+/// counts (the other parity) and the near queue this round expanded (the next round pushes
+/// into it), so a round needs no upload.
 #[inline(always)]
 pub unsafe fn pack(a: &RankArgs, tid: u32, nthreads: u32) {
     let side = (a.round % 2) as usize;
@@ -300,14 +385,41 @@ pub unsafe fn pack(a: &RankArgs, tid: u32, nthreads: u32) {
         *a.lens.add(L_GHOSTS + 1 - side) = 0;
         *a.lens.add(L_NEAR + side) = 0;
         *a.lens.add(L_HUBS + side) = 0;
+        *a.lens.add(L_WIDE + side) = 0;
     }
+    let mut d = tid;
+    while d < a.ranks {
+        *a.lens.add(counts_at(1 - side, a.ranks) + d as usize) = 0;
+        d += nthreads;
+    }
+    let counts = a.lens.add(counts_at(side, a.ranks));
     let mut i = tid;
     while i < len {
-        let g = *a.ghosts.add(i as usize);
-        let id = *a.ghost_ids.add((g - a.owned) as usize);
-        *a.outbox.add(i as usize) = (id as u64) << 32 | dist_of(load_packed(a.dist, g)) as u64;
+        let g = *a.ghosts.add(i as usize) - a.owned;
+        let id = *a.ghost_ids.add(g as usize);
+        let to = owner_of(a.ranges, a.ranks, g);
+        let slot = AtomicU32::from_ptr(counts.add(to as usize)).fetch_add(1, Relaxed);
+        let at = *a.ranges.add(to as usize) + slot;
+        *a.outbox.add(at as usize) = (id as u64) << 32 | dist_of(load_packed(a.dist, g + a.owned)) as u64;
         i += nthreads;
     }
+}
+
+/// The rank whose range of ghost indices holds ghost `g`: the last `d < ranks` with
+/// `ranges[d] <= g` (empty ranges are skipped, since `ranges[d + 1] <= g` would make `d + 1`
+/// later). A binary search over the `ranks + 1` entries, which stay in cache.
+#[inline(always)]
+pub unsafe fn owner_of(ranges: *const u32, ranks: u32, g: u32) -> u32 {
+    let (mut lo, mut hi) = (0u32, ranks);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if *ranges.add(mid as usize) <= g {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// Lower the owned vertices that the inbox's items name, routing each one lowered.
@@ -317,8 +429,10 @@ pub unsafe fn apply(a: &RankArgs, tid: u32, nthreads: u32) {
     while i < a.count {
         let item = *a.inbox.add(i as usize);
         let (v, c) = (((item >> 32) as u32).wrapping_sub(a.first), item as u32);
-        // The host checked every id; an item for another rank's vertex is skipped regardless.
-        if v < a.owned && lower(a.dist, v, c, 0).improved {
+        // An item for another rank's vertex is skipped and counted (the host's typed error).
+        if v >= a.owned {
+            core::sync::atomic::AtomicU64::from_ptr(a.cells.add(C_FOREIGN)).fetch_add(1, Relaxed);
+        } else if lower(a.dist, v, c, 0).improved {
             route(a, v, c);
         }
         i += nthreads;
@@ -372,6 +486,27 @@ pub unsafe fn split(a: &RankArgs, tid: u32, nthreads: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_ghost_belongs_to_the_range_that_holds_it_and_empty_ranges_hold_none() {
+        // Ranks 0 and 2 own no ghosts of this slice; rank 1 ghosts 0..3, rank 3 ghosts 3..5.
+        let ranges = [0u32, 0, 3, 3, 5];
+        let owners: Vec<u32> = (0..5).map(|g| unsafe { owner_of(ranges.as_ptr(), 4, g) }).collect();
+        assert_eq!(owners, [1, 1, 1, 3, 3]);
+        assert_eq!(unsafe { owner_of([0u32, 7].as_ptr(), 1, 6) }, 0, "one rank owns every ghost");
+        // 40 ghosts over 1..6 ranks, the first ranks' ranges ending at every cut: each ghost's
+        // owner's range holds it.
+        for ranks in 1..6u32 {
+            for cut in 0..=40u32 {
+                let mut ranges: Vec<u32> = (0..=ranks).map(|d| d * cut / ranks).collect();
+                ranges[ranks as usize] = 40;
+                for g in 0..40 {
+                    let d = unsafe { owner_of(ranges.as_ptr(), ranks, g) } as usize;
+                    assert!(ranges[d] <= g && g < ranges[d + 1], "ghost {g} given to {d} of {ranges:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn buckets_order_like_distances_and_stop_below_none() {

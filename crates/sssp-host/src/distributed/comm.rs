@@ -7,7 +7,10 @@
 //! [`super`]): candidates go to their owners once per round, and one minimum decides the next
 //! bucket, which also ends the run. Items are plain `u64`s so that every transport moves them
 //! as they are (NCCL's `ncclUint64`, a copy between threads) and the algorithm decides what
-//! they mean (a vertex and a distance packed together, or a distance when gathering).
+//! they mean (a vertex and a distance packed together, or a distance when gathering). The
+//! exchange has a second form for items that lie in a device's memory
+//! ([`Communicator::exchange_on_device`]): through the host by default, device to device on
+//! NCCL, so the device step's round never brings its items to the host.
 //!
 //! Every rank calls the collectives in the same order (SPMD); a rank that fails leaves its
 //! group ([`InProcess`]'s drop), and the others' next collective returns
@@ -16,6 +19,9 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
+use std::ops::Range;
+
+use crate::device::{Buffer, Device};
 use crate::error::{Error, Result};
 
 /// How [`Communicator::all_reduce`] combines the ranks' values.
@@ -63,6 +69,68 @@ pub trait Communicator {
     /// Element-wise all-reduce in place: afterwards `values[i]` on every rank is `op` over
     /// every rank's `values[i]`. Every rank passes the same length.
     fn all_reduce(&mut self, values: &mut [u64], op: Reduce) -> Result<()>;
+
+    /// [`exchange`](Self::exchange) of items that lie in `dev`'s memory: rank `d`'s items are
+    /// `outbox[sends[d]]` (item indices; this rank's own range is empty), and what the other
+    /// ranks send to this one lands in `inbox` (grown when too small, to a power of two), in
+    /// the order of the sending ranks. Returns how many items arrived.
+    ///
+    /// The default moves the items through the host (down, [`exchange`](Self::exchange), up),
+    /// which is what simulated ranks do on the CPU backend's device, so CI runs the very
+    /// logic; an NCCL endpoint whose rank's GPU is `dev` sends them from device memory to
+    /// device memory, and only the counts cross to the host.
+    fn exchange_on_device(
+        &mut self,
+        dev: &dyn Device,
+        outbox: &Buffer,
+        sends: &[Range<usize>],
+        inbox: &mut Option<Buffer>,
+    ) -> Result<usize> {
+        through_host(self, dev, outbox, sends, inbox)
+    }
+}
+
+/// [`Communicator::exchange_on_device`] through the host: each range downloaded, one
+/// [`Communicator::exchange`], what arrived uploaded into `inbox`.
+pub(crate) fn through_host<C: Communicator + ?Sized>(
+    comm: &mut C,
+    dev: &dyn Device,
+    outbox: &Buffer,
+    sends: &[Range<usize>],
+    inbox: &mut Option<Buffer>,
+) -> Result<usize> {
+    check_sends(comm.rank(), comm.size(), sends)?;
+    let outboxes = sends
+        .iter()
+        .map(|r| if r.is_empty() { Ok(Vec::new()) } else { dev.download_of::<u64>(outbox, r.start, r.len()) })
+        .collect::<Result<Vec<_>>>()?;
+    let mut received = Vec::new();
+    comm.exchange(&outboxes, &mut received)?;
+    let into = room(dev, inbox, received.len())?;
+    if !received.is_empty() {
+        dev.upload_of(into, 0, &received)?;
+    }
+    Ok(received.len())
+}
+
+/// `sends` of [`Communicator::exchange_on_device`]: one range per rank, this rank's own empty.
+pub(crate) fn check_sends(me: usize, p: usize, sends: &[Range<usize>]) -> Result<()> {
+    if sends.len() != p || !sends[me].is_empty() {
+        return Err(Error::InvalidArgument(format!(
+            "an exchange on the device takes one range per rank, rank {me}'s own empty: {sends:?} for {p} ranks"
+        )));
+    }
+    Ok(())
+}
+
+/// `inbox` with room for `items` (at least one) `u64`s on `dev`: kept if large enough, else
+/// replaced (the old one freed first) by one of the next power of two.
+pub(crate) fn room<'a>(dev: &dyn Device, inbox: &'a mut Option<Buffer>, items: usize) -> Result<&'a Buffer> {
+    if inbox.as_ref().is_none_or(|b| b.bytes() < crate::mem::bytes_of::<u64>(items)) {
+        *inbox = None;
+        *inbox = Some(dev.alloc_of::<u64>(items.max(1).next_power_of_two())?);
+    }
+    Ok(inbox.as_ref().expect("made above"))
 }
 
 /// What a group of [`InProcess`] endpoints shares. Each collective writes, waits at the

@@ -12,12 +12,15 @@
 //! device step's threads race, so arcs relaxed and items sent can differ.
 
 use sssp_kernels::entry::{RankApply, RankFarMin, RankPack, RankRelax, RankReset, RankSplit};
+use std::time::Instant;
+
 use sssp_kernels::ranks::{
-    bucket, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN, L_FAR, L_GHOSTS, L_HUBS, L_NEAR, L_OVERFLOW, RANK_CELLS, RANK_LENS,
+    bucket, counts_at, rank_lens, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN, C_FOREIGN, L_FAR, L_GHOSTS, L_HUBS, L_NEAR,
+    L_OVERFLOW, L_WIDE, RANK_CELLS, RANK_WIDE_ARCS, RANK_WIDE_TEAM,
 };
 use sssp_kernels::{dist_of, Csr, INF};
 
-use super::{Finished, LocalGraph, LocalStep, Params, Partition, NONE};
+use super::{Communicator, Finished, LocalGraph, LocalStep, Params, Partition, RankStats, NONE};
 use crate::device::{Buffer, Device};
 use crate::error::{Error, Result};
 
@@ -32,8 +35,10 @@ struct Buffers {
     far_flag: Buffer,
     near: [Buffer; 2],
     far: [Buffer; 2],
+    wide: [Buffer; 2],
     ghosts: Buffer,
     ghost_ids: Buffer,
+    ranges: Buffer,
     outbox: Buffer,
     /// Grown to the largest inbox.
     inbox: Option<Buffer>,
@@ -51,6 +56,8 @@ pub(crate) struct DeviceSlice {
     args: RankArgs,
     /// Ghosts (remote heads of the slice's arcs).
     ghosts: u32,
+    /// Each rank's range of ghost indices, `ranks + 1` entries (as on the device).
+    ranges: Vec<u32>,
 }
 
 /// The slice with its remote heads renumbered as ghosts `owned..owned + ghosts.len()`:
@@ -102,11 +109,25 @@ fn with_ghosts(local: &LocalGraph, n: usize) -> Result<(Vec<u64>, Vec<u32>, Vec<
     Ok((offsets, targets, ghost_ids))
 }
 
+/// Each rank's range of ghost indices: the ghosts `ranges[d]..ranges[d + 1]` are rank `d`'s
+/// vertices (the ids ascend, the owners' ranges too), `ranges[P]` the ghost count.
+fn ranges_of(ghost_ids: &[u32], partition: &Partition) -> Vec<u32> {
+    let mut ranges: Vec<u32> = partition.bounds()[..partition.parts()]
+        .iter()
+        .map(|&b| ghost_ids.partition_point(|&id| id < b) as u32)
+        .collect();
+    ranges.push(ghost_ids.len() as u32);
+    ranges
+}
+
 impl DeviceSlice {
-    /// `local`, a slice of a graph of `n` vertices, on `dev`: every buffer allocated
-    /// (fit-checked by the device) and the arcs and ghost ids uploaded.
-    pub(crate) fn load(dev: &dyn Device, local: &LocalGraph, n: usize) -> Result<DeviceSlice> {
+    /// `local`, a slice of `partition`'s graph, on `dev`: every buffer allocated (fit-checked
+    /// by the device) and the arcs, ghost ids and owners' ranges uploaded.
+    pub(crate) fn load(dev: &dyn Device, local: &LocalGraph, partition: &Partition) -> Result<DeviceSlice> {
+        let n = *partition.bounds().last().unwrap_or(&0) as usize;
         let (offsets, targets, ghost_ids) = with_ghosts(local, n)?;
+        let ranges = ranges_of(&ghost_ids, partition);
+        let p = partition.parts() as u32;
         let owned = local.num_vertices();
         let (ghosts, n) = (ghost_ids.len(), offsets.len() - 1);
         let upload_u32 = |v: &[u32]| -> Result<Buffer> {
@@ -119,18 +140,22 @@ impl DeviceSlice {
         drop((offsets, targets));
         let ids = dev.alloc_of::<u32>(ghosts)?;
         dev.upload_of(&ids, 0, &ghost_ids)?;
+        let by_owner = dev.alloc_of::<u32>(ranges.len())?;
+        dev.upload_of(&by_owner, 0, &ranges)?;
         let b = Buffers {
             dist: dev.alloc_of::<u64>(n)?,
             stamp: dev.alloc_of::<u32>(n)?,
             far_flag: dev.alloc_of::<u32>(owned)?,
             near: [dev.alloc_of::<u32>(owned)?, dev.alloc_of::<u32>(owned)?],
             far: [dev.alloc_of::<u32>(owned)?, dev.alloc_of::<u32>(owned)?],
+            wide: [dev.alloc_of::<u32>(owned)?, dev.alloc_of::<u32>(owned)?],
             ghosts: dev.alloc_of::<u32>(ghosts)?,
             outbox: dev.alloc_of::<u64>(ghosts)?,
             inbox: None,
-            lens: dev.alloc_of::<u32>(RANK_LENS)?,
+            lens: dev.alloc_of::<u32>(rank_lens(p))?,
             cells: dev.alloc_of::<u64>(RANK_CELLS)?,
             ghost_ids: ids,
+            ranges: by_owner,
             offsets: o,
             targets: t,
             weights: w,
@@ -151,10 +176,12 @@ impl DeviceSlice {
             far_flag: b.far_flag.ptr(),
             near: [b.near[0].ptr(), b.near[1].ptr()],
             far: [b.far[0].ptr(), b.far[1].ptr()],
+            wide: [b.wide[0].ptr(), b.wide[1].ptr()],
             ghosts: b.ghosts.ptr(),
             ghost_ids: b.ghost_ids.ptr(),
             inbox: std::ptr::null(),
             outbox: b.outbox.ptr(),
+            ranges: b.ranges.ptr(),
             lens: b.lens.ptr(),
             cells: b.cells.ptr(),
             first: local.first(),
@@ -169,8 +196,12 @@ impl DeviceSlice {
             hub_arcs: 0,
             source: u32::MAX,
             zero: 0,
+            ranks: p,
+            wide_arcs: RANK_WIDE_ARCS,
+            wide_team: if dev.facts().gpu { RANK_WIDE_TEAM } else { 1 },
+            _pad: 0,
         };
-        Ok(DeviceSlice { b, args, ghosts: ghosts as u32 })
+        Ok(DeviceSlice { b, args, ghosts: ghosts as u32, ranges })
     }
 }
 
@@ -178,7 +209,6 @@ impl DeviceSlice {
 pub(crate) struct DeviceStep<'a> {
     dev: &'a dyn Device,
     slice: &'a mut DeviceSlice,
-    partition: &'a Partition,
     me: usize,
     args: RankArgs,
     /// The next round to run (from 1); its vertices wait in `near[round % 2]`.
@@ -198,21 +228,28 @@ impl<'a> DeviceStep<'a> {
     pub(crate) fn new(
         dev: &'a dyn Device,
         slice: &'a mut DeviceSlice,
-        partition: &'a Partition,
+        partition: &Partition,
         me: usize,
         params: Params,
     ) -> Result<Self> {
+        if slice.ranges.len() != partition.parts() + 1 {
+            return Err(Error::InvalidArgument(format!(
+                "a slice loaded for {} ranks solved on {}",
+                slice.ranges.len() - 1,
+                partition.parts()
+            )));
+        }
         let mut args = slice.args;
         args.csr.metric = params.metric.code();
         args.delta = params.delta;
         args.cutoff = params.cutoff;
         args.hub_arcs = params.hub_arcs;
+        args.wide_arcs = params.wide_arcs;
         args.zero = params.metric.zero();
         args.source = if partition.owner(params.source) == me { params.source - args.first } else { u32::MAX };
         let mut step = DeviceStep {
             dev,
             slice,
-            partition,
             me,
             args,
             round: 1,
@@ -230,15 +267,15 @@ impl<'a> DeviceStep<'a> {
         self.lens = None;
         // SAFETY: every address in `args` points into the slice's buffers on `self.dev`, sized
         // as `RankArgs` documents (`DeviceSlice::load`); the ids in them are local ids
-        // `< csr.n`, and the inbox's global ids were checked to be this rank's
-        // (`super::run_rounds`).
+        // `< csr.n`; the apply kernel skips (and counts) an inbox item for a vertex this rank
+        // does not own; the pack kernel writes within the owners' ranges of the outbox.
         unsafe { self.dev.run::<K>(self.args, items) }
     }
 
     /// The length cells, after everything queued so far.
     fn lens(&mut self) -> Result<&[u32]> {
         if self.lens.is_none() {
-            self.lens = Some(self.dev.download_of::<u32>(&self.slice.b.lens, 0, RANK_LENS)?);
+            self.lens = Some(self.dev.download_of::<u32>(&self.slice.b.lens, 0, rank_lens(self.args.ranks))?);
         }
         Ok(self.lens.as_deref().expect("read above"))
     }
@@ -249,8 +286,10 @@ impl<'a> DeviceStep<'a> {
     }
 }
 
-impl LocalStep for DeviceStep<'_> {
-    fn relax(&mut self, cur: u32, outboxes: &mut [Vec<u64>]) -> Result<()> {
+impl DeviceStep<'_> {
+    /// Relax bucket `cur`'s waiting vertices and pack the ghosts they lowered: returns each
+    /// rank's range of this round's items in the outbox.
+    fn relax(&mut self, cur: u32) -> Result<Vec<std::ops::Range<usize>>> {
         let r = self.round;
         self.args.round = r;
         self.args.cur = cur;
@@ -266,37 +305,56 @@ impl LocalStep for DeviceStep<'_> {
         // The cells this round fills were emptied by the last round's pack (or the reset).
         self.launch::<RankRelax>(self.full())?;
         self.launch::<RankPack>(self.full())?;
-        let sent = self.lens()?[L_GHOSTS + (r % 2) as usize] as usize;
-        if sent > self.slice.ghosts as usize {
-            return Err(Error::Communication(format!(
-                "rank {} queued {sent} ghosts of {}",
-                self.me, self.slice.ghosts
-            )));
-        }
-        if sent > 0 {
-            for item in self.dev.download_of::<u64>(&self.slice.b.outbox, 0, sent)? {
-                super::push(&mut outboxes[self.partition.owner((item >> 32) as u32)], item)?;
-            }
-        }
         self.near_bucket = cur;
         self.round = r + 1;
-        Ok(())
+        let (me, p) = (self.me, self.args.ranks as usize);
+        let side = (r % 2) as usize;
+        self.lens()?;
+        let (lens, ranges, ghosts) = (self.lens.as_deref().expect("read above"), &self.slice.ranges, self.slice.ghosts);
+        let (sent, counts) = (lens[L_GHOSTS + side], &lens[counts_at(side, p as u32)..][..p]);
+        // Each range filled within its owner's ghosts, and the counts add up to the queue.
+        let sends: Vec<_> = (0..p).map(|d| ranges[d] as usize..ranges[d] as usize + counts[d] as usize).collect();
+        let packed: u64 = counts.iter().map(|&c| c as u64).sum();
+        if packed != sent as u64 || sends.iter().zip(&ranges[1..]).any(|(s, &end)| s.end > end as usize) {
+            return Err(Error::Communication(format!(
+                "rank {me} queued {sent} of {ghosts} ghosts and packed {counts:?} into ranges {ranges:?}"
+            )));
+        }
+        Ok(sends)
     }
 
-    fn apply(&mut self, inbox: &[u64]) -> Result<()> {
-        if inbox.is_empty() {
+    /// Apply the `count` items that arrived in the inbox buffer.
+    fn apply(&mut self, count: usize) -> Result<()> {
+        if count == 0 {
             return Ok(());
         }
+        self.args.inbox = self.slice.b.inbox.as_ref().expect("an exchange that delivered items made the inbox").ptr();
+        self.args.count = count as u32;
+        self.launch::<RankApply>(count as u64)
+    }
+}
+
+impl LocalStep for DeviceStep<'_> {
+    /// Relax and pack on the device, the items sent from the outbox's ranges into the inbox
+    /// buffer ([`Communicator::exchange_on_device`]: device to device on NCCL ranks), applied
+    /// there: only the length cells and the per-destination counts cross to the host.
+    fn round<C: Communicator>(&mut self, cur: u32, comm: &mut C, stats: &mut RankStats) -> Result<()> {
+        let t = Instant::now();
+        let sends = self.relax(cur)?;
+        stats.relax += t.elapsed();
+        stats.items_sent += sends.iter().map(|s| s.len() as u64).sum::<u64>();
+        let t = Instant::now();
         let b = &mut self.slice.b;
-        if b.inbox.as_ref().is_none_or(|b| b.bytes() < 8 * inbox.len() as u64) {
-            b.inbox = None;
-            b.inbox = Some(self.dev.alloc_of::<u64>(inbox.len().next_power_of_two())?);
+        let got = comm.exchange_on_device(self.dev, &b.outbox, &sends, &mut b.inbox)?;
+        if got > u32::MAX as usize {
+            return Err(Error::Communication(format!("rank {} received {got} items in one round", self.me)));
         }
-        let buf = b.inbox.as_ref().expect("allocated above");
-        self.dev.upload_of(buf, 0, inbox)?;
-        self.args.inbox = buf.ptr();
-        self.args.count = inbox.len() as u32;
-        self.launch::<RankApply>(inbox.len() as u64)
+        stats.exchange += t.elapsed();
+        stats.items_received += got as u64;
+        let t = Instant::now();
+        self.apply(got)?;
+        stats.relax += t.elapsed();
+        Ok(())
     }
 
     fn lowest(&mut self) -> Result<u32> {
@@ -304,7 +362,7 @@ impl LocalStep for DeviceStep<'_> {
         let far_side = self.args.far_side as usize;
         let (near, far) = {
             let lens = self.lens()?;
-            (lens[L_NEAR + side] + lens[L_HUBS + side], lens[L_FAR + far_side])
+            (lens[L_NEAR + side] + lens[L_HUBS + side] + lens[L_WIDE + side], lens[L_FAR + far_side])
         };
         if near > 0 {
             return Ok(self.near_bucket);
@@ -322,6 +380,12 @@ impl LocalStep for DeviceStep<'_> {
         let owned = self.args.owned as usize;
         let words = self.dev.download_of::<u64>(&self.slice.b.dist, 0, owned)?;
         let cells = self.dev.download_of::<u64>(&self.slice.b.cells, 0, RANK_CELLS)?;
+        if cells[C_FOREIGN] > 0 {
+            return Err(Error::Communication(format!(
+                "rank {} received {} candidate(s) for vertices it does not own",
+                self.me, cells[C_FOREIGN]
+            )));
+        }
         Ok(Finished {
             dist: words.into_iter().map(dist_of).collect(),
             arcs_relaxed: cells[C_ARCS],
@@ -334,7 +398,32 @@ impl LocalStep for DeviceStep<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::device::cpu::CpuDevice;
     use crate::graph::Graph;
+
+    #[test]
+    fn a_round_packs_each_owners_items_into_its_range_and_foreign_items_fail_the_solve() {
+        // Three ranks own 0..2, 2..4, 4..6; rank 1's arcs reach 0, 1 (rank 0) and 5 (rank 2).
+        let g = Graph::from_arcs(6, &[(2, 5, 4), (2, 0, 1), (3, 1, 2), (2, 3, 1)]).unwrap();
+        let partition = Partition::from_bounds(vec![0, 2, 4, 6], 6).unwrap();
+        let local = LocalGraph::of(&g, g.unsigned_weights("test").unwrap(), 2..4).unwrap();
+        let cpu = CpuDevice::new();
+        let dev: &dyn Device = &cpu;
+        let mut slice = DeviceSlice::load(dev, &local, &partition).unwrap();
+        assert_eq!(slice.ranges, [0, 2, 2, 3], "ghosts 0, 1 are rank 0's, ghost 5 rank 2's");
+        let params = Params::new(&g, 2, &super::super::DistOptions::default()).unwrap();
+        let mut step = DeviceStep::new(dev, &mut slice, &partition, 1, params).unwrap();
+        let sends = step.relax(0).unwrap();
+        assert_eq!(sends, [0..1, 2..2, 2..3], "one item to rank 0 (vertex 0 at 1), one to rank 2");
+        let outbox = dev.download_of::<u64>(&step.slice.b.outbox, 0, 3).unwrap();
+        assert_eq!((outbox[0], outbox[2]), (1, 5 << 32 | 4));
+        // An inbox item for vertex 0, which rank 1 does not own, is counted, not applied.
+        let inbox = super::super::comm::room(dev, &mut step.slice.b.inbox, 2).unwrap();
+        dev.upload_of(inbox, 0, &[3u64 << 32, 0]).unwrap();
+        step.apply(2).unwrap();
+        let e = step.finish();
+        assert!(matches!(e, Err(Error::Communication(ref m)) if m.contains("1 candidate(s)")), "{:?}", e.err());
+    }
 
     #[test]
     fn ghosts_are_numbered_after_the_owned_vertices_in_id_order() {

@@ -179,8 +179,12 @@ pub struct DistOptions {
     /// Where the ranks' local steps run.
     pub step: StepOn,
     /// The device step expands a vertex of at least this many out-arcs with its whole grid
-    /// instead of one team of lanes (`None`: `sssp_kernels::ranks::RANK_HUB_ARCS`, 4096).
+    /// instead of one team of lanes (`None`: `sssp_kernels::ranks::RANK_HUB_ARCS`, 65,536).
     pub hub_arcs: Option<u32>,
+    /// The device step expands a vertex of at least this many out-arcs (and fewer than
+    /// `hub_arcs`) with a wide team of lanes (`None`: `sssp_kernels::ranks::RANK_WIDE_ARCS`,
+    /// 1,024).
+    pub wide_arcs: Option<u32>,
 }
 
 /// What every rank runs with: the same values on every rank ([`Params::new`] checks them).
@@ -198,6 +202,8 @@ pub struct Params {
     pub step: StepOn,
     /// The device step's hub threshold (> 0).
     pub hub_arcs: u32,
+    /// The device step's wide threshold (> 0).
+    pub wide_arcs: u32,
 }
 
 impl Params {
@@ -212,7 +218,8 @@ impl Params {
         }
         let cutoff = opts.cutoff.map_or(NO_CUTOFF, |c| c.min(NO_CUTOFF as u64) as u32);
         let hub_arcs = opts.hub_arcs.unwrap_or(sssp_kernels::ranks::RANK_HUB_ARCS).max(1);
-        Ok(Params { metric: g.metric(), delta, cutoff, source, step: opts.step, hub_arcs })
+        let wide_arcs = opts.wide_arcs.unwrap_or(sssp_kernels::ranks::RANK_WIDE_ARCS).max(1);
+        Ok(Params { metric: g.metric(), delta, cutoff, source, step: opts.step, hub_arcs, wide_arcs })
     }
 
     /// The bucket of a finite distance (clamped below [`NONE`]).
@@ -459,17 +466,15 @@ pub(crate) struct Finished {
     pub overflow: bool,
 }
 
-/// One rank's data and its local work in a round, on the host ([`HostStep`]) or on a device
+/// One rank's data and its part of a round, on the host ([`HostStep`]) or on a device
 /// ([`device::DeviceStep`]); [`run_rounds`] is the control, the same for both.
 pub(crate) trait LocalStep {
-    /// Relax the vertices waiting in bucket `cur` (the first round of a bucket brings its
-    /// vertices forward), lowering this rank's heads and putting candidates for other ranks'
-    /// heads into `outboxes` (empty on entry), one per vertex, the smallest, none that cannot
-    /// lower what this rank sent before.
-    fn relax(&mut self, cur: u32, outboxes: &mut [Vec<u64>]) -> Result<()>;
-    /// Apply the candidates other ranks sent, each for a vertex of this rank ([`run_rounds`]
-    /// checked).
-    fn apply(&mut self, inbox: &[u64]) -> Result<()>;
+    /// One round of bucket `cur` (the first round of a bucket brings its vertices forward):
+    /// relax the vertices waiting in it, lowering this rank's heads; send the candidates for
+    /// other ranks' heads to their owners through `comm` (one per vertex, the smallest, none
+    /// that cannot lower what this rank sent before); apply what the others sent. Items and
+    /// times are counted into `stats` (`relax`: the local work, `exchange`: the transport).
+    fn round<C: Communicator>(&mut self, cur: u32, comm: &mut C, stats: &mut RankStats) -> Result<()>;
     /// The lowest bucket with a waiting vertex ([`NONE`]: none).
     fn lowest(&mut self) -> Result<u32>;
     /// The owned distances and the run's counts.
@@ -487,6 +492,9 @@ struct HostStep<'a> {
     bins: Bins,
     /// The smallest candidate sent so far to each remote head (module doc).
     sent: Ghosts,
+    /// A round's candidates by destination rank, and what arrives.
+    outboxes: Vec<Vec<u64>>,
+    inbox: Vec<u64>,
     overflow: bool,
     expanded: u64,
     arcs_relaxed: u64,
@@ -503,6 +511,8 @@ impl<'a> HostStep<'a> {
             dist: crate::mem::try_vec(n, INF)?,
             bins: Bins::new(n)?,
             sent: Ghosts::default(),
+            outboxes: vec![Vec::new(); partition.parts()],
+            inbox: Vec::new(),
             overflow: false,
             expanded: 0,
             arcs_relaxed: 0,
@@ -522,12 +532,10 @@ impl<'a> HostStep<'a> {
         }
         Ok(())
     }
-}
 
-impl LocalStep for HostStep<'_> {
     /// Local heads lowered in place, remote ones into their owners' outboxes unless no smaller
     /// than what was sent; then each outbox down to one candidate per vertex, the smallest.
-    fn relax(&mut self, cur: u32, outboxes: &mut [Vec<u64>]) -> Result<()> {
+    fn relax(&mut self, cur: u32) -> Result<()> {
         let frontier = self.bins.take(cur);
         let (first, n) = (self.local.first(), self.local.num_vertices() as u32);
         self.expanded += frontier.len() as u64;
@@ -560,11 +568,11 @@ impl LocalStep for HostStep<'_> {
                 };
                 if better {
                     self.sent.insert(h, c);
-                    push(&mut outboxes[self.partition.owner(h)], pack(h, c))?;
+                    push(&mut self.outboxes[self.partition.owner(h)], pack(h, c))?;
                 }
             }
         }
-        for out in outboxes {
+        for out in &mut self.outboxes {
             out.sort_unstable();
             // Sorted by vertex, then distance: the first of a vertex's run is its smallest.
             out.dedup_by(|later, first| *later >> 32 == *first >> 32);
@@ -572,12 +580,36 @@ impl LocalStep for HostStep<'_> {
         Ok(())
     }
 
-    fn apply(&mut self, inbox: &[u64]) -> Result<()> {
+    /// The received candidates (each checked to name a vertex of this rank) applied.
+    fn apply(&mut self, me: usize) -> Result<()> {
+        let inbox = std::mem::take(&mut self.inbox);
+        check_inbox(me, self.local, &inbox)?;
         let first = self.local.first();
-        for &item in inbox {
+        for &item in &inbox {
             let (v, d) = unpack(item);
             self.lower(v - first, d)?;
         }
+        self.inbox = inbox;
+        Ok(())
+    }
+}
+
+impl LocalStep for HostStep<'_> {
+    fn round<C: Communicator>(&mut self, cur: u32, comm: &mut C, stats: &mut RankStats) -> Result<()> {
+        let me = comm.rank();
+        let t = Instant::now();
+        self.relax(cur)?;
+        stats.relax += t.elapsed();
+        stats.items_sent +=
+            self.outboxes.iter().enumerate().filter(|&(d, _)| d != me).map(|(_, o)| o.len() as u64).sum::<u64>();
+        let t = Instant::now();
+        comm.exchange(&self.outboxes, &mut self.inbox)?;
+        stats.exchange += t.elapsed();
+        self.outboxes.iter_mut().for_each(Vec::clear);
+        stats.items_received += self.inbox.len() as u64;
+        let t = Instant::now();
+        self.apply(me)?;
+        stats.relax += t.elapsed();
         Ok(())
     }
 
@@ -647,6 +679,10 @@ fn run_rank_with<C: Communicator>(
 ) -> Result<RankOutcome> {
     check_slice(local, partition, comm)?;
     let me = comm.rank();
+    // Every rank ready before the clock starts: ranks load their slices side by side, and the
+    // first solve after a load counted the slowest load in the others' first collective (up
+    // to 1.8 s of kron 27's first solve on four H100s). One collective per solve.
+    comm.all_reduce(&mut [0], Reduce::Max)?;
     let t = Instant::now();
     let mut outcome = match dev {
         Some((dev, slice)) => {
@@ -686,8 +722,7 @@ impl RankSlice {
                     Some(slice) => slice,
                     none => {
                         let t = Instant::now();
-                        let n = *partition.bounds().last().unwrap_or(&0) as usize;
-                        let slice = none.insert(device::DeviceSlice::load(dev, &self.local, n)?);
+                        let slice = none.insert(device::DeviceSlice::load(dev, &self.local, partition)?);
                         load = t.elapsed();
                         slice
                     }
@@ -723,11 +758,8 @@ fn run_rounds<C: Communicator, S: LocalStep>(
     partition: &Partition,
     comm: &mut C,
 ) -> Result<RankOutcome> {
-    let me = comm.rank();
     let mut stats =
         RankStats { vertices: local.num_vertices() as u64, arcs: local.num_arcs() as u64, ..RankStats::default() };
-    let mut outboxes = vec![Vec::new(); comm.size()];
-    let mut inbox = Vec::new();
     let (mut rounds, mut buckets, mut last) = (0u32, 0u32, NONE);
     let mut cur = lowest_everywhere(comm, &mut step, &mut stats)?;
     while cur != NONE {
@@ -736,20 +768,7 @@ fn run_rounds<C: Communicator, S: LocalStep>(
             buckets += 1;
             last = cur;
         }
-        let t = Instant::now();
-        step.relax(cur, &mut outboxes)?;
-        stats.relax += t.elapsed();
-        stats.items_sent +=
-            outboxes.iter().enumerate().filter(|&(d, _)| d != me).map(|(_, o)| o.len() as u64).sum::<u64>();
-        let t = Instant::now();
-        comm.exchange(&outboxes, &mut inbox)?;
-        stats.exchange += t.elapsed();
-        outboxes.iter_mut().for_each(Vec::clear);
-        stats.items_received += inbox.len() as u64;
-        check_inbox(me, local, &inbox)?;
-        let t = Instant::now();
-        step.apply(&inbox)?;
-        stats.relax += t.elapsed();
+        step.round(cur, comm, &mut stats)?;
         cur = lowest_everywhere(comm, &mut step, &mut stats)?;
     }
     let t = Instant::now();

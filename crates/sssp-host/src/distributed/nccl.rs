@@ -6,11 +6,13 @@
 //! go out as grouped point-to-point sends and receives (`ncclGroupStart` ... `ncclGroupEnd`,
 //! so that the pairs cannot deadlock one another), and the inbox is downloaded. A rank's items
 //! for itself never leave the host. The all-reduce is `ncclAllReduce` on `ncclUint64`.
-//! Buffers are allocated per call, and the exchange takes the host-side outboxes of the round
-//! loop, so a round pays an upload, the collectives and a download even when the local step
-//! runs on the same GPU (its outbox comes down first): on four H100s this was 529-739 ms of
-//! kron 26's two-rank solve. Exchanging the device step's buffers directly is the next step
-//! (docs/distributed.md, "Not done").
+//! The local step on the rank's GPU exchanges from device memory to device memory
+//! ([`Communicator::exchange_on_device`]): its pack kernel leaves each destination's items in
+//! one range of its outbox, those ranges go out as NCCL sends and land in the step's inbox
+//! buffer, and only the `P` counts cross to the host (the host-side exchange, with an upload
+//! and a download around the collectives, cost 529-739 ms of kron 26's two-rank solve on four
+//! H100s). The host-side [`Communicator::exchange`] (the host step, the gather) allocates its
+//! buffers per call.
 //!
 //! libnccl is loaded when the first group is prepared ([`Nccl::prepare`]), not at build time;
 //! without it, or with fewer GPUs than ranks, the run is [`Error::NoGpu`] before any thread
@@ -23,16 +25,66 @@
 //! milliseconds, so paying it once per group, not once per query, is what makes repeated
 //! queries and the benchmark's times mean the solve (`super::Group`).
 
+use std::marker::PhantomData;
+use std::ops::Range;
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use cudarc::driver::{CudaContext, CudaStream};
+use cudarc::driver::{sys::CUdeviceptr, CudaContext, CudaStream, DevicePtr, DevicePtrMut, SyncOnDrop};
 use cudarc::nccl::{result::NcclError, Comm, Id, ReduceOp};
 
-use super::comm::{Communicator, Reduce};
+use super::comm::{check_sends, room, through_host, Communicator, Reduce};
 use crate::device::cuda::CudaDevice;
+use crate::device::{Buffer, Device};
 use crate::error::{Error, Result};
+
+/// `len` elements of type `T` at byte `at` of a device layer [`Buffer`], as NCCL's calls take
+/// them. The buffers of a rank's device step are the device layer's, not cudarc's slices, so
+/// they carry no events: none is needed, since the step's kernels, its copies and NCCL's calls
+/// all run on the endpoint's one stream, in order.
+struct Span<'a, T> {
+    addr: CUdeviceptr,
+    len: usize,
+    stream: &'a Arc<CudaStream>,
+    _t: PhantomData<T>,
+}
+
+impl<'a, T> Span<'a, T> {
+    /// Elements `range` of `buf`, checked to lie inside it.
+    fn of(buf: &Buffer, range: Range<usize>, stream: &'a Arc<CudaStream>) -> Result<Self> {
+        let size = std::mem::size_of::<T>() as u64;
+        if range.end as u64 * size > buf.bytes() {
+            return Err(Error::InvalidArgument(format!(
+                "elements {range:?} of {size} bytes lie outside a buffer of {} bytes",
+                buf.bytes()
+            )));
+        }
+        let addr = buf.ptr::<u8>() as CUdeviceptr + range.start as u64 * size;
+        Ok(Span { addr, len: range.len(), stream, _t: PhantomData })
+    }
+}
+
+impl<T> cudarc::driver::DeviceSlice<T> for Span<'_, T> {
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn stream(&self) -> &Arc<CudaStream> {
+        self.stream
+    }
+}
+
+impl<T> DevicePtr<T> for Span<'_, T> {
+    fn device_ptr<'a>(&'a self, _: &'a CudaStream) -> (CUdeviceptr, SyncOnDrop<'a>) {
+        (self.addr, SyncOnDrop::Record(None))
+    }
+}
+
+impl<T> DevicePtrMut<T> for Span<'_, T> {
+    fn device_ptr_mut<'a>(&'a mut self, _: &'a CudaStream) -> (CUdeviceptr, SyncOnDrop<'a>) {
+        (self.addr, SyncOnDrop::Record(None))
+    }
+}
 
 /// A group's NCCL id: made once by [`Nccl::prepare`], given to every rank's [`Nccl::open`].
 #[derive(Clone, Copy, Debug)]
@@ -123,6 +175,24 @@ impl Nccl {
         outcome
     }
 
+    /// One item to every other rank and back, so that NCCL connects every pair now: it does
+    /// so at a pair's first send, which made the first solve of kron 27 on four H100s spend
+    /// 200 ms in its exchanges against 20-30 ms for the next. Part of the group's set-up.
+    fn connect(&mut self) -> Result<()> {
+        let outboxes: Vec<Vec<u64>> = (0..self.size).map(|d| if d == self.rank { vec![] } else { vec![0] }).collect();
+        let mut inbox = Vec::new();
+        self.exchange(&outboxes, &mut inbox)?;
+        if inbox.len() != self.size - 1 {
+            return Err(Error::Communication(format!(
+                "NCCL rank {} received {} items connecting to {} ranks",
+                self.rank,
+                inbox.len(),
+                self.size - 1
+            )));
+        }
+        Ok(())
+    }
+
     /// `what` uploaded (one element at least: a zero-length allocation is not portable).
     fn upload(&self, what: &[u64]) -> Result<cudarc::driver::CudaSlice<u64>> {
         Ok(if what.is_empty() { self.stream.alloc_zeros::<u64>(1)? } else { self.stream.clone_htod(what)? })
@@ -165,7 +235,7 @@ impl Worker {
         let thread = std::thread::Builder::new()
             .name(format!("sssp-nccl-rank-{rank}"))
             .spawn(move || {
-                let mut comm = match Nccl::open(rank, size, id) {
+                let mut comm = match Nccl::open(rank, size, id).and_then(|mut c| c.connect().map(|_| c)) {
                     Ok(comm) => comm,
                     Err(e) => {
                         let _ = reply.send(Err(e));
@@ -356,6 +426,69 @@ impl Communicator for Nccl {
             }
         }
         Ok(())
+    }
+
+    /// Device to device when `dev` is this rank's GPU (the step's device, on this endpoint's
+    /// stream): the counts all-gathered, then grouped sends from `outbox`'s ranges and
+    /// receives into `inbox`. Any other device goes through the host.
+    fn exchange_on_device(
+        &mut self,
+        dev: &dyn Device,
+        outbox: &Buffer,
+        sends: &[Range<usize>],
+        inbox: &mut Option<Buffer>,
+    ) -> Result<usize> {
+        let ours = self.device.as_ref().is_some_and(|d| std::ptr::addr_eq(Arc::as_ptr(d), dev as *const dyn Device));
+        if !ours {
+            return through_host(self, dev, outbox, sends, inbox);
+        }
+        let (p, me) = (self.size, self.rank);
+        check_sends(me, p, sends)?;
+        if p == 1 {
+            return Ok(0);
+        }
+        let counts: Vec<u64> = sends.iter().map(|r| r.len() as u64).collect();
+        let matrix = self.count_matrix(&counts)?;
+        let received: Vec<usize> =
+            (0..p).map(|from| if from == me { 0 } else { matrix[from * p + me] as usize }).collect();
+        let total: usize = received.iter().sum();
+        let into = room(dev, inbox, total)?;
+        if total == 0 && sends.iter().all(|r| r.is_empty()) {
+            return Ok(0);
+        }
+        let stream = &self.stream;
+        let spans = |buf: &Buffer, ranges: &mut dyn Iterator<Item = (usize, Range<usize>)>| {
+            ranges
+                .filter(|(_, r)| !r.is_empty())
+                .map(|(d, r)| Ok((d, Span::<u64>::of(buf, r, stream)?)))
+                .collect::<Result<Vec<_>>>()
+        };
+        let out = spans(outbox, &mut sends.iter().cloned().enumerate())?;
+        let starts = received.iter().scan(0, |at, &k| {
+            *at += k;
+            Some(*at - k..*at)
+        });
+        let mut arriving = spans(into, &mut starts.enumerate())?;
+        cudarc::nccl::group_start().map_err(|e| nccl_error("group start", e))?;
+        let mut posted = Ok(());
+        for (d, span) in &out {
+            if posted.is_ok() {
+                posted = self.comm.send(span, *d as i32);
+            }
+        }
+        for (from, span) in &mut arriving {
+            if posted.is_ok() {
+                posted = self.comm.recv(span, *from as i32).map(|_| ());
+            }
+        }
+        // The group is closed whatever was posted: an open group would hang the next call.
+        let ended = cudarc::nccl::group_end().map_err(|e| nccl_error("group end", e));
+        posted.map_err(|e| nccl_error("send/recv", e))?;
+        ended?;
+        // Waited for here, not at the next read of the cells, so that the rank's `exchange`
+        // time is the transfer's (one synchronisation a round, some microseconds).
+        self.stream.synchronize()?;
+        Ok(total)
     }
 
     fn all_reduce(&mut self, values: &mut [u64], op: Reduce) -> Result<()> {
