@@ -28,6 +28,14 @@
 //! The order is the unique stable one, so the result does not depend on the number of threads,
 //! chunks, blocks or rounds (the tests build under many plans and compare with `csr_order`).
 //!
+//! *Keys past 32 bits.* A `(tail, key)` pair lives in a target cell and a weight cell, 32 bits
+//! each. A tail is only needed relative to its block (`shift` bits: at most 22, since there are
+//! at most [`MAX_BLOCKS`] blocks of 2^32 ids), so the key's bits above its low
+//! [`Plan::key_bits`] ride in the target cell above the relative tail: a build of up to
+//! 2^(key_bits + 32 - shift) arcs, 2^42 for the largest graphs (kron 28 has 2^33 arcs, kron 29
+//! 2^34). A block's scratch holds whole (`u64`) keys; the in-place path groups a vertex's arcs
+//! by their high bits before sorting each group's low bits.
+//!
 //! Memory: the pairs of a round live in the output arrays, so the peak is the CSR, the edge
 //! list it is built from, the cursor table (8 bytes per block and chunk) and per thread one
 //! block's scratch (8 bytes per arc and 4 per vertex of the block). A block with more arcs than
@@ -70,6 +78,10 @@ const PIECE: usize = 4096;
 /// See [`Plan::last_round`].
 const LAST_ROUND: u64 = 16;
 
+/// Most arcs a build takes: far above what fits a host (8 bytes an arc), and within what the
+/// pairs' cells hold (module doc: 2^(32 + 32 - shift) with `shift <= 22`).
+pub(crate) const MAX_BUILD_ARCS: u64 = 1 << 40;
+
 /// How a build cuts its work; any plan gives the same graph.
 #[derive(Clone, Copy, Debug)]
 struct Plan {
@@ -82,6 +94,9 @@ struct Plan {
     /// Once at most `1 / last_round` of the arcs are left, one round without heads ends the
     /// build ([`rounds`]).
     last_round: u64,
+    /// Low bits of a key kept in its weight cell (32; tests set fewer so that small graphs
+    /// carry high bits in the target cells, as graphs of more than 2^32 arcs do).
+    key_bits: u32,
 }
 
 impl Plan {
@@ -94,7 +109,42 @@ impl Plan {
         // At most a sixteenth of the arcs in the scratch buffers of all threads together (8
         // bytes each: half a byte per arc).
         let scratch_cap = usize::try_from(arcs / (16 * threads)).unwrap_or(usize::MAX).max(1 << 16);
-        Plan { shift, chunk, scratch_cap, last_round: LAST_ROUND }
+        Plan { shift, chunk, scratch_cap, last_round: LAST_ROUND, key_bits: 32 }
+    }
+
+    /// A target cell's relative tail and a key's high bits, with the weight cell's low bits.
+    #[inline(always)]
+    fn pack(&self, tail: u32, key: u64) -> (u32, u32) {
+        let high = (key >> self.key_bits) as u32;
+        ((tail & self.id_mask()) | high << self.shift, (key & self.low_mask()) as u32)
+    }
+
+    /// The vertex (relative to its block) and the key of a `(target cell, weight cell)` pair.
+    #[inline(always)]
+    fn unpack(&self, cell: u32, low: u32) -> (u32, u64) {
+        (cell & self.id_mask(), (low as u64) | ((cell >> self.shift) as u64) << self.key_bits)
+    }
+
+    /// The high bits of a target cell's key.
+    #[inline(always)]
+    fn high(&self, cell: u32) -> u32 {
+        cell >> self.shift
+    }
+
+    #[inline(always)]
+    fn id_mask(&self) -> u32 {
+        ((1u64 << self.shift) - 1) as u32
+    }
+
+    #[inline(always)]
+    fn low_mask(&self) -> u64 {
+        (1u64 << self.key_bits) - 1
+    }
+
+    /// Whether keys below `arcs` fit the cells: their high bits in the `32 - shift` above a
+    /// relative tail.
+    fn holds(&self, arcs: u64) -> bool {
+        self.shift < 32 && self.key_bits <= 32 && (arcs.saturating_sub(1) >> self.key_bits) >> (32 - self.shift) == 0
     }
 }
 
@@ -111,19 +161,19 @@ impl ArcList<'_> {
     /// `f(first key, tails, heads)` for the arcs with keys in `keys`, in key order, in pieces
     /// of at most [`PIECE`] consecutive keys (slices of the edge list).
     #[inline]
-    fn for_each_piece(&self, keys: Range<u64>, mut f: impl FnMut(u32, &[u32], &[u32])) {
+    fn for_each_piece(&self, keys: Range<u64>, mut f: impl FnMut(u64, &[u32], &[u32])) {
         let m = self.src.len() as u64;
         let forward = keys.start.min(m) as usize..keys.end.min(m) as usize;
         for (i, (t, h)) in
             self.src[forward.clone()].chunks(PIECE).zip(self.dst[forward.clone()].chunks(PIECE)).enumerate()
         {
-            f((forward.start + i * PIECE) as u32, t, h);
+            f((forward.start + i * PIECE) as u64, t, h);
         }
         let reverse = (keys.start.max(m) - m) as usize..(keys.end.max(m) - m) as usize;
         for (i, (t, h)) in
             self.dst[reverse.clone()].chunks(PIECE).zip(self.src[reverse.clone()].chunks(PIECE)).enumerate()
         {
-            f((m as usize + reverse.start + i * PIECE) as u32, t, h);
+            f((m as usize + reverse.start + i * PIECE) as u64, t, h);
         }
     }
 
@@ -131,7 +181,7 @@ impl ArcList<'_> {
     /// vertex alternate unpredictably, and a mispredicted branch would end the overlap of the
     /// cache misses that these random reads are.
     #[inline]
-    fn head(&self, a: u32) -> u32 {
+    fn head(&self, a: u64) -> u32 {
         let forward = (a as usize) < self.src.len();
         let edge = if forward { a as usize } else { a as usize - self.src.len() };
         let ends = if forward { self.dst } else { self.src };
@@ -140,7 +190,7 @@ impl ArcList<'_> {
 
     /// The input edge of arc `a`.
     #[inline]
-    fn edge(&self, a: u32) -> usize {
+    fn edge(&self, a: u64) -> usize {
         (a as usize).checked_sub(self.src.len()).unwrap_or(a as usize)
     }
 }
@@ -148,8 +198,8 @@ impl ArcList<'_> {
 /// The CSR of `n` vertices and the edges `src[i] -> dst[i]` (with `doubled`, each edge's
 /// reverse too, keyed after all forward arcs), every vertex's arcs in key order, arc weights
 /// `weight(input edge)`. Exactly the order of [`super::csr_order`]. Ids must be `< n` (an id
-/// out of range panics, it cannot corrupt memory) and there may be at most 2^32 arcs (keys are
-/// `u32`; more is [`Error::InvalidArgument`]). O(n + m) work, parallel; memory as the module
+/// out of range panics, it cannot corrupt memory) and there may be at most [`MAX_BUILD_ARCS`]
+/// arcs (more is [`Error::InvalidArgument`]). O(n + m) work, parallel; memory as the module
 /// docs say, every input-sized allocation fallible.
 pub(crate) fn csr_blocked(
     n: u32,
@@ -164,8 +214,11 @@ pub(crate) fn csr_blocked(
 
 fn build(n: u32, list: ArcList, weight: &(impl Fn(usize) -> u32 + Sync), plan: Plan) -> Result<Csr> {
     let arcs = list.arcs;
-    if arcs > 1 << 32 {
-        return Err(Error::InvalidArgument(format!("{arcs} arcs: the generators' CSR build takes at most 2^32")));
+    if arcs > MAX_BUILD_ARCS || !plan.holds(arcs) {
+        return Err(Error::InvalidArgument(format!(
+            "{arcs} arcs: the generators' CSR build takes at most {} for {n} vertices",
+            MAX_BUILD_ARCS.min(1 << (plan.key_bits + 32 - plan.shift.min(31)))
+        )));
     }
     let shift = plan.shift;
     let blocks = ((n as u64).div_ceil(1 << shift) as usize).max(1);
@@ -175,7 +228,7 @@ fn build(n: u32, list: ArcList, weight: &(impl Fn(usize) -> u32 + Sync), plan: P
     // the cursor table and block starts, and per thread a block's scratch (keys and heads) and
     // counts.
     let threads = rayon::current_num_threads() as u64;
-    let scratch = (plan.scratch_cap as u64).min(arcs).saturating_mul(8).saturating_add(4 << shift);
+    let scratch = (plan.scratch_cap as u64).min(arcs).saturating_mul(12).saturating_add(4 << shift);
     mem::check_fits(
         arcs.saturating_mul(8)
             .saturating_add(mem::bytes_of::<u64>(n as usize + 1 + blocks.saturating_mul(chunks.len() + 1)))
@@ -211,7 +264,7 @@ fn build(n: u32, list: ArcList, weight: &(impl Fn(usize) -> u32 + Sync), plan: P
         // The heads of a round with heads go right after its slots (`rounds` leaves room).
         let with_heads = round.heads && hi + (hi - lo) <= arcs as usize;
         let heads = with_heads.then_some((lo, hi));
-        scatter(list, &chunks, shift, &mut cursors, round.blocks.clone(), &mut targets, &mut weights, heads);
+        scatter(list, &chunks, &plan, &mut cursors, round.blocks.clone(), &mut targets, &mut weights, heads);
         let (tails, rest) = targets[lo..].split_at_mut(hi - lo);
         let heads = with_heads.then(|| &rest[..hi - lo]);
         let vertices = (round.blocks.start << shift)..((round.blocks.end << shift).min(n as usize));
@@ -234,12 +287,12 @@ fn build(n: u32, list: ArcList, weight: &(impl Fn(usize) -> u32 + Sync), plan: P
                 None => (None, None),
             };
             (tails, keys, heads, offsets) = (tr, kr, hr, or);
-            parts.push(Block { first: first as u32, base: block_start[b], tails: t, keys: k, heads: h, offsets: o });
+            parts.push(Block { base: block_start[b], tails: t, keys: k, heads: h, offsets: o });
         }
         parts
             .into_par_iter()
             .with_max_len(1)
-            .try_for_each_init(Scratch::default, |s, block| block.finish(list, weight, plan.scratch_cap, s))?;
+            .try_for_each_init(Scratch::default, |s, block| block.finish(list, weight, &plan, s))?;
     }
     Ok(Csr { offsets, targets, weights })
 }
@@ -281,7 +334,7 @@ fn rounds(block_start: &[u64], last: u64) -> Vec<Round> {
 }
 
 /// One round's pass: every chunk, in key order, writes `(tail, key)` of its arcs whose tail is
-/// in `round`'s blocks at its cursors into `targets` and `weights`, and with `heads =
+/// in `round`'s blocks at its cursors into `targets` and `weights` ([`Plan::pack`]), and with `heads =
 /// Some((first, base))` the arc's head into `targets[base + slot - first]` (`first` is the
 /// round's first slot). Each piece of a chunk is first filtered without a branch (whether an
 /// arc is in the round is a coin toss in the first rounds): 4% faster than a branch per arc
@@ -291,7 +344,7 @@ fn rounds(block_start: &[u64], last: u64) -> Vec<Round> {
 fn scatter(
     list: ArcList,
     chunks: &[Range<u64>],
-    shift: u32,
+    plan: &Plan,
     cursors: &mut [u64],
     round: Range<usize>,
     targets: &mut [u32],
@@ -299,6 +352,7 @@ fn scatter(
     heads: Option<(usize, usize)>,
 ) {
     let Some(blocks) = cursors.len().checked_div(chunks.len()) else { return };
+    let shift = plan.shift;
     let (lo, width) = (round.start, round.len());
     assert_eq!(targets.len(), weights.len());
     let (t_out, k_out) = (Out(targets.as_mut_ptr()), Out(weights.as_mut_ptr()));
@@ -312,7 +366,8 @@ fn scatter(
                 n += (((t >> shift) as usize).wrapping_sub(lo) < width) as usize;
             }
             for &i in &picked[..n] {
-                let (t, a) = (tails[i as usize], first_key + i as u32);
+                let t = tails[i as usize];
+                let (cell, low) = plan.pack(t, first_key + i as u64);
                 let slot = &mut cursor[(t >> shift) as usize];
                 let at = *slot as usize;
                 *slot += 1;
@@ -323,8 +378,8 @@ fn scatter(
                 // `base..base + len`, which the caller keeps within `targets` and apart from the
                 // round's slots.
                 unsafe {
-                    t_out.write(at, t);
-                    k_out.write(at, a);
+                    t_out.write(at, cell);
+                    k_out.write(at, low);
                     if let Some((first, base)) = heads {
                         t_out.write(base + at - first, ends[i as usize]);
                     }
@@ -357,20 +412,19 @@ struct Scratch {
     /// Per vertex of the block: its arc count, then its next slot.
     next: Vec<u32>,
     /// The block's keys in CSR order.
-    keys: Vec<u32>,
+    keys: Vec<u64>,
     /// The block's heads in CSR order (rounds with heads).
     heads: Vec<u32>,
 }
 
 /// One vertex block after its round's pass.
 struct Block<'a> {
-    /// Its first vertex id.
-    first: u32,
     /// The CSR slot of its first arc.
     base: u64,
-    /// Per arc (in key order): tail, to become the head.
+    /// Per arc (in key order): tail relative to the block and the key's high bits
+    /// ([`Plan::pack`]), to become the head.
     tails: &'a mut [u32],
-    /// Per arc: key, to become the weight.
+    /// Per arc: the key's low bits, to become the weight.
     keys: &'a mut [u32],
     /// Per arc: head, when the round wrote them.
     heads: Option<&'a [u32]>,
@@ -379,17 +433,17 @@ struct Block<'a> {
 }
 
 impl Block<'_> {
-    fn finish(self, list: ArcList, weight: &(impl Fn(usize) -> u32 + Sync), cap: usize, s: &mut Scratch) -> Result<()> {
+    fn finish(self, list: ArcList, weight: &(impl Fn(usize) -> u32 + Sync), plan: &Plan, s: &mut Scratch) -> Result<()> {
         // Below 2^32 arcs u32 counts and slots fit (the cap is far lower outside tests).
-        if self.tails.len() > cap.min(u32::MAX as usize) {
-            return self.finish_in_place(list, weight);
+        if self.tails.len() > plan.scratch_cap.min(u32::MAX as usize) {
+            return self.finish_in_place(list, weight, plan);
         }
-        let (first, len) = (self.first, self.tails.len());
+        let (len, mask) = (self.tails.len(), plan.id_mask());
         s.next.clear();
         mem::reserve(&mut s.next, self.offsets.len())?;
         s.next.resize(self.offsets.len(), 0);
         for &t in self.tails.iter() {
-            s.next[(t - first) as usize] += 1;
+            s.next[(t & mask) as usize] += 1;
         }
         let mut at = 0u32;
         for (next, offset) in s.next.iter_mut().zip(self.offsets.iter_mut()) {
@@ -404,8 +458,9 @@ impl Block<'_> {
                 s.heads.clear();
                 mem::reserve(&mut s.heads, len)?;
                 s.heads.resize(len, 0);
-                for ((&t, &a), &h) in self.tails.iter().zip(self.keys.iter()).zip(heads) {
-                    let next = &mut s.next[(t - first) as usize];
+                for ((&t, &low), &h) in self.tails.iter().zip(self.keys.iter()).zip(heads) {
+                    let (v, a) = plan.unpack(t, low);
+                    let next = &mut s.next[v as usize];
                     s.keys[*next as usize] = a;
                     s.heads[*next as usize] = h;
                     *next += 1;
@@ -413,8 +468,9 @@ impl Block<'_> {
                 self.tails.copy_from_slice(&s.heads);
             }
             None => {
-                for (&t, &a) in self.tails.iter().zip(self.keys.iter()) {
-                    let next = &mut s.next[(t - first) as usize];
+                for (&t, &low) in self.tails.iter().zip(self.keys.iter()) {
+                    let (v, a) = plan.unpack(t, low);
+                    let next = &mut s.next[v as usize];
                     s.keys[*next as usize] = a;
                     *next += 1;
                 }
@@ -435,13 +491,13 @@ impl Block<'_> {
 
     /// A block too large for a scratch buffer: move every `(tail, key)` into its vertex's
     /// segment by swaps (each swap settles one arc), sort each segment by key (in parallel
-    /// for a hub's), then turn keys into heads (read back from the edge list) and weights in
-    /// place, in parallel.
-    fn finish_in_place(self, list: ArcList, weight: &(impl Fn(usize) -> u32 + Sync)) -> Result<()> {
-        let (first, ids) = (self.first, self.offsets.len());
+    /// for a hub's; by whole keys where some have high bits: [`sort_by_whole_keys`]), then
+    /// turn keys into heads (read back from the edge list) and weights in place, in parallel.
+    fn finish_in_place(self, list: ArcList, weight: &(impl Fn(usize) -> u32 + Sync), plan: &Plan) -> Result<()> {
+        let (ids, mask) = (self.offsets.len(), plan.id_mask());
         let mut start = mem::try_vec(ids + 1, 0u64)?;
         for &t in self.tails.iter() {
-            start[(t - first) as usize + 1] += 1;
+            start[(t & mask) as usize + 1] += 1;
         }
         for v in 0..ids {
             start[v + 1] += start[v];
@@ -451,7 +507,7 @@ impl Block<'_> {
         for v in 0..ids {
             while next[v] < start[v + 1] {
                 let i = next[v] as usize;
-                let u = (self.tails[i] - first) as usize;
+                let u = (self.tails[i] & mask) as usize;
                 if u == v {
                     next[v] += 1;
                 } else {
@@ -463,14 +519,80 @@ impl Block<'_> {
                 }
             }
         }
-        sort_segments(&start, self.keys, 0, ids);
+        if self.tails.par_iter().any(|&t| plan.high(t) != 0) {
+            sort_by_whole_keys(&start, self.tails, self.keys, plan)?;
+        } else {
+            sort_segments(&start, self.keys, 0, ids);
+        }
         self.tails.par_iter_mut().zip(self.keys.par_iter_mut()).with_min_len(1 << 12).for_each(|(t, w)| {
-            let a = *w;
+            let a = plan.unpack(*t, *w).1;
             *t = list.head(a);
             *w = weight(list.edge(a));
         });
         Ok(())
     }
+}
+
+/// Segments up to this long are sorted by insertion ([`sort_by_whole_keys`]).
+const SHORT_SEGMENT: usize = 32;
+
+/// Sort each vertex's segment `start[v]..start[v + 1]` of `(tails, keys)` pairs by whole key,
+/// some keys having high bits (in the target cells, [`Plan::pack`]): a short segment by
+/// insertion, a longer one grouped by high bits (counting, then cycle-leader swaps, as the
+/// vertices were) and each group's low bits sorted. No scratch beyond one count per value of
+/// the high bits, which the in-place path is for.
+fn sort_by_whole_keys(start: &[u64], tails: &mut [u32], keys: &mut [u32], plan: &Plan) -> Result<()> {
+    let top = tails.par_iter().map(|&t| plan.high(t)).max().unwrap_or(0) as usize;
+    let mut group = mem::try_vec(top + 2, 0usize)?;
+    let mut next = mem::try_vec(top + 1, 0usize)?;
+    for v in 0..start.len() - 1 {
+        let (lo, hi) = (start[v] as usize, start[v + 1] as usize);
+        let (t, k) = (&mut tails[lo..hi], &mut keys[lo..hi]);
+        let whole = |i: usize, t: &[u32], k: &[u32]| plan.unpack(t[i], k[i]).1;
+        if t.len() <= SHORT_SEGMENT {
+            for i in 1..t.len() {
+                let mut j = i;
+                while j > 0 && whole(j - 1, t, k) > whole(j, t, k) {
+                    t.swap(j - 1, j);
+                    k.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+            continue;
+        }
+        group.fill(0);
+        for &c in t.iter() {
+            group[plan.high(c) as usize + 1] += 1;
+        }
+        for g in 0..=top {
+            group[g + 1] += group[g];
+        }
+        next.copy_from_slice(&group[..=top]);
+        for g in 0..=top {
+            while next[g] < group[g + 1] {
+                let i = next[g];
+                let h = plan.high(t[i]) as usize;
+                if h == g {
+                    next[g] += 1;
+                } else {
+                    // Groups before `g` are complete, so `h > g`.
+                    let j = next[h];
+                    next[h] += 1;
+                    t.swap(i, j);
+                    k.swap(i, j);
+                }
+            }
+        }
+        for g in 0..=top {
+            let part = &mut k[group[g]..group[g + 1]];
+            if part.len() as u64 > super::SORT_GRAIN {
+                part.par_sort_unstable();
+            } else {
+                part.sort_unstable();
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -515,14 +637,28 @@ mod tests {
                 let arcs = m as u64 * if doubled { 2 } else { 1 };
                 let list = ArcList { src: &src, dst: &dst, arcs };
                 let auto = Plan::new(n, arcs);
+                // The last four keep only a few low bits of each key in the weight cell, so the
+                // rest rides in the target cells as on graphs of more than 2^32 arcs: through
+                // the scratch path and the in-place one (hubs, short and long segments).
+                let plan = |shift, chunk, scratch_cap, last_round, key_bits| Plan {
+                    shift,
+                    chunk,
+                    scratch_cap,
+                    last_round,
+                    key_bits,
+                };
                 let plans = [
                     auto,
-                    Plan { shift: 0, chunk: 1000, scratch_cap: usize::MAX, last_round: 1 },
-                    Plan { shift: 3, chunk: 777, scratch_cap: 0, last_round: 4 },
-                    Plan { shift: 5, chunk: 5000, scratch_cap: 300, last_round: u64::MAX },
-                    Plan { shift: 2, chunk: 64, scratch_cap: 1 << 20, last_round: 64 },
-                    Plan { shift: 31, chunk: 1 << 40, scratch_cap: 1 << 20, last_round: 2 },
-                    Plan { shift: 31, chunk: 1, scratch_cap: 0, last_round: 3 },
+                    plan(0, 1000, usize::MAX, 1, 32),
+                    plan(3, 777, 0, 4, 32),
+                    plan(5, 5000, 300, u64::MAX, 32),
+                    plan(2, 64, 1 << 20, 64, 32),
+                    plan(31, 1 << 40, 1 << 20, 2, 32),
+                    plan(31, 1, 0, 3, 32),
+                    plan(0, 1000, usize::MAX, 1, 1),
+                    plan(3, 777, 0, 4, 4),
+                    plan(5, 5000, 300, u64::MAX, 3),
+                    plan(2, 64, 1 << 20, 64, 6),
                 ];
                 for plan in plans {
                     let got = build(n, list, &weight, plan).unwrap();
@@ -533,7 +669,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 40 * 2 * 7);
+        assert_eq!(checked, 40 * 2 * 11);
     }
 
     #[test]
@@ -543,7 +679,15 @@ mod tests {
             assert!(p.shift < 32 && (n as u64).div_ceil(1 << p.shift) <= MAX_BLOCKS as u64, "{n}: {p:?}");
             assert!(p.chunk >= MIN_CHUNK_ARCS && p.scratch_cap >= 1 << 16);
         }
-        let too_many = ArcList { src: &[], dst: &[], arcs: (1 << 32) + 1 };
+        // kron 28 and 29 (2^33 and 2^34 arcs) fit the cells with room to spare.
+        for (n, arcs) in [(1u32 << 28, 1u64 << 33), (1 << 29, 1 << 34), (u32::MAX, MAX_BUILD_ARCS)] {
+            assert!(Plan::new(n, arcs).holds(arcs), "{n} vertices, {arcs} arcs");
+        }
+        let too_many = ArcList { src: &[], dst: &[], arcs: MAX_BUILD_ARCS + 1 };
         assert!(matches!(build(1, too_many, &|_| 0, Plan::new(1, 0)), Err(Error::InvalidArgument(_))));
+        // Keys whose high bits would not fit above the relative tails are refused, not wrapped.
+        let ten = ArcList { src: &[], dst: &[], arcs: 10 };
+        let narrow = Plan { shift: 31, chunk: 1, scratch_cap: 0, last_round: 1, key_bits: 1 };
+        assert!(matches!(build(1, ten, &|_| 0, narrow), Err(Error::InvalidArgument(_))));
     }
 }
