@@ -526,9 +526,11 @@ pub unsafe fn partition_walk(
 }
 
 /// The slot `s` in `lo..hi` with `prefix[s] <= rank < prefix[s + 1]`: the last slot whose
-/// prefix does not exceed `rank` (slots of degree 0 are skipped by taking the last).
+/// prefix does not exceed `rank` (slots of degree 0 are skipped by taking the last). Any
+/// ascending array: the partition balance's degree prefixes, a rank's ghost ranges by owner
+/// (`ranks::owner_of`).
 #[inline(always)]
-pub unsafe fn segment_of(prefix: *const u64, lo: u32, hi: u32, rank: u64) -> u32 {
+pub unsafe fn segment_of<T: Copy + PartialOrd>(prefix: *const T, lo: u32, hi: u32, rank: T) -> u32 {
     let (mut lo, mut hi) = (lo, hi);
     // Invariant: prefix[lo] <= rank, and the answer is < hi.
     while hi - lo > 1 {

@@ -410,16 +410,7 @@ pub unsafe fn pack(a: &RankArgs, tid: u32, nthreads: u32) {
 /// later). A binary search over the `ranks + 1` entries, which stay in cache.
 #[inline(always)]
 pub unsafe fn owner_of(ranges: *const u32, ranks: u32, g: u32) -> u32 {
-    let (mut lo, mut hi) = (0u32, ranks);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if *ranges.add(mid as usize) <= g {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
+    crate::advance::segment_of(ranges, 0, ranks, g)
 }
 
 /// Lower the owned vertices that the inbox's items name, routing each one lowered.
