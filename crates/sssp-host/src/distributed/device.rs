@@ -11,9 +11,9 @@
 //! relaxes a round's vertices in order and may lower a head twice in one round where the
 //! device step's threads race, so arcs relaxed and items sent can differ.
 
-use sssp_kernels::entry::{RankApply, RankFarMin, RankPack, RankRelax, RankReset, RankSplit};
 use std::time::Instant;
 
+use sssp_kernels::entry::{RankApply, RankFarMin, RankPack, RankRelax, RankReset, RankSplit};
 use sssp_kernels::ranks::{
     bucket, counts_at, rank_lens, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN, C_FOREIGN, L_FAR, L_GHOSTS, L_HUBS, L_NEAR,
     L_OVERFLOW, L_WIDE, RANK_CELLS, RANK_WIDE_ARCS, RANK_WIDE_TEAM,

@@ -433,7 +433,13 @@ struct Block<'a> {
 }
 
 impl Block<'_> {
-    fn finish(self, list: ArcList, weight: &(impl Fn(usize) -> u32 + Sync), plan: &Plan, s: &mut Scratch) -> Result<()> {
+    fn finish(
+        self,
+        list: ArcList,
+        weight: &(impl Fn(usize) -> u32 + Sync),
+        plan: &Plan,
+        s: &mut Scratch,
+    ) -> Result<()> {
         // Below 2^32 arcs u32 counts and slots fit (the cap is far lower outside tests).
         if self.tails.len() > plan.scratch_cap.min(u32::MAX as usize) {
             return self.finish_in_place(list, weight, plan);
