@@ -39,8 +39,7 @@ use crate::device::cuda::CudaDevice;
 use crate::device::{Buffer, Device};
 use crate::error::{Error, Result};
 
-/// `len` elements of type `T` at byte `at` of a device layer [`Buffer`], as NCCL's calls take
-/// them. The buffers of a rank's device step are the device layer's, not cudarc's slices, so
+/// `len` elements of type `T` inside a device layer [`Buffer`], as NCCL's calls take them. The buffers of a rank's device step are the device layer's, not cudarc's slices, so
 /// they carry no events: none is needed, since the step's kernels, its copies and NCCL's calls
 /// all run on the endpoint's one stream, in order.
 struct Span<'a, T> {
