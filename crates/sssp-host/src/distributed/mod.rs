@@ -664,25 +664,35 @@ pub fn run_rank<C: Communicator>(
     comm: &mut C,
     params: Params,
 ) -> Result<RankOutcome> {
-    run_rank_with(None, local, partition, comm, params)
+    run_rank_with(Ok(None), local, partition, comm, params)
 }
 
-/// [`run_rank`] with the local step on a device (its [`device::DeviceSlice`] of `local`), or on
-/// the host thread; timed as [`RankStats::solve`] (the step's set-up and the rounds) and
-/// [`RankStats::gather`].
+/// [`run_rank`] with the local step on a device (its [`device::DeviceSlice`] of `local`, or the
+/// error that loading it met), or on the host thread; timed as [`RankStats::solve`] (the step's
+/// set-up and the rounds) and [`RankStats::gather`].
 fn run_rank_with<C: Communicator>(
-    dev: Option<(&dyn Device, &mut device::DeviceSlice)>,
+    dev: Result<Option<(&dyn Device, &mut device::DeviceSlice)>>,
     local: &LocalGraph,
     partition: &Partition,
     comm: &mut C,
     params: Params,
 ) -> Result<RankOutcome> {
-    check_slice(local, partition, comm)?;
+    let dev = check_slice(local, partition, comm).and(dev);
     let me = comm.rank();
-    // Every rank ready before the clock starts: ranks load their slices side by side, and the
-    // first solve after a load counted the slowest load in the others' first collective (up
-    // to 1.8 s of kron 27's first solve on four H100s). One collective per solve.
-    comm.all_reduce(&mut [0], Reduce::Max)?;
+    // Every rank ready before the clock starts, and every rank told whether all are: one
+    // collective per solve. Ranks load their slices side by side, and the first solve after a
+    // load counted the slowest load in the others' first collective (up to 1.8 s of kron 27's
+    // first solve on four H100s). A rank that could not load its slice (out of device memory)
+    // makes every rank return here, instead of leaving the others waiting in a round's
+    // collective (NCCL ranks have no abort path).
+    let mut failed = [dev.is_err() as u64];
+    comm.all_reduce(&mut failed, Reduce::Max)?;
+    let dev = dev?;
+    if failed[0] != 0 {
+        return Err(Error::Communication(format!(
+            "rank {me} stops: another rank could not set up its part of the solve"
+        )));
+    }
     let t = Instant::now();
     let mut outcome = match dev {
         Some((dev, slice)) => {
@@ -716,20 +726,22 @@ impl RankSlice {
         params: Params,
     ) -> Result<RankOutcome> {
         let mut load = Duration::ZERO;
+        // A failed load is handed on, not returned: every rank must reach the solve's first
+        // collective (`run_rank_with`), where all learn of it.
         let on = match dev {
             Some(dev) => {
                 let slice = match &mut self.on_device {
-                    Some(slice) => slice,
+                    Some(slice) => Ok(slice),
                     none => {
                         let t = Instant::now();
-                        let slice = none.insert(device::DeviceSlice::load(dev, &self.local, partition)?);
+                        let slice = device::DeviceSlice::load(dev, &self.local, partition).map(|s| none.insert(s));
                         load = t.elapsed();
                         slice
                     }
                 };
-                Some((dev, slice))
+                slice.map(|s| Some((dev, s)))
             }
-            None => None,
+            None => Ok(None),
         };
         let mut outcome = run_rank_with(on, &self.local, partition, comm, params)?;
         outcome.stats.load = load;
@@ -1178,6 +1190,41 @@ mod tests {
             assert_eq!(run.stats.per_rank.len(), p);
             assert_eq!(run.stats.items_sent() == 0, p == 1);
         }
+    }
+
+    #[test]
+    fn a_rank_that_cannot_set_up_stops_every_rank_at_the_first_collective() {
+        // Rank 0's slice "did not fit its device": rank 0 returns that error, rank 1 learns of
+        // it in the solve's first collective and stops (on NCCL ranks it would otherwise wait
+        // in a round's collective for ever).
+        let g = generate(&GenSpec::parse("road:500").unwrap(), 3, WeightSpec::AsGiven).unwrap();
+        let (partition, params) =
+            (Partition::balanced(&g, 2).unwrap(), Params::new(&g, 0, &DistOptions::default()).unwrap());
+        let weights = g.unsigned_weights("test").unwrap();
+        let outcomes: Vec<Result<RankOutcome>> = std::thread::scope(|s| {
+            let ranks: Vec<_> = InProcess::group(2)
+                .into_iter()
+                .enumerate()
+                .map(|(r, mut comm)| {
+                    let (g, partition) = (&g, &partition);
+                    s.spawn(move || {
+                        let local = LocalGraph::of(g, weights, partition.range(r))?;
+                        let dev = match r {
+                            0 => Err(Error::OutOfDeviceMemory { device: "test".into(), needed: 1 << 40, available: 0 }),
+                            _ => Ok(None),
+                        };
+                        run_rank_with(dev, &local, partition, &mut comm, params)
+                    })
+                })
+                .collect();
+            ranks.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(matches!(outcomes[0], Err(Error::OutOfDeviceMemory { .. })), "{:?}", outcomes[0].as_ref().err());
+        match &outcomes[1] {
+            Err(Error::Communication(m)) => assert!(m.contains("another rank could not set up"), "{m}"),
+            other => panic!("rank 1: {:?}", other.as_ref().err()),
+        }
+        assert!(matches!(first_cause(outcomes), Err(Error::OutOfDeviceMemory { .. })));
     }
 
     #[test]
