@@ -2,10 +2,11 @@
 //! distances and its queues resident (kept between solves of one graph), the round's
 //! relaxation, the ghosts' outgoing items, the applied inbox, the far pile's minimum and the
 //! bucket split as kernels (`sssp_kernels::ranks`, whose module doc has
-//! the design and why nothing is lost). Between the kernels the host only moves what crosses
-//! ranks: the outgoing items down (one per ghost lowered this round), the received ones up, and
-//! a few length cells. On NCCL ranks the device is the rank's GPU; on simulated ranks it is
-//! the CPU backend's device, which runs the very same kernel bodies (how CI tests them).
+//! the design and why nothing is lost). The round's items leave from the outbox, one range per
+//! owner, and arrive in the inbox buffer through [`Communicator::exchange_on_device`] (device
+//! to device on NCCL ranks); the host reads only the length cells and the per-owner counts. On
+//! NCCL ranks the device is the rank's GPU; on simulated ranks it is the CPU backend's device,
+//! which runs the very same kernel bodies (how CI tests them).
 //!
 //! Host and device steps take the same rounds and reach the same distances; the host step
 //! relaxes a round's vertices in order and may lower a head twice in one round where the
@@ -54,9 +55,8 @@ pub(crate) struct DeviceSlice {
     b: Buffers,
     /// The kernels' parameters that describe the slice (addresses, shape); a solve adds its own.
     args: RankArgs,
-    /// Ghosts (remote heads of the slice's arcs).
-    ghosts: u32,
-    /// Each rank's range of ghost indices, `ranks + 1` entries (as on the device).
+    /// Each rank's range of ghost indices, `ranks + 1` entries (as on the device); the last is
+    /// the ghost count.
     ranges: Vec<u32>,
 }
 
@@ -201,7 +201,7 @@ impl DeviceSlice {
             wide_team: if dev.facts().gpu { RANK_WIDE_TEAM } else { 1 },
             _pad: 0,
         };
-        Ok(DeviceSlice { b, args, ghosts: ghosts as u32, ranges })
+        Ok(DeviceSlice { b, args, ranges })
     }
 }
 
@@ -310,7 +310,8 @@ impl DeviceStep<'_> {
         let (me, p) = (self.me, self.args.ranks as usize);
         let side = (r % 2) as usize;
         self.lens()?;
-        let (lens, ranges, ghosts) = (self.lens.as_deref().expect("read above"), &self.slice.ranges, self.slice.ghosts);
+        let (lens, ranges) = (self.lens.as_deref().expect("read above"), &self.slice.ranges);
+        let ghosts = ranges[p];
         let (sent, counts) = (lens[L_GHOSTS + side], &lens[counts_at(side, p as u32)..][..p]);
         // Each range filled within its owner's ghosts, and the counts add up to the queue.
         let sends: Vec<_> = (0..p).map(|d| ranges[d] as usize..ranges[d] as usize + counts[d] as usize).collect();

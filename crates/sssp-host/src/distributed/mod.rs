@@ -55,8 +55,9 @@
 //! host memory and relaxes on the rank's thread. The device step (`device::DeviceStep`, kernels
 //! `sssp_kernels::ranks`) keeps them resident on the rank's device: each remote head becomes a
 //! *ghost* vertex of the slice, whose distance cell is the ghost filter, and a round is five
-//! small kernels (relax, pack the lowered ghosts, apply, far-pile minimum, bucket split) with
-//! the outgoing items, the received ones and a few counts crossing to the host. NCCL ranks run
+//! small kernels (relax, pack the lowered ghosts, apply, far-pile minimum, bucket split); the
+//! items go from the step's outbox to the owners' inboxes through the communicator
+//! (device to device on NCCL), and only a few counts cross to the host. NCCL ranks run
 //! the device step on their GPUs by default, simulated ranks the host step ([`StepOn`]); CI
 //! runs both on simulated ranks (the device step on the CPU backend's device, the same kernel
 //! bodies).
@@ -358,7 +359,7 @@ fn unpack(x: u64) -> (u32, u32) {
 
 /// Push onto a vector that grows with the input: amortised doubling, failure a typed error.
 #[inline]
-pub(crate) fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
+fn push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
     if v.len() == v.capacity() {
         v.try_reserve(1).map_err(|_| Error::OutOfHostMemory { needed: crate::mem::bytes_of::<T>(v.len() + 1) })?;
     }
@@ -580,14 +581,12 @@ impl<'a> HostStep<'a> {
         Ok(())
     }
 
-    /// The received candidates (each checked to name a vertex of this rank) applied.
+    /// The received candidates applied, each checked to name a vertex of this rank.
     fn apply(&mut self, me: usize) -> Result<()> {
         let inbox = std::mem::take(&mut self.inbox);
-        check_inbox(me, self.local, &inbox)?;
-        let first = self.local.first();
         for &item in &inbox {
             let (v, d) = unpack(item);
-            self.lower(v - first, d)?;
+            self.lower(owned_id(me, self.local, v)?, d)?;
         }
         self.inbox = inbox;
         Ok(())
@@ -795,14 +794,14 @@ fn run_rounds<C: Communicator, S: LocalStep>(
     Ok(RankOutcome { dist, stats, rounds, buckets, arcs_relaxed: totals[0], overflow: totals[1] > 0 })
 }
 
-/// Every received candidate names a vertex of this rank's slice, or [`Error::Communication`].
-fn check_inbox(me: usize, local: &LocalGraph, inbox: &[u64]) -> Result<()> {
-    let (first, n) = (local.first(), local.num_vertices() as u32);
-    match inbox.iter().map(|&item| unpack(item).0).find(|v| v.wrapping_sub(first) >= n) {
-        Some(v) => {
-            Err(Error::Communication(format!("rank {me} received a candidate for vertex {v}, which it does not own")))
-        }
-        None => Ok(()),
+/// The local id of vertex `v` in rank `me`'s slice `local`, or [`Error::Communication`]: a
+/// received candidate must name a vertex of this rank.
+fn owned_id(me: usize, local: &LocalGraph, v: u32) -> Result<u32> {
+    let l = v.wrapping_sub(local.first());
+    if l < local.num_vertices() as u32 {
+        Ok(l)
+    } else {
+        Err(Error::Communication(format!("rank {me} received a candidate for vertex {v}, which it does not own")))
     }
 }
 
@@ -1155,9 +1154,9 @@ mod tests {
     fn candidates_for_vertices_a_rank_does_not_own_are_typed_errors() {
         let g = Graph::from_arcs(6, &[(0, 1, 1), (2, 3, 1), (4, 5, 1)]).unwrap();
         let local = LocalGraph::of(&g, g.unsigned_weights("test").unwrap(), 2..4).unwrap();
-        assert!(check_inbox(1, &local, &[pack(2, 7), pack(3, 0)]).is_ok());
+        assert_eq!((owned_id(1, &local, 2).unwrap(), owned_id(1, &local, 3).unwrap()), (0, 1));
         for v in [1, 4, u32::MAX] {
-            let e = check_inbox(1, &local, &[pack(2, 7), pack(v, 0)]);
+            let e = owned_id(1, &local, v);
             assert!(matches!(e, Err(Error::Communication(m)) if m.contains(&format!("vertex {v}"))), "vertex {v}");
         }
     }
