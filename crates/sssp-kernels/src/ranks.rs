@@ -43,7 +43,7 @@
 
 use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-use crate::relax::{load_len, load_packed, push_one, raise, relax as lower, through, Through};
+use crate::relax::{load_len, load_packed, push, raise, relax as lower, through, Through};
 use crate::types::*;
 
 /// Length cells ([`RankArgs::lens`]): the two near queues (round parity)...
@@ -251,9 +251,9 @@ unsafe fn queue_near(a: &RankArgs, v: u32, side: usize) {
         let slot = AtomicU32::from_ptr(a.lens.add(L_HUBS + side)).fetch_add(1, Relaxed);
         *near(a, side).add((a.owned - 1 - slot) as usize) = v;
     } else if degree >= a.wide_arcs as u64 {
-        push_one(queue(a, wide(a, side), L_WIDE + side), v);
+        push(queue(a, wide(a, side), L_WIDE + side), v, true);
     } else {
-        push_one(queue(a, near(a, side), L_NEAR + side), v);
+        push(queue(a, near(a, side), L_NEAR + side), v, true);
     }
 }
 
@@ -311,13 +311,20 @@ pub unsafe fn reset(a: &RankArgs, tid: u32, nthreads: u32) {
     }
 }
 
-/// Queue local vertex `v`, whose distance just fell to `c` in this round (module doc).
+/// Queue local vertex `v`, whose distance just fell to `c` in this round (module doc). The
+/// queues' pushes are warp-aggregated on the GPU over the lanes that reach them together
+/// (`relax::push`: one atomic on the queue's length per such group, not one per lane): a round
+/// of kron 27 on four ranks queues millions of ghosts on one length cell.
+///
+/// Unlike the engines' call sites, which every lane of a warp reaches, lanes reach these
+/// pushes as their own relaxations lower vertices; `warp::warp_push` votes among the lanes
+/// active at the call (`activemask`), so a partial group aggregates correctly, only less.
 #[inline(always)]
 pub unsafe fn route(a: &RankArgs, v: u32, c: u32) {
     let next = a.round + 1;
     if v >= a.owned {
         if first_mark(a.stamp, v, next) {
-            push_one(queue(a, a.ghosts, L_GHOSTS + (a.round % 2) as usize), v);
+            push(queue(a, a.ghosts, L_GHOSTS + (a.round % 2) as usize), v, true);
         }
     } else if bucket(a.csr.metric(), c, a.delta) == a.cur {
         if first_mark(a.stamp, v, next) {
@@ -325,7 +332,7 @@ pub unsafe fn route(a: &RankArgs, v: u32, c: u32) {
         }
     } else if AtomicU32::from_ptr(a.far_flag.add(v as usize)).swap(1, Relaxed) == 0 {
         let side = a.far_side as usize;
-        push_one(queue(a, far(a, side), L_FAR + side), v);
+        push(queue(a, far(a, side), L_FAR + side), v, true);
     }
 }
 
@@ -463,7 +470,7 @@ pub unsafe fn split(a: &RankArgs, tid: u32, nthreads: u32) {
         let v = *pile.add(i as usize);
         let b = bucket(metric, dist_of(load_packed(a.dist, v)), a.delta);
         if b > a.cur {
-            push_one(keep, v);
+            push(keep, v, true);
         } else {
             AtomicU32::from_ptr(a.far_flag.add(v as usize)).store(0, Relaxed);
             if b == a.cur && first_mark(a.stamp, v, a.round) {
