@@ -69,7 +69,12 @@ fn main() {
     } else {
         generate(&GenSpec::parse(&spec).unwrap(), 1, sssp::WeightSpec::AsGiven).unwrap()
     };
-    eprintln!("{spec}: {} vertices, {} arcs, loaded in {:.1} s", g.num_vertices(), g.num_arcs(), t.elapsed().as_secs_f64());
+    eprintln!(
+        "{spec}: {} vertices, {} arcs, loaded in {:.1} s",
+        g.num_vertices(),
+        g.num_arcs(),
+        t.elapsed().as_secs_f64()
+    );
     let n = g.num_vertices();
     let mut deg: Vec<u32> = (0..n as u32).collect();
     deg.par_sort_by_key(|&v| std::cmp::Reverse(g.degree(v)));
