@@ -212,7 +212,28 @@ pub(crate) fn census(g: &Graph, eng: &mut dyn Engine) -> (Option<ClassCounts>, b
     (counts, true)
 }
 
+/// Arcs above which [`census`] samples instead of counting every arc: the exact count reads the
+/// head's degree at random for every arc, which on the host is a cache miss per arc (kron 28,
+/// 8.6G arcs: 16.2 s on the H200 machine's 16 cores, before its first solve; kron 26 took
+/// under a second).
+pub(crate) const CENSUS_EXACT_ARCS: usize = 1 << 26;
+
+/// Arcs the sampled census looks at: every `m / CENSUS_SAMPLES`-th arc. The decision it feeds
+/// ([`Classify::uses`]) compares a share with [`super::options::CLASSIFY_MIN_SHARE`] (10%);
+/// the sampled share's standard error is below `sqrt(0.25 / 2^22)` = 0.025 percentage points,
+/// so only a graph within a hair of the threshold could be decided the other way (and then
+/// either way is within a hair of break-even).
+pub(crate) const CENSUS_SAMPLES: usize = 1 << 22;
+
 fn census_of(g: &Graph) -> Option<ClassCounts> {
+    census_with(g, CENSUS_EXACT_ARCS, CENSUS_SAMPLES)
+}
+
+/// The census of `g`: exact up to `exact` arcs, else estimated from `samples` arcs evenly spaced
+/// over the arc array (each one's tail found by a binary search of the offsets) and scaled to
+/// the graph's arcs. Estimated counts decide [`Classify::Auto`] only: a run that then uses the
+/// classes has the engine count them exactly ([`Engine::classify`]).
+fn census_with(g: &Graph, exact: usize, samples: usize) -> Option<ClassCounts> {
     use sssp_kernels::classify::arc_class;
     use sssp_kernels::{ARC_SINK, ARC_SKIP};
     let (n, m) = (g.num_vertices(), g.num_arcs());
@@ -221,22 +242,27 @@ fn census_of(g: &Graph) -> Option<ClassCounts> {
     }
     let (offsets, targets, weights) = (g.offsets(), g.targets(), g.engine_weights());
     let metric = sssp_kernels::Metric::from_code(g.metric().code());
-    let (skipped, deferred) = (0..n)
-        .into_par_iter()
-        .map(|u| {
-            let mut c = (0u64, 0u64);
-            for e in offsets[u] as usize..offsets[u + 1] as usize {
-                let v = targets[e] as usize;
-                match arc_class(metric, u as u32, v as u32, weights[e], 2, offsets[v + 1] - offsets[v]) {
-                    ARC_SKIP => c.0 += 1,
-                    ARC_SINK => c.1 += 1,
-                    _ => {}
-                }
-            }
-            c
-        })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    Some(ClassCounts { arcs: m as u64, skipped, deferred })
+    let class = |u: usize, e: usize| -> (u64, u64) {
+        let v = targets[e] as usize;
+        match arc_class(metric, u as u32, v as u32, weights[e], 2, offsets[v + 1] - offsets[v]) {
+            ARC_SKIP => (1, 0),
+            ARC_SINK => (0, 1),
+            _ => (0, 0),
+        }
+    };
+    let add = |a: (u64, u64), b: (u64, u64)| (a.0 + b.0, a.1 + b.1);
+    if m <= exact || samples == 0 {
+        let (skipped, deferred) = (0..n)
+            .into_par_iter()
+            .map(|u| (offsets[u] as usize..offsets[u + 1] as usize).map(|e| class(u, e)).fold((0, 0), add))
+            .reduce(|| (0, 0), add);
+        return Some(ClassCounts { arcs: m as u64, skipped, deferred });
+    }
+    let (k, stride) = (samples.min(m), m / samples.min(m));
+    let (skipped, deferred) =
+        (0..k).into_par_iter().map(|i| i * stride).map(|e| class(g.source_of(e) as usize, e)).reduce(|| (0, 0), add);
+    let scale = |c: u64| ((c as u128 * m as u128) / k as u128) as u64;
+    Some(ClassCounts { arcs: m as u64, skipped: scale(skipped), deferred: scale(deferred) })
 }
 
 /// The iterations after which a run of `spec` on `eng` that has not finished means a broken
@@ -517,5 +543,29 @@ mod tests {
         assert_eq!(census_of(&graphs[1]).unwrap().skipped, 1, "the negative self-loop stays a plain arc");
         let empty = Graph::from_arcs(3, &[]).unwrap();
         assert_eq!(census_of(&empty), None, "no arcs: not classifiable");
+    }
+
+    /// Above [`CENSUS_EXACT_ARCS`] the census samples: on graphs forced to sample (a small
+    /// `exact`), the estimated shares of skipped and deferred arcs are within a percentage
+    /// point of the exact ones, and lead [`Classify::Auto`] to the same decision; sampling
+    /// every arc is the exact count.
+    #[test]
+    fn the_sampled_census_estimates_the_shares() {
+        for (spec, seed) in
+            [("kron:14", 1), ("road:20000", 2), ("star:5000", 3), ("grid2d:100x100", 4), ("path:3000", 5)]
+        {
+            let s = crate::generate::GenSpec::parse(spec).unwrap();
+            let g = crate::generate::generate(&s, seed, crate::WeightSpec::AsGiven).unwrap();
+            let exact = census_with(&g, usize::MAX, 0).unwrap();
+            assert_eq!(census_with(&g, 0, g.num_arcs()), Some(exact), "{spec}: every arc sampled");
+            let est = census_with(&g, 0, 1 << 12).unwrap();
+            let share = |c: u64| c as f64 / g.num_arcs() as f64;
+            for (a, b) in [(est.skipped, exact.skipped), (est.deferred, exact.deferred)] {
+                assert!((share(a) - share(b)).abs() < 0.01, "{spec}: estimated {est:?}, exact {exact:?}");
+            }
+            let (a, b) = (Classify::Auto.uses(Some(est)), Classify::Auto.uses(Some(exact)));
+            let margin = (share(exact.skipped + exact.deferred) - super::super::options::CLASSIFY_MIN_SHARE).abs();
+            assert!(a == b || margin < 0.01, "{spec}: the sample decided {a}, the count {b}");
+        }
     }
 }
