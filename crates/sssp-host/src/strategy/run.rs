@@ -214,8 +214,7 @@ pub(crate) fn census(g: &Graph, eng: &mut dyn Engine) -> (Option<ClassCounts>, b
 
 /// Arcs above which [`census`] samples instead of counting every arc: the exact count reads the
 /// head's degree at random for every arc, which on the host is a cache miss per arc (kron 28,
-/// 8.6G arcs: 16.2 s on the H200 machine's 16 cores, before its first solve; kron 26 took
-/// under a second).
+/// 8.6G arcs: 16.2 s on the H200 machine's 16 cores, before its first solve).
 pub(crate) const CENSUS_EXACT_ARCS: usize = 1 << 26;
 
 /// Arcs the sampled census looks at: every `m / CENSUS_SAMPLES`-th arc. The decision it feeds
