@@ -198,7 +198,7 @@ proptest! {
         }
         let p = p_pick.min(max_ranks());
         let step = if on_device { StepOn::Device } else { StepOn::Host };
-        let run = dist_solve(&g, src, p, &DistOptions { delta, cutoff, step, hub_arcs, wide_arcs }).unwrap().unwrap();
+        let run = dist_solve(&g, src, p, &DistOptions { delta, cutoff, step, hub_arcs, wide_arcs, fault: None }).unwrap().unwrap();
         prop_assert_eq!(run.solution.dist, want, "{} ranks, delta {:?}, cutoff {:?}, {:?} step, hubs {:?}, wide {:?}", p, delta, cutoff, step, hub_arcs, wide_arcs);
     }
 }
@@ -229,6 +229,42 @@ fn a_group_keeps_a_graph_between_solves_and_makes_another_afresh() {
                 assert_eq!(run.solution.dist, sssp::reference::dijkstra(g, src).unwrap(), "{what}");
                 assert_eq!(run.stats.load_time().is_zero(), kept, "{what}: {:?}", run.stats.load_time());
                 assert!(!run.solution.stats.compute.is_zero(), "{what}");
+            }
+        }
+    }
+}
+
+/// A rank that fails mid-solve (an injected fault: as its local step is made, after a round's
+/// relaxation, at the finish) fails the solve with its own error on every kind of ranks, and
+/// no rank is left waiting in a collective: NCCL ranks would wait for ever, so on them this
+/// test ends only if the failure protocol works. A new group then solves exactly. On NCCL the
+/// largest group only (each case sets up a group of its own: seconds).
+#[test]
+fn a_failing_rank_fails_the_solve_and_no_rank_waits() {
+    use sssp::distributed::{Fault, FaultAt};
+    let g = generate(&GenSpec::parse("kron:10").unwrap(), 5, WeightSpec::AsGiven).unwrap();
+    let src = sources(&g, 5)[0];
+    let want = sssp::reference::dijkstra(&g, src).unwrap();
+    let counts: Vec<usize> = match rank_mode() {
+        RankMode::Nccl(gpus) => vec![gpus],
+        _ => vec![1, 2, 3],
+    };
+    for p in counts {
+        for (step, hub_arcs, wide_arcs) in STEPS[..2].iter().copied() {
+            for at in [FaultAt::SetUp, FaultAt::Round(2), FaultAt::Finish] {
+                let fault = Fault { rank: p as u32 - 1, at };
+                let opts = DistOptions { step, hub_arcs, wide_arcs, fault: Some(fault), ..DistOptions::default() };
+                let what = format!("{p} ranks, {step:?} step, {fault:?}");
+                match Group::new(run_ranks(p)).unwrap().solve(&g, src, &opts) {
+                    Err(Error::OutOfDeviceMemory { device, .. }) => {
+                        assert!(device.contains("injected"), "{what}: {device}")
+                    }
+                    other => panic!("{what}: {:?}", other.map(|r| r.stats.rounds)),
+                }
+                // (A group refuses to solve after a failed solve: its transport may be broken.)
+                let mut group = Group::new(run_ranks(p)).unwrap();
+                let run = group.solve(&g, src, &DistOptions { fault: None, ..opts }).unwrap();
+                assert_eq!(run.solution.dist, want, "{what}: the solve after");
             }
         }
     }

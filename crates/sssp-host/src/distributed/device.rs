@@ -12,8 +12,6 @@
 //! relaxes a round's vertices in order and may lower a head twice in one round where the
 //! device step's threads race, so arcs relaxed and items sent can differ.
 
-use std::time::Instant;
-
 use sssp_kernels::entry::{RankApply, RankFarMin, RankPack, RankRelax, RankReset, RankSplit};
 use sssp_kernels::ranks::{
     bucket, counts_at, rank_lens, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN, C_FOREIGN, L_FAR, L_GHOSTS, L_HUBS, L_NEAR,
@@ -41,7 +39,9 @@ struct Buffers {
     ghost_ids: Buffer,
     ranges: Buffer,
     outbox: Buffer,
-    /// Grown to the largest inbox.
+    /// Room for the most items a round can bring: one per ghost of this rank's vertices on
+    /// the other ranks (sized when a solve sets up, from the ghost counts every rank reports
+    /// in the solve's first collective, so that no round allocates).
     inbox: Option<Buffer>,
     lens: Buffer,
     cells: Buffer,
@@ -203,6 +203,12 @@ impl DeviceSlice {
         };
         Ok(DeviceSlice { b, args, ranges })
     }
+
+    /// This rank's ghosts by owner (`ranks` counts, its own 0): the most items one round can
+    /// send each rank.
+    pub(crate) fn ghosts_by_owner(&self) -> Vec<u64> {
+        self.ranges.windows(2).map(|w| (w[1] - w[0]) as u64).collect()
+    }
 }
 
 /// One solve on a rank's [`DeviceSlice`], driven by the round loop (`super::run_rounds`).
@@ -220,17 +226,23 @@ pub(crate) struct DeviceStep<'a> {
     /// The length cells as last read, while no kernel has run since (a round with an empty
     /// inbox asks for the next bucket without reading them again).
     lens: Option<Vec<u32>>,
+    /// Each rank's range of the outbox that the last relaxation filled.
+    sends: Vec<std::ops::Range<usize>>,
+    /// Items the last exchange brought.
+    got: usize,
 }
 
 impl<'a> DeviceStep<'a> {
-    /// A solve of `params` on rank `me`'s slice, loaded on `dev`: one [`RankReset`] launch
-    /// (the source queued if this rank owns it).
+    /// A solve of `params` on rank `me`'s slice, loaded on `dev`, whose inbox gets room for
+    /// `inbox` items (kept between solves): one [`RankReset`] launch (the source queued if
+    /// this rank owns it).
     pub(crate) fn new(
         dev: &'a dyn Device,
         slice: &'a mut DeviceSlice,
         partition: &Partition,
         me: usize,
         params: Params,
+        inbox: usize,
     ) -> Result<Self> {
         if slice.ranges.len() != partition.parts() + 1 {
             return Err(Error::InvalidArgument(format!(
@@ -239,6 +251,7 @@ impl<'a> DeviceStep<'a> {
                 partition.parts()
             )));
         }
+        super::comm::room(dev, &mut slice.b.inbox, inbox)?;
         let mut args = slice.args;
         args.csr.metric = params.metric.code();
         args.delta = params.delta;
@@ -256,6 +269,8 @@ impl<'a> DeviceStep<'a> {
             near_bucket: bucket(params.metric, args.zero, params.delta),
             cur: NONE,
             lens: None,
+            sends: Vec::new(),
+            got: 0,
         };
         step.launch::<RankReset>(step.full())?;
         Ok(step)
@@ -289,7 +304,7 @@ impl<'a> DeviceStep<'a> {
 impl DeviceStep<'_> {
     /// Relax bucket `cur`'s waiting vertices and pack the ghosts they lowered: returns each
     /// rank's range of this round's items in the outbox.
-    fn relax(&mut self, cur: u32) -> Result<Vec<std::ops::Range<usize>>> {
+    fn relax_and_pack(&mut self, cur: u32) -> Result<Vec<std::ops::Range<usize>>> {
         let r = self.round;
         self.args.round = r;
         self.args.cur = cur;
@@ -325,7 +340,7 @@ impl DeviceStep<'_> {
     }
 
     /// Apply the `count` items that arrived in the inbox buffer.
-    fn apply(&mut self, count: usize) -> Result<()> {
+    fn apply_inbox(&mut self, count: usize) -> Result<()> {
         if count == 0 {
             return Ok(());
         }
@@ -336,26 +351,33 @@ impl DeviceStep<'_> {
 }
 
 impl LocalStep for DeviceStep<'_> {
-    /// Relax and pack on the device, the items sent from the outbox's ranges into the inbox
-    /// buffer ([`Communicator::exchange_on_device`]: device to device on NCCL ranks), applied
-    /// there: only the length cells and the per-destination counts cross to the host.
-    fn round<C: Communicator>(&mut self, cur: u32, comm: &mut C, stats: &mut RankStats) -> Result<()> {
-        let t = Instant::now();
-        let sends = self.relax(cur)?;
-        stats.relax += t.elapsed();
-        stats.items_sent += sends.iter().map(|s| s.len() as u64).sum::<u64>();
-        let t = Instant::now();
+    /// Relax and pack on the device; the items go from the outbox's ranges into the inbox
+    /// buffer ([`Communicator::exchange_on_device`]: device to device on NCCL ranks) and are
+    /// applied there: only the length cells and the per-destination counts cross to the host.
+    fn relax(&mut self, cur: u32) -> Result<()> {
+        self.sends = self.relax_and_pack(cur)?;
+        Ok(())
+    }
+
+    fn exchange<C: Communicator>(&mut self, comm: &mut C, send: bool, stats: &mut RankStats) -> Result<()> {
+        let p = self.args.ranks as usize;
+        if !send || self.sends.len() != p {
+            self.sends = vec![0..0; p];
+        }
+        stats.items_sent += self.sends.iter().map(|s| s.len() as u64).sum::<u64>();
         let b = &mut self.slice.b;
-        let got = comm.exchange_on_device(self.dev, &b.outbox, &sends, &mut b.inbox)?;
+        let got = comm.exchange_on_device(self.dev, &b.outbox, &std::mem::take(&mut self.sends), &mut b.inbox)?;
         if got > u32::MAX as usize {
             return Err(Error::Communication(format!("rank {} received {got} items in one round", self.me)));
         }
-        stats.exchange += t.elapsed();
         stats.items_received += got as u64;
-        let t = Instant::now();
-        self.apply(got)?;
-        stats.relax += t.elapsed();
+        self.got = got;
         Ok(())
+    }
+
+    fn apply(&mut self) -> Result<()> {
+        let got = std::mem::take(&mut self.got);
+        self.apply_inbox(got)
     }
 
     fn lowest(&mut self) -> Result<u32> {
@@ -413,15 +435,16 @@ mod tests {
         let mut slice = DeviceSlice::load(dev, &local, &partition).unwrap();
         assert_eq!(slice.ranges, [0, 2, 2, 3], "ghosts 0, 1 are rank 0's, ghost 5 rank 2's");
         let params = Params::new(&g, 2, &super::super::DistOptions::default()).unwrap();
-        let mut step = DeviceStep::new(dev, &mut slice, &partition, 1, params).unwrap();
-        let sends = step.relax(0).unwrap();
+        assert_eq!(slice.ghosts_by_owner(), [2, 0, 1], "what rank 1 can send each rank in a round");
+        let mut step = DeviceStep::new(dev, &mut slice, &partition, 1, params, 2).unwrap();
+        let sends = step.relax_and_pack(0).unwrap();
         assert_eq!(sends, [0..1, 2..2, 2..3], "one item to rank 0 (vertex 0 at 1), one to rank 2");
         let outbox = dev.download_of::<u64>(&step.slice.b.outbox, 0, 3).unwrap();
         assert_eq!((outbox[0], outbox[2]), (1, 5 << 32 | 4));
         // An inbox item for vertex 0, which rank 1 does not own, is counted, not applied.
         let inbox = super::super::comm::room(dev, &mut step.slice.b.inbox, 2).unwrap();
         dev.upload_of(inbox, 0, &[3u64 << 32, 0]).unwrap();
-        step.apply(2).unwrap();
+        step.apply_inbox(2).unwrap();
         let e = step.finish();
         assert!(matches!(e, Err(Error::Communication(ref m)) if m.contains("1 candidate(s)")), "{:?}", e.err());
     }

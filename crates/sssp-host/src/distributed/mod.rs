@@ -38,8 +38,10 @@
 //! zero-weight or short arcs lower vertices back into it, as in delta-stepping on one machine.
 //!
 //! **Measured and chosen.**
-//! - One all-reduce per round, of one value: the lowest non-empty bin says both "more work in
-//!   this bucket" (it is `cur`) and which bucket comes next, and "none" ends the run.
+//! - One all-reduce per round: the lowest non-empty bin says both "more work in this bucket"
+//!   (it is `cur`) and which bucket comes next, and "none" ends the run; a second value beside
+//!   it says whether every rank's round went well, so a rank that failed stops them all there
+//!   (docs/distributed.md, "How ranks stop together").
 //! - Each rank remembers the smallest candidate it has sent to each remote head (a ghost
 //!   distance); a later candidate that is not smaller is not sent: the owner already holds a
 //!   distance at most that one. On kron graphs most remote candidates stop there.
@@ -186,6 +188,39 @@ pub struct DistOptions {
     /// `hub_arcs`) with a wide team of lanes (`None`: `sssp_kernels::ranks::RANK_WIDE_ARCS`,
     /// 1,024).
     pub wide_arcs: Option<u32>,
+    /// A failure to inject, for the tests of how ranks stop together ([`Fault`]); not an
+    /// option for users.
+    #[doc(hidden)]
+    pub fault: Option<Fault>,
+}
+
+/// Where an injected [`Fault`] strikes.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultAt {
+    /// As the local step is made (after the solve's first collective).
+    SetUp,
+    /// After the relaxation of this round (from 1).
+    Round(u32),
+    /// As the rank collects its distances and counts.
+    Finish,
+}
+
+/// A failure injected on one rank, for the tests of the failure protocol ([`run_rank`]'s
+/// collectives carry a failed rank's flag, so every rank returns): rank `rank` meets, at `at`,
+/// the error an allocation that does not fit its device would give.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub rank: u32,
+    pub at: FaultAt,
+}
+
+impl Fault {
+    /// The injected error (named so that a test can tell it from any real one).
+    pub fn error(self) -> Error {
+        Error::OutOfDeviceMemory { device: format!("rank {} (an injected fault)", self.rank), needed: 1, available: 0 }
+    }
 }
 
 /// What every rank runs with: the same values on every rank ([`Params::new`] checks them).
@@ -205,6 +240,9 @@ pub struct Params {
     pub hub_arcs: u32,
     /// The device step's wide threshold (> 0).
     pub wide_arcs: u32,
+    /// [`DistOptions::fault`].
+    #[doc(hidden)]
+    pub fault: Option<Fault>,
 }
 
 impl Params {
@@ -220,7 +258,16 @@ impl Params {
         let cutoff = opts.cutoff.map_or(NO_CUTOFF, |c| c.min(NO_CUTOFF as u64) as u32);
         let hub_arcs = opts.hub_arcs.unwrap_or(sssp_kernels::ranks::RANK_HUB_ARCS).max(1);
         let wide_arcs = opts.wide_arcs.unwrap_or(sssp_kernels::ranks::RANK_WIDE_ARCS).max(1);
-        Ok(Params { metric: g.metric(), delta, cutoff, source, step: opts.step, hub_arcs, wide_arcs })
+        Ok(Params {
+            metric: g.metric(),
+            delta,
+            cutoff,
+            source,
+            step: opts.step,
+            hub_arcs,
+            wide_arcs,
+            fault: opts.fault,
+        })
     }
 
     /// The bucket of a finite distance (clamped below [`NONE`]).
@@ -468,14 +515,21 @@ pub(crate) struct Finished {
 }
 
 /// One rank's data and its part of a round, on the host ([`HostStep`]) or on a device
-/// ([`device::DeviceStep`]); [`run_rounds`] is the control, the same for both.
+/// ([`device::DeviceStep`]); [`run_rounds`] is the control, the same for both. A round is
+/// split where its collective lies, so that a rank whose local work failed still takes part
+/// in it (sending nothing) and the group learns of the failure at the round's all-reduce,
+/// instead of the others waiting in a collective it never reaches (NCCL has no way out of one).
 pub(crate) trait LocalStep {
-    /// One round of bucket `cur` (the first round of a bucket brings its vertices forward):
-    /// relax the vertices waiting in it, lowering this rank's heads; send the candidates for
-    /// other ranks' heads to their owners through `comm` (one per vertex, the smallest, none
-    /// that cannot lower what this rank sent before); apply what the others sent. Items and
-    /// times are counted into `stats` (`relax`: the local work, `exchange`: the transport).
-    fn round<C: Communicator>(&mut self, cur: u32, comm: &mut C, stats: &mut RankStats) -> Result<()>;
+    /// Relax the vertices waiting in bucket `cur` (the first round of a bucket brings them
+    /// forward), lowering this rank's heads and readying the candidates for other ranks' heads:
+    /// one per vertex, the smallest, none that cannot lower what this rank sent before.
+    fn relax(&mut self, cur: u32) -> Result<()>;
+    /// Send what [`relax`](Self::relax) readied to the owners through `comm` (nothing where
+    /// `send` is false: this rank failed this round) and take what the others sent: the
+    /// round's collective, which every rank makes. Counts the items into `stats`.
+    fn exchange<C: Communicator>(&mut self, comm: &mut C, send: bool, stats: &mut RankStats) -> Result<()>;
+    /// Apply what the others sent.
+    fn apply(&mut self) -> Result<()>;
     /// The lowest bucket with a waiting vertex ([`NONE`]: none).
     fn lowest(&mut self) -> Result<u32>;
     /// The owned distances and the run's counts.
@@ -486,6 +540,7 @@ pub(crate) trait LocalStep {
 /// rank's thread.
 struct HostStep<'a> {
     local: &'a LocalGraph,
+    me: usize,
     partition: &'a Partition,
     params: Params,
     /// Distances of the owned vertices, in the engines' encoding.
@@ -507,6 +562,7 @@ impl<'a> HostStep<'a> {
         let n = local.num_vertices();
         let mut step = HostStep {
             local,
+            me,
             partition,
             params,
             dist: crate::mem::try_vec(n, INF)?,
@@ -536,7 +592,7 @@ impl<'a> HostStep<'a> {
 
     /// Local heads lowered in place, remote ones into their owners' outboxes unless no smaller
     /// than what was sent; then each outbox down to one candidate per vertex, the smallest.
-    fn relax(&mut self, cur: u32) -> Result<()> {
+    fn relax_bucket(&mut self, cur: u32) -> Result<()> {
         let frontier = self.bins.take(cur);
         let (first, n) = (self.local.first(), self.local.num_vertices() as u32);
         self.expanded += frontier.len() as u64;
@@ -582,11 +638,11 @@ impl<'a> HostStep<'a> {
     }
 
     /// The received candidates applied, each checked to name a vertex of this rank.
-    fn apply(&mut self, me: usize) -> Result<()> {
+    fn apply_inbox(&mut self) -> Result<()> {
         let inbox = std::mem::take(&mut self.inbox);
         for &item in &inbox {
             let (v, d) = unpack(item);
-            self.lower(owned_id(me, self.local, v)?, d)?;
+            self.lower(owned_id(self.me, self.local, v)?, d)?;
         }
         self.inbox = inbox;
         Ok(())
@@ -594,22 +650,24 @@ impl<'a> HostStep<'a> {
 }
 
 impl LocalStep for HostStep<'_> {
-    fn round<C: Communicator>(&mut self, cur: u32, comm: &mut C, stats: &mut RankStats) -> Result<()> {
-        let me = comm.rank();
-        let t = Instant::now();
-        self.relax(cur)?;
-        stats.relax += t.elapsed();
+    fn relax(&mut self, cur: u32) -> Result<()> {
+        self.relax_bucket(cur)
+    }
+
+    fn exchange<C: Communicator>(&mut self, comm: &mut C, send: bool, stats: &mut RankStats) -> Result<()> {
+        if !send {
+            self.outboxes.iter_mut().for_each(Vec::clear);
+        }
         stats.items_sent +=
-            self.outboxes.iter().enumerate().filter(|&(d, _)| d != me).map(|(_, o)| o.len() as u64).sum::<u64>();
-        let t = Instant::now();
+            self.outboxes.iter().enumerate().filter(|&(d, _)| d != self.me).map(|(_, o)| o.len() as u64).sum::<u64>();
         comm.exchange(&self.outboxes, &mut self.inbox)?;
-        stats.exchange += t.elapsed();
         self.outboxes.iter_mut().for_each(Vec::clear);
         stats.items_received += self.inbox.len() as u64;
-        let t = Instant::now();
-        self.apply(me)?;
-        stats.relax += t.elapsed();
         Ok(())
+    }
+
+    fn apply(&mut self) -> Result<()> {
+        self.apply_inbox()
     }
 
     fn lowest(&mut self) -> Result<u32> {
@@ -677,27 +735,38 @@ fn run_rank_with<C: Communicator>(
     params: Params,
 ) -> Result<RankOutcome> {
     let dev = check_slice(local, partition, comm).and(dev);
-    let me = comm.rank();
+    let (me, p) = (comm.rank(), comm.size());
     // Every rank ready before the clock starts, and every rank told whether all are: one
     // collective per solve. Ranks load their slices side by side, and the first solve after a
     // load counted the slowest load in the others' first collective (up to 1.8 s of kron 27's
     // first solve on four H100s). A rank that could not load its slice (out of device memory)
     // makes every rank return here, instead of leaving the others waiting in a round's
-    // collective (NCCL ranks have no abort path).
-    let mut failed = [dev.is_err() as u64];
-    comm.all_reduce(&mut failed, Reduce::Max)?;
+    // collective (NCCL ranks have no abort path). The same sum tells each rank how many
+    // ghosts of its vertices the others hold: the most items one round can bring it, so the
+    // device step sizes its inbox once, before the rounds, and no round allocates.
+    let mut setup = vec![0u64; 1 + p];
+    setup[0] = dev.is_err() as u64;
+    if let Ok(Some((_, slice))) = &dev {
+        setup[1..].copy_from_slice(&slice.ghosts_by_owner());
+    }
+    comm.all_reduce(&mut setup, Reduce::Sum)?;
     let dev = dev?;
-    if failed[0] != 0 {
+    if setup[0] != 0 {
         return Err(Error::Communication(format!(
             "rank {me} stops: another rank could not set up its part of the solve"
         )));
     }
+    let injected = |at| params.fault.filter(|f| f.rank as usize == me && f.at == at).map(|f| f.error());
     let t = Instant::now();
     let mut outcome = match dev {
         Some((dev, slice)) => {
-            run_rounds(device::DeviceStep::new(dev, slice, partition, me, params)?, local, partition, comm)
+            let step = device::DeviceStep::new(dev, slice, partition, me, params, setup[1 + me] as usize);
+            run_rounds(injected(FaultAt::SetUp).map_or(step, Err), local, partition, comm, params)
         }
-        None => run_rounds(HostStep::new(local, partition, me, params)?, local, partition, comm),
+        None => {
+            let step = HostStep::new(local, partition, me, params);
+            run_rounds(injected(FaultAt::SetUp).map_or(step, Err), local, partition, comm, params)
+        }
     }?;
     outcome.stats.solve = t.elapsed().saturating_sub(outcome.stats.gather);
     Ok(outcome)
@@ -761,37 +830,94 @@ fn check_slice<C: Communicator>(local: &LocalGraph, partition: &Partition, comm:
     Ok(())
 }
 
-/// The round protocol (module doc) over any local step: relax, exchange, apply, agree on the
-/// next bucket; then the totals and the gather.
+/// The round protocol (module doc) over any local step (or the error its set-up met): relax,
+/// exchange, apply, agree on the next bucket; then the totals and the gather.
+///
+/// A rank whose own work fails (its step's set-up, a round's relaxation or application, the
+/// next bucket's lookup, the finish) keeps making the collectives the others make until the
+/// next agreement, where the failure travels with its answer (a flag beside the lowest bucket,
+/// or beside the totals), and every rank returns: the failing one its error, the others
+/// [`Error::Communication`]. Only a failing collective ends a rank at once (its transport is
+/// broken then, and the others' collectives fail too).
 fn run_rounds<C: Communicator, S: LocalStep>(
-    mut step: S,
+    step: Result<S>,
     local: &LocalGraph,
     partition: &Partition,
     comm: &mut C,
+    params: Params,
 ) -> Result<RankOutcome> {
+    let me = comm.rank();
     let mut stats =
         RankStats { vertices: local.num_vertices() as u64, arcs: local.num_arcs() as u64, ..RankStats::default() };
+    let injected = |at| params.fault.filter(|f| f.rank as usize == me && f.at == at).map(|f| f.error());
     let (mut rounds, mut buckets, mut last) = (0u32, 0u32, NONE);
-    let mut cur = lowest_everywhere(comm, &mut step, &mut stats)?;
+    let mut step = match step {
+        Ok(step) => step,
+        Err(e) => return Err(agree(comm, Err(e), &mut stats).expect_err("a failure is never agreed away")),
+    };
+    let mut cur = agree(comm, step.lowest(), &mut stats)?;
     while cur != NONE {
         rounds += 1;
         if cur != last {
             buckets += 1;
             last = cur;
         }
-        step.round(cur, comm, &mut stats)?;
-        cur = lowest_everywhere(comm, &mut step, &mut stats)?;
+        let t = Instant::now();
+        let mut failed = step.relax(cur).err().or_else(|| injected(FaultAt::Round(rounds)));
+        stats.relax += t.elapsed();
+        let t = Instant::now();
+        if let Err(e) = step.exchange(comm, failed.is_none(), &mut stats) {
+            return Err(failed.unwrap_or(e));
+        }
+        stats.exchange += t.elapsed();
+        let t = Instant::now();
+        if failed.is_none() {
+            failed = step.apply().err();
+        }
+        stats.relax += t.elapsed();
+        let lowest = match failed {
+            Some(e) => Err(e),
+            None => step.lowest(),
+        };
+        cur = agree(comm, lowest, &mut stats)?;
     }
     let t = Instant::now();
-    let done = step.finish()?;
+    let done = match injected(FaultAt::Finish) {
+        Some(e) => Err(e),
+        None => step.finish(),
+    };
+    let (arcs, overflow) = done.as_ref().map_or((0, false), |d| (d.arcs_relaxed, d.overflow));
+    let mut totals = [arcs, overflow as u64, done.is_err() as u64];
+    let reduced = comm.all_reduce(&mut totals, Reduce::Sum);
+    let done = done?;
+    reduced?;
+    if totals[2] != 0 {
+        return Err(Error::Communication(format!("rank {me} stops: another rank could not finish the solve")));
+    }
     stats.expanded = done.expanded;
     stats.arcs_relaxed = done.arcs_relaxed;
     stats.bytes_sent = stats.items_sent * std::mem::size_of::<u64>() as u64;
-    let mut totals = [stats.arcs_relaxed, done.overflow as u64];
-    comm.all_reduce(&mut totals, Reduce::Sum)?;
     let dist = gather(comm, &done.dist, partition)?;
     stats.gather = t.elapsed();
     Ok(RankOutcome { dist, stats, rounds, buckets, arcs_relaxed: totals[0], overflow: totals[1] > 0 })
+}
+
+/// The round's agreement: the lowest bucket with work on any rank ([`NONE`]: none anywhere),
+/// or, where some rank failed (`lowest` is this rank's failure, or another's flag arrives
+/// beside the minimum), the failure: this rank's own error, else [`Error::Communication`].
+fn agree<C: Communicator>(comm: &mut C, lowest: Result<u32>, stats: &mut RankStats) -> Result<u32> {
+    let t = Instant::now();
+    // A minimum of both: the lowest bucket, and 0 where any rank failed (1: this one did not).
+    let mut values = [*lowest.as_ref().unwrap_or(&NONE) as u64, lowest.is_ok() as u64];
+    let reduced = comm.all_reduce(&mut values, Reduce::Min);
+    stats.reduce += t.elapsed();
+    let lowest = lowest?;
+    reduced?;
+    if values[1] == 0 {
+        return Err(Error::Communication(format!("rank {} stops: another rank failed during the solve", comm.rank())));
+    }
+    debug_assert!(values[0] <= lowest as u64);
+    Ok(values[0] as u32)
 }
 
 /// The local id of vertex `v` in rank `me`'s slice `local`, or [`Error::Communication`]: a
@@ -803,15 +929,6 @@ fn owned_id(me: usize, local: &LocalGraph, v: u32) -> Result<u32> {
     } else {
         Err(Error::Communication(format!("rank {me} received a candidate for vertex {v}, which it does not own")))
     }
-}
-
-/// The lowest bucket with work on any rank ([`NONE`]: none anywhere).
-fn lowest_everywhere<C: Communicator, S: LocalStep>(comm: &mut C, step: &mut S, stats: &mut RankStats) -> Result<u32> {
-    let t = Instant::now();
-    let mut lowest = [step.lowest()? as u64];
-    comm.all_reduce(&mut lowest, Reduce::Min)?;
-    stats.reduce += t.elapsed();
-    Ok(lowest[0] as u32)
 }
 
 /// Every rank's distances to rank 0, which receives them in rank order: vertex order.
@@ -1224,6 +1341,64 @@ mod tests {
             other => panic!("rank 1: {:?}", other.as_ref().err()),
         }
         assert!(matches!(first_cause(outcomes), Err(Error::OutOfDeviceMemory { .. })));
+    }
+
+    /// A rank whose own work fails (a fault injected at its step's set-up, after some round's
+    /// relaxation, at the finish) returns that error, and every other rank returns
+    /// [`Error::Communication`] saying another rank failed: they learn of it in the
+    /// collectives they make anyway (the round's agreement, the totals), not by the failing
+    /// rank leaving the group, which NCCL ranks cannot see. Host and device steps (the CPU
+    /// backend's devices), 1 to 4 ranks, the failing rank first and last.
+    #[test]
+    fn a_rank_that_fails_stops_every_rank_at_the_next_agreement() {
+        let g = &generate(&GenSpec::parse("kron:9").unwrap(), 4, WeightSpec::AsGiven).unwrap();
+        let weights = g.unsigned_weights("test").unwrap();
+        let plain = solve(g, 1, Ranks::Simulated(2), &DistOptions::default()).unwrap();
+        assert!(plain.stats.rounds >= 3, "the faults below strike within the run: {} rounds", plain.stats.rounds);
+        for p in 1..=4usize {
+            let partition = Partition::balanced(g, p).unwrap();
+            for on_device in [false, true] {
+                let devices: Vec<_> = (0..p).map(|_| crate::device::cpu::CpuDevice::new()).collect();
+                for at in [FaultAt::SetUp, FaultAt::Round(1), FaultAt::Round(3), FaultAt::Finish] {
+                    for rank in [0, p as u32 - 1] {
+                        let fault = Fault { rank, at };
+                        let opts = DistOptions { fault: Some(fault), ..DistOptions::default() };
+                        let params = Params::new(g, 1, &opts).unwrap();
+                        let what = format!("{p} ranks, device step {on_device}, {fault:?}");
+                        let outcomes: Vec<Result<RankOutcome>> = std::thread::scope(|s| {
+                            let ranks: Vec<_> = InProcess::group(p)
+                                .into_iter()
+                                .zip(&devices)
+                                .enumerate()
+                                .map(|(r, (mut comm, dev))| {
+                                    let partition = &partition;
+                                    s.spawn(move || {
+                                        let local = LocalGraph::of(g, weights, partition.range(r))?;
+                                        if !on_device {
+                                            return run_rank(&local, partition, &mut comm, params);
+                                        }
+                                        let mut slice = device::DeviceSlice::load(dev, &local, partition)?;
+                                        run_rank_with(Ok(Some((dev, &mut slice))), &local, partition, &mut comm, params)
+                                    })
+                                })
+                                .collect();
+                            ranks.into_iter().map(|h| h.join().unwrap()).collect()
+                        });
+                        for (r, outcome) in outcomes.iter().enumerate() {
+                            match outcome {
+                                Err(e) if r == rank as usize => {
+                                    assert_eq!(e.to_string(), fault.error().to_string(), "{what}: rank {r}")
+                                }
+                                Err(Error::Communication(m)) => {
+                                    assert!(m.contains("another rank"), "{what}: rank {r}: {m}")
+                                }
+                                other => panic!("{what}: rank {r}: {:?}", other.as_ref().err()),
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -31,7 +31,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use cudarc::driver::{sys::CUdeviceptr, CudaContext, CudaStream, DevicePtr, DevicePtrMut, SyncOnDrop};
+use cudarc::driver::{sys::CUdeviceptr, CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut, SyncOnDrop};
 use cudarc::nccl::{result::NcclError, Comm, Id, ReduceOp};
 
 use super::comm::{check_sends, room, through_host, Communicator, Reduce};
@@ -370,48 +370,64 @@ impl Communicator for Nccl {
         let matrix = self.count_matrix(&counts)?;
         let received: Vec<usize> =
             (0..p).map(|from| if from == me { 0 } else { matrix[from * p + me] as usize }).collect();
-        // What leaves this rank, in destination order, and what arrives, in source order.
-        let mut flat = Vec::new();
-        crate::mem::reserve(
-            &mut flat,
-            outboxes.iter().enumerate().filter(|&(d, _)| d != me).map(|(_, o)| o.len()).sum(),
-        )?;
-        for (d, out) in outboxes.iter().enumerate() {
-            if d != me {
-                flat.extend_from_slice(out);
-            }
-        }
         let total_in: usize = received.iter().sum();
-        let got = if flat.is_empty() && total_in == 0 {
-            Vec::new()
-        } else {
-            let send = self.upload(&flat)?;
-            let mut recv = self.stream.alloc_zeros::<u64>(total_in.max(1))?;
-            cudarc::nccl::group_start().map_err(|e| nccl_error("group start", e))?;
-            let mut sent = 0;
-            let mut posted = Ok(());
+        // What leaves this rank, in destination order, and where what arrives lands; then every
+        // rank learns whether every rank has its buffers before anything is sent: a rank that
+        // could not allocate would otherwise leave the others in the send/recv group, which
+        // NCCL gives no way out of.
+        let buffers = (|| -> Result<Option<(CudaSlice<u64>, CudaSlice<u64>)>> {
+            let mut flat = Vec::new();
+            crate::mem::reserve(
+                &mut flat,
+                outboxes.iter().enumerate().filter(|&(d, _)| d != me).map(|(_, o)| o.len()).sum(),
+            )?;
             for (d, out) in outboxes.iter().enumerate() {
-                if d == me || out.is_empty() || posted.is_err() {
-                    continue;
+                if d != me {
+                    flat.extend_from_slice(out);
                 }
-                posted = self.comm.send(&send.slice(sent..sent + out.len()), d as i32);
-                sent += out.len();
             }
-            let mut at = 0;
-            for (from, &k) in received.iter().enumerate() {
-                if k == 0 || posted.is_err() {
-                    continue;
+            if flat.is_empty() && total_in == 0 {
+                return Ok(None);
+            }
+            Ok(Some((self.upload(&flat)?, self.stream.alloc_zeros::<u64>(total_in.max(1))?)))
+        })();
+        let mut ready = [buffers.is_ok() as u64];
+        self.all_reduce(&mut ready, Reduce::Min)?;
+        let buffers = buffers?;
+        if ready[0] == 0 {
+            return Err(Error::Communication(format!(
+                "rank {me} stops: another rank could not make room for an exchange"
+            )));
+        }
+        let got = match buffers {
+            None => Vec::new(),
+            Some((send, mut recv)) => {
+                cudarc::nccl::group_start().map_err(|e| nccl_error("group start", e))?;
+                let mut sent = 0;
+                let mut posted = Ok(());
+                for (d, out) in outboxes.iter().enumerate() {
+                    if d == me || out.is_empty() || posted.is_err() {
+                        continue;
+                    }
+                    posted = self.comm.send(&send.slice(sent..sent + out.len()), d as i32);
+                    sent += out.len();
                 }
-                posted = self.comm.recv(&mut recv.slice_mut(at..at + k), from as i32).map(|_| ());
-                at += k;
+                let mut at = 0;
+                for (from, &k) in received.iter().enumerate() {
+                    if k == 0 || posted.is_err() {
+                        continue;
+                    }
+                    posted = self.comm.recv(&mut recv.slice_mut(at..at + k), from as i32).map(|_| ());
+                    at += k;
+                }
+                // The group is closed whatever was posted: an open group would hang the next call.
+                let ended = cudarc::nccl::group_end().map_err(|e| nccl_error("group end", e));
+                posted.map_err(|e| nccl_error("send/recv", e))?;
+                ended?;
+                let got = self.stream.clone_dtoh(&recv)?;
+                self.stream.synchronize()?;
+                got
             }
-            // The group is closed whatever was posted: an open group would hang the next call.
-            let ended = cudarc::nccl::group_end().map_err(|e| nccl_error("group end", e));
-            posted.map_err(|e| nccl_error("send/recv", e))?;
-            ended?;
-            let got = self.stream.clone_dtoh(&recv)?;
-            self.stream.synchronize()?;
-            got
         };
         inbox.clear();
         crate::mem::reserve(inbox, total_in + outboxes[me].len())?;
