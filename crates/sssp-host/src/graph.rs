@@ -18,6 +18,7 @@ use crate::{mem, rng};
 
 mod blocked;
 pub(crate) use blocked::csr_blocked;
+pub mod order;
 
 /// Largest vertex count: ids are `u32` and `u32::MAX` is reserved as "no vertex".
 pub const MAX_VERTICES: u64 = u32::MAX as u64;

@@ -25,8 +25,9 @@
 //! # The layers below
 //!
 //! What [`Solver`] drives, and the CLI with it, in the order data flows:
-//! - [`graph`]: the untyped CSR graph model ([`Graph::raw`]); [`io`]: file formats;
-//!   [`generate`]: seeded generators.
+//! - [`graph`]: the untyped CSR graph model ([`Graph::raw`]), and [`graph::order`]: the same
+//!   graph relabelled (hubs first, or BFS order) with maps to and from the user's ids;
+//!   [`io`]: file formats; [`generate`]: seeded generators.
 //! - [`reference`](mod@reference): serial Dijkstra and Bellman-Ford; [`verify`]: a
 //!   reference-free certificate checker; [`tree`]: predecessor trees and paths from any distance
 //!   vector.
