@@ -28,6 +28,8 @@ pub struct BenchArgs {
     graph: GraphArgs,
     #[command(flatten)]
     hierarchy: common::HierarchyArg,
+    #[command(flatten)]
+    order: common::OrderArg,
     /// Algorithms, comma-separated.
     #[arg(long, default_value = "workfront,near-far,bucketing", value_delimiter = ',')]
     algos: Vec<String>,
@@ -286,7 +288,7 @@ impl Config {
 }
 
 /// `--batches`: sources per second, K sources per pass, against one at a time (K = 1).
-fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) -> Result<()> {
+fn bench_batches(a: &BenchArgs, g: &Graph, order: OrderUsed, configs: &[Config], sources: &[u32]) -> Result<()> {
     if a.tree || !a.target_at.is_empty() {
         return Err(Error::InvalidArgument("--batches measures distance queries: no --tree or --target-at".into()));
     }
@@ -299,11 +301,12 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
     let kind = DeviceKind::parse(&a.device)?;
     if !a.json {
         outln!(
-            "graph {}: {} vertices, {} arcs; {} sources",
+            "graph {}: {} vertices, {} arcs; {} sources{}",
             a.graph.name(),
             g.num_vertices(),
             g.num_arcs(),
-            sources.len()
+            sources.len(),
+            order_note(order)
         );
         outln!(
             "{:<10} {:<9} {:<6} {:>8} {:>3} {:>4} {:>10} {:>11} {:>9} {:>8} {:>7}",
@@ -362,7 +365,7 @@ fn bench_batches(a: &BenchArgs, g: &Graph, configs: &[Config], sources: &[u32]) 
                     "sources": sources.len(), "total_ms": total * 1e3, "ms_per_source": total * 1e3 / sources.len() as f64,
                     "sources_per_second": rate, "speedup": speedup, "iterations": iters,
                     "device": eng.device().to_string(), "open_seconds": open_s, "verified": true,
-                    "device_bytes": device_bytes,
+                    "device_bytes": device_bytes, "order": order.0, "order_seconds": order.1,
                 });
                 outln!("{v}");
             } else {
@@ -400,6 +403,14 @@ fn show_delta(g: &Graph, delta: Option<u32>) -> String {
 /// Frontier strategies (they take a dedupe mode).
 fn is_frontier(algo: Algo) -> bool {
     matches!(algo, Algo::Workfront | Algo::NearFar | Algo::Bucketing)
+}
+
+/// `--order` and its time, for JSON rows ([`common::Ordered::json`]).
+type OrderUsed = (&'static str, Option<f64>);
+
+/// The end of a table's header line: the vertex order and its time, if not `input`.
+fn order_note((name, seconds): OrderUsed) -> String {
+    seconds.map_or(String::new(), |s| format!("; vertex order {name} (relabelled in {s:.3} s, not in the times)"))
 }
 
 /// Where the serial references run.
@@ -463,6 +474,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     if let Some(f) = a.target_at.iter().find(|f| !(**f > 0.0 && **f <= 1.0)) {
         return Err(Error::InvalidArgument(format!("--target-at {f}: expected a fraction in (0, 1]")));
     }
+    a.order.check(&a.hierarchy)?;
     let g = a.graph.load_nonempty()?;
     let configs = configs(&a, &g)?;
     let hierarchy = a.hierarchy.apply(&g, &configs.iter().map(|c| c.algo).collect::<Vec<_>>())?;
@@ -484,20 +496,29 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         eprintln!("targets (per source, per --target-at fraction): {t:?}");
         t
     };
+    // The sources and targets above are the user's (the seeded picks the same vertices in any
+    // order); from here on `g` is the graph relabelled by --order, and they are its ids. The
+    // certificates and the reference check the relabelled graph: the input up to names.
+    let ordered = a.order.apply(g)?;
+    let g = ordered.graph();
+    let sources = ordered.internal(&sources)?;
+    let targets = targets.iter().map(|t| ordered.internal(t)).collect::<Result<Vec<_>>>()?;
+    let order = ordered.json();
+    let order_note = order_note(order);
     if !a.batches.is_empty() {
-        return bench_batches(&a, &g, &configs, &sources);
+        return bench_batches(&a, g, order, &configs, &sources);
     }
     // One session for every row, its engine opened for the first row that needs one (a named
     // engine algorithm before `auto`, which may not need one on the CPU).
     let mut first = None;
     for c in &configs {
-        if common::engine_needed(&g, c.algo)? && first.is_none_or(|a| a == Algo::Auto) {
+        if common::engine_needed(g, c.algo)? && first.is_none_or(|a| a == Algo::Auto) {
             first = Some(c.algo);
         }
     }
     let kind = DeviceKind::parse(&a.device)?;
     let (mut session, opened) =
-        common::open_session(&g, kind, first.unwrap_or(Algo::Dijkstra), &configs[0].options(&a), hierarchy, 1)?;
+        common::open_session(g, kind, first.unwrap_or(Algo::Dijkstra), &configs[0].options(&a), hierarchy, 1)?;
     let device = opened.clone().unwrap_or_else(|| SERIAL.into());
     let serial_note = if opened.is_some() && configs.iter().any(|c| !c.algo.uses_engine()) {
         format!(" (dijkstra/bellman-ford rows: {SERIAL}; delta-stepping rows: the host's threads)")
@@ -506,7 +527,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     };
     if !a.json {
         outln!(
-            "graph {}: {} vertices, {} arcs; device {device}{serial_note}; {} trials",
+            "graph {}: {} vertices, {} arcs; device {device}{serial_note}; {} trials{order_note}",
             a.graph.name(),
             g.num_vertices(),
             g.num_arcs(),
@@ -573,18 +594,18 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             cert_ms.push(sol.stats.certify.as_secs_f64() * 1e3);
             certified_on = sol.stats.certified;
             if a.reference {
-                let mut want = reference(&g, src)?;
+                let mut want = reference(g, src)?;
                 if let Some(b) = opts.query_bound(&sol.dist) {
                     want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
                 }
                 sssp::verify::compare(&sol.dist, &want)?;
             }
             if let Some(p) = &sol.parents {
-                sssp::verify::check_tree(&g, src, &sol.dist, p)?;
+                sssp::verify::check_tree(g, src, &sol.dist, p)?;
                 tree_ms.push(sol.stats.tree.as_secs_f64() * 1e3);
             }
             ms.push(sol.stats.compute.as_secs_f64() * 1e3);
-            work.push(sol.stats.arcs_relaxed as f64 / dijkstra_work(&g, &sol.dist).max(1) as f64);
+            work.push(sol.stats.arcs_relaxed as f64 / dijkstra_work(g, &sol.dist).max(1) as f64);
             iters.push(sol.stats.iterations as f64);
             dl.push(sol.stats.download.as_secs_f64() * 1e3);
             splits.push(sol.stats.far_splits as f64);
@@ -654,7 +675,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 "certify_ms": cert, "certified_on": certified_on,
                 "classify": c.algo.classifies().then_some(c.classify.name()),
                 "loop": is_frontier(c.algo).then_some(if c.block { "block" } else { "grid" }),
-                "device_bytes": device_bytes,
+                "device_bytes": device_bytes, "order": order.0, "order_seconds": order.1,
             });
             outln!("{v}");
         } else {
@@ -664,7 +685,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 c.algo.name(),
                 bal,
                 ded,
-                show_delta(&g, delta),
+                show_delta(g, delta),
                 dash(nb),
                 dash(nb.map(|_| c.wide_at)),
                 c.target_at.map_or("-".to_string(), |f| format!("{f}e")),

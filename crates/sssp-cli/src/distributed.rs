@@ -24,6 +24,9 @@ fn unread(a: &crate::RunArgs) -> Vec<&'static str> {
         ("--output-kind nearest/matrix", !matches!(kind, "distances" | "tree")),
         ("--workers", a.solve.workers.is_some()),
         ("--hierarchy", a.solve.hierarchy.hierarchy.is_some()),
+        // The ranks split the graph by ranges of its own ids, and their results are gathered
+        // in that order: a relabelled run would need its maps threaded through both.
+        ("--order", a.order.order != sssp::graph::order::Order::Input),
     ]
     .into_iter()
     .filter(|&(_, given)| given)

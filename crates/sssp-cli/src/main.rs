@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use common::{GraphArgs, SolveArgs};
+use common::{GraphArgs, OrderArg, SolveArgs};
 use sssp::strategy::Algo;
 use sssp::{Error, Result};
 
@@ -71,6 +71,8 @@ struct RunArgs {
     graph: GraphArgs,
     #[command(flatten)]
     solve: SolveArgs,
+    #[command(flatten)]
+    order: OrderArg,
     /// Check every result with the reference-free certificate (O(m)): on the engine that
     /// computed it (no download; on the GPU, kernels), or on the host's threads after a host
     /// algorithm. The first source's result is also compared with serial Dijkstra (or
@@ -147,6 +149,8 @@ struct PathArgs {
     graph: GraphArgs,
     #[command(flatten)]
     solve: SolveArgs,
+    #[command(flatten)]
+    order: OrderArg,
     /// The target vertex.
     #[arg(long, short = 't', allow_negative_numbers = true, value_parser = common::vertex_id)]
     target: u32,
@@ -285,37 +289,49 @@ fn run(a: RunArgs) -> Result<()> {
             "--batch runs independent distance queries; --multi-source and trees run with --batch 1".into(),
         ));
     }
+    a.order.check(&a.solve.hierarchy)?;
     a.solve.warm_up(algo);
     let g = a.graph.load_nonempty()?;
     let hierarchy = a.solve.hierarchy.apply(&g, &[algo])?;
     for &t in &targets {
         sssp::reference::check_source(&g, t)?;
     }
+    // In the user's ids: the seeded picks are the same vertices in any order.
+    let user_sources = a.solve.sources(&g)?;
+    // From here on `g` is the graph solved on (relabelled by --order) and the sources and
+    // targets are its ids; every id reported or written is mapped back (`ordered`). --verify
+    // certifies on the relabelled graph: it is the input graph up to names, so a certificate
+    // (or the reference's answer) there is one for the input.
+    let ordered = a.order.apply(g)?;
+    let g = ordered.graph();
+    let sources = ordered.internal(&user_sources)?;
+    let internal_targets = ordered.internal(&targets)?;
     let opts = sssp::strategy::Options {
         certify: common::certify_mode(a.verify, a.host_certificate),
-        ..a.solve.options(&g, a.trace.is_some())?
+        ..a.solve.options(g, a.trace.is_some())?
     };
-    let sources = a.solve.sources(&g)?;
-    let (mut session, device) = a.solve.session(&g, algo, &opts, hierarchy, a.batch)?;
+    let (mut session, device) = a.solve.session(g, algo, &opts, hierarchy, a.batch)?;
     // Trees are built (on the engine after frontier and settling runs) only where written.
     let tree = a.output.is_some() && matches!(kind, "tree" | "nearest");
     if a.multi_source {
         let o = sssp::strategy::Options { trace: a.trace.is_some(), tree, ..opts };
         let sol = session.solve_nearest(algo, &sources, &o)?;
         let verified = if a.verify {
-            Some(common::verify_nearest(&g, &sources, &sol, common::reference_wanted(&g, a.reference), &opts)?)
+            Some(common::verify_nearest(g, &sources, &sol, common::reference_wanted(g, a.reference), &opts)?)
         } else {
             None
         };
         if let Some(why) = &sol.stats.chosen {
             eprintln!("{why}");
         }
-        common::report(&g, algo, device.as_deref(), &sources, &sol, verified.as_deref(), a.json, stats_to);
+        let order = ordered.json();
+        common::report(g, algo, device.as_deref(), &user_sources, &sol, verified.as_deref(), a.json, stats_to, order);
         if let Some(p) = &a.trace {
             common::write_trace(p, &sol.stats.trace)?;
         }
         if let Some(p) = &a.output {
-            common::write_result(&g, &sources, &sol, p, kind)?;
+            let sol = ordered.solution(&sources, sol, tree)?;
+            common::write_result(g, &user_sources, &sol, p, kind)?;
         }
         return Ok(());
     }
@@ -334,23 +350,31 @@ fn run(a: RunArgs) -> Result<()> {
         |src, sol| {
             let first = trial == 0;
             trial += 1;
-            let reference = first && common::reference_wanted(&g, a.reference);
-            let verified = if a.verify { Some(common::verify(&g, src, &sol, reference, &opts)?) } else { None };
+            let reference = first && common::reference_wanted(g, a.reference);
+            let verified = if a.verify { Some(common::verify(g, src, &sol, reference, &opts)?) } else { None };
             if first {
                 if let Some(why) = &sol.stats.chosen {
                     eprintln!("{why}");
                 }
             }
-            common::report(&g, algo, device.as_deref(), &[src], &sol, verified.as_deref(), a.json, stats_to);
+            let user_src = ordered.user(src);
+            let order = ordered.json();
+            common::report(g, algo, device.as_deref(), &[user_src], &sol, verified.as_deref(), a.json, stats_to, order);
             if let Some((p, w)) = &mut matrix {
-                matrix_row(w, p, g.metric(), src, &sol.dist, &targets)?;
+                // Target columns read where the targets are; every vertex's in the user's id order.
+                let row = match targets.is_empty() {
+                    true => ordered.distances(&sol.dist)?,
+                    false => std::borrow::Cow::Borrowed(&sol.dist[..]),
+                };
+                matrix_row(w, p, g.metric(), user_src, &row, &internal_targets)?;
             }
             if first {
                 if let Some(p) = &a.trace {
                     common::write_trace(p, &sol.stats.trace)?;
                 }
                 if let (Some(p), false) = (&a.output, kind == "matrix") {
-                    common::write_result(&g, &[src], &sol, p, kind)?;
+                    let sol = ordered.solution(&[src], sol, tree)?;
+                    common::write_result(g, &[user_src], &sol, p, kind)?;
                 }
             }
             Ok(())
@@ -424,25 +448,31 @@ fn path(a: PathArgs) -> Result<()> {
     }
     let algo = a.solve.algo()?;
     a.solve.check_flags(algo)?;
+    a.order.check(&a.solve.hierarchy)?;
     a.solve.warm_up(algo);
     let g = a.graph.load_nonempty()?;
     let hierarchy = a.solve.hierarchy.apply(&g, &[algo])?;
-    // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
-    let opts = sssp::strategy::Options { target: Some(a.target), ..a.solve.options(&g, false)? };
-    let (mut session, _) = a.solve.session(&g, algo, &opts, hierarchy, 1)?;
-    let src = a.solve.sources(&g)?[0];
+    let user_src = a.solve.sources(&g)?[0];
     sssp::reference::check_source(&g, a.target)?;
+    // Solved on the graph relabelled by --order; the path printed in the user's ids.
+    let ordered = a.order.apply(g)?;
+    let g = ordered.graph();
+    let (src, target) = (ordered.internal(&[user_src])?[0], ordered.internal(&[a.target])?[0]);
+    // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
+    let opts = sssp::strategy::Options { target: Some(target), ..a.solve.options(g, false)? };
+    let (mut session, _) = a.solve.session(g, algo, &opts, hierarchy, 1)?;
     let sol = session.solve(algo, src, &opts)?;
-    match sssp::tree::path(&g, src, &sol.dist, a.target)? {
+    match sssp::tree::path(g, src, &sol.dist, target)? {
         // An answer, but not a path: say so on stderr and exit 1 (documented in the help), so
         // scripts can tell it from a path.
         None if opts.cutoff.is_some() => {
             let cutoff = a.solve.cutoff.clone().unwrap_or_default();
-            return Err(Error::NotWithin { from: src, to: a.target, cutoff });
+            return Err(Error::NotWithin { from: user_src, to: a.target, cutoff });
         }
-        None => return Err(Error::Unreachable { from: src, to: a.target }),
+        None => return Err(Error::Unreachable { from: user_src, to: a.target }),
         Some(p) => {
-            outln!("distance {}", common::fmt_dist(g.metric(), sol.dist[a.target as usize]));
+            outln!("distance {}", common::fmt_dist(g.metric(), sol.dist[target as usize]));
+            let p = ordered.users(&p);
             outln!("{} arcs: {}", p.len() - 1, p.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
         }
     }

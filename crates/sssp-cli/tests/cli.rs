@@ -1295,3 +1295,129 @@ fn devices_run_distributed_delta_stepping_on_simulated_ranks() {
         assert!(code == Some(2) && err.contains("`nccl` feature"), "{err}");
     }
 }
+
+/// The arcs of a `.wel` file `sssp gen` wrote: `(tail, head, weight)`.
+fn wel_arcs(path: &Path) -> Vec<(usize, usize, i64)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let nums = |l: &str| l.split_whitespace().map(|x| x.parse::<i64>().unwrap()).collect::<Vec<_>>();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(nums)
+        .map(|a| (a[0] as usize, a[1] as usize, a[2]))
+        .collect()
+}
+
+/// `VERTEX X DIST` lines (a tree or nearest-source file): X (`-`: none) and DIST per vertex.
+fn vertex_lines(text: &str) -> Vec<(Option<usize>, Option<i64>)> {
+    text.lines()
+        .enumerate()
+        .map(|(v, l)| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(f[0], v.to_string(), "{l}");
+            (f[1].parse().ok(), f[2].parse().ok())
+        })
+        .collect()
+}
+
+#[test]
+fn vertex_orders_answer_in_the_users_ids() {
+    let g = tmp("order.wel");
+    assert!(sssp(&["gen", "kron:9", "-o", s(&g)]).status.success());
+    let arcs = wel_arcs(&g);
+    let cpu = ["--device", "cpu"];
+    // Result files and the reports' vertices are the same as without --order (the default is
+    // `input`): distances, the matrix's rows and columns, the nearest distances, the sources.
+    let files = |order: &str| -> Vec<String> {
+        let runs: [&[&str]; 5] = [
+            &["run", s(&g), "--source", "44", "--verify"],
+            &["run", s(&g), "--sources", "44,5", "--output-kind", "matrix", "--targets", "0,9,300"],
+            &["run", s(&g), "--sources", "44,5", "--output-kind", "matrix", "-a", "workfront", "--batch", "2"],
+            &["run", s(&g), "--trials", "3", "--json", "--verify", "-a", "near-far"],
+            &["path", s(&g), "--source", "44", "--target", "300"],
+        ];
+        let mut outs = vec![];
+        for (i, args) in runs.iter().enumerate() {
+            let out = tmp(&format!("order-{order}-{i}.txt"));
+            let mut args = [args, &cpu[..], &["--order", order]].concat();
+            if args[0] == "run" && !args.contains(&"--json") {
+                args.extend(["-o", s(&out)]);
+            }
+            let o = sssp(&args);
+            let (stdout, err) = text(&o);
+            assert!(o.status.success(), "{args:?}: {err}");
+            outs.push(match std::fs::read_to_string(&out) {
+                Ok(f) => f,
+                // The JSON lines' vertices (and counts), not their times; the path's lines.
+                Err(_) if args.contains(&"--json") => {
+                    let rows: Vec<serde_json::Value> =
+                        stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+                    for r in &rows {
+                        assert_eq!(r["order"], order, "{r}");
+                        assert_eq!(r["order_seconds"].is_f64(), order != "input", "{r}");
+                    }
+                    format!("{:?}", rows.iter().map(|r| (&r["source"], &r["reached"])).collect::<Vec<_>>())
+                }
+                Err(_) => stdout.lines().next().unwrap().to_string(),
+            });
+        }
+        outs
+    };
+    let want = files("input");
+    assert_eq!(want[0].lines().count(), 512);
+    for order in ["degree", "bfs"] {
+        assert_eq!(files(order), want, "--order {order}");
+    }
+    // Trees and nearest sources: the same distances; the parents may break ties another way,
+    // but each is a tight arc of the input graph, in its ids.
+    for order in ["input", "degree", "bfs"] {
+        for (kind, extra) in
+            [("tree", &[][..]), ("tree", &["-a", "workfront"][..]), ("nearest", &["--multi-source"][..])]
+        {
+            let out = tmp(&format!("order-{order}-{kind}.txt"));
+            let args =
+                [&["run", s(&g), "--sources", "44,5", "-o", s(&out), "--output-kind", kind][..], extra, &cpu].concat();
+            let o = sssp(&[&args[..], &["--order", order]].concat());
+            assert!(o.status.success(), "{args:?}: {:?}", text(&o));
+            let got = vertex_lines(&std::fs::read_to_string(&out).unwrap());
+            let o = sssp(&args);
+            assert!(o.status.success(), "{args:?}: {:?}", text(&o));
+            let base = vertex_lines(&std::fs::read_to_string(&out).unwrap());
+            let dist = |x: &[(Option<usize>, Option<i64>)]| x.iter().map(|v| v.1).collect::<Vec<_>>();
+            assert_eq!(dist(&got), dist(&base), "{order} {kind}");
+            if kind == "nearest" {
+                assert!(got.iter().all(|&(s, d)| matches!(s, Some(5 | 44)) == d.is_some()), "{order}");
+                continue;
+            }
+            for (v, &(p, d)) in got.iter().enumerate() {
+                match p {
+                    None => assert!(v == 44 || d.is_none(), "{order}: {v} has no parent"),
+                    Some(p) => {
+                        let w = arcs.iter().filter(|a| a.0 == p && a.1 == v).map(|a| a.2).min();
+                        assert_eq!(Some(got[p].1.unwrap() + w.expect("an arc")), d, "{order}: {p} -> {v}");
+                    }
+                }
+            }
+        }
+    }
+    // Bench: the same seeded sources (the user's), rows saying the order.
+    let o = sssp(&["bench", s(&g), "--device", "cpu", "--algos", "dijkstra", "--json", "--order", "bfs"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success() && err.contains("sources: [") && err.contains("order: bfs"), "{err}");
+    let base = text(&sssp(&["bench", s(&g), "--device", "cpu", "--algos", "dijkstra"])).1;
+    let line = |e: &str| e.lines().find(|l| l.starts_with("sources:")).unwrap().to_string();
+    assert_eq!(line(&err), line(&base));
+    let row: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert!(row["order"] == "bfs" && row["order_seconds"].is_f64() && row["verified"] == true, "{row}");
+    // What cannot take another order is refused (exit 2), and so is an unknown order.
+    for (args, says) in [
+        (&["run", s(&g), "--order", "degree", "--devices", "2"][..], "--order does not apply with --devices"),
+        (&["run", s(&g), "--order", "degree", "-a", "phast", "--hierarchy", s(&tmp("o.ch"))], "--hierarchy"),
+        (&["bench", s(&g), "--order", "bfs", "--algos", "phast", "--hierarchy", s(&tmp("o.ch"))], "--hierarchy"),
+        (&["run", s(&g), "--order", "hubs"], "input, degree, bfs"),
+    ] {
+        let o = sssp(&[args, &cpu].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(text(&o).1.contains(says), "{args:?}: {}", text(&o).1);
+    }
+    assert!(!tmp("o.ch").exists());
+}
