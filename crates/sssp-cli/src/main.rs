@@ -296,6 +296,11 @@ fn run(a: RunArgs) -> Result<()> {
     for &t in &targets {
         sssp::reference::check_source(&g, t)?;
     }
+    // Checked before a relabelling that may take seconds (the metric is the same after it).
+    let opts = sssp::strategy::Options {
+        certify: common::certify_mode(a.verify, a.host_certificate),
+        ..a.solve.options(&g, a.trace.is_some())?
+    };
     // In the user's ids: the seeded picks are the same vertices in any order.
     let user_sources = a.solve.sources(&g)?;
     // From here on `g` is the graph solved on (relabelled by --order) and the sources and
@@ -306,10 +311,6 @@ fn run(a: RunArgs) -> Result<()> {
     let g = ordered.graph();
     let sources = ordered.internal(&user_sources)?;
     let internal_targets = ordered.internal(&targets)?;
-    let opts = sssp::strategy::Options {
-        certify: common::certify_mode(a.verify, a.host_certificate),
-        ..a.solve.options(g, a.trace.is_some())?
-    };
     let (mut session, device) = a.solve.session(g, algo, &opts, hierarchy, a.batch)?;
     // Trees are built (on the engine after frontier and settling runs) only where written.
     let tree = a.output.is_some() && matches!(kind, "tree" | "nearest");
@@ -452,6 +453,7 @@ fn path(a: PathArgs) -> Result<()> {
     a.solve.warm_up(algo);
     let g = a.graph.load_nonempty()?;
     let hierarchy = a.solve.hierarchy.apply(&g, &[algo])?;
+    let opts = a.solve.options(&g, false)?;
     let user_src = a.solve.sources(&g)?[0];
     sssp::reference::check_source(&g, a.target)?;
     // Solved on the graph relabelled by --order; the path printed in the user's ids.
@@ -459,7 +461,7 @@ fn path(a: PathArgs) -> Result<()> {
     let g = ordered.graph();
     let (src, target) = (ordered.internal(&[user_src])?[0], ordered.internal(&[a.target])?[0]);
     // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
-    let opts = sssp::strategy::Options { target: Some(target), ..a.solve.options(g, false)? };
+    let opts = sssp::strategy::Options { target: Some(target), ..opts };
     let (mut session, _) = a.solve.session(g, algo, &opts, hierarchy, 1)?;
     let sol = session.solve(algo, src, &opts)?;
     match sssp::tree::path(g, src, &sol.dist, target)? {

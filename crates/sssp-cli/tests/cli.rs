@@ -1300,11 +1300,7 @@ fn devices_run_distributed_delta_stepping_on_simulated_ranks() {
 fn wel_arcs(path: &Path) -> Vec<(usize, usize, i64)> {
     let text = std::fs::read_to_string(path).unwrap();
     let nums = |l: &str| l.split_whitespace().map(|x| x.parse::<i64>().unwrap()).collect::<Vec<_>>();
-    text.lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(nums)
-        .map(|a| (a[0] as usize, a[1] as usize, a[2]))
-        .collect()
+    text.lines().filter(|l| !l.starts_with('#')).map(nums).map(|a| (a[0] as usize, a[1] as usize, a[2])).collect()
 }
 
 /// `VERTEX X DIST` lines (a tree or nearest-source file): X (`-`: none) and DIST per vertex.
