@@ -116,7 +116,7 @@ pub struct OrderArg {
     /// same distances; a tree or nearest source may break a tie between equally short paths
     /// another way). Pays on large skewed graphs queried many times (kron 22 and 25 on an
     /// H100: 1.15-1.23x faster solves), not on road networks; costs a pass over every arc and
-    /// a second copy of the graph (kron 25: about 20 s). Not with --devices or --hierarchy.
+    /// a second copy of the graph (kron 22 on 2 cores: 2-3 s). Not with --devices or --hierarchy.
     #[arg(long, default_value = "input", value_parser = order_arg)]
     pub order: Order,
 }

@@ -26,10 +26,14 @@
 //! delta-stepping, kron 20 ran 1.3-1.55x faster in degree order), not on small ones (kron 18's
 //! distance words fit the L2 in any order) nor on road networks (no hubs, and each iteration's
 //! cost is latency, not bandwidth). It costs a pass over every arc and a second copy of the
-//! graph while it is built. That is why `auto` never relabels by itself: a one-off query on
-//! kron 25 would pay 10 s or more of relabelling to save about 14 ms, about a thousand queries
-//! before it pays back. It is for many queries on one big skewed graph (`sssp run --order
-//! degree` with many sources, a service that keeps the [`Relabelled`] graph).
+//! graph while it is built: this module's relabelling of kron 22 (134M arcs) took 1.8 s by
+//! degree and 3.0 s in BFS order on the project's 2-core machine (`sssp bench --order`'s
+//! `order:` line; the example's 2.0-2.5 s above include writing the file). That is why `auto`
+//! never relabels by itself: a one-off query would pay seconds of relabelling to save
+//! milliseconds (14 ms a solve on kron 25, whose 1.07G arcs took the example 18-28 s), so it
+//! pays back only after hundreds of queries. It is for many queries on one big skewed graph
+//! (`sssp run --order degree` with many sources, a service that keeps the [`Relabelled`]
+//! graph).
 //!
 //! Both orders are deterministic: degree order sorts by descending out-degree, ties by the
 //! original id; BFS order is the order in which a breadth-first search from vertex 0, then from
