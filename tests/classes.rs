@@ -257,17 +257,8 @@ fn batched_sources_relax_the_sinks_of_every_lane() {
 
 /// Random directed multigraphs with many sinks, self-loops, zero weights and multi-edges.
 fn arb_graph() -> impl Strategy<Value = Graph> {
-    (2u32..40).prop_flat_map(|n| {
-        // Tails from the first half only: the other half are sinks unless a self-loop lands.
-        let arc = (0..n / 2 + 1, 0..n, prop_oneof![2 => Just(0i64), 4 => 0i64..5, 4 => 0i64..1000]);
-        prop::collection::vec(arc, 0..150).prop_map(move |arcs| {
-            let mut e = EdgeList::with_capacity(n, arcs.len());
-            for (u, v, w) in arcs {
-                e.push(u, v, w);
-            }
-            e.into_graph(WeightSpec::AsGiven, false).unwrap()
-        })
-    })
+    // Tails from the first half only: the other half are sinks unless a self-loop lands.
+    sssp_tests::multigraphs(2..40, 150, |n| n / 2 + 1, || prop_oneof![2 => Just(0i64), 4 => 0i64..5, 4 => 0i64..1000])
 }
 
 proptest! {

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use sssp::distributed::{solve, DistOptions, Group, Ranks, StepOn};
 use sssp::generate::{generate, GenSpec};
 use sssp::graph::Graph;
-use sssp::{EdgeList, Error, Metric, WeightSpec, UNREACHED};
+use sssp::{Error, Metric, WeightSpec, UNREACHED};
 use sssp_tests::{dist_solve, max_ranks, rank_mode, run_ranks, RankMode};
 
 /// The rank counts every family runs with: one rank, even and odd splits, more ranks than
@@ -165,16 +165,7 @@ fn bad_arguments_are_typed_errors() {
 
 /// Random multigraphs: zero weights, self loops, parallel arcs, isolated vertices.
 fn arb_graph() -> impl Strategy<Value = Graph> {
-    (1u32..48).prop_flat_map(|n| {
-        let arc = (0..n, 0..n, prop_oneof![3 => Just(0i64), 4 => 0i64..5, 4 => 0i64..1000]);
-        prop::collection::vec(arc, 0..220).prop_map(move |arcs| {
-            let mut e = EdgeList::with_capacity(n, arcs.len());
-            for (u, v, w) in arcs {
-                e.push(u, v, w);
-            }
-            e.into_graph(WeightSpec::AsGiven, false).unwrap()
-        })
-    })
+    sssp_tests::multigraphs(1..48, 220, |n| n, || prop_oneof![3 => Just(0i64), 4 => 0i64..5, 4 => 0i64..1000])
 }
 
 proptest! {

@@ -296,3 +296,28 @@ impl Drop for TempDir {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
+
+/// Random directed multigraphs for the proptest suites: a vertex count drawn from `vertices`, up
+/// to `max_arcs` arcs (self loops and parallel arcs as they fall) whose tails lie below
+/// `tails(n)` (`n` for any; fewer leave the other vertices sinks), and weights from `weight`
+/// (each suite its own mix of zero, small, large and near-overflow weights).
+pub fn multigraphs<W>(
+    vertices: std::ops::Range<u32>,
+    max_arcs: usize,
+    tails: fn(u32) -> u32,
+    weight: fn() -> W,
+) -> impl proptest::strategy::Strategy<Value = sssp::graph::Graph>
+where
+    W: proptest::strategy::Strategy<Value = i64> + 'static,
+{
+    use proptest::prelude::*;
+    vertices.prop_flat_map(move |n| {
+        prop::collection::vec((0..tails(n), 0..n, weight()), 0..max_arcs).prop_map(move |arcs| {
+            let mut e = sssp::EdgeList::with_capacity(n, arcs.len());
+            for (u, v, w) in arcs {
+                e.push(u, v, w);
+            }
+            e.into_graph(sssp::WeightSpec::AsGiven, false).unwrap()
+        })
+    })
+}

@@ -13,7 +13,7 @@ use sssp::generate::{generate, GenSpec};
 use sssp::graph::order::{Order, Relabelled};
 use sssp::graph::Graph;
 use sssp::strategy::{solve, Algo, Options};
-use sssp::{EdgeList, WeightSpec};
+use sssp::WeightSpec;
 
 use sssp_tests::device;
 
@@ -66,16 +66,7 @@ sssp_tests::family_tests!(family);
 /// Random multigraphs with zero weights, self loops and parallel arcs (the strategy suite's,
 /// without its overflowing weights: overflow is not what this checks).
 fn arb_graph() -> impl Strategy<Value = Graph> {
-    (1u32..40).prop_flat_map(|n| {
-        let arc = (0..n, 0..n, prop_oneof![4 => Just(0i64), 4 => 0i64..5, 4 => 0i64..1000]);
-        prop::collection::vec(arc, 0..200).prop_map(move |arcs| {
-            let mut e = EdgeList::with_capacity(n, arcs.len());
-            for (u, v, w) in arcs {
-                e.push(u, v, w);
-            }
-            e.into_graph(WeightSpec::AsGiven, false).unwrap()
-        })
-    })
+    sssp_tests::multigraphs(1..40, 200, |n| n, || prop_oneof![4 => Just(0i64), 4 => 0i64..5, 4 => 0i64..1000])
 }
 
 proptest! {

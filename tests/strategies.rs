@@ -316,17 +316,15 @@ proptest! {
 /// Random multigraphs with zero weights, self loops, parallel arcs and weights near 2^31 (two in
 /// a row fit the 32-bit distances, three do not).
 fn arb_graph() -> impl Strategy<Value = Graph> {
-    (1u32..40).prop_flat_map(|n| {
-        let near_edge = (1i64 << 31) - 3..(1i64 << 31);
-        let arc = (0..n, 0..n, prop_oneof![4 => Just(0i64), 4 => 0i64..5, 4 => 0i64..1000, 1 => near_edge]);
-        prop::collection::vec(arc, 0..200).prop_map(move |arcs| {
-            let mut e = EdgeList::with_capacity(n, arcs.len());
-            for (u, v, w) in arcs {
-                e.push(u, v, w);
-            }
-            e.into_graph(WeightSpec::AsGiven, false).unwrap()
-        })
-    })
+    sssp_tests::multigraphs(
+        1..40,
+        200,
+        |n| n,
+        || {
+            let near_edge = (1i64 << 31) - 3..(1i64 << 31);
+            prop_oneof![4 => Just(0i64), 4 => 0i64..5, 4 => 0i64..1000, 1 => near_edge]
+        },
+    )
 }
 
 proptest! {
