@@ -747,7 +747,11 @@ fn run_rank_with<C: Communicator>(
     let mut setup = vec![0u64; 1 + p];
     setup[0] = dev.is_err() as u64;
     if let Ok(Some((_, slice))) = &dev {
-        setup[1..].copy_from_slice(&slice.ghosts_by_owner());
+        // (A slice of another rank count is refused when the step is made, below.)
+        let by_owner = slice.ghosts_by_owner();
+        if by_owner.len() == p {
+            setup[1..].copy_from_slice(&by_owner);
+        }
     }
     comm.all_reduce(&mut setup, Reduce::Sum)?;
     let dev = dev?;
