@@ -216,6 +216,13 @@ pub struct Fault {
     pub at: FaultAt,
 }
 
+impl Params {
+    /// The error of the fault injected on rank `me` at `at`, if [`Params::fault`] names it.
+    fn fault_at(&self, me: usize, at: FaultAt) -> Option<Error> {
+        self.fault.filter(|f| f.rank as usize == me && f.at == at).map(Fault::error)
+    }
+}
+
 impl Fault {
     /// The injected error (named so that a test can tell it from any real one).
     pub fn error(self) -> Error {
@@ -589,10 +596,12 @@ impl<'a> HostStep<'a> {
         }
         Ok(())
     }
+}
 
+impl LocalStep for HostStep<'_> {
     /// Local heads lowered in place, remote ones into their owners' outboxes unless no smaller
     /// than what was sent; then each outbox down to one candidate per vertex, the smallest.
-    fn relax_bucket(&mut self, cur: u32) -> Result<()> {
+    fn relax(&mut self, cur: u32) -> Result<()> {
         let frontier = self.bins.take(cur);
         let (first, n) = (self.local.first(), self.local.num_vertices() as u32);
         self.expanded += frontier.len() as u64;
@@ -637,23 +646,6 @@ impl<'a> HostStep<'a> {
         Ok(())
     }
 
-    /// The received candidates applied, each checked to name a vertex of this rank.
-    fn apply_inbox(&mut self) -> Result<()> {
-        let inbox = std::mem::take(&mut self.inbox);
-        for &item in &inbox {
-            let (v, d) = unpack(item);
-            self.lower(owned_id(self.me, self.local, v)?, d)?;
-        }
-        self.inbox = inbox;
-        Ok(())
-    }
-}
-
-impl LocalStep for HostStep<'_> {
-    fn relax(&mut self, cur: u32) -> Result<()> {
-        self.relax_bucket(cur)
-    }
-
     fn exchange<C: Communicator>(&mut self, comm: &mut C, send: bool, stats: &mut RankStats) -> Result<()> {
         if !send {
             self.outboxes.iter_mut().for_each(Vec::clear);
@@ -666,8 +658,15 @@ impl LocalStep for HostStep<'_> {
         Ok(())
     }
 
+    /// The received candidates applied, each checked to name a vertex of this rank.
     fn apply(&mut self) -> Result<()> {
-        self.apply_inbox()
+        let inbox = std::mem::take(&mut self.inbox);
+        for &item in &inbox {
+            let (v, d) = unpack(item);
+            self.lower(owned_id(self.me, self.local, v)?, d)?;
+        }
+        self.inbox = inbox;
+        Ok(())
     }
 
     fn lowest(&mut self) -> Result<u32> {
@@ -760,16 +759,16 @@ fn run_rank_with<C: Communicator>(
             "rank {me} stops: another rank could not set up its part of the solve"
         )));
     }
-    let injected = |at| params.fault.filter(|f| f.rank as usize == me && f.at == at).map(|f| f.error());
+    let injected = params.fault_at(me, FaultAt::SetUp);
     let t = Instant::now();
     let mut outcome = match dev {
         Some((dev, slice)) => {
             let step = device::DeviceStep::new(dev, slice, partition, me, params, setup[1 + me] as usize);
-            run_rounds(injected(FaultAt::SetUp).map_or(step, Err), local, partition, comm, params)
+            run_rounds(injected.map_or(step, Err), local, partition, comm, params)
         }
         None => {
             let step = HostStep::new(local, partition, me, params);
-            run_rounds(injected(FaultAt::SetUp).map_or(step, Err), local, partition, comm, params)
+            run_rounds(injected.map_or(step, Err), local, partition, comm, params)
         }
     }?;
     outcome.stats.solve = t.elapsed().saturating_sub(outcome.stats.gather);
@@ -853,7 +852,6 @@ fn run_rounds<C: Communicator, S: LocalStep>(
     let me = comm.rank();
     let mut stats =
         RankStats { vertices: local.num_vertices() as u64, arcs: local.num_arcs() as u64, ..RankStats::default() };
-    let injected = |at| params.fault.filter(|f| f.rank as usize == me && f.at == at).map(|f| f.error());
     let (mut rounds, mut buckets, mut last) = (0u32, 0u32, NONE);
     let mut step = match step {
         Ok(step) => step,
@@ -867,7 +865,7 @@ fn run_rounds<C: Communicator, S: LocalStep>(
             last = cur;
         }
         let t = Instant::now();
-        let mut failed = step.relax(cur).err().or_else(|| injected(FaultAt::Round(rounds)));
+        let mut failed = step.relax(cur).err().or_else(|| params.fault_at(me, FaultAt::Round(rounds)));
         stats.relax += t.elapsed();
         let t = Instant::now();
         if let Err(e) = step.exchange(comm, failed.is_none(), &mut stats) {
@@ -886,7 +884,7 @@ fn run_rounds<C: Communicator, S: LocalStep>(
         cur = agree(comm, lowest, &mut stats)?;
     }
     let t = Instant::now();
-    let done = match injected(FaultAt::Finish) {
+    let done = match params.fault_at(me, FaultAt::Finish) {
         Some(e) => Err(e),
         None => step.finish(),
     };
