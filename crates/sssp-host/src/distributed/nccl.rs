@@ -197,6 +197,17 @@ impl Nccl {
         Ok(if what.is_empty() { self.stream.alloc_zeros::<u64>(1)? } else { self.stream.clone_htod(what)? })
     }
 
+    /// One NCCL group of the point-to-point calls `post` makes (stopping at its first error),
+    /// closed whatever was posted: an open group would hang the next call. Both exchanges send
+    /// and receive through it.
+    fn grouped(&self, post: impl FnOnce(&Comm) -> std::result::Result<(), NcclError>) -> Result<()> {
+        cudarc::nccl::group_start().map_err(|e| nccl_error("group start", e))?;
+        let posted = post(&self.comm);
+        let ended = cudarc::nccl::group_end().map_err(|e| nccl_error("group end", e));
+        posted.map_err(|e| nccl_error("send/recv", e))?;
+        ended.map(drop)
+    }
+
     /// Every rank's `size` send counts: row `from`, column `to`.
     fn count_matrix(&self, counts: &[u64]) -> Result<Vec<u64>> {
         let send = self.upload(counts)?;
@@ -402,28 +413,19 @@ impl Communicator for Nccl {
         let got = match buffers {
             None => Vec::new(),
             Some((send, mut recv)) => {
-                cudarc::nccl::group_start().map_err(|e| nccl_error("group start", e))?;
-                let mut sent = 0;
-                let mut posted = Ok(());
-                for (d, out) in outboxes.iter().enumerate() {
-                    if d == me || out.is_empty() || posted.is_err() {
-                        continue;
+                self.grouped(|comm| {
+                    let mut sent = 0;
+                    for (d, out) in outboxes.iter().enumerate().filter(|&(d, o)| d != me && !o.is_empty()) {
+                        comm.send(&send.slice(sent..sent + out.len()), d as i32)?;
+                        sent += out.len();
                     }
-                    posted = self.comm.send(&send.slice(sent..sent + out.len()), d as i32);
-                    sent += out.len();
-                }
-                let mut at = 0;
-                for (from, &k) in received.iter().enumerate() {
-                    if k == 0 || posted.is_err() {
-                        continue;
+                    let mut at = 0;
+                    for (from, &k) in received.iter().enumerate().filter(|&(_, &k)| k > 0) {
+                        comm.recv(&mut recv.slice_mut(at..at + k), from as i32)?;
+                        at += k;
                     }
-                    posted = self.comm.recv(&mut recv.slice_mut(at..at + k), from as i32).map(|_| ());
-                    at += k;
-                }
-                // The group is closed whatever was posted: an open group would hang the next call.
-                let ended = cudarc::nccl::group_end().map_err(|e| nccl_error("group end", e));
-                posted.map_err(|e| nccl_error("send/recv", e))?;
-                ended?;
+                    Ok(())
+                })?;
                 let got = self.stream.clone_dtoh(&recv)?;
                 self.stream.synchronize()?;
                 got
@@ -484,22 +486,15 @@ impl Communicator for Nccl {
             Some(*at - k..*at)
         });
         let mut arriving = spans(into, &mut starts.enumerate())?;
-        cudarc::nccl::group_start().map_err(|e| nccl_error("group start", e))?;
-        let mut posted = Ok(());
-        for (d, span) in &out {
-            if posted.is_ok() {
-                posted = self.comm.send(span, *d as i32);
+        self.grouped(|comm| {
+            for (d, span) in &out {
+                comm.send(span, *d as i32)?;
             }
-        }
-        for (from, span) in &mut arriving {
-            if posted.is_ok() {
-                posted = self.comm.recv(span, *from as i32).map(|_| ());
+            for (from, span) in &mut arriving {
+                comm.recv(span, *from as i32)?;
             }
-        }
-        // The group is closed whatever was posted: an open group would hang the next call.
-        let ended = cudarc::nccl::group_end().map_err(|e| nccl_error("group end", e));
-        posted.map_err(|e| nccl_error("send/recv", e))?;
-        ended?;
+            Ok(())
+        })?;
         // Waited for here, not at the next read of the cells, so that the rank's `exchange`
         // time is the transfer's (one synchronisation a round, some microseconds).
         self.stream.synchronize()?;
