@@ -72,7 +72,7 @@ pub trait Communicator {
 
     /// [`exchange`](Self::exchange) of items that lie in `dev`'s memory: rank `d`'s items are
     /// `outbox[sends[d]]` (item indices; this rank's own range is empty), and what the other
-    /// ranks send to this one lands in `inbox` (grown when too small, to a power of two), in
+    /// ranks send to this one lands in `inbox` (made larger when too small), in
     /// the order of the sending ranks. Returns how many items arrived.
     ///
     /// The default moves the items through the host (down, [`exchange`](Self::exchange), up),
@@ -124,11 +124,14 @@ pub(crate) fn check_sends(me: usize, p: usize, sends: &[Range<usize>]) -> Result
 }
 
 /// `inbox` with room for `items` (at least one) `u64`s on `dev`: kept if large enough, else
-/// replaced (the old one freed first) by one of the next power of two.
+/// replaced (the old one freed first) by one of exactly that size. The device step sizes it
+/// once, before its rounds, to the most a round can bring, so the exchanges find it large
+/// enough and no round allocates (rounding up, as for a buffer grown round by round, would
+/// only waste memory).
 pub(crate) fn room<'a>(dev: &dyn Device, inbox: &'a mut Option<Buffer>, items: usize) -> Result<&'a Buffer> {
     if inbox.as_ref().is_none_or(|b| b.bytes() < crate::mem::bytes_of::<u64>(items)) {
         *inbox = None;
-        *inbox = Some(dev.alloc_of::<u64>(items.max(1).next_power_of_two())?);
+        *inbox = Some(dev.alloc_of::<u64>(items.max(1))?);
     }
     Ok(inbox.as_ref().expect("made above"))
 }
