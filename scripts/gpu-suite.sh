@@ -71,7 +71,7 @@ run)
   if [ "${SANITIZE:-1}" = 0 ]; then exit $fail; fi
   echo "== compute-sanitizer memcheck + racecheck on small cases" | tee -a "$log"
   for tool in memcheck racecheck; do
-    if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights grid2d road multisplit hub_path 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
+    if ! timeout "$limit" compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/strategies --test-threads 1 kron star_with_hub zero_weights grid2d road multisplit hub_path overflowed 2>&1 | tee -a "$log" | tail -n 6; then fail=1; fi
   done
   # PHAST's sweep: the one-block top levels (barriers) and the per-level grid launches.
   for tool in memcheck racecheck; do

@@ -33,14 +33,17 @@ fn a_workfront_run_holds_exactly_the_listed_buffers() {
     let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &opts).unwrap();
     let got = sol.stats.device_memory.expect("an engine run reports its device memory");
     let (offsets, arcs) = graph_bytes(n, m);
-    // dist 8n, two frontiers 4n each, lookup table 4n, scan prefix 8(n + 1).
-    let per_vertex = offsets + 8 * n + 2 * 4 * n + 4 * n + 8 * (n + 1) + CELLS_AND_COUNTERS;
+    // dist 8n, two frontiers 4n each, lookup table 4n: no degree prefix for a run that scans no
+    // degrees.
+    let per_vertex = offsets + 8 * n + 2 * 4 * n + 4 * n + CELLS_AND_COUNTERS;
     assert_eq!(got.arc_bytes, arcs, "per-arc bytes: the graph's heads and weights, nothing else");
     assert_eq!(got.bytes, per_vertex + arcs, "all bytes");
     assert_eq!(eng.device().meter().now(), got, "nothing freed or added since the peak");
 
     // A lookup-dedupe run adds its scratch queue (one push per arc), once; a run with a hub
-    // path its hub queue (n items), once.
+    // path its hub queue (room for every vertex of degree 2 or more, threshold 3 rounded down to
+    // a power of two: all n of a grid) and the degree prefix (one more word, the hub pass
+    // scans), once; a partitioned run (n + 1 words) finds the prefix there.
     let lookup = Options { dedupe: Dedupe::Lookup, ..opts };
     let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &lookup).unwrap();
     let with_scratch = sol.stats.device_memory.unwrap();
@@ -48,31 +51,82 @@ fn a_workfront_run_holds_exactly_the_listed_buffers() {
     assert_eq!(with_scratch.arc_bytes, got.arc_bytes + 4 * m);
     let hubs = Options { hub_degree: 3, ..opts };
     let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &hubs).unwrap();
-    assert_eq!(sol.stats.device_memory.unwrap().bytes, with_scratch.bytes + 4 * n);
-    let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &lookup).unwrap();
-    assert_eq!(sol.stats.device_memory.unwrap().bytes, with_scratch.bytes + 4 * n, "kept, not made again");
+    let with_hubs = with_scratch.bytes + 4 * n + 8 * (n + 1);
+    assert_eq!(sol.stats.device_memory.unwrap().bytes, with_hubs);
+    for o in [lookup, Options { balance: Balance::Partition, ..opts }] {
+        let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &o).unwrap();
+        assert_eq!(sol.stats.device_memory.unwrap().bytes, with_hubs, "kept, not made again");
+    }
+}
+
+#[test]
+fn a_partitioned_run_adds_the_degree_prefix_and_a_bucketed_one_the_shared_slots() {
+    let g = gen("grid2d:40x30");
+    let (n, m) = (g.num_vertices() as u64, g.num_arcs() as u64);
+    let (offsets, arcs) = graph_bytes(n, m);
+    let base = offsets + arcs + 8 * n + 2 * 4 * n + 4 * n + CELLS_AND_COUNTERS;
+    let opts =
+        Options { balance: Balance::Thread, dedupe: Dedupe::Stamp, classify: Classify::Off, ..Options::default() };
+    let mut eng = engine::open(&g, DeviceKind::Cpu).unwrap();
+    let part = Options { balance: Balance::Partition, ..opts };
+    let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &part).unwrap();
+    assert_eq!(sol.stats.device_memory.unwrap().bytes, base + 8 * (n + 1), "the prefix, n + 1 words");
+    // The slots of any bucket count share one pool of n entries, beside two far piles of n.
+    for (algo, buckets) in [(Algo::Bucketing, 10), (Algo::NearFar, 1), (Algo::Bucketing, 30)] {
+        let mut eng = engine::open(&g, DeviceKind::Cpu).unwrap();
+        let o = Options { buckets, ..opts };
+        let sol = solve(&g, algo, Some(eng.as_mut()), 0, &o).unwrap();
+        assert_eq!(sol.stats.device_memory.unwrap().bytes, base + 4 * n + 2 * 4 * n, "{} x {buckets}", algo.name());
+    }
+}
+
+#[test]
+fn the_hub_path_holds_room_for_the_hubs_only() {
+    // One vertex of degree 999 among leaves of degree 1: the hub queue and the hub pass's prefix
+    // are sized by the vertices of degree 64 or more (one), not by the vertex count; a
+    // partitioned run then replaces the prefix with its n + 1 words.
+    let g = gen("star:1000");
+    let (n, m) = (g.num_vertices() as u64, g.num_arcs() as u64);
+    assert_eq!((0..n as u32).filter(|&v| g.degree(v) >= 64).count(), 1);
+    let (offsets, arcs) = graph_bytes(n, m);
+    let base = offsets + arcs + 8 * n + 2 * 4 * n + 4 * n + CELLS_AND_COUNTERS;
+    let mut eng = engine::open(&g, DeviceKind::Cpu).unwrap();
+    let opts =
+        Options { balance: Balance::VirtualWarp, dedupe: Dedupe::Stamp, classify: Classify::Off, ..Options::default() };
+    let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &opts).unwrap();
+    sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&g, 0).unwrap()).unwrap();
+    assert_eq!(sol.stats.device_memory.unwrap().bytes, base + 4 + 8 * 2, "one hub: 4 + 8 x 2 bytes");
+    let part = Options { balance: Balance::Partition, ..opts };
+    let sol = solve(&g, Algo::Workfront, Some(eng.as_mut()), 0, &part).unwrap();
+    assert_eq!(sol.stats.device_memory.unwrap().bytes, base + 4 + 8 * (n + 1), "the prefix replaced");
 }
 
 /// The default path (what `auto` picks on a GPU, run on the test device: the CPU engine holds
-/// the same buffers): the graph's 8 bytes per arc are the only per-arc bytes, and the rest is at
-/// most 40 bytes per vertex plus the bucket queues of a bucketed pick (`4n(A + 2)`) and the
-/// fixed cells (on a GPU also the loops' per-block buffers: under 1 MiB).
+/// the same buffers), certified or not: the graph's 8 bytes per arc are the only per-arc bytes,
+/// and the rest is at most 40 bytes per vertex plus the fixed cells (on a GPU also the loops'
+/// per-block buffers: under 1 MiB). One family per pick: Workfront with partition balance on a
+/// skewed graph, Bucketing on a road network, Near-Far on a mesh.
 #[test]
 fn the_default_path_holds_8_bytes_per_arc_and_at_most_40_per_vertex() {
-    let fixed = if sssp_tests::device() == DeviceKind::Gpu { 1 << 20 } else { CELLS_AND_COUNTERS };
-    for spec in ["kron:12", "road:20000"] {
+    let fixed = if sssp_tests::device() == DeviceKind::Gpu { 1 << 20 } else { CELLS_AND_COUNTERS + 64 };
+    let mut picks = std::collections::BTreeSet::new();
+    for spec in ["kron:12", "road:20000", "grid2d:150x150", "uniform:20000:8"] {
         let g = gen(spec);
         let (n, m) = (g.num_vertices() as u64, g.num_arcs() as u64);
         let c = sssp::strategy::auto::choose(&g, true, &Options::default());
-        let mut eng = engine::open(&g, sssp_tests::device()).unwrap();
-        let sol = solve(&g, c.algo, Some(eng.as_mut()), 0, &c.opts).unwrap();
-        let got = sol.stats.device_memory.unwrap();
-        assert!(!sol.stats.classes_used, "{spec}: the classes do not pay here");
-        assert_eq!(got.arc_bytes, 8 * m, "{spec} ({}): per-arc bytes", c.why);
-        let buckets = if c.algo == Algo::Bucketing { 4 * n * (c.opts.buckets as u64 + 2) } else { 0 };
-        let budget = 8 * m + 40 * n + buckets + fixed;
-        assert!(got.bytes <= budget, "{spec} ({}): {got:?} over {budget}", c.why);
+        picks.insert(c.algo.name());
+        for certify in [sssp::strategy::Certify::Off, sssp::strategy::Certify::Device] {
+            let mut eng = engine::open(&g, sssp_tests::device()).unwrap();
+            let opts = Options { certify, ..c.opts };
+            let sol = solve(&g, c.algo, Some(eng.as_mut()), 0, &opts).unwrap();
+            let got = sol.stats.device_memory.unwrap();
+            assert!(!sol.stats.classes_used, "{spec}: the classes do not pay here");
+            assert_eq!(got.arc_bytes, 8 * m, "{spec} ({}): per-arc bytes", c.why);
+            let budget = 8 * m + 40 * n + fixed;
+            assert!(got.bytes <= budget, "{spec} ({}, {certify:?}): {got:?} over {budget}", c.why);
+        }
     }
+    assert!(picks.len() >= 3, "the families cover the default picks: {picks:?}");
 }
 
 #[test]

@@ -220,6 +220,52 @@ fn bucketed_trace_shows_buckets_in_order_and_accounts_for_every_arc() {
     }
 }
 
+/// Bucketing's slots share `n` entries of room (`n / A` each, `sssp_kernels::split`): a bucket
+/// that more vertices enter overflows its slot, and the loop gathers that bucket from the
+/// distances instead of reading it. Built to overflow on every path into a slot: the source's
+/// 1,999 leaves all enter slot 5 (room 4,000 / 10 = 400), half of them then drop to slot 3 (stale
+/// entries behind, the new slot overflowed too), and each leaf's far vertex (all in two
+/// buckets of one later window) overflows the slots the far split distributes to. Every loop
+/// (grid, block, one launch per iteration, the trace's launch per iteration, which resumes from a
+/// state that points at an overflowed slot), both dedupes, against Dijkstra.
+#[test]
+fn overflowed_slots_are_gathered_from_the_distances_and_stay_exact() {
+    let n = 2000u32;
+    let mut arcs = Vec::new();
+    for i in 1..n {
+        arcs.push((0, i, 55 + i as i64 % 3)); // bucket 5
+        arcs.push((i, n + i, 200 + i as i64 % 7)); // the far tier, buckets 25-26
+        if i + 1 < n {
+            arcs.push((i, i + 1, 1));
+        }
+        if i % 2 == 0 {
+            arcs.push((1, i, 10 + i as i64 % 5)); // via vertex 1 (bucket 2): bucket 3
+        }
+    }
+    arcs.push((0, 1, 21));
+    let g = Graph::from_arcs(2 * n, &arcs).unwrap();
+    let want = sssp::reference::dijkstra(&g, 0).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    let base = Options { delta: Some(10), buckets: 10, ..Options::default() };
+    let mut runs = Vec::new();
+    for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition] {
+        for dedupe in [sssp::engine::Dedupe::Stamp, sssp::engine::Dedupe::Lookup] {
+            for device_loop in [true, false] {
+                runs.push(Options { balance, dedupe, device_loop, ..base });
+            }
+        }
+    }
+    runs.push(Options { trace: true, ..base });
+    runs.push(Options { block_loop: true, ..base });
+    runs.push(Options { block_loop: true, trace: true, ..base });
+    for o in runs {
+        for _ in 0..3 {
+            let sol = solve(&g, Algo::Bucketing, Some(eng.as_mut()), 0, &o).unwrap();
+            sssp::verify::compare(&sol.dist, &want).unwrap_or_else(|e| panic!("{o:?}: {e}"));
+        }
+    }
+}
+
 #[test]
 fn bucketed_strategies_save_work_on_meshes() {
     // The point of Near-Far and Bucketing (Davidson §IV-D): far fewer relaxations than Workfront

@@ -586,7 +586,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
         let mut chosen = None;
         let mut last = sssp::strategy::Stats::default();
         // The largest of the trials' peaks (each trial's is its own: see `Stats::device_memory`).
-        let mut device_bytes: Option<u64> = None;
+        let mut device_mem: Option<sssp::device::Footprint> = None;
         for (i, &src) in sources.iter().enumerate() {
             let opts = Options { target: c.target_at.map(|f| targets[i][fraction_index(&a.target_at, f)]), ..opts };
             // Certified inside (`opts.certify`): a wrong answer is the solve's error.
@@ -612,7 +612,9 @@ pub fn bench(a: BenchArgs) -> Result<()> {
             per_step.extend(sol.stats.settled_per_step);
             delta = sol.stats.delta;
             chosen = sol.stats.chosen.clone();
-            device_bytes = device_bytes.max(sol.stats.device_memory.map(|f| f.bytes));
+            if let Some(f) = sol.stats.device_memory.filter(|f| device_mem.is_none_or(|d| f.bytes > d.bytes)) {
+                device_mem = Some(f);
+            }
             last = sol.stats;
         }
         let med = median(&mut ms);
@@ -675,7 +677,11 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 "certify_ms": cert, "certified_on": certified_on,
                 "classify": c.algo.classifies().then_some(c.classify.name()),
                 "loop": is_frontier(c.algo).then_some(if c.block { "block" } else { "grid" }),
-                "device_bytes": device_bytes, "order": order.0, "order_seconds": order.1,
+                // The peak and its per-arc part, with the graph's size: the row alone shows
+                // where it stands against a bytes-per-arc-and-vertex budget (issue #30's).
+                "device_bytes": device_mem.map(|f| f.bytes), "device_arc_bytes": device_mem.map(|f| f.arc_bytes),
+                "vertices": g.num_vertices(), "arcs": g.num_arcs(),
+                "order": order.0, "order_seconds": order.1,
             });
             outln!("{v}");
         } else {

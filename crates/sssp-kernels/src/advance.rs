@@ -151,7 +151,7 @@ unsafe fn relax_arc<const C: bool>(a: &AdvanceArgs, u: u32, du: u32, e: u64, arc
     raise(core::ptr::addr_of_mut!((*a.counters).improved));
     let p = pushes(&a.buckets, &r, c, a.dedupe == Dedupe::Lookup as u32);
     if let Some(s) = p.slot {
-        push_one(a.buckets.slot(s), v);
+        push_within(a.buckets.slot(s), v, a.buckets.room);
     }
     Emit { v, near: p.near && !a.output.items.is_null(), far: p.far }
 }

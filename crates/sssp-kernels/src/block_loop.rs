@@ -42,7 +42,7 @@ use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use crate::advance::{vertex, vwarp_width};
 use crate::frontier;
-use crate::relax::{add_arcs, candidate_within, count_advances, load_len, load_packed, push, push_one, Relaxation};
+use crate::relax::{add_arcs, candidate_within, count_advances, load_len, load_packed, push, push_within, Relaxation};
 use crate::split::*;
 use crate::types::*;
 use crate::warp::*;
@@ -155,7 +155,7 @@ unsafe fn relax_carry(a: &AdvanceArgs, u: u32, du: u32, e: u64) -> Carry {
     }
     let p = pushes(&a.buckets, &r, c, false);
     if let Some(s) = p.slot {
-        push_one(a.buckets.slot(s), v);
+        push_within(a.buckets.slot(s), v, a.buckets.room);
     }
     Carry { v, start, end, near: p.near, far: p.far }
 }
@@ -310,6 +310,7 @@ impl frontier::Executor for Block {
         &mut self,
         len: u32,
         nbins: u32,
+        room: u32,
         key: impl Fn(u32) -> u32 + Sync + Copy,
         item: impl Fn(u32) -> u32 + Sync,
         dest: impl Fn(u32) -> Queue + Sync,
@@ -325,10 +326,35 @@ impl frontier::Executor for Block {
         while i < len.div_ceil(BLOCK_LOOP_THREADS) * BLOCK_LOOP_THREADS {
             let (v, bin) = if i < len { (item(i), key(i)) } else { (0, nbins) };
             if bin < last {
-                push_one(dest(bin), v);
+                push_within(dest(bin), v, room);
             }
             push(dest(last), v, bin == last);
             i += BLOCK_LOOP_THREADS;
+        }
+        block_barrier();
+    }
+
+    /// Between block barriers (see the trait). Each vertex found goes to the device queue at
+    /// its index and, below the cap, to the shared head with its arc range too: the next
+    /// iteration reads the shared head when this launch has run an iteration
+    /// ([`Block::shared_cur`]) and the device queue when the gather opens the launch, and both
+    /// hold it either way.
+    #[inline(always)]
+    unsafe fn gather(&mut self, p: &PileArgs, st: &PileState, keep: impl Fn(u32) -> bool + Sync, out: Queue) {
+        block_barrier();
+        let n = p.adv.csr.n as u64;
+        let q = SplitQueue { side: (st.k % 2) as usize, device: out.items };
+        let mut v = self.t as u64;
+        // Rounded up to the block so every lane of a warp reaches the warp-aggregated push.
+        while v < n.next_multiple_of(BLOCK_LOOP_THREADS as u64) {
+            warp_push_at(out.len, v as u32, v < n && keep(v as u32), |at, v| {
+                *out.items.add(at as usize) = v;
+                if at < BLOCK_QUEUE_CAP {
+                    let (start, end) = p.adv.csr.arcs(v);
+                    q.put(at, v, start, end);
+                }
+            });
+            v += BLOCK_LOOP_THREADS as u64;
         }
         block_barrier();
     }

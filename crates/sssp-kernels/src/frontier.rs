@@ -34,15 +34,25 @@ pub trait Executor {
     unsafe fn least(&mut self, len: u32, value: impl Fn(u32) -> u64 + Sync) -> u64;
     /// Item `item(i)` of every `i < len` to bin `key(i)` (`>= nbins`: dropped): queue `dest(j)`
     /// gets bin `j`'s items from its start, and its length. The last bin is the big one (the
-    /// far pile), which an executor may push differently.
+    /// far pile, room for every item), which an executor may push differently; the others have
+    /// room for `room` items each, and one that gets more is left overflowed (its length the
+    /// bin's count, only its first `room` items written), as [`push_within`] leaves it.
+    ///
+    /// [`push_within`]: crate::relax::push_within
     unsafe fn distribute(
         &mut self,
         len: u32,
         nbins: u32,
+        room: u32,
         key: impl Fn(u32) -> u32 + Sync + Copy,
         item: impl Fn(u32) -> u32 + Sync,
         dest: impl Fn(u32) -> Queue + Sync,
     );
+    /// Every vertex `v < p.adv.csr.n` with `keep(v)`, appended in any order to `out`, the near
+    /// queue the iteration `st` describes will read (its length cell at zero). A parallel
+    /// executor waits for every thread first: `out`'s cell is the one [`after_iteration`] has
+    /// just read as empty, and a thread still reading it must not see the gather's pushes.
+    unsafe fn gather(&mut self, p: &PileArgs, st: &PileState, keep: impl Fn(u32) -> bool + Sync, out: Queue);
 }
 
 /// Run the frontier loop from `st` until the solve is done or `p.max_iters` iterations have
@@ -56,6 +66,9 @@ pub unsafe fn run<X: Executor>(p: &PileArgs, st: &mut PileState, x: &mut X) {
     // [`after_iteration`]), so no counter of its own is kept live through the loop.
     let first = st.iters;
     while st.done == 0 && st.iters.wrapping_sub(first) < p.max_iters {
+        if nb != 0 && st.from_slot != 0 {
+            gather_overflowed(p, st, x);
+        }
         let a = pile_step(p, st);
         x.advance(p, st, &a);
         if X::COMPACTS && a.dedupe == Dedupe::Lookup as u32 {
@@ -69,6 +82,35 @@ pub unsafe fn run<X: Executor>(p: &PileArgs, st: &mut PileState, x: &mut X) {
             st.done = 1;
         }
     }
+}
+
+/// When the slot about to be read overflowed (more vertices entered its bucket than its room,
+/// see [`crate::split`]), its queue is incomplete: the bucket's vertices are gathered from the
+/// distances into the near queue instead, and the iteration reads that. They are exactly the
+/// vertices the slot would have held live: every vertex whose distance lies in the bucket, none
+/// of them expanded at that distance yet (a vertex expanded earlier was in an earlier bucket
+/// then, and distances only fall). The near queue is empty here (the iteration that moved to
+/// the slot, or the split, found it so), and the slot's length is left as it is: no thread may
+/// change a length another may still be reading, and the next split rewrites it.
+#[inline(always)]
+unsafe fn gather_overflowed<X: Executor>(p: &PileArgs, st: &mut PileState, x: &mut X) {
+    let b = &p.adv.buckets;
+    if load_len(b.slot(st.current - st.window).len) <= b.room {
+        return;
+    }
+    let k = st.k;
+    let near = Queue { items: if k.is_multiple_of(2) { p.near[0] } else { p.near[1] }, len: cell(p.cells, (k % 3) as usize) };
+    let current = st.current;
+    x.gather(
+        p,
+        st,
+        move |v| {
+            let d = dist_of(load_packed(p.adv.dist, v));
+            d != INF && bucket_of(&p.adv.buckets, d) == current
+        },
+        near,
+    );
+    st.from_slot = 0;
 }
 
 /// The far split (§IV-D/E): the next window starts at the bucket of the least live distance in
@@ -97,6 +139,7 @@ pub unsafe fn split_far<X: Executor>(p: &PileArgs, st: &mut PileState, x: &mut X
         x.distribute(
             len,
             nb + 1,
+            p.adv.buckets.room,
             move |i| far_bin(&p.adv.buckets, dist(i), w, old_end),
             move |i| pile.at(i),
             move |j| {

@@ -15,7 +15,7 @@ use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use crate::advance;
 use crate::dedupe;
 use crate::frontier;
-use crate::relax::load_len;
+use crate::relax::{load_len, push};
 use crate::split::*;
 use crate::types::*;
 use crate::warp::*;
@@ -194,11 +194,14 @@ unsafe fn sums_below(vals: *const u64, b: u32, g: u32) -> (u64, u64) {
 
 /// Stable multisplit of slots `0..len`: `key(i) < nbins` is the bin of slot `i` (larger: the item
 /// is dropped), `item(i)` what is written. Bin `j`'s items go to `dest(j).items[0..]` and its
-/// count to `*dest(j).len`. Needs the grid co-resident (two grid barriers; ends with one).
+/// count to `*dest(j).len`; a bin but the last is written up to `room` items (the rest counted,
+/// not written: `frontier::Executor::distribute`). Needs the grid co-resident (two grid
+/// barriers; ends with one).
 #[inline(always)]
 pub unsafe fn multisplit(
     len: u32,
     nbins: u32,
+    room: u32,
     hist: *mut u32,
     bar: &GridBarrier,
     key: impl Fn(u32) -> u32 + Copy,
@@ -279,7 +282,9 @@ pub unsafe fn multisplit(
         if k < nbins {
             let rank = (mine & ((1u32 << lane) - 1)).count_ones();
             let at = *smem.add((warp * MAX_BINS + k) as usize) + rank;
-            *dest(k).items.add(at as usize) = item(i);
+            if at < room || k + 1 == nbins {
+                *dest(k).items.add(at as usize) = item(i);
+            }
         }
         block_barrier();
         tile += BLOCK;
@@ -484,11 +489,27 @@ impl<const HUBS: bool, const C: bool> frontier::Executor for Grid<'_, HUBS, C> {
         &mut self,
         len: u32,
         nbins: u32,
+        room: u32,
         key: impl Fn(u32) -> u32 + Sync + Copy,
         item: impl Fn(u32) -> u32 + Sync,
         dest: impl Fn(u32) -> Queue + Sync,
     ) {
-        multisplit(len, nbins, self.hist, self.bar, key, item, dest)
+        multisplit(len, nbins, room, self.hist, self.bar, key, item, dest)
+    }
+
+    /// A grid barrier (see the trait), a grid-stride over the vertices with warp-aggregated
+    /// pushes (the bound rounded up to the warp, so every lane of a warp makes the same trips),
+    /// and a grid barrier.
+    #[inline(always)]
+    unsafe fn gather(&mut self, p: &PileArgs, _: &PileState, keep: impl Fn(u32) -> bool + Sync, out: Queue) {
+        self.bar.wait();
+        let n = p.adv.csr.n as u64;
+        let mut v = self.tid as u64;
+        while v < n.next_multiple_of(32) {
+            push(out, v as u32, v < n && keep(v as u32));
+            v += self.nthreads as u64;
+        }
+        self.bar.wait();
     }
 }
 
@@ -498,6 +519,7 @@ pub unsafe fn multisplit_kernel(a: &MultisplitArgs) {
     multisplit(
         a.len,
         a.nbins,
+        u32::MAX,
         a.hist,
         &bar,
         |i| *a.keys.add(i as usize),

@@ -178,11 +178,16 @@ pub unsafe fn push(q: Queue, v: u32, keep: bool) {
     }
 }
 
-/// Append `v` to `q` from one thread (destinations that differ per lane, e.g. bucket slots).
+/// Append `v` to `q`, which has room for `room` items, from one thread (destinations that
+/// differ per lane: bucket slots). Past the room the item is counted but not written, so a
+/// length above the room marks the queue *overflowed*: its items are incomplete, and its reader
+/// must find them another way (`crate::split`'s module doc says how the slots do).
 #[inline(always)]
-pub unsafe fn push_one(q: Queue, v: u32) {
+pub unsafe fn push_within(q: Queue, v: u32, room: u32) {
     let slot = AtomicU32::from_ptr(q.len).fetch_add(1, Relaxed);
-    *q.items.add(slot as usize) = v;
+    if slot < room {
+        *q.items.add(slot as usize) = v;
+    }
 }
 
 /// Count one advance over `len` input vertices (called by one thread per launch).

@@ -14,11 +14,23 @@
 //! 64-bit atomic min returns the value it replaced. So among the relaxations that lower a vertex
 //! in one iteration, exactly one sees each class change. The push rules ([`pushes`]):
 //! - into a later slot or the far pile: push only on entering that class (the one relaxation that
-//!   crossed into it). A slot queue or the far pile therefore holds each vertex at most once, and
-//!   `n` items of room each is enough (no overflow path is needed);
+//!   crossed into it). A slot queue or the far pile therefore holds each vertex at most once, so
+//!   `n` items of room are enough for the far pile and for Near-Far's one slot;
 //! - into the next near queue: push on entering the near class, or (stamp dedupe) on the
 //!   iteration's first improvement (H-BF's stamp), so the next near queue holds each vertex at most
 //!   once; with lookup dedupe every near improvement pushes and the lookup pass compacts.
+//!
+//! # Slots share `n` entries of room
+//! Bucketing's `A` slots would need `n` items of room each for the worst case (`4An` bytes, more
+//! than the graph on a road network); they share one pool of `n` instead, `n / A` each
+//! ([`Buckets::room`]). A push past a slot's room is counted but not written
+//! ([`crate::relax::push_within`]; the far split's distribution does the same), so the slot's
+//! length above its room says it *overflowed*. The loop never reads such a slot: when it comes
+//! up, its bucket is gathered from the distances into the near queue instead
+//! (`frontier::gather_overflowed`): every vertex whose distance lies in the bucket, which is
+//! exactly what the slot held live. One pass over the distances per overflowed bucket, where a
+//! full slot would cost `4n` bytes held for the whole solve; on road graphs at the auto delta a
+//! window's slots hold a few thousand vertices, far below `n / A`.
 //!
 //! Entries go stale instead of being moved: a vertex in slot 5 that later drops into slot 2 is
 //! pushed to slot 2 and processed there; its slot-5 copy is skipped when slot 5 comes up (its

@@ -374,14 +374,16 @@ pub const MAX_BINS: u32 = 32;
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct Buckets {
-    /// `nbuckets` slot queues of `stride` items each, back to back.
+    /// `nbuckets` slot queues of `room` items each, back to back.
     pub slot_items: *mut u32,
-    /// `nbuckets` length cells, one per slot queue.
+    /// `nbuckets` length cells, one per slot queue; a length above `room` marks the slot
+    /// overflowed (see `split.rs`).
     pub slot_lens: *mut u32,
-    /// The far pile (room for `stride` items: it never holds a vertex twice).
+    /// The far pile (room for the vertex count: it never holds a vertex twice).
     pub far: Queue,
-    /// Capacity of each slot queue and of the far pile (the vertex count).
-    pub stride: u32,
+    /// Room of each slot queue: the slots share one pool of about `n` entries (`n / nbuckets`
+    /// each), so Near-Far's one slot never overflows and Bucketing's may.
+    pub room: u32,
     /// Bucket width, >= 1.
     pub delta: u32,
     /// First bucket of the window.
@@ -402,7 +404,7 @@ impl Buckets {
     /// The queue of slot `j` (`< nbuckets`).
     #[inline(always)]
     pub unsafe fn slot(&self, j: u32) -> Queue {
-        Queue { items: self.slot_items.add(j as usize * self.stride as usize), len: self.slot_lens.add(j as usize) }
+        Queue { items: self.slot_items.add(j as usize * self.room as usize), len: self.slot_lens.add(j as usize) }
     }
 }
 
@@ -411,7 +413,7 @@ pub const NO_BUCKETS: Buckets = Buckets {
     slot_items: core::ptr::null_mut(),
     slot_lens: core::ptr::null_mut(),
     far: Queue { items: core::ptr::null_mut(), len: core::ptr::null_mut() },
-    stride: 0,
+    room: 0,
     delta: 1,
     window: 0,
     current: 0,

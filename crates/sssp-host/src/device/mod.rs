@@ -169,6 +169,8 @@ pub struct Buffer {
 pub(crate) enum Mem {
     /// Host memory of the CPU device, in 8-byte words (every element type's alignment).
     Host { _words: Vec<u64> },
+    /// Memory another owner holds and frees (a view: see [`Buffer::borrowed`]).
+    Borrowed,
     /// Device memory on the GPU.
     Cuda {
         _slice: cudarc::driver::CudaSlice<u8>,
@@ -180,6 +182,17 @@ pub(crate) enum Mem {
 impl Buffer {
     pub(crate) fn new(addr: u64, bytes: u64, mem: Mem, charge: Charge) -> Self {
         Buffer { addr, bytes, _mem: mem, _charge: charge }
+    }
+
+    /// A view of `bytes` bytes at device address `addr` that another owner allocated and
+    /// frees (an engine's idle buffers, [`crate::engine::Resident::spare`]): counted once, on
+    /// the owner's meter, so this view charges nothing; dropping it frees nothing.
+    ///
+    /// # Safety
+    /// The memory must stay allocated, on the device whose calls the view is passed to, and
+    /// unused by its owner while the view is used.
+    pub(crate) unsafe fn borrowed(addr: u64, bytes: u64, meter: &Meter) -> Self {
+        Buffer { addr, bytes, _mem: Mem::Borrowed, _charge: meter.charge(0, Scale::Vertices) }
     }
 
     /// Its address on the device, typed for a parameter block.

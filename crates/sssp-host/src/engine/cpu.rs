@@ -73,7 +73,8 @@ pub struct CpuEngine {
     offsets: Buf<u64>,
     n: u32,
     dist: SharedBuf<u64>,
-    prefix: SharedBuf<u64>,
+    /// The degree prefix, allocated by the first run that scans degrees ([`super::RunBuffers`]).
+    prefix: Option<SharedBuf<u64>>,
     cells: SharedBuf<u32>,
     counters: SharedBuf<Counters>,
     /// Buffers only the kernels touch (through `lay`); owned here so they live as long as it.
@@ -127,7 +128,6 @@ impl CpuEngine {
         let dist = shared(n, 0, v, &meter)?;
         let queues = [shared(n.max(1), 0, v, &meter)?, shared(n.max(1), 0, v, &meter)?];
         let table = shared(n.max(1), 0, v, &meter)?;
-        let prefix = shared(n + 1, 0, v, &meter)?;
         let cells = shared(CELLS, 0, v, &meter)?;
         let counters = shared(1, Counters::default(), v, &meter)?;
         let lay = Layout {
@@ -146,16 +146,19 @@ impl CpuEngine {
             queues: [queues[0].ptr(), queues[1].ptr()],
             scratch: std::ptr::null_mut(),
             table: table.ptr(),
-            prefix: prefix.ptr(),
+            prefix: std::ptr::null_mut(),
+            prefix_len: 0,
             cells: cells.ptr(),
             counters: counters.ptr(),
             slots: std::ptr::null_mut(),
-            slot_count: 0,
+            slot_pool: 0,
             far: [std::ptr::null_mut(); 2],
             // The CPU runs the grid-cooperative phases as host code (see `run_loop`).
             block_vals: std::ptr::null_mut(),
             hist: std::ptr::null_mut(),
             hub: std::ptr::null_mut(),
+            hub_len: 0,
+            degrees: super::DegreeTail::of(g),
             max_degree: g.max_degree() as u64,
             classes: super::NO_CLASSES,
         };
@@ -163,7 +166,7 @@ impl CpuEngine {
             offsets,
             n: n as u32,
             dist,
-            prefix,
+            prefix: None,
             cells,
             counters,
             _kernel_only: (targets, weights, table, queues),
@@ -303,7 +306,7 @@ impl CpuEngine {
         let (offsets, bits) = (&self.offsets, self.lay.csr.lane_bits);
         // The degrees in place, then the scan over them: no temporary beside the device's
         // buffers (the GPU's scan needs none either).
-        let prefix = self.prefix.get_mut();
+        let prefix = self.prefix.as_mut().expect("allocated by the run that scans (RunBuffers)").get_mut();
         prefix[..len].par_iter_mut().zip(items.par_iter()).for_each(|(p, &v)| {
             *p = offsets[(v >> bits) as usize + 1] - offsets[(v >> bits) as usize];
         });
@@ -419,29 +422,36 @@ impl CpuEngine {
             self.lay.scratch = b.ptr();
             self._scratch = Some(b);
         }
-        if need.hub {
-            let b = shared((self.n as usize).max(1), 0u32, Scale::Vertices, &meter)?;
-            self.lay.hub = b.ptr();
+        if need.hub > 0 {
+            // The old queue goes before the new one comes.
+            (self._hub, self.lay.hub, self.lay.hub_len) = (None, std::ptr::null_mut(), 0);
+            let b = shared(need.hub as usize, 0u32, Scale::Vertices, &meter)?;
+            (self.lay.hub, self.lay.hub_len) = (b.ptr(), need.hub);
             self._hub = Some(b);
+        }
+        if need.prefix > 0 {
+            (self.prefix, self.lay.prefix, self.lay.prefix_len) = (None, std::ptr::null_mut(), 0);
+            let b = shared(need.prefix as usize, 0u64, Scale::Vertices, &meter)?;
+            (self.lay.prefix, self.lay.prefix_len) = (b.ptr(), need.prefix);
+            self.prefix = Some(b);
         }
         Ok(())
     }
 
-    /// Allocate the slot queues and far buffers for `count` buckets (kept across runs).
+    /// Allocate the slots' pool and the far buffers for a bucketed run (`count > 0`; the same
+    /// for any bucket count, kept across runs).
     fn ensure_buckets(&mut self, count: u32) -> Result<()> {
-        if count == 0 || count <= self.lay.slot_count {
+        if count == 0 || self.lay.slot_pool != 0 {
             return Ok(());
         }
         let n = (self.n as usize).max(1);
         let meter = self.dev.meter().clone();
         let alloc = |len: usize| shared(len, 0u32, Scale::Vertices, &meter);
-        // The smaller buffers go before the larger ones come (the peak holds one set).
-        self._buckets = None;
-        (self.lay.slots, self.lay.slot_count, self.lay.far) = (std::ptr::null_mut(), 0, [std::ptr::null_mut(); 2]);
-        let slots = alloc(n * count as usize)?;
+        let pool = super::slot_pool(self.n as u64) as usize;
+        let slots = alloc(pool)?;
         let far = [alloc(n)?, alloc(n)?];
         self.lay.slots = slots.ptr();
-        self.lay.slot_count = count;
+        self.lay.slot_pool = pool as u32;
         self.lay.far = [far[0].ptr(), far[1].ptr()];
         self._buckets = Some((slots, far));
         Ok(())
@@ -507,6 +517,7 @@ impl Engine for CpuEngine {
         // grid barriers where this loop returns from a launch.
         super::one_lane(self.lay.lanes(), "a settling run")?;
         self.ensure_settle(g, spec.pull)?;
+        self.ensure_run_buffers(self.lay.settle_buffers(spec.pull, spec.balance))?;
         self.prepare_classes(spec.classify && !spec.pull, sssp_kernels::NO_CUTOFF)?;
         let lay = self.settle.as_ref().expect("ensure_settle allocated it").lay;
         let a = lay.args(&self.lay, spec, source);
@@ -606,10 +617,10 @@ impl super::Steps for CpuEngine {
         if all {
             super::one_lane(self.lay.lanes(), "a topology-driven sweep")?;
         }
+        self.ensure_run_buffers(self.lay.run_buffers(step.input, step.dedupe, step.balance, step.hub))?;
         if !all && step.balance == sssp_kernels::Balance::Partition {
             self.scan_degrees(self.lay.current(&self.fr));
         }
-        self.ensure_run_buffers(self.lay.run_buffers(step.input, step.dedupe, step.balance, step.hub))?;
         self.prepare_classes(step.classify, step.cutoff)?;
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();
@@ -670,6 +681,7 @@ impl frontier::Executor for Host<'_> {
         &mut self,
         len: u32,
         nbins: u32,
+        room: u32,
         key: impl Fn(u32) -> u32 + Sync + Copy,
         item: impl Fn(u32) -> u32 + Sync,
         dest: impl Fn(u32) -> Queue + Sync,
@@ -681,17 +693,31 @@ impl frontier::Executor for Host<'_> {
             |i| item(i as u32),
             |j, parts| {
                 let q = dest(j);
+                // The far pile (the last bin) has room for every vertex; a slot for `room`.
+                let room = if j + 1 == nbins { usize::MAX } else { room as usize };
                 let mut at = 0;
                 for part in parts {
+                    let keep = part.len().min(room.saturating_sub(at));
                     // SAFETY: a bin holds distinct vertices (the far pile never holds one
-                    // twice), at most the n items its queue has room for.
-                    unsafe { std::ptr::copy_nonoverlapping(part.as_ptr(), q.items.add(at), part.len()) };
+                    // twice); at most `room` of them are written to a slot.
+                    unsafe { std::ptr::copy_nonoverlapping(part.as_ptr(), q.items.add(at), keep) };
                     at += part.len();
                 }
-                // SAFETY: the queue's length cell; no launch is running.
+                // SAFETY: the queue's length cell; no launch is running. The count, past the
+                // room when the slot overflowed.
                 unsafe { *q.len = at as u32 };
             },
         );
+    }
+
+    unsafe fn gather(&mut self, p: &PileArgs, _: &PileState, keep: impl Fn(u32) -> bool + Sync, out: Queue) {
+        let found: Vec<u32> = (0..p.adv.csr.n).into_par_iter().filter(|&v| keep(v)).collect();
+        // SAFETY: `out` has room for n >= found.len() items and its length cell is zero; no
+        // launch is running.
+        unsafe {
+            std::ptr::copy_nonoverlapping(found.as_ptr(), out.items, found.len());
+            *out.len = found.len() as u32;
+        }
     }
 }
 

@@ -507,9 +507,9 @@ struct KernelOnly {
     _weights: Slice<u32>,
     _dist: Slice<u64>,
     _queues: [Slice<u32>; 2],
-    _prefix: Slice<u64>,
-    /// The lookup scratch queue and the hub queue, each allocated by the first run that needs
-    /// it (`super::RunBuffers`).
+    /// The lookup scratch queue, the hub queue and the degree prefix, each allocated by the
+    /// first run that needs it (`super::RunBuffers`).
+    _prefix: Option<Slice<u64>>,
     _scratch: Option<Slice<u32>>,
     _hub: Option<Slice<u32>>,
     _block_vals: Slice<u64>,
@@ -609,7 +609,7 @@ impl CudaEngine {
         let upload = copy_started.elapsed();
         let (dist, queues) = (zeros64(nz)?, [zeros(nz, v)?, zeros(nz, v)?]);
         let table = zeros(nz, v)?;
-        let (prefix, cells, counters) = (zeros64(n as usize + 1)?, zeros(CELLS, v)?, zeros64(4)?);
+        let (cells, counters) = (zeros(CELLS, v)?, zeros64(4)?);
         let most = k.loop_grid.max(k.wide_grid).max(k.hubs_grid) as usize;
         let block_vals = zeros64(most)?;
         let hist = zeros(MAX_BINS as usize * most, v)?;
@@ -630,16 +630,19 @@ impl CudaEngine {
             queues: [at(device_addr(&queues[0], &stream)), at(device_addr(&queues[1], &stream))],
             scratch: std::ptr::null_mut(),
             table: at(device_addr(&table, &stream)),
-            prefix: device_addr(&prefix, &stream) as *mut u64,
+            prefix: std::ptr::null_mut(),
+            prefix_len: 0,
             cells: at(device_addr(&cells, &stream)),
             // Four u64 words laid out as `Counters`.
             counters: device_addr(&counters, &stream) as *mut Counters,
             slots: std::ptr::null_mut(),
-            slot_count: 0,
+            slot_pool: 0,
             far: [std::ptr::null_mut(); 2],
             block_vals: device_addr(&block_vals, &stream) as *mut u64,
             hist: at(device_addr(&hist, &stream)),
             hub: std::ptr::null_mut(),
+            hub_len: 0,
+            degrees: super::DegreeTail::of(g),
             max_degree: g.max_degree() as u64,
             classes: super::NO_CLASSES,
         };
@@ -650,7 +653,7 @@ impl CudaEngine {
                 _weights: weights,
                 _dist: dist,
                 _queues: queues,
-                _prefix: prefix,
+                _prefix: None,
                 _scratch: None,
                 _hub: None,
                 _block_vals: block_vals,
@@ -695,44 +698,48 @@ impl CudaEngine {
             self.lay.scratch = device_addr(&b, &s) as *mut u32;
             self._kernel_only._scratch = Some(b);
         }
-        if need.hub {
-            let n = (self.n as usize).max(1);
-            self.dev.reserve(4 * n as u64)?;
-            let b = counted(s.alloc_zeros::<u32>(n)?, Scale::Vertices, &meter);
-            self.lay.hub = device_addr(&b, &s) as *mut u32;
+        // A larger need replaces the buffer: the old one goes (its bytes back to the budget)
+        // before the new one comes.
+        if need.hub > 0 {
+            self._kernel_only._hub = None;
+            self.dev.release(4 * std::mem::take(&mut self.lay.hub_len));
+            self.lay.hub = std::ptr::null_mut();
+            self.dev.reserve(4 * need.hub)?;
+            let b = counted(s.alloc_zeros::<u32>(need.hub as usize)?, Scale::Vertices, &meter);
+            (self.lay.hub, self.lay.hub_len) = (device_addr(&b, &s) as *mut u32, need.hub);
             self._kernel_only._hub = Some(b);
+        }
+        if need.prefix > 0 {
+            self._kernel_only._prefix = None;
+            self.dev.release(8 * std::mem::take(&mut self.lay.prefix_len));
+            self.lay.prefix = std::ptr::null_mut();
+            self.dev.reserve(8 * need.prefix)?;
+            let b = counted(s.alloc_zeros::<u64>(need.prefix as usize)?, Scale::Vertices, &meter);
+            (self.lay.prefix, self.lay.prefix_len) = (device_addr(&b, &s) as *mut u64, need.prefix);
+            self._kernel_only._prefix = Some(b);
         }
         Ok(())
     }
 
-    /// Allocate the slot queues and far buffers for `count` buckets (kept across runs; grown
-    /// when a run asks for more), within the memory the fit check left.
+    /// Allocate the slots' pool and the far buffers for a bucketed run (`count > 0`; the same
+    /// for any bucket count, kept across runs), within the memory the fit check left.
     fn ensure_buckets(&mut self, count: u32) -> Result<()> {
-        if count == 0 || count <= self.lay.slot_count {
+        if count == 0 || self.lay.slot_pool != 0 {
             return Ok(());
         }
         let n = self.n as u64;
-        let needed = bucket_bytes(n, count);
-        // What the buffers being replaced hold is given back.
-        let have = if self.lay.slot_count == 0 { 0 } else { bucket_bytes(n, self.lay.slot_count) };
-        let spare = self.dev.spare();
-        if needed > spare + have {
-            return Err(Error::OutOfDeviceMemory { device: self.name.clone(), needed, available: spare + have });
-        }
-        self.buckets = None;
-        (self.lay.slots, self.lay.slot_count, self.lay.far) = (std::ptr::null_mut(), 0, [std::ptr::null_mut(); 2]);
+        self.dev.reserve(bucket_bytes(n))?;
         let nz = (n as usize).max(1);
+        let pool = super::slot_pool(n) as usize;
         let meter = self.dev.meter();
         let zeros = |len: usize| -> Result<Slice<u32>> {
             Ok(counted(self.stream.alloc_zeros::<u32>(len)?, Scale::Vertices, meter))
         };
-        let slots = zeros(nz * count as usize)?;
+        let slots = zeros(pool)?;
         let far = [zeros(nz)?, zeros(nz)?];
         self.lay.slots = device_addr(&slots, &self.stream) as *mut u32;
         self.lay.far = [device_addr(&far[0], &self.stream) as *mut u32, device_addr(&far[1], &self.stream) as *mut u32];
-        self.dev.release(have);
-        self.dev.reserve(needed)?;
-        self.lay.slot_count = count;
+        self.lay.slot_pool = pool as u32;
         self.buckets = Some((slots, far));
         Ok(())
     }
@@ -944,6 +951,7 @@ impl Engine for CudaEngine {
     fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()> {
         super::one_lane(self.lay.lanes(), "a settling run")?;
         self.ensure_settle(g, spec.pull)?;
+        self.ensure_run_buffers(self.lay.settle_buffers(spec.pull, spec.balance))?;
         self.prepare_classes(spec.classify && !spec.pull, sssp_kernels::NO_CUTOFF)?;
         let cs = self.settle.as_mut().expect("ensure_settle allocated it");
         // The cells start at rest: lengths, the barrier and the done flag zero.
@@ -1069,12 +1077,13 @@ impl super::Steps for CudaEngine {
         if all {
             super::one_lane(self.lay.lanes(), "a topology-driven sweep")?;
         }
+        self.ensure_run_buffers(self.lay.run_buffers(step.input, step.dedupe, step.balance, step.hub))?;
         if !all && step.balance == Balance::Partition {
             let sa = self.scan_args(self.lay.current(&self.fr), ScanOf::Degree, NO_QUEUE);
-            // SAFETY: prefix has n + 1 >= len + 1 entries; block_sums SCAN_BLOCKS.
+            // SAFETY: prefix has n + 1 >= len + 1 entries (allocated above); block_sums
+            // SCAN_BLOCKS.
             unsafe { self.k.scan(&self.stream, sa)? };
         }
-        self.ensure_run_buffers(self.lay.run_buffers(step.input, step.dedupe, step.balance, step.hub))?;
         self.prepare_classes(step.classify, step.cutoff)?;
         let roles = self.fr.roles(&step);
         self.pending_scratch = roles.uses_scratch();
@@ -1087,7 +1096,8 @@ impl super::Steps for CudaEngine {
             // partitioned advance read their lengths on the device (an empty queue costs four
             // short launches, and only graphs that have hubs get here).
             let sa = self.scan_args(a.hub, ScanOf::Degree, NO_QUEUE);
-            // SAFETY: prefix has n + 1 entries, at least the hub count + 1; block_sums
+            // SAFETY: prefix has at least the hub queue's room + 1 entries (run_buffers), so
+            // the hub count + 1; block_sums
             // SCAN_BLOCKS; the hub pass reads the prefix the scan wrote (same stream).
             unsafe {
                 self.k.scan(&self.stream, sa)?;

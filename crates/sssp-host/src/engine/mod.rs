@@ -287,6 +287,11 @@ pub struct Resident {
     pub dist: *mut u64,
     /// The run's counters.
     pub counters: *mut Counters,
+    /// Three buffers of `csr.n` `u32` each that hold nothing between runs (the two frontier
+    /// queues and the lookup table): a feature may use them until the engine's next run, so
+    /// that it allocates nothing of its own (the certificate's traversal does: its level and two
+    /// queues are the `12n` bytes it would otherwise add to a verified run's peak).
+    pub spare: [*mut u32; 3],
     /// How long copying the graph in took when the engine opened (device set-up, such as
     /// creating a CUDA context and loading the kernels, not included).
     pub upload: std::time::Duration,
@@ -640,22 +645,32 @@ pub(crate) struct Layout {
     pub scratch: *mut u32,
     /// The lookup table, `n` entries.
     pub table: *mut u32,
-    /// Degree prefix sums, `n + 1` entries.
+    /// Degree prefix sums, `prefix_len` entries: `n + 1` once a partitioned run has scanned a
+    /// frontier, the hubs' count + 1 while only hub passes have ([`Layout::run_buffers`]; null
+    /// before any run that scans degrees), so that vwarp runs never hold `8n` bytes for it.
     pub prefix: *mut u64,
+    pub prefix_len: u64,
     /// `CELLS` length cells.
     pub cells: *mut u32,
     pub counters: *mut Counters,
-    /// Bucket slot queues, `slot_count` of `n` items each (allocated on first bucketed run).
+    /// The bucket slot queues' pool, `slot_pool` entries (about `n`: [`slot_pool`]), which a
+    /// run of `A` buckets shares out as `A` queues of `slot_pool / A` (allocated on the first
+    /// bucketed run; 0 before).
     pub slots: *mut u32,
-    pub slot_count: u32,
+    pub slot_pool: u32,
     /// The two far buffers, `n` items each (allocated with the slots).
     pub far: [*mut u32; 2],
     /// GPU persistent loop only: one `u64` per block and `MAX_BINS` counts per block.
     pub block_vals: *mut u64,
     pub hist: *mut u32,
-    /// The hub queue, `n` items (see `sssp_kernels::advance`'s module doc), allocated by the
-    /// first run that has a hub path ([`Layout::has_hubs`]: null before).
+    /// The hub queue, `hub_len` items (see `sssp_kernels::advance`'s module doc): room for every
+    /// vertex of the run's hub degree or more (an iteration's input holds each vertex once),
+    /// allocated by the first run that has a hub path ([`Layout::has_hubs`]: null before) and
+    /// grown by one with a lower threshold.
     pub hub: *mut u32,
+    pub hub_len: u64,
+    /// How many vertices have each degree or more, to size the hub queue by.
+    pub degrees: DegreeTail,
     /// The graph's largest out-degree: a run whose hub threshold lies above it has no hub
     /// path at all, so graphs without hubs (roads, meshes) never pay for one.
     pub max_degree: u64,
@@ -666,7 +681,13 @@ pub(crate) struct Layout {
 impl Layout {
     /// What other features' kernels read of it ([`Engine::resident`]).
     pub fn resident(&self, upload: std::time::Duration) -> Resident {
-        Resident { csr: self.csr, dist: self.dist, counters: self.counters, upload }
+        Resident {
+            csr: self.csr,
+            dist: self.dist,
+            counters: self.counters,
+            spare: [self.queues[0], self.queues[1], self.table],
+            upload,
+        }
     }
 
     /// Solves a run carries side by side.
@@ -778,7 +799,14 @@ impl Layout {
             input: self.queue(roles.input),
             output: self.queue(roles.output),
             zero_len: roles.zero.map_or(std::ptr::null_mut(), |c| self.cell(c)),
-            scan: if roles.input.is_some() { self.prefix } else { std::ptr::null() },
+            // Null scan = partition by the CSR offsets (a topology-driven sweep): a partitioned
+            // frontier run must have its prefix by now (`run_buffers`).
+            scan: if roles.input.is_some() {
+                debug_assert!(step.balance != Balance::Partition || !self.prefix.is_null());
+                self.prefix
+            } else {
+                std::ptr::null()
+            },
             counters: self.counters,
             iter: step.iter,
             balance: step.balance as u32,
@@ -805,16 +833,45 @@ impl Layout {
         }
     }
 
-    /// What a run of these modes needs beyond the buffers every run has.
-    pub fn run_buffers(&self, input: Input, dedupe: Dedupe, balance: Balance, hub: u32) -> RunBuffers {
-        RunBuffers {
-            scratch: input == Input::Frontier && dedupe == Dedupe::Lookup && self.scratch.is_null(),
-            hub: self.has_hubs(balance, hub) && self.hub.is_null(),
+    /// Entries of the hub queue a run with threshold `hub` needs: every vertex id (of every
+    /// lane) of that degree or more, at least one.
+    fn hub_room(&self, hub: u32) -> u64 {
+        (self.degrees.at_least(hub) << self.csr.lane_bits).max(1)
+    }
+
+    /// Entries of the degree prefix a run in these modes needs (0: none): `n + 1` for a
+    /// partitioned advance over a frontier (a topology-driven sweep partitions by the offsets
+    /// themselves), the hub count + 1 for the hub pass.
+    fn prefix_room(&self, input: Input, balance: Balance, hub: u32) -> u64 {
+        if input == Input::Frontier && balance == Balance::Partition {
+            self.csr.n as u64 + 1
+        } else if self.has_hubs(balance, hub) {
+            self.hub_room(hub) + 1
+        } else {
+            0
         }
     }
 
-    /// The persistent loop's parameters for `spec` (the buffers must have been allocated for
-    /// its bucket count: `slot_count >= count`).
+    /// What a settle run needs of the same buffers: the degree prefix for a partitioned push.
+    pub fn settle_buffers(&self, pull: bool, balance: Balance) -> RunBuffers {
+        let want = if !pull && balance == Balance::Partition { self.csr.n as u64 + 1 } else { 0 };
+        RunBuffers { prefix: if want > self.prefix_len { want } else { 0 }, ..RunBuffers::default() }
+    }
+
+    /// What a run of these modes needs beyond the buffers every run has (or has allocated
+    /// smaller).
+    pub fn run_buffers(&self, input: Input, dedupe: Dedupe, balance: Balance, hub: u32) -> RunBuffers {
+        let hubs = if self.has_hubs(balance, hub) { self.hub_room(hub) } else { 0 };
+        let prefix = self.prefix_room(input, balance, hub);
+        RunBuffers {
+            scratch: input == Input::Frontier && dedupe == Dedupe::Lookup && self.scratch.is_null(),
+            hub: if hubs > self.hub_len { hubs } else { 0 },
+            prefix: if prefix > self.prefix_len { prefix } else { 0 },
+        }
+    }
+
+    /// The persistent loop's parameters for `spec` (a bucketed spec's buffers must have been
+    /// allocated: `slot_pool > 0`).
     pub fn pile_args(&self, spec: &LoopSpec, max_iters: u32) -> PileArgs {
         let step = Advance {
             input: Input::Frontier,
@@ -828,12 +885,12 @@ impl Layout {
         let mut adv = self.advance_args(&step, &Roles { input: None, output: None, zero: None });
         adv.scan = self.prefix;
         if let Some(b) = spec.buckets {
-            debug_assert!(b.count <= self.slot_count);
+            debug_assert!(self.slot_pool >= b.count);
             adv.buckets = Buckets {
                 slot_items: self.slots,
                 slot_lens: self.cell(sssp_kernels::CELL_SLOTS),
                 far: NO_QUEUE,
-                stride: self.csr.n.max(1),
+                room: self.slot_pool / b.count,
                 delta: b.delta,
                 window: 0,
                 current: 0,
@@ -868,13 +925,60 @@ impl Layout {
     }
 }
 
-/// The buffers a run needs that the engine has not allocated yet ([`Layout::run_buffers`]):
-/// the lookup dedupe's scratch queue (`4m` bytes: only lookup runs read it) and the hub queue
-/// (`4n`: only runs with a hub path). Allocated by the first run that needs them and kept.
+/// The buffers a run needs that the engine has not allocated yet, or smaller
+/// ([`Layout::run_buffers`]): the lookup dedupe's scratch queue (`4m` bytes: only lookup runs
+/// read it), the hub queue (4 bytes per hub: only runs with a hub path) and the degree prefix
+/// (`8(n + 1)` for partition balance, 8 per hub for the hub pass alone). Allocated by the first
+/// run that needs them and kept; a larger need replaces the buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct RunBuffers {
     pub scratch: bool,
-    pub hub: bool,
+    /// Entries of the hub queue to make (0: none).
+    pub hub: u64,
+    /// Entries of the degree prefix to make (0: none).
+    pub prefix: u64,
+}
+
+/// For each `p < 64`, how many vertices have at least `2^p` out-arcs: one pass over the
+/// offsets when an engine opens, then an upper bound on the hubs of any threshold in O(1)
+/// ([`DegreeTail::at_least`]), exact at powers of two (the default [`sssp_kernels::HUB_DEGREE`]
+/// is one). Sizes the hub queue by the graph's hubs, not its vertices: a uniform graph of degree
+/// 16 has a handful of vertices of degree 64 or more, and `4n` bytes for them was the last term
+/// of its path above the memory budget (issue #30).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DegreeTail([u64; 64]);
+
+impl DegreeTail {
+    pub fn of(g: &Graph) -> Self {
+        let counts = g
+            .offsets()
+            .par_windows(2)
+            .fold(
+                || [0u64; 64],
+                |mut c, w| {
+                    let d = w[1] - w[0];
+                    if d > 0 {
+                        c[63 - d.leading_zeros() as usize] += 1;
+                    }
+                    c
+                },
+            )
+            .reduce(|| [0u64; 64], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+        // Counts per power-of-two band, summed from the top: vertices of degree >= 2^p.
+        let mut tail = [0u64; 64];
+        let mut run = 0;
+        for p in (0..64).rev() {
+            run += counts[p];
+            tail[p] = run;
+        }
+        DegreeTail(tail)
+    }
+
+    /// At least as many as the vertices of degree `t` or more (`t >= 1`): those of degree
+    /// `2^floor(log2 t)` or more.
+    pub fn at_least(&self, t: u32) -> u64 {
+        self.0[31 - t.max(1).leading_zeros() as usize]
+    }
 }
 
 impl Roles {
@@ -948,9 +1052,20 @@ pub(crate) fn check_multisplit(items: &[u32], keys: &[u32], nbins: u32) -> Resul
     Ok(())
 }
 
-/// Bytes of the bucket buffers for `count` slots (slot queues and two far buffers).
-pub(crate) fn bucket_bytes(n: u64, count: u32) -> u64 {
-    4 * n.max(1) * (count as u64 + 2)
+/// Entries of the slot queues' pool on an engine of `n` vertex ids: `n`, so that a run of one
+/// bucket (Near-Far) has room for every vertex and its slot never overflows (a slot holds each
+/// vertex at most once, `sssp_kernels::split`), and at least [`sssp_kernels::MAX_BUCKETS`], so
+/// that every slot of a tiny graph has room for one. Bucketing's `A` slots share it: they
+/// overflow only when more than `n / A` vertices enter one bucket of a window, and the loop
+/// then gathers that bucket from the distances (`sssp_kernels::frontier`). Sized for the worst
+/// case instead (`n` per slot), the slots took `4An` bytes: `40n` at the default 10 buckets.
+pub(crate) fn slot_pool(n: u64) -> u64 {
+    n.max(sssp_kernels::MAX_BUCKETS as u64)
+}
+
+/// Bytes of the bucket buffers (the slots' pool and two far buffers of `n`).
+pub(crate) fn bucket_bytes(n: u64) -> u64 {
+    4 * slot_pool(n) + 2 * 4 * n.max(1)
 }
 
 /// Stable multisplit on the host, the contract of [`multisplit`] for `len` slots given
@@ -1000,14 +1115,14 @@ fn split_range(
 }
 
 /// What every run needs on the device beyond the graph, in bytes (for the fit check). The
-/// buffers of some runs only (the lookup scratch, the hub queue, the bucket queues, the edge
-/// classes, the settle loop's) are fit-checked when the first such run allocates them.
+/// buffers of some runs only (the lookup scratch, the hub queue, the degree prefix, the bucket
+/// queues, the edge classes, the settle loop's) are fit-checked when the first such run
+/// allocates them.
 pub(crate) fn working_bytes(n: u64, scan_blocks: u64) -> u64 {
     let dist = 8 * n;
     let queues = 2 * 4 * n;
     let table = 4 * n;
-    let prefix = 8 * (n + 1);
-    dist + queues + table + prefix + 8 * scan_blocks + 64
+    dist + queues + table + 8 * scan_blocks + 64
 }
 
 /// Bytes of the graph itself on the device.
@@ -1044,6 +1159,24 @@ mod tests {
             // ...and never one this iteration reads or writes.
             assert_ne!(now.zero, now.input.map(|q| q.cell));
             assert_ne!(now.zero, now.output.map(|q| q.cell));
+        }
+    }
+
+    #[test]
+    fn the_degree_tail_bounds_the_hubs_of_every_threshold() {
+        // Degrees 0, 1, 2, ..., 300 (vertex v has v out-arcs to vertex 0).
+        let arcs: Vec<(u32, u32, i64)> = (0..=300u32).flat_map(|v| (0..v).map(move |_| (v, 0, 1))).collect();
+        let g = Graph::from_arcs(301, &arcs).unwrap();
+        let tail = DegreeTail::of(&g);
+        for t in 1..=400u32 {
+            let exact = (0..=300u64).filter(|&d| d >= t as u64).count() as u64;
+            let p = 1u64 << (31 - t.leading_zeros());
+            let bound = (0..=300u64).filter(|&d| d >= p).count() as u64;
+            assert_eq!(tail.at_least(t), bound, "threshold {t}");
+            assert!(bound >= exact);
+            if t.is_power_of_two() {
+                assert_eq!(bound, exact, "exact at {t}");
+            }
         }
     }
 

@@ -6,8 +6,10 @@
 //! [`resident`] is the problem object's one step: condition 2 in one load-balanced pass over the
 //! arcs, condition 1 and the traversal's level 0 from the sources, then the traversal over tight
 //! arcs one level per launch (a 16-byte read-back per level decides whether to go on), then
-//! condition 3's count. Its buffers (a level and two queues per vertex, 12 bytes, and a few
-//! cells) are allocated on the engine's device (fit-checked) and kept in the engine's
+//! condition 3's count. Its level and two queues per vertex are the engine's idle vertex buffers
+//! ([`crate::engine::Resident::spare`]: the frontier queues and the lookup table, which hold
+//! nothing once a run is over), so a certified run peaks where an uncertified one does; its few
+//! cells are allocated on the engine's device and kept in the engine's
 //! [`Extras`](crate::engine::Extras), so the trials of a benchmark allocate once.
 //!
 //! The device counts violations; it does not write the messages. When the count is not zero,
@@ -54,27 +56,38 @@ impl Certified {
     }
 }
 
-/// The traversal's buffers on an engine's device, kept between calls in its extras.
-struct Scratch {
-    /// Graph vertices they were made for.
-    n: u32,
-    level: Buffer,
-    queues: [Buffer; 2],
+/// The traversal's cells on an engine's device, kept between calls in its extras.
+struct Cells {
     /// Three sets of `CERT_LENS` length cells.
     lens: Buffer,
     cells: Buffer,
 }
 
-impl Scratch {
-    fn new(eng: &dyn Engine, n: u32) -> Result<Self> {
+impl Cells {
+    fn new(eng: &dyn Engine) -> Result<Self> {
         let dev = eng.device();
-        Ok(Scratch {
-            n,
-            level: dev.alloc_of::<u32>(n as usize)?,
-            queues: [dev.alloc_of::<u32>(n as usize)?, dev.alloc_of::<u32>(n as usize)?],
-            lens: dev.alloc_of::<u32>(3 * CERT_LENS)?,
-            cells: dev.alloc_of::<u64>(CERT_CELLS)?,
-        })
+        Ok(Cells { lens: dev.alloc_of::<u32>(3 * CERT_LENS)?, cells: dev.alloc_of::<u64>(CERT_CELLS)? })
+    }
+}
+
+/// The traversal's buffers: a level and two queues of `n` entries, the engine's idle vertex
+/// buffers ([`crate::engine::Resident::spare`]: they hold nothing between runs, and the
+/// certificate runs after one), and the kept cells.
+struct Scratch<'c> {
+    n: u32,
+    level: Buffer,
+    queues: [Buffer; 2],
+    cells: &'c Cells,
+}
+
+impl<'c> Scratch<'c> {
+    fn borrow(eng: &dyn Engine, n: u32, cells: &'c Cells) -> Self {
+        let spare = eng.resident().spare;
+        let meter = eng.device().meter();
+        // SAFETY: the engine's buffers live as long as it, and hold `csr.n >= n` entries each;
+        // nothing of the engine runs until the certificate returns (it holds the engine).
+        let view = |p: *mut u32| unsafe { Buffer::borrowed(p as u64, 4 * n as u64, meter) };
+        Scratch { n, level: view(spare[0]), queues: [view(spare[1]), view(spare[2])], cells }
     }
 }
 
@@ -95,12 +108,12 @@ fn bound_cell(metric: Metric, bound: Option<Dist>) -> u32 {
 /// above it read as unreached, see [`crate::verify::check_within`]). Nothing is downloaded
 /// unless a violation is found.
 ///
-/// Preconditions: the engine's last run is the one to certify (the resident distances are
-/// whatever the last run left). Errors: [`Error::Verification`] as from
+/// Preconditions: the engine's last run is the one to certify and is over (the resident
+/// distances are whatever the last run left; its frontier queues are the traversal's, so a run
+/// driven step by step cannot go on after it). Errors: [`Error::Verification`] as from
 /// [`crate::verify::check_nearest_within`] (the same message, built by the host from the
 /// downloaded distances), [`Error::VertexOutOfRange`] for a root, [`Error::InvalidArgument`]
-/// for no root, a lane the engine lacks or another graph; the device's errors, among them
-/// [`Error::OutOfDeviceMemory`] when its 12 bytes per vertex do not fit. Cost: O(m) arcs
+/// for no root, a lane the engine lacks or another graph; the device's errors. Cost: O(m) arcs
 /// checked, plus one launch and a read-back per level of the tight-arc traversal (its depth is
 /// the largest number of arcs on a shortest path).
 ///
@@ -220,12 +233,14 @@ struct Target {
 /// Run the kernels on `t` with the engine's kept buffers; the violations counted.
 fn counted(eng: &mut dyn Engine, g: &Graph, roots: &[u32], t: Target, bound: Option<Dist>) -> Result<u64> {
     let n = g.num_vertices() as u32;
-    let scratch = match eng.extras().take::<Scratch>().filter(|s| s.n == n) {
-        Some(s) => s,
-        None => Scratch::new(&*eng, n)?,
+    let cells = match eng.extras().take::<Cells>() {
+        Some(c) => c,
+        None => Cells::new(&*eng)?,
     };
+    let scratch = Scratch::borrow(&*eng, n, &cells);
     let total = run(&*eng, &scratch, roots, g.num_arcs() as u64, &t, bound_cell(g.metric(), bound));
-    eng.extras().put(scratch);
+    drop(scratch);
+    eng.extras().put(cells);
     total
 }
 
@@ -244,8 +259,8 @@ fn run(eng: &dyn Engine, s: &Scratch, roots: &[u32], m: u64, t: &Target, bound: 
     let count = roots.len() as u32;
     let dev = eng.device();
     dev.zero(&s.level)?;
-    dev.zero(&s.lens)?;
-    dev.zero(&s.cells)?;
+    dev.zero(&s.cells.lens)?;
+    dev.zero(&s.cells.cells)?;
     let sources = dev.alloc_of::<u32>(roots.len())?;
     dev.upload_of(&sources, 0, roots)?;
     let mut a = CertArgs {
@@ -253,8 +268,8 @@ fn run(eng: &dyn Engine, s: &Scratch, roots: &[u32], m: u64, t: &Target, bound: 
         dist: t.dist,
         level: s.level.ptr(),
         queue: [s.queues[0].ptr(), s.queues[1].ptr()],
-        lens: s.lens.ptr(),
-        cells: s.cells.ptr(),
+        lens: s.cells.lens.ptr(),
+        cells: s.cells.cells.ptr(),
         roots: sources.ptr(),
         count,
         depth: 0,
@@ -276,7 +291,7 @@ fn run(eng: &dyn Engine, s: &Scratch, roots: &[u32], m: u64, t: &Target, bound: 
         dev.run::<CertSeed>(a, count as u64)?;
     }
     // Level 0 holds the distinct sources; each level then costs one launch and one read-back.
-    let first = dev.download_of::<u32>(&s.lens, 0, CERT_LENS)?;
+    let first = dev.download_of::<u32>(&s.cells.lens, 0, CERT_LENS)?;
     let (mut len, mut hubs) = (first[0] as u64, first[1] as u64);
     loop {
         // Hubs are shared by the whole grid: size it to their arcs' scale.
@@ -284,7 +299,7 @@ fn run(eng: &dyn Engine, s: &Scratch, roots: &[u32], m: u64, t: &Target, bound: 
         // SAFETY: as above; `depth`'s queue and lengths were written by the launch before.
         unsafe { dev.run::<CertExpand>(a, items)? };
         let next = ((a.depth + 1) % 3) as usize * CERT_LENS;
-        let cells = dev.download_of::<u32>(&s.lens, next, CERT_LENS)?;
+        let cells = dev.download_of::<u32>(&s.cells.lens, next, CERT_LENS)?;
         (len, hubs) = (cells[0] as u64, cells[1] as u64);
         if len + hubs == 0 {
             break;
@@ -300,7 +315,7 @@ fn run(eng: &dyn Engine, s: &Scratch, roots: &[u32], m: u64, t: &Target, bound: 
     }
     // SAFETY: as above.
     unsafe { dev.run::<CertReached>(a, n)? };
-    let cells = dev.download_of::<u64>(&s.cells, 0, CERT_CELLS)?;
+    let cells = dev.download_of::<u64>(&s.cells.cells, 0, CERT_CELLS)?;
     Ok(cells.iter().sum())
 }
 
