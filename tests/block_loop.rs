@@ -107,9 +107,9 @@ fn queries_stop_where_the_grid_loop_stops() {
             assert_eq!(t.distance(target), Some(sssp::Distance::Integer(all[target as usize])), "{}", algo.name());
             let cut = all[target as usize] as u64;
             let c = solve(&g, algo, Some(eng.as_mut()), 0, &o.with_cutoff(cut)).unwrap();
-            for v in 0..g.num_vertices() as usize {
-                let want = if all[v] as u64 <= cut { all[v] } else { sssp::UNREACHED };
-                assert_eq!(c.dist[v], want, "{} block {block_loop}: cutoff at vertex {v}", algo.name());
+            for (v, (&got, &d)) in c.dist.iter().zip(&all).enumerate() {
+                let want = if d as u64 <= cut { d } else { sssp::UNREACHED };
+                assert_eq!(got, want, "{} block {block_loop}: cutoff at vertex {v}", algo.name());
             }
         }
     }

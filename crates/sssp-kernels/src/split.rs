@@ -29,8 +29,8 @@
 //! up, its bucket is gathered from the distances into the near queue instead
 //! (`frontier::gather_overflowed`): every vertex whose distance lies in the bucket, which is
 //! exactly what the slot held live. One pass over the distances per overflowed bucket, where a
-//! full slot would cost `4n` bytes held for the whole solve; on road graphs at the auto delta a
-//! window's slots hold a few thousand vertices, far below `n / A`.
+//! full slot would cost `4n` bytes held for the whole solve; on NY at `auto`'s delta no slot
+//! overflowed for any of the benchmark's sources (counted on the CPU backend).
 //!
 //! Entries go stale instead of being moved: a vertex in slot 5 that later drops into slot 2 is
 //! pushed to slot 2 and processed there; its slot-5 copy is skipped when slot 5 comes up (its
