@@ -158,7 +158,7 @@ impl CpuEngine {
             hist: std::ptr::null_mut(),
             hub: std::ptr::null_mut(),
             hub_len: 0,
-            degrees: super::DegreeTail::of(g),
+            degrees: *g.degree_tail(),
             max_degree: g.max_degree() as u64,
             classes: super::NO_CLASSES,
         };

@@ -670,7 +670,7 @@ pub(crate) struct Layout {
     pub hub: *mut u32,
     pub hub_len: u64,
     /// How many vertices have each degree or more, to size the hub queue by.
-    pub degrees: DegreeTail,
+    pub degrees: crate::graph::DegreeTail,
     /// The graph's largest out-degree: a run whose hub threshold lies above it has no hub
     /// path at all, so graphs without hubs (roads, meshes) never pay for one.
     pub max_degree: u64,
@@ -939,48 +939,6 @@ pub(crate) struct RunBuffers {
     pub prefix: u64,
 }
 
-/// For each `p < 64`, how many vertices have at least `2^p` out-arcs: one pass over the
-/// offsets when an engine opens, then an upper bound on the hubs of any threshold in O(1)
-/// ([`DegreeTail::at_least`]), exact at powers of two (the default [`sssp_kernels::HUB_DEGREE`]
-/// is one). Sizes the hub queue by the graph's hubs, not its vertices: a uniform graph of degree
-/// 16 has a handful of vertices of degree 64 or more, and `4n` bytes for them was the last term
-/// of its path above the memory budget (issue #30).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct DegreeTail([u64; 64]);
-
-impl DegreeTail {
-    pub fn of(g: &Graph) -> Self {
-        let counts = g
-            .offsets()
-            .par_windows(2)
-            .fold(
-                || [0u64; 64],
-                |mut c, w| {
-                    let d = w[1] - w[0];
-                    if d > 0 {
-                        c[63 - d.leading_zeros() as usize] += 1;
-                    }
-                    c
-                },
-            )
-            .reduce(|| [0u64; 64], |a, b| std::array::from_fn(|i| a[i] + b[i]));
-        // Counts per power-of-two band, summed from the top: vertices of degree >= 2^p.
-        let mut tail = [0u64; 64];
-        let mut run = 0;
-        for p in (0..64).rev() {
-            run += counts[p];
-            tail[p] = run;
-        }
-        DegreeTail(tail)
-    }
-
-    /// At least as many as the vertices of degree `t` or more (`t >= 1`): those of degree
-    /// `2^floor(log2 t)` or more.
-    pub fn at_least(&self, t: u32) -> u64 {
-        self.0[31 - t.max(1).leading_zeros() as usize]
-    }
-}
-
 impl Roles {
     /// Whether the advance pushes into the scratch queue (so the next swap flips scratch cells).
     pub fn uses_scratch(&self) -> bool {
@@ -1167,7 +1125,7 @@ mod tests {
         // Degrees 0, 1, 2, ..., 300 (vertex v has v out-arcs to vertex 0).
         let arcs: Vec<(u32, u32, i64)> = (0..=300u32).flat_map(|v| (0..v).map(move |_| (v, 0, 1))).collect();
         let g = Graph::from_arcs(301, &arcs).unwrap();
-        let tail = DegreeTail::of(&g);
+        let tail = *g.degree_tail();
         for t in 1..=400u32 {
             let exact = (0..=300u64).filter(|&d| d >= t as u64).count() as u64;
             let p = 1u64 << (31 - t.leading_zeros());

@@ -465,7 +465,7 @@ fn relabel(g: &Graph, old_of_new: &[u32], new_of_old: &[u32]) -> Result<Graph> {
         heads
     };
     let r = Graph::from_csr(Buf::from(offsets), Buf::from(heads), weights)?.with_both_ways(g.built_both_ways());
-    // Sums, extremes and the largest degree do not depend on names: keep what `g` computed.
+    // Sums, extremes and the degrees do not depend on names: keep what `g` computed.
     if let Some(&t) = g.total.get() {
         let _ = r.total.set(t);
     }
@@ -474,6 +474,9 @@ fn relabel(g: &Graph, old_of_new: &[u32], new_of_old: &[u32]) -> Result<Graph> {
     }
     if let Some(&d) = g.max_degree.get() {
         let _ = r.max_degree.set(d);
+    }
+    if let Some(&t) = g.degrees.get() {
+        let _ = r.degrees.set(t);
     }
     Ok(r)
 }
