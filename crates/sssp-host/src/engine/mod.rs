@@ -852,9 +852,10 @@ impl Layout {
         }
     }
 
-    /// What a settle run needs of the same buffers: the degree prefix for a partitioned push.
+    /// What a settle run needs of the same buffers: the degree prefix for a partitioned push
+    /// over its frontier (a settle run has no hub path).
     pub fn settle_buffers(&self, pull: bool, balance: Balance) -> RunBuffers {
-        let want = if !pull && balance == Balance::Partition { self.csr.n as u64 + 1 } else { 0 };
+        let want = if pull { 0 } else { self.prefix_room(Input::Frontier, balance, 0) };
         RunBuffers { prefix: if want > self.prefix_len { want } else { 0 }, ..RunBuffers::default() }
     }
 
