@@ -459,7 +459,9 @@ pub struct CudaEngine {
     /// The device: its stream, kernels by type, and the memory the engine may still take
     /// (after the graph and working buffers).
     dev: CudaDevice,
+    /// The length cells, `CELLS` words from `cells_at` (see [`CELLS_PAGE_OFFSET`]).
     cells: Slice<u32>,
+    cells_at: usize,
     /// A `Counters` as four u64 words.
     counters: Slice<u64>,
     fr: Frontiers,
@@ -514,6 +516,24 @@ struct KernelOnly {
     _hub: Option<Slice<u32>>,
     _block_vals: Slice<u64>,
     _hist: Slice<u32>,
+}
+
+/// Where the loops' length cells sit: at byte 0x200 of a 4 KiB page, never at its start; their
+/// allocation has a page more than they need (4 KiB, once per engine). Measured on the H100
+/// (2026-11-27, `docs/results/h100-2026-11-27-memory/README.md`): with the cells at each of 14
+/// places, the seven 4 KiB-aligned ones ran NY in 8.6-8.8 ms and the seven others (page offsets
+/// 0x200, 0x400, 0x600) in 7.8-8.2, on every round. The allocator hands a small buffer out
+/// 4 KiB-aligned whenever the one before it ends on a page boundary, so which a graph got
+/// depended on the sizes of the buffers allocated before (the 2 MB degree prefix moved NY's
+/// from one to the other). The cells take every iteration's barrier, length reads and pushes;
+/// why an aligned line serves them slower (the L2's address hash, which the first lines of
+/// many allocations share) is not measured.
+const CELLS_PAGE_OFFSET: u64 = 0x200;
+
+/// The index of the first cell in an allocation at `addr` of `CELLS + 1024` words
+/// ([`CELLS_PAGE_OFFSET`]).
+fn cells_at(addr: u64) -> usize {
+    ((CELLS_PAGE_OFFSET + 0x1000 - addr % 0x1000) % 0x1000 / 4) as usize
 }
 
 /// The process's CUDA context and kernels module, made by the first engine (or [`warm_up`]) and
@@ -609,7 +629,8 @@ impl CudaEngine {
         let upload = copy_started.elapsed();
         let (dist, queues) = (zeros64(nz)?, [zeros(nz, v)?, zeros(nz, v)?]);
         let table = zeros(nz, v)?;
-        let (cells, counters) = (zeros(CELLS, v)?, zeros64(4)?);
+        let (cells, counters) = (zeros(CELLS + 1024, v)?, zeros64(4)?);
+        let cells_at = cells_at(device_addr(&cells, &stream));
         let most = k.loop_grid.max(k.wide_grid).max(k.hubs_grid) as usize;
         let block_vals = zeros64(most)?;
         let hist = zeros(MAX_BINS as usize * most, v)?;
@@ -632,7 +653,7 @@ impl CudaEngine {
             table: at(device_addr(&table, &stream)),
             prefix: std::ptr::null_mut(),
             prefix_len: 0,
-            cells: at(device_addr(&cells, &stream)),
+            cells: at(device_addr(&cells, &stream)).wrapping_add(cells_at),
             // Four u64 words laid out as `Counters`.
             counters: device_addr(&counters, &stream) as *mut Counters,
             slots: std::ptr::null_mut(),
@@ -664,6 +685,7 @@ impl CudaEngine {
             dev: CudaDevice::new(name.clone(), stream.clone(), k.module(), k.grid, spare, meter.clone())?,
             block_sums,
             cells,
+            cells_at,
             counters,
             n: n as u32,
             arcs: gm,
@@ -940,7 +962,8 @@ impl Engine for CudaEngine {
         } else {
             unsafe { self.k.pile_loop(&self.stream, a, spec.balance == Balance::Partition, classified)? };
         }
-        let cells = self.stream.clone_dtoh(&*self.cells)?;
+        let at = self.cells_at;
+        let cells = self.stream.clone_dtoh(&self.cells.slice(at..at + CELLS))?;
         let status = LoopStatus::from_cells(&cells, nb);
         if status.state.done != 0 {
             self.relax_deferred()?;
@@ -973,6 +996,7 @@ impl Engine for CudaEngine {
 
     fn frontier_len(&mut self) -> Result<u32> {
         let i = self.fr.current_cell();
+        let i = self.cells_at + i;
         let v = self.stream.clone_dtoh(&self.cells.slice(i..i + 1))?;
         Ok(v[0])
     }
@@ -1143,5 +1167,19 @@ impl CudaEngine {
         self.stream.memcpy_dtoh(&*self.table, pinned)?;
         self.stream.synchronize()?;
         crate::device::staging::parallel_copy_out(pinned, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cells_sit_at_the_same_page_offset_inside_their_allocation() {
+        for addr in (0..0x3000u64).step_by(0x80).map(|o| 0x3_0200_0000 + o) {
+            let at = cells_at(addr);
+            assert_eq!((addr + 4 * at as u64) % 0x1000, CELLS_PAGE_OFFSET, "{addr:#x}");
+            assert!(at + CELLS <= CELLS + 1024, "{addr:#x}: inside the allocation");
+        }
     }
 }
