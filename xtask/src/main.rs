@@ -167,13 +167,20 @@ fn module(root: &Path, tools: &Tools, arch: &str, version: &str, m: &Module, che
 /// ptxas, which then caps registers so that many blocks fit. `sssp_pile_loop_wide` is the
 /// persistent loop for throughput-bound runs (partition balance: big frontiers on scale-free
 /// graphs), where 4 resident blocks per SM ran kron 22 2.6x faster than the unbounded build's 1
-/// (docs/gpu.md); the plain `sssp_pile_loop` keeps its registers for latency-bound road graphs.
+/// (docs/gpu.md). The plain `sssp_pile_loop`, the loop of latency-bound road graphs, is bounded
+/// to the 2 blocks per SM the engine runs it with (128 registers): the warp-wide partition walk
+/// (`advance::partition_walk_slots`) took it to 168 unbounded, where only one block fits.
 /// `sssp_pile_loop_hubs` (the loop with the hub phase and the tiled advance, for runs that have
 /// hubs or use a tiled mode) is bounded to the 2 blocks per SM the engine runs it with, the
 /// plain loop's grid: unbounded it needs over 128 registers, and a second block would not fit.
 /// The classified twins (H-BF's edge classes) get the bounds of the loop they copy, and the
 /// plain loop's twin the 2 blocks per SM the plain loop reaches unbounded.
 const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
+    ("sssp_pile_loop", 256, 2),
+    // The host loop's advance: the 4 blocks per SM it reached before the warp-wide partition
+    // walk (55 registers then, 72 unbounded after).
+    ("sssp_advance", 256, 4),
+    ("sssp_advance_classified", 256, 4),
     ("sssp_pile_loop_wide", 256, 4),
     ("sssp_pile_loop_hubs", 256, 2),
     ("sssp_pile_loop_classified", 256, 2),

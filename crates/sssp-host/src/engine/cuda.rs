@@ -953,14 +953,16 @@ impl Engine for CudaEngine {
         // SAFETY: buffers as `Kernels::pile_loop` requires: queues and far buffers n, slots
         // nb x n (ensure_buckets), scratch m, cells CELLS (init zeroed them: the start state and
         // a barrier at rest), block_vals and hist sized by loop_grid at construction.
-        // Partition balance is the throughput mode (scale-free graphs, big frontiers): the wide
-        // loop's extra resident threads beat its costlier barrier there (docs/gpu.md).
+        // Partition balance is the throughput mode (scale-free graphs, big frontiers): on big
+        // graphs the wide loop's extra resident threads beat its costlier barrier
+        // (`NARROW_PARTITION_ARCS`, docs/gpu.md).
         if spec.block {
             // SAFETY: as below; `block_loop_fits` ruled out what the block loop does not do.
             super::block_loop_fits(spec, self.lay.lanes(), classified)?;
             unsafe { self.k.pile_block(&self.stream, a)? };
         } else {
-            unsafe { self.k.pile_loop(&self.stream, a, spec.balance == Balance::Partition, classified)? };
+            let wide = spec.balance == Balance::Partition && self.arcs > super::NARROW_PARTITION_ARCS;
+            unsafe { self.k.pile_loop(&self.stream, a, wide, classified)? };
         }
         let at = self.cells_at;
         let cells = self.stream.clone_dtoh(&self.cells.slice(at..at + CELLS))?;

@@ -404,6 +404,16 @@ pub fn gpu_usable(kind: DeviceKind) -> std::result::Result<(), String> {
 /// Most lanes of a batched engine ([`open_lanes`]).
 pub const MAX_LANES: u32 = 64;
 
+/// Partition balance's loop geometry (issue #27, item 2), by the graph's arcs: up to this many,
+/// every frontier strategy with partition balance runs in the plain persistent loop (2 blocks
+/// per SM, one launch for the solve), Workfront included; above it, Near-Far and Bucketing take
+/// the wide loop (4 blocks per SM) and Workfront launches each iteration from the host at full
+/// occupancy. Measured on the H100 (docs/benchmarks.md, "Partition balance on the device
+/// loop"): on kron 16-18 (2^21-2^23 arcs) the plain loop ran Workfront 1.0-1.2x faster than the
+/// host loop and Near-Far 1.05-1.25x faster than the wide loop; on kron 20 and 22 it lost
+/// by 10-40%. Only the CUDA engine reads the geometry; the CPU engine's loops are the same.
+pub const NARROW_PARTITION_ARCS: u64 = 1 << 23;
+
 /// Open an engine for `g` that runs `lanes` solves side by side (a power of two,
 /// `1..=MAX_LANES`): one copy of the graph, `lanes` times the distance array and queues (see
 /// `lanes`). On `Auto` without a usable GPU, the CPU engine.

@@ -13,16 +13,18 @@
 //! non-negative weights (zero weights included).
 //!
 //! By default it runs as the engine's device loop (the bucketed strategies' loop with no
-//! buckets), except with partition balance: Workfront's few, huge iterations on scale-free
-//! graphs run faster as full-occupancy launches queued from the host (kron 22 on the H100:
-//! 8.6 ms against 9.9 ms for the wide device loop, docs/benchmarks.md), so that mode keeps the
-//! host-driven loop it had. `Options::device_loop = false` launches once per iteration from the
-//! host for every mode (`--host-loop`, kept to measure what the device loop saves).
+//! buckets), except with partition balance on graphs of more than
+//! [`NARROW_PARTITION_ARCS`] arcs: there Workfront's few, huge iterations run faster as
+//! full-occupancy launches queued from the host (kron 22 on the H100: 8.6 ms against 9.9 ms
+//! for the wide device loop, docs/benchmarks.md), while on smaller graphs the device loop's
+//! saved launches win (kron 16: 0.45-0.50 ms against 0.54-0.61). `Options::device_loop =
+//! false` launches once per iteration from the host for every mode (`--host-loop`, kept to
+//! measure what the device loop saves).
 
 use std::time::Instant;
 
 use super::{device_loop, finish, frontier_loop, Options, Solution, Stats};
-use crate::engine::{Balance, Engine, Input};
+use crate::engine::{Balance, Engine, Input, NARROW_PARTITION_ARCS};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -32,7 +34,8 @@ pub struct Workfront {
     /// Balance, hub threshold, edge classes, dedupe and the loop driver.
     pub frontier: super::Frontier,
     /// Read the frontier length back every this many iterations of a host-driven loop (>= 1;
-    /// [`Options::check_every`]): the host loop, and partition balance, which runs host-driven.
+    /// [`Options::check_every`]): the host loop, and partition balance on graphs of more than
+    /// [`NARROW_PARTITION_ARCS`] arcs, which runs host-driven.
     pub check_every: u32,
 }
 
@@ -51,7 +54,8 @@ impl Workfront {
 
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
-    if (opts.device_loop && opts.balance != Balance::Partition) || opts.trace {
+    let host_driven = opts.balance == Balance::Partition && g.num_arcs() as u64 > NARROW_PARTITION_ARCS;
+    if (opts.device_loop && !host_driven) || opts.trace {
         return device_loop(g, eng, source, opts, None);
     }
     crate::reference::check_source(g, source)?;
