@@ -313,6 +313,77 @@ unsafe fn advance_vwarp<const C: bool>(a: &AdvanceArgs, len: u32, width: u32, ti
     arcs
 }
 
+/// Frontiers up to this many vertices are partitioned by every warp on its own, without a
+/// degree prefix ([`advance_small_partition`]): the partition loop (`grid::pile_loop` with
+/// `SMALL`) then skips the device-wide scan and its two grid barriers.
+pub const SMALL_PARTITION: u32 = 32;
+
+/// The partitioned advance of a frontier of at most [`SMALL_PARTITION`] vertices (GPU only), the
+/// whole kernel body: what [`advance`] does, without a prefix (see [`advance_partition_small`]).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+pub unsafe fn advance_small_partition<const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
+    let len = prologue(a, tid);
+    add_arcs(a.counters, advance_partition_small::<C>(a, len, tid, nthreads));
+}
+
+/// The partitioned advance of a frontier of at most 32 vertices (GPU only, see
+/// [`SMALL_PARTITION`]): lane `j` of every warp reads vertex `j` and its arc range, a warp scan
+/// of the degrees is the prefix, and the warps walk their chunks of ranks as
+/// [`partition_walk_slots`] does, the slots already in their lanes. No prefix array, no grid
+/// barrier: a one-vertex iteration of the partition loop took 7.5 us on the H100 against 14
+/// with the scan (a virtual-warp iteration: 5.2).
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn advance_partition_small<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) -> u64 {
+    let lane = tid % 32;
+    let mine = lane < len;
+    let u = if mine { input_item(a, lane) } else { 0 };
+    let (start, end) = if mine { a.csr.arcs(u) } else { (0, 0) };
+    let deg = end - start;
+    let incl = crate::warp::warp_scan_u64(deg);
+    let total = crate::warp::broadcast_u64(incl, 31);
+    // Lanes past the frontier hold a prefix no rank reaches.
+    let p = if mine { incl - deg } else { u64::MAX };
+    let d = Slot { u, start };
+    let mut arcs = 0u64;
+    {
+        let mut step = partition_step::<C>(a, &mut arcs);
+        let chunk = LB_CHUNK as u64;
+        let mut c = (tid / 32) as u64;
+        while c * chunk < total {
+            let lo = c * chunk;
+            walk_lanes(lo, (lo + chunk).min(total), p, d, len, lane, &mut step);
+            c += (nthreads / 32) as u64;
+        }
+    }
+    arcs
+}
+
+/// What the partitioned advance does with a rank handed out by [`partition_walk_slots`] (or
+/// `None`): read the slot vertex's distance (per rank, not with the slot: a vertex lowered
+/// while the chunk runs then expands with its lower distance; read with the slot, kron 16-18
+/// relaxed 15-25% more arcs on the H100 and ran slower), relax the arc, make the pushes.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn partition_step<'a, const C: bool>(
+    a: &'a AdvanceArgs,
+    arcs: &'a mut u64,
+) -> impl FnMut(Option<(Slot, u64)>) + 'a {
+    move |at| {
+        let x = match at.map(|(slot, offset)| (slot, offset, live_dist(a, slot.u))) {
+            Some((slot, offset, du)) if du != INF => {
+                if !C {
+                    *arcs += 1;
+                }
+                relax_arc::<C>(a, slot.u, du, slot.start + offset, arcs)
+            }
+            _ => NOTHING,
+        };
+        emit(a, x);
+    }
+}
+
 /// Load-balanced partitioning advance. Returns arcs relaxed by this thread.
 ///
 /// On the GPU the walk is [`partition_walk_slots`]: a chunk's slots are read once, by a lane
@@ -328,21 +399,7 @@ unsafe fn advance_partition<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, 
             let u = input_item(a, s);
             Slot { u, start: a.csr.arcs(u).0 }
         };
-        partition_walk_slots(prefix, len, tid, nthreads, load, |at| {
-            // The distance is read here, per rank, not with the slot: a vertex lowered while
-            // the chunk runs then expands with its lower distance (read with the slot, kron
-            // 16-18 relaxed 15-25% more arcs on the H100 and ran slower).
-            let x = match at.map(|(slot, offset)| (slot, offset, live_dist(a, slot.u))) {
-                Some((slot, offset, du)) if du != INF => {
-                    if !C {
-                        arcs += 1;
-                    }
-                    relax_arc::<C>(a, slot.u, du, slot.start + offset, &mut arcs)
-                }
-                _ => NOTHING,
-            };
-            emit(a, x);
-        });
+        partition_walk_slots(prefix, len, tid, nthreads, load, partition_step::<C>(a, &mut arcs));
         arcs
     }
     #[cfg(not(target_arch = "nvptx64"))]
@@ -582,7 +639,6 @@ unsafe fn partition_walk_slots(
     load: impl Fn(u32) -> Slot,
     mut step: impl FnMut(Option<(Slot, u64)>),
 ) {
-    use crate::warp::{broadcast, broadcast_u64};
     let total = *prefix.add(len as usize);
     let lane = tid % 32;
     let nwarps = (nthreads / 32) as u64;
@@ -600,27 +656,7 @@ unsafe fn partition_walk_slots(
             let mine = lane < width;
             let p = if mine { *prefix.add((s_lo + lane) as usize) } else { u64::MAX };
             let d = if mine { load(s_lo + lane) } else { Slot { u: 0, start: 0 } };
-            let mut r = lo + lane as u64;
-            while r < lo + chunk {
-                // The last lane j < width with p_j <= r (lane 0's p is <= lo <= r): five
-                // halvings of [0, 32), every lane shuffling at its own midpoint.
-                let (mut l, mut h) = (0u32, width);
-                for _ in 0..5 {
-                    let mid = (l + h) / 2;
-                    let pm = broadcast_u64(p, mid);
-                    if h - l > 1 {
-                        if pm <= r {
-                            l = mid;
-                        } else {
-                            h = mid;
-                        }
-                    }
-                }
-                let slot = Slot { u: broadcast(d.u, l), start: broadcast_u64(d.start, l) };
-                let base = broadcast_u64(p, l);
-                step(if r < hi { Some((slot, r - base)) } else { None });
-                r += 32;
-            }
+            walk_lanes(lo, hi, p, d, width, lane, &mut step);
         } else {
             let mut r = lo + lane as u64;
             while r < lo + chunk {
@@ -634,6 +670,44 @@ unsafe fn partition_walk_slots(
             }
         }
         c += nwarps;
+    }
+}
+
+/// The ranks `lo..lo + LB_CHUNK` of one chunk (those from `hi` on past the end: `step(None)`)
+/// over `width <= 32` slots held in the warp's lanes, lane `j` holding slot `j`'s prefix `p`
+/// (`p` of lane 0 at most `lo`) and data `d`: each lane finds its rank's slot, the last lane
+/// with `p <= r`, by five halvings of `0..width` with every lane shuffling at its own
+/// midpoint, no memory.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn walk_lanes(
+    lo: u64,
+    hi: u64,
+    p: u64,
+    d: Slot,
+    width: u32,
+    lane: u32,
+    step: &mut impl FnMut(Option<(Slot, u64)>),
+) {
+    use crate::warp::{broadcast, broadcast_u64};
+    let mut r = lo + lane as u64;
+    while r < lo + LB_CHUNK as u64 {
+        let (mut l, mut h) = (0u32, width);
+        for _ in 0..5 {
+            let mid = (l + h) / 2;
+            let pm = broadcast_u64(p, mid);
+            if h - l > 1 {
+                if pm <= r {
+                    l = mid;
+                } else {
+                    h = mid;
+                }
+            }
+        }
+        let slot = Slot { u: broadcast(d.u, l), start: broadcast_u64(d.start, l) };
+        let base = broadcast_u64(p, l);
+        step(if r < hi { Some((slot, r - base)) } else { None });
+        r += 32;
     }
 }
 

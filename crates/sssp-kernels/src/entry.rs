@@ -159,6 +159,9 @@ kernels! {
     PileLoopHubs(PileArgs) = "sssp_pile_loop_hubs", Resident;
     /// The frontier loop built for 4 blocks of 256 per SM (throughput-bound runs).
     PileLoopWide(PileArgs) = "sssp_pile_loop_wide", Resident;
+    /// The frontier loop of partition balance on the plain loop's grid (small frontiers
+    /// without the degree scan).
+    PileLoopPartition(PileArgs) = "sssp_pile_loop_partition", Resident;
     /// The frontier loop in one block of `BLOCK_LOOP_THREADS` threads.
     PileBlock(PileArgs) = "sssp_pile_block", OneBlock [BLOCK_LOOP_THREADS];
     /// The stand-alone multisplit.
@@ -211,6 +214,8 @@ kernels! {
     PileLoopHubsClassified(PileArgs) = "sssp_pile_loop_hubs_classified", Resident, Twins;
     /// [`PileLoopWide`] through the classified targets.
     PileLoopWideClassified(PileArgs) = "sssp_pile_loop_wide_classified", Resident, Twins;
+    /// [`PileLoopPartition`] through the classified targets.
+    PileLoopPartitionClassified(PileArgs) = "sssp_pile_loop_partition_classified", Resident, Twins;
     /// [`SettleLoop`] through the classified targets.
     SettleLoopClassified(SettleArgs) = "sssp_settle_loop_classified", Resident, Twins;
     /// The asynchronous worklist reset and seeded (`worklist::seed`).

@@ -414,10 +414,15 @@ unsafe fn grid_min(len: u32, block_vals: *mut u64, bar: &GridBarrier, value: imp
 /// through `after_iteration` / `after_split`, which read lengths stable until the next grid
 /// barrier); thread 0 stores it when the launch stops. Inlined into each loop entry point (a
 /// call would put the loop's state on a stack frame). `HUBS = true` adds the hub phase and the
-/// tiled advance (`sssp_pile_loop_hubs`); the plain loops compile without them. `C = true`
+/// tiled advance (`sssp_pile_loop_hubs`); the plain loops compile without them. `SMALL = true`
+/// (`sssp_pile_loop_partition`) partitions frontiers of at most [`advance::SMALL_PARTITION`]
+/// vertices in each warp, without the degree scan: a one-vertex iteration of partition balance
+/// then costs about what a virtual-warp one does (7.7 against 14 us on the H100), but the
+/// extra path costs the other modes' loop registers (NY 10% slower when the plain loop held it),
+/// so only the partition loop has it. `C = true`
 /// relaxes through the classified targets (the `_classified` entry points, `advance::relax_arc`).
 #[inline(always)]
-pub unsafe fn pile_loop<const HUBS: bool, const C: bool>(p: &PileArgs) {
+pub unsafe fn pile_loop<const HUBS: bool, const C: bool, const SMALL: bool>(p: &PileArgs) {
     let (tid, nthreads) = global_tid();
     let bar = GridBarrier::in_cells(p.cells);
     let state = p.cells.add(CELL_STATE) as *mut PileState;
@@ -425,7 +430,7 @@ pub unsafe fn pile_loop<const HUBS: bool, const C: bool>(p: &PileArgs) {
     frontier::run(
         p,
         &mut st,
-        &mut Grid::<HUBS, C> { bar: &bar, tid, nthreads, block_vals: p.block_vals, hist: p.hist },
+        &mut Grid::<HUBS, C, SMALL> { bar: &bar, tid, nthreads, block_vals: p.block_vals, hist: p.hist },
     );
     if tid == 0 {
         core::ptr::write_volatile(state, st);
@@ -433,8 +438,8 @@ pub unsafe fn pile_loop<const HUBS: bool, const C: bool>(p: &PileArgs) {
 }
 
 /// The persistent grid as the frontier loop's executor: every phase grid-stride over all
-/// resident threads, a grid barrier after each. `HUBS` and `C` as [`pile_loop`]'s.
-struct Grid<'b, const HUBS: bool, const C: bool> {
+/// resident threads, a grid barrier after each. `HUBS`, `C` and `SMALL` as [`pile_loop`]'s.
+struct Grid<'b, const HUBS: bool, const C: bool, const SMALL: bool> {
     bar: &'b GridBarrier,
     tid: u32,
     nthreads: u32,
@@ -443,14 +448,23 @@ struct Grid<'b, const HUBS: bool, const C: bool> {
     hist: *mut u32,
 }
 
-impl<const HUBS: bool, const C: bool> frontier::Executor for Grid<'_, HUBS, C> {
+impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for Grid<'_, HUBS, C, SMALL> {
     #[inline(always)]
     unsafe fn advance(&mut self, _: &PileArgs, _: &PileState, a: &AdvanceArgs) {
-        if a.balance == Balance::Partition as u32 {
-            // The advance's degree prefix, `len + 1` entries.
-            scan_degrees(&a.csr, a.input.items, load_len(a.input.len), a.scan as *mut u64, self.block_vals, self.bar);
+        let partition = a.balance == Balance::Partition as u32;
+        // The length is read only where it is needed: hoisted above the test, its load (a
+        // system-scope relaxed load) cost every virtual-warp iteration of the plain loop 1.7 us
+        // on the H100 (NY 8.8 ms against 8.1).
+        if SMALL && partition && load_len(a.input.len) <= advance::SMALL_PARTITION {
+            advance::advance_small_partition::<C>(a, self.tid, self.nthreads);
+        } else {
+            if partition {
+                // The advance's degree prefix, `len + 1` entries.
+                let len = load_len(a.input.len);
+                scan_degrees(&a.csr, a.input.items, len, a.scan as *mut u64, self.block_vals, self.bar);
+            }
+            advance_any::<HUBS, C>(a, self.tid, self.nthreads);
         }
-        advance_any::<HUBS, C>(a, self.tid, self.nthreads);
         self.bar.wait();
         if HUBS {
             // In the modes with a hub path the degree prefix is free (only partition uses it).

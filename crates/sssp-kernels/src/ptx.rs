@@ -104,7 +104,7 @@ mod main_module {
     /// says done or after `max_iters` iterations, leaving the state to resume from.
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop(a: PileArgs) {
-        grid::pile_loop::<false, false>(&a)
+        grid::pile_loop::<false, false, false>(&a)
     }
 
     /// The loop for runs with a hub path (thread and virtual-warp balance on graphs with vertices
@@ -112,7 +112,7 @@ mod main_module {
     /// the tiled advance. Same grid rules as `sssp_pile_loop` (resident blocks, from occupancy).
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs(a: PileArgs) {
-        grid::pile_loop::<true, false>(&a)
+        grid::pile_loop::<true, false, false>(&a)
     }
 
     /// The same loop for throughput-bound runs: built with launch bounds for 4 blocks of 256 per SM
@@ -120,7 +120,15 @@ mod main_module {
     /// in flight at the price of a costlier grid barrier.
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide(a: PileArgs) {
-        grid::pile_loop::<false, false>(&a)
+        grid::pile_loop::<false, false, false>(&a)
+    }
+
+    /// The loop of partition balance on the plain loop's grid (graphs up to
+    /// `sssp::engine::NARROW_PARTITION_ARCS` arcs): the plain loop plus the warp-local advance
+    /// of frontiers of at most `advance::SMALL_PARTITION` vertices, which skips the degree scan.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop_partition(a: PileArgs) {
+        grid::pile_loop::<false, false, true>(&a)
     }
 
     /// The same loop run by one block of `block_loop::BLOCK_LOOP_THREADS` threads with its near
@@ -394,17 +402,22 @@ mod twins {
 
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_classified(a: PileArgs) {
-        grid::pile_loop::<false, true>(&a)
+        grid::pile_loop::<false, true, false>(&a)
     }
 
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs_classified(a: PileArgs) {
-        grid::pile_loop::<true, true>(&a)
+        grid::pile_loop::<true, true, false>(&a)
     }
 
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide_classified(a: PileArgs) {
-        grid::pile_loop::<false, true>(&a)
+        grid::pile_loop::<false, true, false>(&a)
+    }
+
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop_partition_classified(a: PileArgs) {
+        grid::pile_loop::<false, true, true>(&a)
     }
 
     /// The same relaxing through the edge classes (`classify`; push steps only).

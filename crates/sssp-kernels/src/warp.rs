@@ -250,13 +250,10 @@ pub unsafe fn tile_smem() -> *mut u8 {
     p as *mut u8
 }
 
-/// Exclusive scan of one value per thread across the block; returns (exclusive prefix, total).
-/// All threads of the block must call it.
+/// Inclusive scan of one value per lane across the warp. All 32 lanes must call it.
 #[inline(always)]
-pub unsafe fn block_scan(x: u64, smem: *mut u64) -> (u64, u64) {
+pub unsafe fn warp_scan_u64(x: u64) -> u64 {
     let lane = lane_id();
-    let warp = _thread_idx_x() as u32 / 32;
-    let nwarps = _block_dim_x() as u32 / 32;
     let mut incl = x;
     let mut d = 1;
     while d < 32 {
@@ -267,6 +264,17 @@ pub unsafe fn block_scan(x: u64, smem: *mut u64) -> (u64, u64) {
         }
         d <<= 1;
     }
+    incl
+}
+
+/// Exclusive scan of one value per thread across the block; returns (exclusive prefix, total).
+/// All threads of the block must call it.
+#[inline(always)]
+pub unsafe fn block_scan(x: u64, smem: *mut u64) -> (u64, u64) {
+    let lane = lane_id();
+    let warp = _thread_idx_x() as u32 / 32;
+    let nwarps = _block_dim_x() as u32 / 32;
+    let incl = warp_scan_u64(x);
     if lane == 31 {
         *smem.add(warp as usize) = incl;
     }

@@ -86,6 +86,11 @@ struct Kernels {
     advance: CudaFunction,
     pile_loop: CudaFunction,
     pile_loop_wide: CudaFunction,
+    /// The loop of partition balance on graphs up to `NARROW_PARTITION_ARCS` arcs
+    /// (`sssp_pile_loop_partition`).
+    pile_loop_partition: CudaFunction,
+    /// Blocks of the partition loop: the plain loop's grid, resident at once like it.
+    partition_grid: u32,
     /// The block loop (`sssp_kernels::block_loop`): one block, near queues in shared memory.
     pile_block: CudaFunction,
     /// The loop with the hub phase and the tiled advance (`sssp_pile_loop_hubs`).
@@ -133,12 +138,25 @@ struct Twins {
     advance_tiles: CudaFunction,
     pile_loop: CudaFunction,
     pile_loop_wide: CudaFunction,
+    pile_loop_partition: CudaFunction,
     pile_loop_hubs: CudaFunction,
     settle_loop: CudaFunction,
     loop_grid: u32,
     wide_grid: u32,
+    partition_grid: u32,
     hubs_grid: u32,
     settle_grid: u32,
+}
+
+/// Which persistent grid loop runs a frontier solve (hub and tiled runs aside): the plain loop,
+/// the wide one (4 blocks per SM) for partition balance on big graphs, the partition loop
+/// (the plain grid, small frontiers without the degree scan) for partition balance on the
+/// others (`NARROW_PARTITION_ARCS`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Geometry {
+    Plain,
+    Wide,
+    Partition,
 }
 
 /// Blocks per SM that both of two grid-barrier kernels keep resident (the loop and the
@@ -185,6 +203,13 @@ impl Kernels {
         if wide_per_sm == 0 {
             return Err(Error::Cuda("the wide loop kernel cannot be resident on this device".into()));
         }
+        // Bounded like the plain loop, it runs on the plain loop's grid (fewer blocks only if a
+        // device kept fewer of it resident).
+        let pile_loop_partition = f(k::PileLoopPartition::ENTRY)?;
+        let partition_per_sm = resident_both(&pile_loop_partition, &multisplit)?;
+        if partition_per_sm == 0 {
+            return Err(Error::Cuda("the partition loop kernel cannot be resident on this device".into()));
+        }
         let pile_loop_hubs = f(k::PileLoopHubs::ENTRY)?;
         let hubs_per_sm = pile_loop_hubs.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
         if hubs_per_sm == 0 {
@@ -213,8 +238,10 @@ impl Kernels {
             // Never more than can be resident (the grid barrier); block_vals and hist are sized
             // for the larger of the two loop grids.
             wide_grid: loop_grid_cap(sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM)),
+            partition_grid: loop_grid_cap(sms * partition_per_sm.min(loop_blocks_per_sm())),
             pile_loop,
             pile_loop_wide,
+            pile_loop_partition,
             pile_block: f(k::PileBlock::ENTRY)?,
             // Its launch bounds make the plain loop's 2 per SM fit.
             hubs_grid: loop_grid_cap(sms * hubs_per_sm.min(loop_blocks_per_sm())),
@@ -239,9 +266,10 @@ impl Kernels {
         }
         let module = dev.module(Module::Twins)?;
         let f = |name: &str| module.load_function(name);
-        let (pile_loop, pile_loop_wide, pile_loop_hubs, settle_loop) = (
+        let (pile_loop, pile_loop_wide, pile_loop_partition, pile_loop_hubs, settle_loop) = (
             f(k::PileLoopClassified::ENTRY)?,
             f(k::PileLoopWideClassified::ENTRY)?,
+            f(k::PileLoopPartitionClassified::ENTRY)?,
             f(k::PileLoopHubsClassified::ENTRY)?,
             f(k::SettleLoopClassified::ENTRY)?,
         );
@@ -255,12 +283,14 @@ impl Kernels {
         self.twins = Some(Twins {
             loop_grid: grid(&pile_loop, self.loop_grid)?,
             wide_grid: grid(&pile_loop_wide, self.wide_grid)?,
+            partition_grid: grid(&pile_loop_partition, self.partition_grid)?,
             hubs_grid: grid(&pile_loop_hubs, self.hubs_grid)?,
             settle_grid: grid(&settle_loop, self.settle_grid)?,
             advance: f(k::AdvanceClassified::ENTRY)?,
             advance_tiles: f(k::AdvanceTilesClassified::ENTRY)?,
             pile_loop,
             pile_loop_wide,
+            pile_loop_partition,
             pile_loop_hubs,
             settle_loop,
             _module: module,
@@ -330,17 +360,19 @@ impl Kernels {
     /// with the barrier at rest (count 0) and a state the control functions produced (init's
     /// zeroes included), `a.block_vals` and `a.hist` have `loop_grid` and `MAX_BINS * loop_grid`
     /// entries.
-    unsafe fn pile_loop(&self, s: &CudaStream, a: PileArgs, wide: bool, classified: bool) -> Result<()> {
+    unsafe fn pile_loop(&self, s: &CudaStream, a: PileArgs, geometry: Geometry, classified: bool) -> Result<()> {
         // Runs with a hub path or a tiled mode take the loop that has them; the others the
         // plain loops, which compile without (docs/gpu.md, "Traversal modes and hubs").
         let hubs = !a.adv.hub.items.is_null() || Balance::is_tiled(a.adv.balance);
-        let (f, grid) = match (classified, hubs, wide) {
+        let (f, grid) = match (classified, hubs, geometry) {
             (false, true, _) => (&self.pile_loop_hubs, self.hubs_grid),
-            (false, false, true) => (&self.pile_loop_wide, self.wide_grid),
-            (false, false, false) => (&self.pile_loop, self.loop_grid),
+            (false, false, Geometry::Wide) => (&self.pile_loop_wide, self.wide_grid),
+            (false, false, Geometry::Partition) => (&self.pile_loop_partition, self.partition_grid),
+            (false, false, Geometry::Plain) => (&self.pile_loop, self.loop_grid),
             (true, true, _) => (&self.twins()?.pile_loop_hubs, self.twins()?.hubs_grid),
-            (true, false, true) => (&self.twins()?.pile_loop_wide, self.twins()?.wide_grid),
-            (true, false, false) => (&self.twins()?.pile_loop, self.twins()?.loop_grid),
+            (true, false, Geometry::Wide) => (&self.twins()?.pile_loop_wide, self.twins()?.wide_grid),
+            (true, false, Geometry::Partition) => (&self.twins()?.pile_loop_partition, self.twins()?.partition_grid),
+            (true, false, Geometry::Plain) => (&self.twins()?.pile_loop, self.twins()?.loop_grid),
         };
         s.launch_builder(f).arg(&a).launch(Self::cfg(grid))?;
         self.done(s, "pile_loop")
@@ -631,7 +663,7 @@ impl CudaEngine {
         let table = zeros(nz, v)?;
         let (cells, counters) = (zeros(CELLS + 1024, v)?, zeros64(4)?);
         let cells_at = cells_at(device_addr(&cells, &stream));
-        let most = k.loop_grid.max(k.wide_grid).max(k.hubs_grid) as usize;
+        let most = k.loop_grid.max(k.wide_grid).max(k.partition_grid).max(k.hubs_grid) as usize;
         let block_vals = zeros64(most)?;
         let hist = zeros(MAX_BINS as usize * most, v)?;
         let block_sums = zeros64(SCAN_BLOCKS as usize)?;
@@ -961,8 +993,12 @@ impl Engine for CudaEngine {
             super::block_loop_fits(spec, self.lay.lanes(), classified)?;
             unsafe { self.k.pile_block(&self.stream, a)? };
         } else {
-            let wide = spec.balance == Balance::Partition && self.arcs > super::NARROW_PARTITION_ARCS;
-            unsafe { self.k.pile_loop(&self.stream, a, wide, classified)? };
+            let geometry = match spec.balance {
+                Balance::Partition if self.arcs > super::narrow_partition_arcs() => Geometry::Wide,
+                Balance::Partition => Geometry::Partition,
+                _ => Geometry::Plain,
+            };
+            unsafe { self.k.pile_loop(&self.stream, a, geometry, classified)? };
         }
         let at = self.cells_at;
         let cells = self.stream.clone_dtoh(&self.cells.slice(at..at + CELLS))?;

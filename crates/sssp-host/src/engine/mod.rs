@@ -412,7 +412,15 @@ pub const MAX_LANES: u32 = 64;
 /// loop"): on kron 16-18 (2^21-2^23 arcs) the plain loop ran Workfront 1.0-1.2x faster than the
 /// host loop and Near-Far 1.05-1.25x faster than the wide loop; on kron 20 and 22 it lost
 /// by 10-40%. Only the CUDA engine reads the geometry; the CPU engine's loops are the same.
+/// `SSSP_NARROW_PARTITION_ARCS=N` moves the bound (see [`narrow_partition_arcs`]).
 pub const NARROW_PARTITION_ARCS: u64 = 1 << 23;
+
+/// [`NARROW_PARTITION_ARCS`], or `SSSP_NARROW_PARTITION_ARCS` when set: the GPU suite sets it to 0
+/// to run the wide loop and the host-driven Workfront on its small test graphs
+/// (`scripts/gpu-suite.sh`), and a measurement can move it.
+pub fn narrow_partition_arcs() -> u64 {
+    std::env::var("SSSP_NARROW_PARTITION_ARCS").ok().and_then(|v| v.parse().ok()).unwrap_or(NARROW_PARTITION_ARCS)
+}
 
 /// Open an engine for `g` that runs `lanes` solves side by side (a power of two,
 /// `1..=MAX_LANES`): one copy of the graph, `lanes` times the distance array and queues (see

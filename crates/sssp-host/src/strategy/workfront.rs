@@ -14,7 +14,7 @@
 //!
 //! By default it runs as the engine's device loop (the bucketed strategies' loop with no
 //! buckets), except with partition balance on graphs of more than
-//! [`NARROW_PARTITION_ARCS`] arcs: there Workfront's few, huge iterations run faster as
+//! [`NARROW_PARTITION_ARCS`](crate::engine::NARROW_PARTITION_ARCS) arcs: there Workfront's few, huge iterations run faster as
 //! full-occupancy launches queued from the host (kron 22 on the H100: 8.6 ms against 9.9 ms
 //! for the wide device loop, docs/benchmarks.md), while on smaller graphs the device loop's
 //! saved launches win (kron 16: 0.45-0.50 ms against 0.54-0.61). `Options::device_loop =
@@ -24,7 +24,7 @@
 use std::time::Instant;
 
 use super::{device_loop, finish, frontier_loop, Options, Solution, Stats};
-use crate::engine::{Balance, Engine, Input, NARROW_PARTITION_ARCS};
+use crate::engine::{narrow_partition_arcs, Balance, Engine, Input};
 use crate::error::Result;
 use crate::graph::Graph;
 
@@ -35,7 +35,7 @@ pub struct Workfront {
     pub frontier: super::Frontier,
     /// Read the frontier length back every this many iterations of a host-driven loop (>= 1;
     /// [`Options::check_every`]): the host loop, and partition balance on graphs of more than
-    /// [`NARROW_PARTITION_ARCS`] arcs, which runs host-driven.
+    /// [`NARROW_PARTITION_ARCS`](crate::engine::NARROW_PARTITION_ARCS) arcs, which runs host-driven.
     pub check_every: u32,
 }
 
@@ -54,7 +54,7 @@ impl Workfront {
 
 /// Solve from `source` on `eng` (which holds `g`). See the module doc.
 pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> Result<Solution> {
-    let host_driven = opts.balance == Balance::Partition && g.num_arcs() as u64 > NARROW_PARTITION_ARCS;
+    let host_driven = opts.balance == Balance::Partition && g.num_arcs() as u64 > narrow_partition_arcs();
     if (opts.device_loop && !host_driven) || opts.trace {
         return device_loop(g, eng, source, opts, None);
     }
