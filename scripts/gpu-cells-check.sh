@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: CELLS_BIN=path/to/this-branch/sssp scripts/gpu-cells-check.sh (with .gpupack, .gpuold carried)
+# Usage: CELLS_BIN=path/to/the-build-under-test/sssp scripts/gpu-cells-check.sh (with .gpupack, .gpuold carried)
 # The cells at page offset 0x200 (the build under test, `cells`) against the old binary and
 # the build before this change (.gpu/sssp), then certified runs of every frontier path.
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call 6: old (68bbe69) / cells (dbb06ec, this session's start) / walk2 (27a4d0b) / new (+ small frontiers without the scan);
+# Call 6: old (68bbe69) / cells (a9e1fd1, this session's start) / walk2 (c0cc4ab) / new (+ small frontiers without the scan);
 # then the GPU suites and the sanitizers on the frontier loops.
 cd "$(dirname "$0")/.."
 mkdir -p .gpu && tar xJf .gpupack/gpu.tar.xz -C .gpu && for b in cells walk2; do xz -dc .gpuexp/$b.xz > .gpu/$b; chmod +x .gpu/$b; done
