@@ -84,8 +84,12 @@ fn ptx(args: &[String]) -> i32 {
     for m in MODULES {
         code = code.max(module(&root, &tools, &arch, &version, m, check, out.as_deref()));
     }
-    // SASS only for the committed build: `--arch`/`--out` builds are experiments.
-    if arch == DEFAULT_ARCH && out.is_none() {
+    // SASS only for the committed build: `--arch`/`--out` builds are experiments. Not after a
+    // module failed to build: its committed PTX is the old one, and fatbins rebuilt from it
+    // would look fresh next to kernels that no longer compile.
+    if !check && code != 0 {
+        eprintln!("xtask ptx: SASS not rebuilt (a PTX module failed to build)");
+    } else if arch == DEFAULT_ARCH && out.is_none() {
         let paths: Vec<&str> = MODULES.iter().map(|m| m.path).collect();
         code = code.max(match sass::find_or_install_tools(&root) {
             Ok(bin) => sass::build(&root, &bin, &paths, check),
