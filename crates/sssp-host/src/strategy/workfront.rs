@@ -66,3 +66,30 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
     frontier_loop(g, eng, opts, &mut stats, |eng, iter| eng.advance(opts.advance(Input::Frontier, iter, classify)))?;
     finish(g, eng, stats, started)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The loop rule of partition balance: on a graph within `narrow_partition_arcs` the whole
+    /// solve is one device-loop call (one read-back at its end); the host loop, still there
+    /// for `--host-loop` and big graphs, reads back every `check_every` iterations. Both are
+    /// exact.
+    #[test]
+    fn partition_balance_runs_the_device_loop_on_small_graphs() {
+        let spec = crate::generate::GenSpec::parse("kron:10").unwrap();
+        let g = crate::generate::generate(&spec, 7, crate::WeightSpec::AsGiven).unwrap();
+        assert!((g.num_arcs() as u64) <= crate::engine::NARROW_PARTITION_ARCS);
+        let source = crate::reference::pick_sources(&g, 1, 7)[0];
+        let want = crate::reference::dijkstra(&g, source).unwrap();
+        let mut eng = crate::engine::cpu::CpuEngine::new(&g).unwrap();
+        let opts = Options { balance: Balance::Partition, ..Options::default() };
+        let device = workfront(&g, &mut eng, source, &opts).unwrap();
+        assert_eq!(device.stats.readbacks, 1, "one device-loop call");
+        let host = workfront(&g, &mut eng, source, &Options { device_loop: false, check_every: 1, ..opts }).unwrap();
+        assert_eq!(host.stats.readbacks, host.stats.iterations, "a read-back per iteration");
+        assert!(host.stats.iterations > 2);
+        assert_eq!(device.dist, want);
+        assert_eq!(host.dist, want);
+    }
+}
