@@ -417,10 +417,10 @@ unsafe fn grid_min(len: u32, block_vals: *mut u64, bar: &GridBarrier, value: imp
 /// tiled advance (`sssp_pile_loop_hubs`); the plain loops compile without them. `SMALL = true`
 /// (`sssp_pile_loop_partition`) partitions frontiers of at most [`advance::SMALL_PARTITION`]
 /// vertices in each warp, without the degree scan: a one-vertex iteration of partition balance
-/// then costs about what a virtual-warp one does (7.7 against 14 us on the H100), but the
-/// extra path costs the other modes' loop registers (NY 10% slower when the plain loop held it),
-/// so only the partition loop has it. `C = true`
-/// relaxes through the classified targets (the `_classified` entry points, `advance::relax_arc`).
+/// then took 7.5 us on the H100 against 14 with the scan (a virtual-warp one: 5.2). Only the
+/// partition loop has that path: compiled into the plain loop, it made the other modes'
+/// iterations 1.7 us slower (NY 10%). `C = true` relaxes through the classified targets (the
+/// `_classified` entry points, `advance::relax_arc`).
 #[inline(always)]
 pub unsafe fn pile_loop<const HUBS: bool, const C: bool, const SMALL: bool>(p: &PileArgs) {
     let (tid, nthreads) = global_tid();

@@ -14,12 +14,12 @@
 //!
 //! By default it runs as the engine's device loop (the bucketed strategies' loop with no
 //! buckets), except with partition balance on graphs of more than
-//! [`NARROW_PARTITION_ARCS`](crate::engine::NARROW_PARTITION_ARCS) arcs: there Workfront's few, huge iterations run faster as
-//! full-occupancy launches queued from the host (kron 22 on the H100: 8.6 ms against 9.9 ms
-//! for the wide device loop, docs/benchmarks.md), while on smaller graphs the device loop's
-//! saved launches win (kron 16: 0.45-0.50 ms against 0.54-0.61). `Options::device_loop =
-//! false` launches once per iteration from the host for every mode (`--host-loop`, kept to
-//! measure what the device loop saves).
+//! [`NARROW_PARTITION_ARCS`](crate::engine::NARROW_PARTITION_ARCS) arcs: there Workfront's
+//! few, huge iterations run faster as full-occupancy launches queued from the host (kron 22 on
+//! the H100: 8.6 ms against 9.9 ms for the wide device loop, docs/benchmarks.md), while on
+//! smaller graphs the device loop's saved launches win (kron 16: 0.43 ms against 0.57-0.59).
+//! `Options::device_loop = false` launches once per iteration from the host for every mode
+//! (`--host-loop`, kept to measure what the device loop saves).
 
 use std::time::Instant;
 
@@ -35,7 +35,8 @@ pub struct Workfront {
     pub frontier: super::Frontier,
     /// Read the frontier length back every this many iterations of a host-driven loop (>= 1;
     /// [`Options::check_every`]): the host loop, and partition balance on graphs of more than
-    /// [`NARROW_PARTITION_ARCS`](crate::engine::NARROW_PARTITION_ARCS) arcs, which runs host-driven.
+    /// [`NARROW_PARTITION_ARCS`](crate::engine::NARROW_PARTITION_ARCS) arcs, which runs
+    /// host-driven.
     pub check_every: u32,
 }
 
