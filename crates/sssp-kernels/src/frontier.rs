@@ -98,9 +98,7 @@ unsafe fn gather_overflowed<X: Executor>(p: &PileArgs, st: &mut PileState, x: &m
     if load_len(b.slot(st.current - st.window).len) <= b.room {
         return;
     }
-    let k = st.k;
-    let near =
-        Queue { items: if k.is_multiple_of(2) { p.near[0] } else { p.near[1] }, len: cell(p.cells, (k % 3) as usize) };
+    let near = current_near(p, st);
     let current = st.current;
     x.gather(
         p,

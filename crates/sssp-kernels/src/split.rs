@@ -285,6 +285,14 @@ pub unsafe fn pile_step(p: &PileArgs, st: &PileState) -> AdvanceArgs {
     }
 }
 
+/// The near queue of the iteration the state describes (what it reads, unless it reads a slot;
+/// where an overflowed slot's bucket is gathered to).
+#[inline(always)]
+pub unsafe fn current_near(p: &PileArgs, st: &PileState) -> Queue {
+    let cur = if st.k.is_multiple_of(2) { p.near[0] } else { p.near[1] };
+    Queue { items: cur, len: cell(p.cells, (st.k % 3) as usize) }
+}
+
 /// The next near queue of the iteration the state describes (where lookup dedupe compacts to).
 #[inline(always)]
 pub unsafe fn next_near(p: &PileArgs, st: &PileState) -> Queue {
