@@ -131,8 +131,16 @@ const NOTHING: Emit = Emit { v: 0, near: false, far: false };
 /// into an in-degree-1 head stores without an atomic. Counting the arc in `arcs` is the
 /// caller's when `C = false` (before the call: the plain kernels compile exactly as they did
 /// before classes existed) and this function's when `C = true` (only arcs really relaxed).
+/// `FILTER`: read the head's distance before the atomic min ([`relax`]) or not
+/// ([`relax_direct`]; see [`VWARP_FILTERS`]).
 #[inline(always)]
-unsafe fn relax_arc<const C: bool>(a: &AdvanceArgs, u: u32, du: u32, e: u64, arcs: &mut u64) -> Emit {
+unsafe fn relax_arc<const C: bool, const FILTER: bool>(
+    a: &AdvanceArgs,
+    u: u32,
+    du: u32,
+    e: u64,
+    arcs: &mut u64,
+) -> Emit {
     let (v, class) = if C { a.csr.head_class(u, e) } else { (a.csr.head(u, e), ARC_PLAIN) };
     if C {
         if class >= ARC_SINK {
@@ -144,7 +152,13 @@ unsafe fn relax_arc<const C: bool>(a: &AdvanceArgs, u: u32, du: u32, e: u64, arc
     let Some(c) = candidate_within(a.csr.metric(), du, w, a.cutoff, a.counters) else {
         return NOTHING;
     };
-    let r = if C && class == ARC_SINGLE { relax_single(a.dist, v, c, a.iter) } else { relax(a.dist, v, c, a.iter) };
+    let r = if C && class == ARC_SINGLE {
+        relax_single(a.dist, v, c, a.iter)
+    } else if FILTER {
+        relax(a.dist, v, c, a.iter)
+    } else {
+        relax_direct(a.dist, v, c, a.iter)
+    };
     if !r.improved {
         return NOTHING;
     }
@@ -166,15 +180,31 @@ unsafe fn emit(a: &AdvanceArgs, x: Emit) {
     }
 }
 
+/// Whether the thread and virtual-warp advances read a head's distance before its atomic min.
+/// Not on the GPU: those modes serve road graphs and meshes, whose heads are rarely contended,
+/// so the read only lengthens each improving relaxation by a round trip ([`relax_direct`]).
+/// The partitioned and tiled advances keep it: they serve scale-free graphs, where most arcs
+/// lead into a few hubs and a failed read spares a contended atomic. On the CPU a 64-bit atomic
+/// min is a compare-and-swap loop, so every mode reads first.
+const VWARP_FILTERS: bool = cfg!(not(target_arch = "nvptx64"));
+
 /// Relax arc `e` of `u` (at distance `du`) when `live`, count it in `arcs`, and make the pushes
 /// it asks for. Every lane of a warp calls it on each trip, live or not (see [`emit`]).
+/// `FILTER` as [`relax_arc`]'s.
 #[inline(always)]
-unsafe fn relax_step<const C: bool>(a: &AdvanceArgs, live: bool, u: u32, du: u32, e: u64, arcs: &mut u64) {
+unsafe fn relax_step<const C: bool, const FILTER: bool>(
+    a: &AdvanceArgs,
+    live: bool,
+    u: u32,
+    du: u32,
+    e: u64,
+    arcs: &mut u64,
+) {
     let x = if live {
         if !C {
             *arcs += 1;
         }
-        relax_arc::<C>(a, u, du, e, arcs)
+        relax_arc::<C, FILTER>(a, u, du, e, arcs)
     } else {
         NOTHING
     };
@@ -305,7 +335,7 @@ unsafe fn advance_vwarp<const C: bool>(a: &AdvanceArgs, len: u32, width: u32, ti
         let trips = warp_max_u64(trips);
         let mut e = start + lane as u64;
         for _ in 0..trips {
-            relax_step::<C>(a, live && e < end, u, du, e, &mut arcs);
+            relax_step::<C, VWARP_FILTERS>(a, live && e < end, u, du, e, &mut arcs);
             e += width as u64;
         }
         i += nwarps;
@@ -376,7 +406,7 @@ unsafe fn partition_step<'a, const C: bool>(
                 if !C {
                     *arcs += 1;
                 }
-                relax_arc::<C>(a, slot.u, du, slot.start + offset, arcs)
+                relax_arc::<C, true>(a, slot.u, du, slot.start + offset, arcs)
             }
             _ => NOTHING,
         };
@@ -413,7 +443,7 @@ unsafe fn advance_partition<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, 
                         arcs += 1;
                     }
                     let e = a.csr.arcs(u).0 + (r - *prefix.add(s as usize));
-                    relax_arc::<C>(a, u, du, e, &mut arcs)
+                    relax_arc::<C, true>(a, u, du, e, &mut arcs)
                 } else {
                     NOTHING
                 }
@@ -540,7 +570,7 @@ unsafe fn tile_stride<const C: bool>(a: &AdvanceArgs, tile: *const Tile, s: usiz
     let mut arcs = 0;
     let mut e = start + lane as u64;
     for _ in 0..(end - start).div_ceil(width as u64) {
-        relax_step::<C>(a, e < end, u, du, e, &mut arcs);
+        relax_step::<C, true>(a, e < end, u, du, e, &mut arcs);
         e += width as u64;
     }
     arcs
@@ -574,7 +604,13 @@ pub unsafe fn tile_expand<const C: bool>(a: &AdvanceArgs, tile: *const Tile, t: 
             if !C {
                 arcs += 1;
             }
-            relax_arc::<C>(a, (*tile).vertex[s], (*tile).dist[s], (*tile).start[s] + r - *prefix.add(s), &mut arcs)
+            relax_arc::<C, true>(
+                a,
+                (*tile).vertex[s],
+                (*tile).dist[s],
+                (*tile).start[s] + r - *prefix.add(s),
+                &mut arcs,
+            )
         } else {
             NOTHING
         };
