@@ -320,17 +320,31 @@ pub unsafe fn block_fold_in(x: u64, f: impl Fn(u64, u64) -> u64 + Copy, smem: *m
 
 /// GPU-scope acquire-release fence. Rust's `fence(SeqCst)` becomes `fence.sc.sys`, which
 /// also orders against the host and other devices and cost several microseconds per grid
-/// barrier on the H100; the barrier only needs the device.
+/// barrier on the H100 (when [`GridBarrier`] still used fences); the device is enough.
 #[inline(always)]
 pub unsafe fn fence_gpu() {
     asm!("fence.acq_rel.gpu;");
 }
 
 /// A barrier across the whole grid: blocks arrive on a counter; the last one resets it and
-/// bumps the generation the others spin on. The fences around the arrival publish each
-/// block's writes (pushes, distances) to every other block before it goes on. Only thread 0 of
-/// each block takes part (after a block barrier), so there is no warp-level synchronisation here.
-/// Needs every block of the grid resident at once (the host sizes such grids by occupancy).
+/// bumps the generation the others spin on. Only thread 0 of each block takes part (after a
+/// block barrier, which orders its block's writes before its own operations), so there is no
+/// warp-level synchronisation here. Needs every block of the grid resident at once (the host
+/// sizes such grids by occupancy).
+///
+/// Each block's writes (pushes, distances) reach every other block through the PTX memory
+/// model's release and acquire patterns, not through fences: the arrival is an acquire-release
+/// add (it releases the block's writes, and the last arrival, reading the counter every earlier
+/// arrival wrote, acquires all of them), the generation's bump is a release add, and a waiting
+/// block, once its relaxed polling sees the new generation, acquires it with one acquire load.
+/// Happens-before is transitive, so after the barrier every block sees every block's writes.
+/// The counter's reset happens before the bump, so the next barrier's arrivals (after their
+/// acquire) see it. Measured on the H100 (docs/benchmarks.md, "The chain per hop"), against
+/// the first form (a `fence.acq_rel.gpu` before the arrival, after the reset and after the
+/// wait, with relaxed atomics): a one-vertex iteration of the plain loop 5.11 -> 4.78 us, NY
+/// 7.54 -> 7.06 ms, `gen:road:1000000` 10.8 -> 10.1. Polling with acquire loads was as fast on
+/// roads but made kron 16-17 3-6% slower: an acquire load invalidates the SM's L1, every poll,
+/// under the other block the partition loop holds on the SM.
 #[derive(Clone, Copy)]
 pub struct GridBarrier {
     pub count: *mut u32,
@@ -348,17 +362,18 @@ impl GridBarrier {
     pub unsafe fn wait(&self) {
         block_barrier();
         if _thread_idx_x() == 0 {
-            fence_gpu();
             let gen = core::ptr::read_volatile(self.generation);
-            let arrived = AtomicU32::from_ptr(self.count).fetch_add(1, Relaxed);
+            let arrived: u32;
+            asm!("atom.acq_rel.gpu.add.u32 {o}, [{p}], 1;", o = out(reg32) arrived, p = in(reg64) self.count);
             if arrived == _grid_dim_x() as u32 - 1 {
                 core::ptr::write_volatile(self.count, 0);
-                fence_gpu();
-                AtomicU32::from_ptr(self.generation).fetch_add(1, Relaxed);
+                asm!("red.release.gpu.add.u32 [{p}], 1;", p = in(reg64) self.generation);
             } else {
                 while core::ptr::read_volatile(self.generation) == gen {}
+                // It reads the bumped generation again: an acquire of the bump.
+                let _g: u32;
+                asm!("ld.acquire.gpu.u32 {g}, [{p}];", g = out(reg32) _g, p = in(reg64) self.generation);
             }
-            fence_gpu();
         }
         block_barrier();
     }
