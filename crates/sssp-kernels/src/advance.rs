@@ -234,13 +234,23 @@ pub(crate) unsafe fn vertex(a: &AdvanceArgs, u: u32) -> (u64, u64, u32) {
 /// count the input); returns the input length.
 #[inline(always)]
 pub unsafe fn prologue(a: &AdvanceArgs, tid: u32) -> u32 {
+    prologue_of(a, None, tid)
+}
+
+/// [`prologue`] for an input whose length the caller may know already (`known`: the loop's
+/// control step read it, `frontier::PileState::input_len`), which spares a dependent read.
+#[inline(always)]
+pub unsafe fn prologue_of(a: &AdvanceArgs, known: Option<u32>, tid: u32) -> u32 {
     if tid == 0 && !a.zero_len.is_null() {
         *a.zero_len = 0;
     }
     if tid == 0 && !a.hub_zero.is_null() {
         *a.hub_zero = 0;
     }
-    let len = input_len(a);
+    let len = match known {
+        Some(len) => len,
+        None => input_len(a),
+    };
     if tid == 0 && a.hub_pass == 0 {
         count_advance(a.counters, len as u64);
     }
@@ -274,7 +284,13 @@ pub fn hub_pass(a: &AdvanceArgs, prefix: *const u64) -> AdvanceArgs {
 /// doc; the tiled modes run through [`tile_load`], [`tile_place`] and [`tile_expand`]).
 #[inline(always)]
 pub unsafe fn advance<const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
-    let len = prologue(a, tid);
+    advance_of::<C>(a, None, tid, nthreads)
+}
+
+/// [`advance`] with the input's length when the caller knows it ([`prologue_of`]).
+#[inline(always)]
+pub unsafe fn advance_of<const C: bool>(a: &AdvanceArgs, known: Option<u32>, tid: u32, nthreads: u32) {
+    let len = prologue_of(a, known, tid);
     let partition = a.balance == Balance::Partition as u32;
     let width = if a.balance == Balance::VirtualWarp as u32 { vwarp_width(len, nthreads) } else { 1 };
     // Whole warps with nothing to do leave at once. A grid is sized for the largest frontier,
@@ -349,11 +365,11 @@ unsafe fn advance_vwarp<const C: bool>(a: &AdvanceArgs, len: u32, width: u32, ti
 pub const SMALL_PARTITION: u32 = 32;
 
 /// The partitioned advance of a frontier of at most [`SMALL_PARTITION`] vertices (GPU only), the
-/// whole kernel body: what [`advance`] does, without a prefix (see [`advance_partition_small`]).
+/// whole kernel body: what [`advance_of`] does, without a prefix (see [`advance_partition_small`]).
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub unsafe fn advance_small_partition<const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
-    let len = prologue(a, tid);
+pub unsafe fn advance_small_partition<const C: bool>(a: &AdvanceArgs, known: Option<u32>, tid: u32, nthreads: u32) {
+    let len = prologue_of(a, known, tid);
     add_arcs(a.counters, advance_partition_small::<C>(a, len, tid, nthreads));
 }
 

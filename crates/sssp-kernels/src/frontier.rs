@@ -65,6 +65,9 @@ pub unsafe fn run<X: Executor>(p: &PileArgs, st: &mut PileState, x: &mut X) {
     // Iterations run so far: `st.iters - first` (each iteration counts one in
     // [`after_iteration`]), so no counter of its own is kept live through the loop.
     let first = st.iters;
+    // What the previous launch's control step read may be stale by now (the host runs between
+    // launches).
+    st.known_len = 0;
     while st.done == 0 && st.iters.wrapping_sub(first) < p.max_iters {
         if nb != 0 && st.from_slot != 0 {
             gather_overflowed(p, st, x);
@@ -110,6 +113,8 @@ unsafe fn gather_overflowed<X: Executor>(p: &PileArgs, st: &mut PileState, x: &m
         near,
     );
     st.from_slot = 0;
+    // The gather's pushes made the near queue's length: the advance reads it.
+    st.known_len = 0;
 }
 
 /// The far split (§IV-D/E): the next window starts at the bucket of the least live distance in

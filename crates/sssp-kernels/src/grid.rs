@@ -332,10 +332,22 @@ pub unsafe fn advance_tiles<const C: bool>(a: &AdvanceArgs) {
 /// per-thread bodies); `TILES = false` compiles the plain modes only.
 #[inline(always)]
 pub unsafe fn advance_any<const TILES: bool, const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
+    advance_any_of::<TILES, C>(a, None, tid, nthreads)
+}
+
+/// [`advance_any`] with the input's length when the caller knows it (`advance::prologue_of`;
+/// the tiled modes read it themselves).
+#[inline(always)]
+pub unsafe fn advance_any_of<const TILES: bool, const C: bool>(
+    a: &AdvanceArgs,
+    known: Option<u32>,
+    tid: u32,
+    nthreads: u32,
+) {
     if TILES && Balance::is_tiled(a.balance) {
         advance_tiles::<C>(a)
     } else {
-        advance::advance::<C>(a, tid, nthreads)
+        advance::advance_of::<C>(a, known, tid, nthreads)
     }
 }
 
@@ -450,20 +462,22 @@ struct Grid<'b, const HUBS: bool, const C: bool, const SMALL: bool> {
 
 impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for Grid<'_, HUBS, C, SMALL> {
     #[inline(always)]
-    unsafe fn advance(&mut self, _: &PileArgs, _: &PileState, a: &AdvanceArgs) {
+    unsafe fn advance(&mut self, _: &PileArgs, st: &PileState, a: &AdvanceArgs) {
         let partition = a.balance == Balance::Partition as u32;
-        // The length is read only where it is needed: hoisted above the test, its load (a
-        // system-scope relaxed load) cost every virtual-warp iteration of the plain loop 1.7 us
-        // on the H100 (NY 8.8 ms against 8.1).
-        if SMALL && partition && load_len(a.input.len) <= advance::SMALL_PARTITION {
-            advance::advance_small_partition::<C>(a, self.tid, self.nthreads);
+        // The input's length: what the control step read, when it read it (a round trip less
+        // per iteration), else its cell. The cell is read only where it is needed: hoisted above
+        // the test, its load (a system-scope relaxed load) cost every virtual-warp iteration of
+        // the plain loop 1.7 us on the H100 (NY 8.8 ms against 8.1).
+        let known = st.input_len();
+        let len = || known.unwrap_or_else(|| load_len(a.input.len));
+        if SMALL && partition && len() <= advance::SMALL_PARTITION {
+            advance::advance_small_partition::<C>(a, known, self.tid, self.nthreads);
         } else {
             if partition {
                 // The advance's degree prefix, `len + 1` entries.
-                let len = load_len(a.input.len);
-                scan_degrees(&a.csr, a.input.items, len, a.scan as *mut u64, self.block_vals, self.bar);
+                scan_degrees(&a.csr, a.input.items, len(), a.scan as *mut u64, self.block_vals, self.bar);
             }
-            advance_any::<HUBS, C>(a, self.tid, self.nthreads);
+            advance_any_of::<HUBS, C>(a, known, self.tid, self.nthreads);
         }
         self.bar.wait();
         if HUBS {

@@ -166,8 +166,11 @@ pub unsafe fn after_iteration(st: &mut PileState, cells: *mut u32, nbuckets: u32
     // threads (racecheck found it in the block loop, where one warp can run ahead). The cell
     // after it was zeroed by the iteration just finished.
     st.k = (st.k + 1) % 6;
+    st.known_len = 0;
     if next > 0 {
         st.from_slot = 0;
+        // Final: nothing pushes into an input (see the doc above).
+        st.known_len = next + 1;
         return Next::Iterate;
     }
     if nbuckets == 0 {
@@ -379,14 +382,17 @@ mod tests {
     fn control_moves_through_near_then_slots_then_split() {
         let mut cells = [0u32; NUM_CELLS];
         let mut st = PileState::default();
+        assert_eq!(st.input_len(), None, "the start state knows no length");
         cells[1] = 4; // next near queue non-empty
         assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Iterate);
         assert_eq!((st.k, st.from_slot, st.iters), (1, 0, 1));
+        assert_eq!(st.input_len(), Some(4), "the length it read is the next input's");
         cells[2] = 0;
         cells[CELL_SLOTS + 2] = 7; // slot 1 empty, slot 2 not
         assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Iterate);
         // The ring moves on with the slot, so the next pushes go past the cell just read.
         assert_eq!((st.current, st.from_slot, st.k), (2, 1, 2));
+        assert_eq!(st.input_len(), None, "a slot's length is read by the advance");
         cells[0] = 0;
         assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Split);
         assert_eq!(after_split(&mut st, Some(9)), Next::Iterate);

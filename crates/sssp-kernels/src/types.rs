@@ -447,7 +447,24 @@ pub struct PileState {
     pub splits: u32,
     /// Lookup dedupe: which scratch cell the next advance pushes into (0 or 1).
     pub scratch: u32,
-    pub _pad: [u32; 3],
+    /// The input's length plus one when the control step has just read it (the near queue
+    /// `after_iteration` found non-empty), so the advance need not read its cell again: one
+    /// dependent round trip less per iteration. 0: not known (a slot's input, a gathered or
+    /// split one, the first iteration of a launch).
+    pub known_len: u32,
+    pub _pad: [u32; 2],
+}
+
+impl PileState {
+    /// The input length the control step read for this iteration, if it did.
+    #[inline(always)]
+    pub fn input_len(&self) -> Option<u32> {
+        if self.from_slot == 0 && self.known_len != 0 {
+            Some(self.known_len - 1)
+        } else {
+            None
+        }
+    }
 }
 
 /// Parameters of the device-side loop of the bucketed strategies (and of Workfront when
