@@ -343,8 +343,8 @@ pub unsafe fn fence_gpu() {
 /// the first form (a `fence.acq_rel.gpu` before the arrival, after the reset and after the
 /// wait, with relaxed atomics): a one-vertex iteration of the plain loop 5.11 -> 4.78 us, NY
 /// 7.54 -> 7.06 ms, `gen:road:1000000` 10.8 -> 10.1. Polling with acquire loads was as fast on
-/// roads but made kron 16-17 3-6% slower: an acquire load invalidates the SM's L1, every poll,
-/// under the other block the partition loop holds on the SM.
+/// roads but made kron 16-17 3-6% slower. Our reading, not measured: an acquire load
+/// invalidates the SM's L1 on every poll, under the other block the partition loop holds there.
 #[derive(Clone, Copy)]
 pub struct GridBarrier {
     pub count: *mut u32,
