@@ -329,16 +329,10 @@ pub unsafe fn advance_tiles<const C: bool>(a: &AdvanceArgs) {
 }
 
 /// One advance in any balance mode (the tiled ones need the block, the others are plain
-/// per-thread bodies); `TILES = false` compiles the plain modes only.
+/// per-thread bodies); `TILES = false` compiles the plain modes only. `known`: the input's
+/// length when the caller knows it (`advance::prologue_of`; the tiled modes read it themselves).
 #[inline(always)]
-pub unsafe fn advance_any<const TILES: bool, const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
-    advance_any_of::<TILES, C>(a, None, tid, nthreads)
-}
-
-/// [`advance_any`] with the input's length when the caller knows it (`advance::prologue_of`;
-/// the tiled modes read it themselves).
-#[inline(always)]
-pub unsafe fn advance_any_of<const TILES: bool, const C: bool>(
+pub unsafe fn advance_any<const TILES: bool, const C: bool>(
     a: &AdvanceArgs,
     known: Option<u32>,
     tid: u32,
@@ -477,7 +471,7 @@ impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for 
                 // The advance's degree prefix, `len + 1` entries.
                 scan_degrees(&a.csr, a.input.items, len(), a.scan as *mut u64, self.block_vals, self.bar);
             }
-            advance_any_of::<HUBS, C>(a, known, self.tid, self.nthreads);
+            advance_any::<HUBS, C>(a, known, self.tid, self.nthreads);
         }
         self.bar.wait();
         if HUBS {
