@@ -159,7 +159,7 @@ kernels! {
     PileLoopHubs(PileArgs) = "sssp_pile_loop_hubs", Resident;
     /// The frontier loop built for 4 blocks of 256 per SM (throughput-bound runs).
     PileLoopWide(PileArgs) = "sssp_pile_loop_wide", Resident;
-    /// The frontier loop of partition balance on the plain loop's grid (small frontiers
+    /// The frontier loop of partition balance in the plain loop's geometry (small frontiers
     /// without the degree scan).
     PileLoopPartition(PileArgs) = "sssp_pile_loop_partition", Resident;
     /// The frontier loop in one block of `BLOCK_LOOP_THREADS` threads.

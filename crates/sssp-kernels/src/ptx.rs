@@ -123,7 +123,7 @@ mod main_module {
         grid::pile_loop::<false, false, false>(&a)
     }
 
-    /// The loop of partition balance on the plain loop's grid (graphs up to
+    /// The loop of partition balance in the plain loop's geometry (graphs up to
     /// `sssp::engine::NARROW_PARTITION_ARCS` arcs): the plain loop plus the warp-local advance
     /// of frontiers of at most `advance::SMALL_PARTITION` vertices, which skips the degree scan.
     #[unsafe(no_mangle)]

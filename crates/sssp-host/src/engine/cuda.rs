@@ -50,10 +50,20 @@ impl From<DriverError> for Error {
 /// allocator granularity).
 const MARGIN: u64 = 256 << 20;
 
-/// Resident blocks per SM for the persistent loop kernel. Every block arrives at the grid
-/// barrier on one counter, so fewer blocks make a cheaper barrier; two per SM of 256 threads
-/// still cover the frontiers of road graphs and meshes, and grid-stride loops cover the rest.
+/// Resident blocks per SM for the persistent loops of partition balance, the hub phase and
+/// settling. Every block arrives at the grid barrier on one counter, so fewer blocks make a
+/// cheaper barrier; these loops' partitioned advances want the second block's warps (on
+/// `gen:kron:16` one block per SM took 0.50-0.52 ms against 0.42 with two; docs/gpu.md, "Loop
+/// geometry").
 const LOOP_BLOCKS_PER_SM: u32 = 2;
+
+/// Resident blocks per SM for the plain loop (thread and virtual-warp balance: roads and
+/// meshes). One block of 256 threads per SM: 132 arrivals per barrier on the H100 instead of
+/// 264, and its frontiers (a few thousand vertices at most on NY) still fill the grid. Measured
+/// against two per SM in one call (docs/benchmarks.md, "One block per SM"): NY 6.90 -> 6.35 ms,
+/// `gen:road:1000000` 9.89 -> 8.93, `gen:road:4000000` 21.99 -> 19.50, grid3d 256^3 24.24 ->
+/// 23.66, grid2d 1000^2 13.93 -> 13.00.
+const PLAIN_LOOP_BLOCKS_PER_SM: u32 = 1;
 
 /// Resident blocks per SM of the wide loop kernel (its launch bounds guarantee they fit).
 const WIDE_BLOCKS_PER_SM: u32 = 4;
@@ -64,14 +74,11 @@ fn loop_grid_cap(grid: u32) -> u32 {
     std::env::var("SSSP_LOOP_GRID").ok().and_then(|v| v.parse::<u32>().ok()).map_or(grid, |b| b.clamp(1, grid))
 }
 
-/// [`LOOP_BLOCKS_PER_SM`], or `SSSP_LOOP_BLOCKS_PER_SM` (for measuring the trade-off between
-/// barrier cost and memory parallelism on a device; still capped by occupancy).
-fn loop_blocks_per_sm() -> u32 {
-    std::env::var("SSSP_LOOP_BLOCKS_PER_SM")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&b| b > 0)
-        .unwrap_or(LOOP_BLOCKS_PER_SM)
+/// `default` ([`LOOP_BLOCKS_PER_SM`] or [`PLAIN_LOOP_BLOCKS_PER_SM`]), or
+/// `SSSP_LOOP_BLOCKS_PER_SM` for every loop (for measuring the trade-off between barrier cost
+/// and memory parallelism on a device; still capped by occupancy).
+fn loop_blocks_per_sm(default: u32) -> u32 {
+    std::env::var("SSSP_LOOP_BLOCKS_PER_SM").ok().and_then(|v| v.parse().ok()).filter(|&b| b > 0).unwrap_or(default)
 }
 
 /// One typed wrapper per kernel.
@@ -89,7 +96,7 @@ struct Kernels {
     /// The loop of partition balance on graphs up to `NARROW_PARTITION_ARCS` arcs
     /// (`sssp_pile_loop_partition`).
     pile_loop_partition: CudaFunction,
-    /// Blocks of the partition loop: the plain loop's grid, resident at once like it.
+    /// Blocks of the partition loop: two per SM of the plain loop's geometry, resident at once.
     partition_grid: u32,
     /// The block loop (`sssp_kernels::block_loop`): one block, near queues in shared memory.
     pile_block: CudaFunction,
@@ -203,8 +210,8 @@ impl Kernels {
         if wide_per_sm == 0 {
             return Err(Error::Cuda("the wide loop kernel cannot be resident on this device".into()));
         }
-        // Bounded like the plain loop, it runs on the plain loop's grid (fewer blocks only if a
-        // device kept fewer of it resident).
+        // Bounded like the plain loop (256 threads a block), it runs two blocks per SM (fewer
+        // only if a device kept fewer of it resident).
         let pile_loop_partition = f(k::PileLoopPartition::ENTRY)?;
         let partition_per_sm = resident_both(&pile_loop_partition, &multisplit)?;
         if partition_per_sm == 0 {
@@ -223,7 +230,7 @@ impl Kernels {
         Ok(Kernels {
             settle_prepare: f(k::SettlePrepare::ENTRY)?,
             // The same trade-off as the pile loop: every block arrives at each grid barrier.
-            settle_grid: sms * settle_per_sm.min(loop_blocks_per_sm()),
+            settle_grid: sms * settle_per_sm.min(loop_blocks_per_sm(LOOP_BLOCKS_PER_SM)),
             settle_loop,
             init: f(k::Init::ENTRY)?,
             seed: f(k::Seed::ENTRY)?,
@@ -234,17 +241,17 @@ impl Kernels {
             scan_write: f(k::ScanWrite::ENTRY)?,
             advance,
             grid: sms * per_sm,
-            loop_grid: loop_grid_cap(sms * loop_per_sm.min(loop_blocks_per_sm())),
+            loop_grid: loop_grid_cap(sms * loop_per_sm.min(loop_blocks_per_sm(PLAIN_LOOP_BLOCKS_PER_SM))),
             // Never more than can be resident (the grid barrier); block_vals and hist are sized
             // for the larger of the two loop grids.
             wide_grid: loop_grid_cap(sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM)),
-            partition_grid: loop_grid_cap(sms * partition_per_sm.min(loop_blocks_per_sm())),
+            partition_grid: loop_grid_cap(sms * partition_per_sm.min(loop_blocks_per_sm(LOOP_BLOCKS_PER_SM))),
             pile_loop,
             pile_loop_wide,
             pile_loop_partition,
             pile_block: f(k::PileBlock::ENTRY)?,
-            // Its launch bounds make the plain loop's 2 per SM fit.
-            hubs_grid: loop_grid_cap(sms * hubs_per_sm.min(loop_blocks_per_sm())),
+            // Its launch bounds make 2 per SM fit.
+            hubs_grid: loop_grid_cap(sms * hubs_per_sm.min(loop_blocks_per_sm(LOOP_BLOCKS_PER_SM))),
             pile_loop_hubs,
             classify: f(k::Classify::ENTRY)?,
             relax_sinks: f(k::RelaxSinks::ENTRY)?,
