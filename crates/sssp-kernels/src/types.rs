@@ -534,8 +534,8 @@ pub const BLOCK_QUEUE_CAP: u32 = 1024;
 
 /// Index of the grid barrier's arrival counter in the cell array.
 pub const CELL_BARRIER_COUNT: usize = 5;
-/// Index of the grid barrier's generation in the cell array.
-pub const CELL_BARRIER_GEN: usize = 6;
+/// Index of the grid barrier's exit count in the cell array (blocks that have left the launch).
+pub const CELL_BARRIER_LEFT: usize = 6;
 /// Index of the two far-pile length cells.
 pub const CELL_FAR: usize = 8;
 /// Index of the `MAX_BUCKETS` slot length cells.

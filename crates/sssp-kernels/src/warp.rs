@@ -326,55 +326,80 @@ pub unsafe fn fence_gpu() {
     asm!("fence.acq_rel.gpu;");
 }
 
-/// A barrier across the whole grid: blocks arrive on a counter; the last one resets it and
-/// bumps the generation the others spin on. Only thread 0 of each block takes part (after a
-/// block barrier, which orders its block's writes before its own operations), so there is no
-/// warp-level synchronisation here. Needs every block of the grid resident at once (the host
-/// sizes such grids by occupancy).
+/// A barrier across the whole grid on one counter that only grows within a launch: a block
+/// arrives with a release add of 1, and waits until the counter has reached the grid's size
+/// times the number of barriers its threads have passed (`target`, kept in a register by every
+/// thread). Only thread 0 of each block takes part (after a block barrier, which orders its
+/// block's writes before its own operations), so there is no warp-level synchronisation here.
+/// Needs every block of the grid resident at once (the host sizes such grids by occupancy).
 ///
-/// Each block's writes (pushes, distances) reach every other block through the PTX memory
-/// model's release and acquire patterns, not through fences: the arrival is an acquire-release
-/// add (it releases the block's writes, and the last arrival, reading the counter every earlier
-/// arrival wrote, acquires all of them), the generation's bump is a release add, and a waiting
-/// block, once its relaxed polling sees the new generation, acquires it with one acquire load.
-/// Happens-before is transitive, so after the barrier every block sees every block's writes.
-/// The counter's reset happens before the bump, so the next barrier's arrivals (after their
-/// acquire) see it. Measured on the H100 (docs/benchmarks.md, "The chain per hop"), against
-/// the first form (a `fence.acq_rel.gpu` before the arrival, after the reset and after the
-/// wait, with relaxed atomics): a one-vertex iteration of the plain loop 5.11 -> 4.78 us, NY
-/// 7.54 -> 7.06 ms, `gen:road:1000000` 10.8 -> 10.1. Polling with acquire loads was as fast on
-/// roads but made kron 16-17 3-6% slower. Our reading, not measured: an acquire load
-/// invalidates the SM's L1 on every poll, under the other block the partition loop holds there.
-#[derive(Clone, Copy)]
+/// Why it is right: each block arrives once per barrier and cannot arrive at the next before
+/// passing this one, so the counter reaches `target` only when every block has arrived at the
+/// barrier `target` counts. Counts are compared by their wrapping difference, so the `u32`
+/// may wrap: a block never runs more than one barrier ahead of the slowest, far inside `2^31`.
+/// Every add on the counter is a read-modify-write, so each arrival heads a release sequence
+/// that every later value belongs to: the acquire load that ends a block's wait synchronises
+/// with every arrival it counted, and after the barrier every block sees every block's writes.
+/// Polling is relaxed, then one acquire load (polling with acquire loads was 3-6% slower on kron
+/// 16-17: our reading, not measured, is that each acquire invalidates the SM's L1).
+///
+/// At rest (every launch's start) the counter and the exit count are 0: the last block to
+/// leave the launch puts both back ([`Drop`]). It is the last to leave, so every block's
+/// thread 0 has finished its last wait (its exit add is an acquire-release add, after it in
+/// program order), and nobody reads the counter any more.
+///
+/// Measured on the H100 (docs/benchmarks.md, "One block per SM and a counter barrier") against
+/// the generation barrier it replaced (the last arrival, learning it was last from an
+/// acquire-release add's result, reset the counter and bumped a generation word the others
+/// polled): the last arrival no longer waits for its add's round trip before anybody can go on.
 pub struct GridBarrier {
-    pub count: *mut u32,
-    pub generation: *mut u32,
+    count: *mut u32,
+    left: *mut u32,
+    target: core::cell::Cell<u32>,
 }
 
 impl GridBarrier {
-    /// The barrier whose cells are at [`CELL_BARRIER_COUNT`] and [`CELL_BARRIER_GEN`].
+    /// The barrier whose cells are at [`CELL_BARRIER_COUNT`] and [`CELL_BARRIER_LEFT`], at
+    /// rest.
     #[inline(always)]
     pub unsafe fn in_cells(cells: *mut u32) -> Self {
-        GridBarrier { count: cells.add(CELL_BARRIER_COUNT), generation: cells.add(CELL_BARRIER_GEN) }
+        GridBarrier {
+            count: cells.add(CELL_BARRIER_COUNT),
+            left: cells.add(CELL_BARRIER_LEFT),
+            target: core::cell::Cell::new(0),
+        }
     }
 
     #[inline(always)]
     pub unsafe fn wait(&self) {
         block_barrier();
+        let target = self.target.get().wrapping_add(_grid_dim_x() as u32);
+        self.target.set(target);
         if _thread_idx_x() == 0 {
-            let gen = core::ptr::read_volatile(self.generation);
-            let arrived: u32;
-            asm!("atom.acq_rel.gpu.add.u32 {o}, [{p}], 1;", o = out(reg32) arrived, p = in(reg64) self.count);
-            if arrived == _grid_dim_x() as u32 - 1 {
-                core::ptr::write_volatile(self.count, 0);
-                asm!("red.release.gpu.add.u32 [{p}], 1;", p = in(reg64) self.generation);
-            } else {
-                while core::ptr::read_volatile(self.generation) == gen {}
-                // It reads the bumped generation again: an acquire of the bump.
-                let _g: u32;
-                asm!("ld.acquire.gpu.u32 {g}, [{p}];", g = out(reg32) _g, p = in(reg64) self.generation);
-            }
+            asm!("red.release.gpu.add.u32 [{p}], 1;", p = in(reg64) self.count);
+            while (core::ptr::read_volatile(self.count).wrapping_sub(target) as i32) < 0 {}
+            // It reads the counter again: an acquire of every arrival counted.
+            let _c: u32;
+            asm!("ld.acquire.gpu.u32 {c}, [{p}];", c = out(reg32) _c, p = in(reg64) self.count);
         }
         block_barrier();
+    }
+}
+
+impl Drop for GridBarrier {
+    /// Leave the launch: the last block out puts the cells back at rest (see the type's doc).
+    #[inline(always)]
+    fn drop(&mut self) {
+        // SAFETY: the cells are the engine's (`in_cells`); thread 0 of every block leaves once.
+        unsafe {
+            if _thread_idx_x() == 0 {
+                let left: u32;
+                asm!("atom.acq_rel.gpu.add.u32 {o}, [{p}], 1;", o = out(reg32) left, p = in(reg64) self.left);
+                if left == _grid_dim_x() as u32 - 1 {
+                    core::ptr::write_volatile(self.count, 0);
+                    core::ptr::write_volatile(self.left, 0);
+                }
+            }
+        }
     }
 }
