@@ -352,6 +352,8 @@ pub unsafe fn fence_gpu() {
 /// the generation barrier it replaced (the last arrival, learning it was last from an
 /// acquire-release add's result, reset the counter and bumped a generation word the others
 /// polled): the last arrival no longer waits for its add's round trip before anybody can go on.
+/// In a CUDA model of a one-vertex iteration on 132 blocks, 1.92-2.18 -> 1.59-1.81 us; with the
+/// plain loop's one block per SM, NY 6.40 -> 5.69 ms and a real one-vertex iteration 3.92 us.
 pub struct GridBarrier {
     count: *mut u32,
     left: *mut u32,
