@@ -284,12 +284,17 @@ pub fn hub_pass(a: &AdvanceArgs, prefix: *const u64) -> AdvanceArgs {
 /// doc; the tiled modes run through [`tile_load`], [`tile_place`] and [`tile_expand`]).
 #[inline(always)]
 pub unsafe fn advance<const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
-    advance_of::<C>(a, None, tid, nthreads)
+    add_arcs(a.counters, advance_of::<C>(a, None, tid, nthreads));
 }
 
-/// [`advance`] with the input's length when the caller knows it ([`prologue_of`]).
+/// [`advance`] with the input's length when the caller knows it ([`prologue_of`]), returning
+/// the arcs this thread relaxed instead of adding them to the run's counter: the caller adds
+/// them, every thread of a warp together ([`add_arcs`] folds over the warp). The persistent
+/// loop adds its threads' counts once, when the launch ends: folded in every iteration, the
+/// count's ten dependent shuffles and its atomic stood between each warp's last push and the
+/// grid barrier.
 #[inline(always)]
-pub unsafe fn advance_of<const C: bool>(a: &AdvanceArgs, known: Option<u32>, tid: u32, nthreads: u32) {
+pub unsafe fn advance_of<const C: bool>(a: &AdvanceArgs, known: Option<u32>, tid: u32, nthreads: u32) -> u64 {
     let len = prologue_of(a, known, tid);
     let partition = a.balance == Balance::Partition as u32;
     let width = if a.balance == Balance::VirtualWarp as u32 { vwarp_width(len, nthreads) } else { 1 };
@@ -299,14 +304,13 @@ pub unsafe fn advance_of<const C: bool>(a: &AdvanceArgs, known: Option<u32>, tid
     let needed =
         if partition { partition_total(a, len).div_ceil(LB_CHUNK as u64) * 32 } else { len as u64 * width as u64 };
     if (tid & !31) as u64 >= needed {
-        return;
+        return 0;
     }
-    let arcs = if partition {
+    if partition {
         advance_partition::<C>(a, len, tid, nthreads)
     } else {
         advance_vwarp::<C>(a, len, width, tid, nthreads)
-    };
-    add_arcs(a.counters, arcs);
+    }
 }
 
 /// The prefix array of the partition mode: the scan of the frontier's degrees, or the CSR
@@ -348,7 +352,10 @@ unsafe fn advance_vwarp<const C: bool>(a: &AdvanceArgs, len: u32, width: u32, ti
         push(a.hub, u, hub && lane == 0);
         let live = du != INF && !hub;
         let trips = if live { (end - start).div_ceil(width as u64) } else { 0 };
-        let trips = warp_max_u64(trips);
+        // Every lane of a physical warp makes the same trips. A virtual warp as wide as the
+        // physical one has them already (one vertex, one `live`): the fold's ten dependent
+        // shuffles are only needed for narrower ones.
+        let trips = if width >= 32 { trips } else { warp_max_u64(trips) };
         let mut e = start + lane as u64;
         for _ in 0..trips {
             relax_step::<C, VWARP_FILTERS>(a, live && e < end, u, du, e, &mut arcs);
@@ -366,11 +373,12 @@ pub const SMALL_PARTITION: u32 = 32;
 
 /// The partitioned advance of a frontier of at most [`SMALL_PARTITION`] vertices (GPU only), the
 /// whole kernel body: what [`advance_of`] does, without a prefix (see [`advance_partition_small`]).
+/// Returns the arcs this thread relaxed, as [`advance_of`] does.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub unsafe fn advance_small_partition<const C: bool>(a: &AdvanceArgs, known: Option<u32>, tid: u32, nthreads: u32) {
+pub unsafe fn advance_small_partition<const C: bool>(a: &AdvanceArgs, known: Option<u32>, tid: u32, nthreads: u32) -> u64 {
     let len = prologue_of(a, known, tid);
-    add_arcs(a.counters, advance_partition_small::<C>(a, len, tid, nthreads));
+    advance_partition_small::<C>(a, len, tid, nthreads)
 }
 
 /// The partitioned advance of a frontier of at most 32 vertices (GPU only, see

@@ -331,15 +331,17 @@ pub unsafe fn advance_tiles<const C: bool>(a: &AdvanceArgs) {
 /// One advance in any balance mode (the tiled ones need the block, the others are plain
 /// per-thread bodies); `TILES = false` compiles the plain modes only. `known`: the input's
 /// length when the caller knows it (`advance::prologue_of`; the tiled modes read it themselves).
+/// Returns the arcs this thread relaxed and has not counted yet (the tiled modes count theirs).
 #[inline(always)]
 pub unsafe fn advance_any<const TILES: bool, const C: bool>(
     a: &AdvanceArgs,
     known: Option<u32>,
     tid: u32,
     nthreads: u32,
-) {
+) -> u64 {
     if TILES && Balance::is_tiled(a.balance) {
-        advance_tiles::<C>(a)
+        advance_tiles::<C>(a);
+        0
     } else {
         advance::advance_of::<C>(a, known, tid, nthreads)
     }
@@ -433,11 +435,11 @@ pub unsafe fn pile_loop<const HUBS: bool, const C: bool, const SMALL: bool>(p: &
     let bar = GridBarrier::in_cells(p.cells);
     let state = p.cells.add(CELL_STATE) as *mut PileState;
     let mut st = core::ptr::read_volatile(state);
-    frontier::run(
-        p,
-        &mut st,
-        &mut Grid::<HUBS, C, SMALL> { bar: &bar, tid, nthreads, block_vals: p.block_vals, hist: p.hist },
-    );
+    let mut grid = Grid::<HUBS, C, SMALL> { bar: &bar, tid, nthreads, block_vals: p.block_vals, hist: p.hist, arcs: 0 };
+    frontier::run(p, &mut st, &mut grid);
+    // Every thread leaves the loop together (the control is the same in all), so whole warps
+    // fold their counts here.
+    crate::relax::add_arcs(p.adv.counters, grid.arcs);
     if tid == 0 {
         core::ptr::write_volatile(state, st);
     }
@@ -452,6 +454,9 @@ struct Grid<'b, const HUBS: bool, const C: bool, const SMALL: bool> {
     /// One `u64` per block (reductions, scans) and `MAX_BINS` counts per block (multisplit).
     block_vals: *mut u64,
     hist: *mut u32,
+    /// Arcs this thread relaxed in the launch's advances, added to the run's counter when it
+    /// ends ([`advance::advance_of`] says why).
+    arcs: u64,
 }
 
 impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for Grid<'_, HUBS, C, SMALL> {
@@ -465,13 +470,13 @@ impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for 
         let known = st.input_len();
         let len = || known.unwrap_or_else(|| load_len(a.input.len));
         if SMALL && partition && len() <= advance::SMALL_PARTITION {
-            advance::advance_small_partition::<C>(a, known, self.tid, self.nthreads);
+            self.arcs += advance::advance_small_partition::<C>(a, known, self.tid, self.nthreads);
         } else {
             if partition {
                 // The advance's degree prefix, `len + 1` entries.
                 scan_degrees(&a.csr, a.input.items, len(), a.scan as *mut u64, self.block_vals, self.bar);
             }
-            advance_any::<HUBS, C>(a, known, self.tid, self.nthreads);
+            self.arcs += advance_any::<HUBS, C>(a, known, self.tid, self.nthreads);
         }
         self.bar.wait();
         if HUBS {
