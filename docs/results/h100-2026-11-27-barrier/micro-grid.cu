@@ -83,6 +83,57 @@ __global__ void loop(int iters, int width, G g) {
                 atomicMin(&g.dist[h], ((unsigned long long)(0xffffffffu - it) << 32) | t);
                 unsigned idx = atomicAdd(lc, 1u); qout[idx % QCAP] = h;
             }
+        } else if (C == 3) {
+            if ((t & ~31) < w) {
+                bool live = t < w;
+                uint32_t h = 0; bool keep = false;
+                if (live) {
+                    uint32_t v = qin[t]; if (v >= N) v = 0;
+                    uint32_t s = g.off[v], e = g.off[v + 1];
+                    unsigned long long dv = *(volatile unsigned long long*)&g.dist[v];
+                    if (e > s) {
+                        h = g.heads[s]; uint32_t wt = g.wts[s];
+                        unsigned long long cand = (((unsigned long long)(uint32_t)(dv >> 32) + wt) << 32) | it;
+                        cand = ((unsigned long long)(0xffffffffu - it) << 32) | t;
+                        unsigned long long old = atomicMin(&g.dist[h], cand);
+                        keep = cand < old;
+                    }
+                }
+                unsigned m = __ballot_sync(0xffffffffu, keep);
+                if (m) {
+                    int lane = threadIdx.x & 31, leader = __ffs(m) - 1;
+                    int shard = (t >> 5) & 7;
+                    unsigned base = 0;
+                    if (lane == leader) base = atomicAdd(&g.cells[8 + 8 * ((it + 1) % 3) + shard * 0 + shard], (unsigned)__popc(m));
+                    base = __shfl_sync(0xffffffffu, base, leader);
+                    if (keep) qout[(shard * 512 + base + __popc(m & ((1u << lane) - 1))) % QCAP] = h;
+                }
+                if ((threadIdx.x & 31) == 0) atomicAdd(g.counters, 1ull);
+            }
+        } else if (C == 2) {
+            if ((t & ~31) < w) {
+                bool live = t < w;
+                uint32_t h = 0; unsigned long long cand = 0; bool has = false;
+                if (live) {
+                    uint32_t v = qin[t]; if (v >= N) v = 0;
+                    uint32_t s = g.off[v], e = g.off[v + 1];
+                    unsigned long long dv = *(volatile unsigned long long*)&g.dist[v];
+                    if (e > s) {
+                        h = g.heads[s]; uint32_t wt = g.wts[s];
+                        cand = (((unsigned long long)(uint32_t)(dv >> 32) + wt) << 32) | it;
+                        cand = ((unsigned long long)(0xffffffffu - it) << 32) | t;
+                        has = true;
+                    }
+                }
+                unsigned m = __ballot_sync(0xffffffffu, has);
+                int lane = threadIdx.x & 31, leader = m ? __ffs(m) - 1 : 0;
+                unsigned base = 0;
+                if (m && lane == leader) base = atomicAdd(lc, (unsigned)__popc(m));
+                unsigned long long old = has ? atomicMin(&g.dist[h], cand) : 0;
+                base = __shfl_sync(0xffffffffu, base, leader);
+                if (has) qout[(base + __popc(m & ((1u << lane) - 1))) % QCAP] = cand < old ? h : 0xffffffffu;
+                if ((threadIdx.x & 31) == 0) atomicAdd(g.counters, 1ull);
+            }
         } else {
             if ((t & ~31) < w) {
                 bool live = t < w;
@@ -122,7 +173,7 @@ __global__ void loop(int iters, int width, G g) {
 template <int B, int C>
 void run(const char* name, int nb, int w, G g, std::vector<uint32_t>& hq, int iters) {
     CK(cudaMemcpy(g.q, hq.data(), 2 * QCAP * 4, cudaMemcpyHostToDevice));
-    CK(cudaMemset(g.cells, 0, 64)); CK(cudaMemset(g.bar, 0, 256));
+    CK(cudaMemset(g.cells, 0, 1024)); CK(cudaMemset(g.bar, 0, 256));
     cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
     float ms;
     CK(cudaEventRecord(a));
@@ -142,7 +193,7 @@ int main() {
     G g;
     uint32_t *off, *heads, *wts, *q; unsigned long long *dist, *counters; unsigned *cells, *bar;
     CK(cudaMalloc(&off, (N + 1) * 4)); CK(cudaMalloc(&heads, N * 4)); CK(cudaMalloc(&wts, N * 4)); CK(cudaMalloc(&dist, N * 8));
-    CK(cudaMalloc(&q, 2 * QCAP * 4)); CK(cudaMalloc(&cells, 64)); CK(cudaMalloc(&bar, 256)); CK(cudaMalloc(&counters, 64));
+    CK(cudaMalloc(&q, 2 * QCAP * 4)); CK(cudaMalloc(&cells, 1024)); CK(cudaMalloc(&bar, 256)); CK(cudaMalloc(&counters, 64));
     CK(cudaMemcpy(off, h_off.data(), (N + 1) * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(heads, h_arcs.data(), N * 4, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(wts, h_arcs.data(), N * 4, cudaMemcpyHostToDevice));
@@ -151,11 +202,9 @@ int main() {
     std::vector<uint32_t> hq(2 * QCAP);
     for (int i = 0; i < QCAP; ++i) hq[i] = perm[i];
     const int iters = 20000;
-    for (int rep = 0; rep < 2; ++rep) for (int nb : {132}) for (int w : {1, 256, 2048}) {
-        run<1, 0>("acqrel barrier, chain0", nb, w, g, hq, iters);
-        run<4, 0>("counter barrier, chain0", nb, w, g, hq, iters);
-        run<1, 1>("acqrel barrier, chain1", nb, w, g, hq, iters);
+    for (int rep = 0; rep < 2; ++rep) for (int nb : {132}) for (int w : {1, 256, 1024, 2048, 4096}) {
         run<4, 1>("counter barrier, chain1", nb, w, g, hq, iters);
+        run<4, 3>("counter barrier, 8 push cells", nb, w, g, hq, iters);
     }
     CK(cudaGetLastError());
     return 0;
