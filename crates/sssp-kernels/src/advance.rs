@@ -174,6 +174,11 @@ unsafe fn relax_arc<const C: bool, const FILTER: bool>(
 /// must make it (see [`push`]); whether buckets are on is the same for the whole grid.
 #[inline(always)]
 unsafe fn emit(a: &AdvanceArgs, x: Emit) {
+    // On the GPU the output's pushes are also tallied in the block, for the loop's counting
+    // barrier (`GridBarrier::wait_counting`).
+    #[cfg(target_arch = "nvptx64")]
+    crate::warp::warp_push_tallied(a.output, x.v, x.near);
+    #[cfg(not(target_arch = "nvptx64"))]
     push(a.output, x.v, x.near);
     if a.buckets.nbuckets != 0 {
         push(a.buckets.far, x.v, x.far);

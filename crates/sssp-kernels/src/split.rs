@@ -155,9 +155,9 @@ pub enum Next {
 /// below the bucket picked, which it never pushes into (candidates are `>=` the input's
 /// distances; a candidate in the picked bucket is near).
 #[inline(always)]
-pub unsafe fn after_iteration(st: &mut PileState, cells: *mut u32, nbuckets: u32) -> Next {
+pub unsafe fn after_iteration(st: &mut PileState, cells: *mut u32, nbuckets: u32, known: Option<u32>) -> Next {
     st.iters += 1;
-    let next = load_len(cell(cells, ((st.k + 1) % 3) as usize));
+    let next = known.unwrap_or_else(|| load_len(cell(cells, ((st.k + 1) % 3) as usize)));
     // Queues alternate with k's parity and cells with k mod 3: keep k mod 6. The ring moves on
     // whatever comes next, so the next iteration pushes into the cell after the one just read,
     // even when it starts from a slot or after a split. Left in place, the first threads to
@@ -384,23 +384,40 @@ mod tests {
         let mut st = PileState::default();
         assert_eq!(st.input_len(), None, "the start state knows no length");
         cells[1] = 4; // next near queue non-empty
-        assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Iterate);
+        assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3, None) }, Next::Iterate);
         assert_eq!((st.k, st.from_slot, st.iters), (1, 0, 1));
         assert_eq!(st.input_len(), Some(4), "the length it read is the next input's");
         cells[2] = 0;
         cells[CELL_SLOTS + 2] = 7; // slot 1 empty, slot 2 not
-        assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Iterate);
+        assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3, None) }, Next::Iterate);
         // The ring moves on with the slot, so the next pushes go past the cell just read.
         assert_eq!((st.current, st.from_slot, st.k), (2, 1, 2));
         assert_eq!(st.input_len(), None, "a slot's length is read by the advance");
         cells[0] = 0;
-        assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3) }, Next::Split);
+        assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3, None) }, Next::Split);
         assert_eq!(after_split(&mut st, Some(9)), Next::Iterate);
         assert_eq!((st.window, st.current, st.far, st.splits), (9, 9, 1, 1));
         assert_eq!(after_split(&mut st, None), Next::Done);
         assert_eq!(st.done, 1);
         // Workfront (no buckets): an empty next queue ends the run.
         let mut wf = PileState::default();
-        assert_eq!(unsafe { after_iteration(&mut wf, [0u32; NUM_CELLS].as_mut_ptr(), 0) }, Next::Done);
+        assert_eq!(unsafe { after_iteration(&mut wf, [0u32; NUM_CELLS].as_mut_ptr(), 0, None) }, Next::Done);
+    }
+
+    #[test]
+    fn a_length_known_on_the_way_stands_for_the_cell() {
+        // The counting barrier hands the next near queue's length over: the control step then
+        // decides as if it had read the cell, which it does not read (it holds 0 here).
+        let mut cells = [0u32; NUM_CELLS];
+        let mut known = PileState::default();
+        assert_eq!(unsafe { after_iteration(&mut known, cells.as_mut_ptr(), 3, Some(5)) }, Next::Iterate);
+        let mut read = PileState::default();
+        cells[1] = 5;
+        assert_eq!(unsafe { after_iteration(&mut read, cells.as_mut_ptr(), 3, None) }, Next::Iterate);
+        assert_eq!((known.k, known.from_slot, known.input_len()), (read.k, read.from_slot, Some(5)));
+        // A known 0 moves on to the slots, as an empty cell does.
+        cells[CELL_SLOTS + 1] = 2;
+        assert_eq!(unsafe { after_iteration(&mut known, cells.as_mut_ptr(), 3, Some(0)) }, Next::Iterate);
+        assert_eq!((known.current, known.from_slot), (1, 1));
     }
 }

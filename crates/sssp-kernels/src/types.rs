@@ -536,6 +536,9 @@ pub const BLOCK_QUEUE_CAP: u32 = 1024;
 pub const CELL_BARRIER_COUNT: usize = 5;
 /// Index of the grid barrier's exit count in the cell array (blocks that have left the launch).
 pub const CELL_BARRIER_LEFT: usize = 6;
+/// Index of the grid barrier's two counting counters, one `u64` each (cells 56-59; even, so
+/// 8-byte aligned): `GridBarrier::wait_counting`, at the end of a frontier loop's advance.
+pub const CELL_BARRIER_TALLY: usize = 56;
 /// Index of the two far-pile length cells.
 pub const CELL_FAR: usize = 8;
 /// Index of the `MAX_BUCKETS` slot length cells.
@@ -663,6 +666,8 @@ const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 40 + 8 + 16 + 16 + 
 const _: () = assert!(core::mem::size_of::<PileState>() == 48);
 const _: () = assert!(CELL_SLOTS + MAX_BUCKETS as usize <= CELL_STATE);
 const _: () = assert!(CELL_STATE + 12 <= CELL_HUB && CELL_HUB + 2 <= NUM_CELLS);
+const _: () = assert!(CELL_HUB + 2 <= CELL_BARRIER_TALLY && CELL_BARRIER_TALLY % 2 == 0);
+const _: () = assert!(CELL_BARRIER_TALLY + 4 <= NUM_CELLS);
 const _: () = assert!(MAX_BUCKETS + 2 <= MAX_BINS);
 const _: () = assert!(core::mem::size_of::<PileArgs>() == 208 + 16 + 16 + 16 + 8 + 8 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<MultisplitArgs>() == 48 + 16);

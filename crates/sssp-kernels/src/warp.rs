@@ -219,10 +219,66 @@ pub fn select(c: bool, x: u64, y: u64) -> u64 {
 core::arch::global_asm!(
     ".shared .align 8 .b8 sssp_scan_smem[72];",
     ".shared .align 4 .b8 sssp_ms_smem[1152];",
-    ".shared .align 8 .b8 sssp_tile_smem[9232];"
+    ".shared .align 8 .b8 sssp_tile_smem[9232];",
+    ".shared .align 4 .b8 sssp_tally_smem[20];"
 );
+
 /// Bytes of `sssp_tile_smem` above: one `advance::Tile` (`grid` checks the two agree).
 pub const TILE_SMEM_BYTES: usize = 9232;
+
+/// Shared memory of [`GridBarrier::wait_counting`], five `u32`: the block's pushes into the
+/// advance's output since the last count, the count handed to the block's threads, the counts
+/// made so far, and thread 0's running total on each of the two counters.
+#[inline(always)]
+pub unsafe fn tally_smem() -> *mut u32 {
+    let p: u64;
+    asm!("cvta.shared.u64 {p}, sssp_tally_smem;", p = out(reg64) p);
+    p as *mut u32
+}
+
+/// Slots of [`tally_smem`].
+const TALLY_PUSHES: usize = 0;
+const TALLY_COUNT: usize = 1;
+const TALLY_MADE: usize = 2;
+const TALLY_TOTALS: usize = 3;
+
+/// Zero [`tally_smem`] (thread 0 of each block, before a launch's first push; a block barrier
+/// must follow before any push).
+#[inline(always)]
+pub unsafe fn tally_init() {
+    if _thread_idx_x() == 0 {
+        let t = tally_smem();
+        for i in 0..TALLY_TOTALS + 2 {
+            *t.add(i) = 0;
+        }
+    }
+}
+
+/// [`warp_push`] that also adds the warp's pushes to its block's tally ([`tally_smem`]): the
+/// advance's pushes into its output queue, which [`GridBarrier::wait_counting`] sums over the
+/// grid. The shared add is issued beside the queue's atomic, not after it. (A slot per warp,
+/// added to by lane 0 without an atomic, spilled registers in every loop and was slower on
+/// roads and paths: docs/benchmarks.md, "One block per SM and a counter barrier".)
+#[inline(always)]
+pub unsafe fn warp_push_tallied(q: Queue, v: u32, keep: bool) {
+    let mask = active_mask();
+    let votes = ballot(mask, keep);
+    if votes == 0 {
+        return;
+    }
+    let lane = lane_id();
+    let leader = votes.trailing_zeros();
+    let mut base = 0;
+    if lane == leader {
+        base = AtomicU32::from_ptr(q.len).fetch_add(votes.count_ones(), Relaxed);
+        asm!("red.shared.add.u32 [sssp_tally_smem], {n};", n = in(reg32) votes.count_ones());
+    }
+    let base = shfl_idx(mask, base, leader);
+    if keep {
+        let below = votes & ((1u32 << lane) - 1);
+        *q.items.add((base + below.count_ones()) as usize) = v;
+    }
+}
 
 /// Shared memory for one block scan or fold: a value per warp, then the block total.
 #[inline(always)]
@@ -358,6 +414,8 @@ pub struct GridBarrier {
     count: *mut u32,
     left: *mut u32,
     target: core::cell::Cell<u32>,
+    /// Two `u64` counters of [`GridBarrier::wait_counting`].
+    tally: *mut u64,
 }
 
 impl GridBarrier {
@@ -369,7 +427,49 @@ impl GridBarrier {
             count: cells.add(CELL_BARRIER_COUNT),
             left: cells.add(CELL_BARRIER_LEFT),
             target: core::cell::Cell::new(0),
+            tally: cells.add(CELL_BARRIER_TALLY) as *mut u64,
         }
+    }
+
+    /// [`GridBarrier::wait`] at the end of an advance whose every push into its output queue
+    /// was tallied in its block ([`warp_push_tallied`]), returning the number of those pushes
+    /// over the grid: the output queue's length when it started empty, without the round trip
+    /// to read its cell after the barrier.
+    ///
+    /// Thread 0 of each block adds `1 + (block's pushes << 32)` to a `u64` counter with a
+    /// release add and polls it until its low half holds every block's arrival. The counts
+    /// alternate between two counters: a block may run one barrier ahead of the slowest (to the
+    /// next count), never two, so while a block polls a counter nobody can arrive on it again,
+    /// and once its low half is full its value is exact: `arrivals + (pushes << 32)`, with the
+    /// arrivals known (the grid's size times the counts made on that counter). Subtracting them
+    /// leaves the pushes, carries from the low half included. The count of this barrier is the
+    /// difference from the previous total on the same counter. Same release and acquire argument
+    /// as [`GridBarrier`]'s; the last block out zeroes both counters with the others.
+    #[inline(always)]
+    pub unsafe fn wait_counting(&self) -> u32 {
+        block_barrier();
+        let t = tally_smem();
+        if _thread_idx_x() == 0 {
+            let made = *t.add(TALLY_MADE);
+            *t.add(TALLY_MADE) = made.wrapping_add(1);
+            let which = (made & 1) as usize;
+            let arrivals = _grid_dim_x() as u64 * ((made >> 1) as u64 + 1);
+            let counter = self.tally.add(which);
+            let add = 1u64 | ((*t.add(TALLY_PUSHES) as u64) << 32);
+            *t.add(TALLY_PUSHES) = 0;
+            asm!("red.release.gpu.add.u64 [{p}], {a};", p = in(reg64) counter, a = in(reg64) add);
+            let mut v = core::ptr::read_volatile(counter);
+            while v as u32 != arrivals as u32 {
+                v = core::ptr::read_volatile(counter);
+            }
+            let _c: u64;
+            asm!("ld.acquire.gpu.u64 {c}, [{p}];", c = out(reg64) _c, p = in(reg64) counter);
+            let total = (v.wrapping_sub(arrivals) >> 32) as u32;
+            *t.add(TALLY_COUNT) = total.wrapping_sub(*t.add(TALLY_TOTALS + which));
+            *t.add(TALLY_TOTALS + which) = total;
+        }
+        block_barrier();
+        *t.add(TALLY_COUNT)
     }
 
     #[inline(always)]
@@ -399,6 +499,8 @@ impl Drop for GridBarrier {
                 asm!("atom.acq_rel.gpu.add.u32 {o}, [{p}], 1;", o = out(reg32) left, p = in(reg64) self.left);
                 if left == _grid_dim_x() as u32 - 1 {
                     core::ptr::write_volatile(self.count, 0);
+                    core::ptr::write_volatile(self.tally, 0);
+                    core::ptr::write_volatile(self.tally.add(1), 0);
                     core::ptr::write_volatile(self.left, 0);
                 }
             }
