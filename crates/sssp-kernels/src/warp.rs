@@ -133,6 +133,22 @@ unsafe fn shfl_xor_u64(mask: u32, x: u64, d: u32) -> u64 {
 /// kernel (registers, branch layout), which were measured and verified as they are.
 #[inline(always)]
 pub unsafe fn warp_push(q: Queue, v: u32, keep: bool) {
+    warp_push_counting::<false>(q, v, keep)
+}
+
+/// [`warp_push`] that also adds the warp's pushes to its block's tally ([`tally_smem`]): the
+/// advance's pushes into its output queue, which [`GridBarrier::wait_counting`] sums over the
+/// grid. The shared add is issued beside the queue's atomic, not after it. (A slot per warp,
+/// added to by lane 0 without an atomic, spilled registers in every loop and was slower on
+/// roads and paths: docs/benchmarks.md, "One block per SM and a counter barrier".)
+#[inline(always)]
+pub unsafe fn warp_push_tallied(q: Queue, v: u32, keep: bool) {
+    warp_push_counting::<true>(q, v, keep)
+}
+
+/// [`warp_push`], and with `TALLY` [`warp_push_tallied`].
+#[inline(always)]
+unsafe fn warp_push_counting<const TALLY: bool>(q: Queue, v: u32, keep: bool) {
     let mask = active_mask();
     let votes = ballot(mask, keep);
     if votes == 0 {
@@ -143,6 +159,9 @@ pub unsafe fn warp_push(q: Queue, v: u32, keep: bool) {
     let mut base = 0;
     if lane == leader {
         base = AtomicU32::from_ptr(q.len).fetch_add(votes.count_ones(), Relaxed);
+        if TALLY {
+            asm!("red.shared.add.u32 [sssp_tally_smem], {n};", n = in(reg32) votes.count_ones());
+        }
     }
     let base = shfl_idx(mask, base, leader);
     if keep {
@@ -254,31 +273,6 @@ pub unsafe fn tally_init() {
     }
 }
 
-/// [`warp_push`] that also adds the warp's pushes to its block's tally ([`tally_smem`]): the
-/// advance's pushes into its output queue, which [`GridBarrier::wait_counting`] sums over the
-/// grid. The shared add is issued beside the queue's atomic, not after it. (A slot per warp,
-/// added to by lane 0 without an atomic, spilled registers in every loop and was slower on
-/// roads and paths: docs/benchmarks.md, "One block per SM and a counter barrier".)
-#[inline(always)]
-pub unsafe fn warp_push_tallied(q: Queue, v: u32, keep: bool) {
-    let mask = active_mask();
-    let votes = ballot(mask, keep);
-    if votes == 0 {
-        return;
-    }
-    let lane = lane_id();
-    let leader = votes.trailing_zeros();
-    let mut base = 0;
-    if lane == leader {
-        base = AtomicU32::from_ptr(q.len).fetch_add(votes.count_ones(), Relaxed);
-        asm!("red.shared.add.u32 [sssp_tally_smem], {n};", n = in(reg32) votes.count_ones());
-    }
-    let base = shfl_idx(mask, base, leader);
-    if keep {
-        let below = votes & ((1u32 << lane) - 1);
-        *q.items.add((base + below.count_ones()) as usize) = v;
-    }
-}
 
 /// Shared memory for one block scan or fold: a value per warp, then the block total.
 #[inline(always)]
