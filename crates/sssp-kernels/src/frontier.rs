@@ -53,9 +53,11 @@ pub trait Executor {
     /// executor waits for every thread first: `out`'s cell is the one [`after_iteration`] has
     /// just read as empty, and a thread still reading it must not see the gather's pushes.
     unsafe fn gather(&mut self, p: &PileArgs, st: &PileState, keep: impl Fn(u32) -> bool + Sync, out: Queue);
-    /// The length of the last advance's output queue when the executor learned it on the way
-    /// (the GPU grid's counting barrier), so the control step need not read its cell.
-    fn output_len(&self) -> Option<u32> {
+    /// The length of the next near queue (the one [`after_iteration`] reads) when the executor
+    /// learned it on the way, so the control step need not read its cell: the GPU grid's
+    /// counting barrier, when the advance pushed straight into that queue (stamp dedupe; lookup
+    /// dedupe pushes into the scratch queue and compacts, so it gives `None`).
+    fn next_near_len(&self) -> Option<u32> {
         None
     }
 }
@@ -83,8 +85,7 @@ pub unsafe fn run<X: Executor>(p: &PileArgs, st: &mut PileState, x: &mut X) {
             x.compact(a.output, p.table, next_near(p, st));
             st.scratch ^= 1;
         }
-        let known = if X::COMPACTS && a.dedupe == Dedupe::Lookup as u32 { None } else { x.output_len() };
-        if after_iteration(st, p.cells, nb, known) == Next::Split {
+        if after_iteration(st, p.cells, nb, x.next_near_len()) == Next::Split {
             split_far(p, st, x);
         }
         if target_settled(p, st) {

@@ -435,8 +435,15 @@ pub unsafe fn pile_loop<const HUBS: bool, const C: bool, const SMALL: bool>(p: &
     let bar = GridBarrier::in_cells(p.cells);
     let state = p.cells.add(CELL_STATE) as *mut PileState;
     let mut st = core::ptr::read_volatile(state);
-    let mut grid =
-        Grid::<HUBS, C, SMALL> { bar: &bar, tid, nthreads, block_vals: p.block_vals, hist: p.hist, arcs: 0, output_len: None };
+    let mut grid = Grid::<HUBS, C, SMALL> {
+        bar: &bar,
+        tid,
+        nthreads,
+        block_vals: p.block_vals,
+        hist: p.hist,
+        arcs: 0,
+        next_near_len: None,
+    };
     // The blocks' push tallies start at zero before the first advance pushes.
     crate::warp::tally_init();
     block_barrier();
@@ -461,8 +468,8 @@ struct Grid<'b, const HUBS: bool, const C: bool, const SMALL: bool> {
     /// Arcs this thread relaxed in the launch's advances, added to the run's counter when it
     /// ends ([`advance::advance_of`] says why).
     arcs: u64,
-    /// The last advance's output length, when its barrier counted it.
-    output_len: Option<u32>,
+    /// The next near queue's length, when the last advance's barrier counted it.
+    next_near_len: Option<u32>,
 }
 
 impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for Grid<'_, HUBS, C, SMALL> {
@@ -488,9 +495,9 @@ impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for 
         // empty before the advance) was an emit's and tallied, so the barrier counts them and
         // the control step need not read the queue's length: a round trip less per iteration.
         if !HUBS && a.dedupe == Dedupe::Stamp as u32 {
-            self.output_len = Some(self.bar.wait_counting());
+            self.next_near_len = Some(self.bar.wait_counting());
         } else {
-            self.output_len = None;
+            self.next_near_len = None;
             self.bar.wait();
         }
         if HUBS {
@@ -500,8 +507,8 @@ impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for 
     }
 
     #[inline(always)]
-    fn output_len(&self) -> Option<u32> {
-        self.output_len
+    fn next_near_len(&self) -> Option<u32> {
+        self.next_near_len
     }
 
     #[inline(always)]
