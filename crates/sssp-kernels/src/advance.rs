@@ -381,7 +381,12 @@ pub const SMALL_PARTITION: u32 = 32;
 /// Returns the arcs this thread relaxed, as [`advance_of`] does.
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-pub unsafe fn advance_small_partition<const C: bool>(a: &AdvanceArgs, known: Option<u32>, tid: u32, nthreads: u32) -> u64 {
+pub unsafe fn advance_small_partition<const C: bool>(
+    a: &AdvanceArgs,
+    known: Option<u32>,
+    tid: u32,
+    nthreads: u32,
+) -> u64 {
     let len = prologue_of(a, known, tid);
     advance_partition_small::<C>(a, len, tid, nthreads)
 }

@@ -273,7 +273,6 @@ pub unsafe fn tally_init() {
     }
 }
 
-
 /// Shared memory for one block scan or fold: a value per warp, then the block total.
 #[inline(always)]
 pub unsafe fn scan_smem() -> *mut u64 {
