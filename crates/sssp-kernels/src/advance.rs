@@ -162,7 +162,14 @@ unsafe fn relax_arc<const C: bool, const FILTER: bool>(
     if !r.improved {
         return NOTHING;
     }
-    raise(core::ptr::addr_of_mut!((*a.counters).improved));
+    // Only a topology-driven sweep (no output queue) reads the flag; a frontier run learns the
+    // same from its queues. Raised there too, its read (made before the write to keep the hot
+    // line shared) stood between every improving relaxation and its push: a round trip to L2.
+    // Without it the one-vertex iteration of the plain loop took 3.38 us instead of 3.56 on
+    // the H100 (docs/benchmarks.md, "The improvement flag").
+    if a.output.items.is_null() {
+        raise(core::ptr::addr_of_mut!((*a.counters).improved));
+    }
     let p = pushes(&a.buckets, &r, c, a.dedupe == Dedupe::Lookup as u32);
     if let Some(s) = p.slot {
         push_within(a.buckets.slot(s), v, a.buckets.room);

@@ -302,7 +302,9 @@ pub struct Counters {
     pub vertices: u64,
     /// Advances that had a non-empty input (iterations that did work).
     pub busy: u64,
-    /// Nonzero once some relaxation lowered a distance since the host last cleared it.
+    /// Nonzero once a relaxation of a topology-driven sweep (an advance without an output
+    /// queue) lowered a distance since the host last cleared it. Frontier advances leave it
+    /// alone: their queues say the same (`advance::relax_arc`).
     pub improved: u32,
     /// Nonzero if some candidate distance reached `INF` and was dropped.
     pub overflow: u32,
