@@ -30,7 +30,7 @@
 //! improvement with `Dedupe::Lookup`).
 
 use crate::relax::*;
-use crate::split::{is_stale, pushes};
+use crate::split::{is_stale, is_stale_within, pushes, pushes_within, Bounds};
 use crate::types::*;
 
 /// Reset a run: distances to `(INF, NO_ITER)`, the source to `(0, 0)`, the frontier to
@@ -104,13 +104,34 @@ unsafe fn input_item(a: &AdvanceArgs, i: u32) -> u32 {
 /// H-BF's dynamic virtual-warp width: the largest power of two `W <= 32` such that the
 /// frontier still gives every virtual warp a vertex (`len * W <= nthreads`). Small frontiers
 /// get wide warps (their hubs are spread over lanes); large ones get one thread per vertex.
+///
+/// Halving from [`MAX_VWARP`] until the frontier fits, not `nthreads / len`: the width starts
+/// every iteration's chain on the GPU (the lanes' slots, then their items, depend on it), and a
+/// `div.u32` is a long dependent sequence there.
 #[inline(always)]
 pub fn vwarp_width(len: u32, nthreads: u32) -> u32 {
     if len == 0 {
         return 1;
     }
-    let ratio = (nthreads / len).clamp(1, MAX_VWARP);
-    1 << (31 - ratio.leading_zeros())
+    let mut w = MAX_VWARP;
+    while w > 1 && len as u64 * w as u64 > nthreads as u64 {
+        w >>= 1;
+    }
+    w
+}
+
+/// Whether `p` holds on some lane of the calling physical warp: every lane of the warp must
+/// call it. On the CPU, whose "warps" are not lock-stepped, the lane's own `p`.
+#[inline(always)]
+fn any_lane(p: bool) -> bool {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        unsafe { crate::warp::ballot(crate::warp::active_mask(), p) != 0 }
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        p
+    }
 }
 
 /// What relaxing one arc asks the calling lane to push (all lanes of a warp then call
@@ -136,6 +157,7 @@ const NOTHING: Emit = Emit { v: 0, near: false, far: false };
 #[inline(always)]
 unsafe fn relax_arc<const C: bool, const FILTER: bool>(
     a: &AdvanceArgs,
+    k: Option<&Bounds>,
     u: u32,
     du: u32,
     e: u64,
@@ -170,7 +192,11 @@ unsafe fn relax_arc<const C: bool, const FILTER: bool>(
     if a.output.items.is_null() {
         raise(core::ptr::addr_of_mut!((*a.counters).improved));
     }
-    let p = pushes(&a.buckets, &r, c, a.dedupe == Dedupe::Lookup as u32);
+    let lookup = a.dedupe == Dedupe::Lookup as u32;
+    let p = match k {
+        Some(k) => pushes_within(&a.buckets, k, &r, c, lookup),
+        None => pushes(&a.buckets, &r, c, lookup),
+    };
     if let Some(s) = p.slot {
         push_within(a.buckets.slot(s), v, a.buckets.room);
     }
@@ -206,6 +232,7 @@ const VWARP_FILTERS: bool = cfg!(not(target_arch = "nvptx64"));
 #[inline(always)]
 unsafe fn relax_step<const C: bool, const FILTER: bool>(
     a: &AdvanceArgs,
+    k: Option<&Bounds>,
     live: bool,
     u: u32,
     du: u32,
@@ -216,7 +243,7 @@ unsafe fn relax_step<const C: bool, const FILTER: bool>(
         if !C {
             *arcs += 1;
         }
-        relax_arc::<C, FILTER>(a, u, du, e, arcs)
+        relax_arc::<C, FILTER>(a, k, u, du, e, arcs)
     } else {
         NOTHING
     };
@@ -224,22 +251,27 @@ unsafe fn relax_step<const C: bool, const FILTER: bool>(
 }
 
 /// The distance an input vertex is expanded with: `INF` (skip) when unreached, or when it is a
-/// stale bucket entry (see [`is_stale`]).
+/// stale bucket entry (see [`is_stale`]; by the window's bounds `k` when given).
 #[inline(always)]
-unsafe fn live_dist(a: &AdvanceArgs, u: u32) -> u32 {
+unsafe fn live_dist(a: &AdvanceArgs, k: Option<&Bounds>, u: u32) -> u32 {
     let d = dist_of(load_packed(a.dist, u));
-    if is_stale(&a.buckets, d) {
+    let stale = match k {
+        Some(k) => is_stale_within(&a.buckets, k, d),
+        None => is_stale(&a.buckets, d),
+    };
+    if stale {
         INF
     } else {
         d
     }
 }
 
-/// The arc range of vertex `u` and the distance to expand it with (`INF`: skip it).
+/// The arc range of vertex `u` and the distance to expand it with (`INF`: skip it), as
+/// [`live_dist`] says.
 #[inline(always)]
-pub(crate) unsafe fn vertex(a: &AdvanceArgs, u: u32) -> (u64, u64, u32) {
+pub(crate) unsafe fn vertex(a: &AdvanceArgs, k: Option<&Bounds>, u: u32) -> (u64, u64, u32) {
     let (start, end) = a.csr.arcs(u);
-    (start, end, live_dist(a, u))
+    (start, end, live_dist(a, k, u))
 }
 
 /// What thread 0 of every advance launch does first (zero the cells of the next iteration,
@@ -296,7 +328,7 @@ pub fn hub_pass(a: &AdvanceArgs, prefix: *const u64) -> AdvanceArgs {
 /// doc; the tiled modes run through [`tile_load`], [`tile_place`] and [`tile_expand`]).
 #[inline(always)]
 pub unsafe fn advance<const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
-    add_arcs(a.counters, advance_of::<C>(a, None, tid, nthreads));
+    add_arcs(a.counters, advance_of::<C, true>(a, None, tid, nthreads));
 }
 
 /// [`advance`] with the input's length when the caller knows it ([`prologue_of`]), returning
@@ -304,11 +336,17 @@ pub unsafe fn advance<const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
 /// them, every thread of a warp together ([`add_arcs`] folds over the warp). The persistent
 /// loop adds its threads' counts once, when the launch ends: folded in every iteration, the
 /// count's ten dependent shuffles and its atomic stood between each warp's last push and the
-/// grid barrier.
+/// grid barrier. `VWARP = false` compiles the partitioned advance only (whatever `a.balance`
+/// says): the partition loop's.
 #[inline(always)]
-pub unsafe fn advance_of<const C: bool>(a: &AdvanceArgs, known: Option<u32>, tid: u32, nthreads: u32) -> u64 {
+pub unsafe fn advance_of<const C: bool, const VWARP: bool>(
+    a: &AdvanceArgs,
+    known: Option<u32>,
+    tid: u32,
+    nthreads: u32,
+) -> u64 {
     let len = prologue_of(a, known, tid);
-    let partition = a.balance == Balance::Partition as u32;
+    let partition = !VWARP || a.balance == Balance::Partition as u32;
     let width = if a.balance == Balance::VirtualWarp as u32 { vwarp_width(len, nthreads) } else { 1 };
     // Whole warps with nothing to do leave at once. A grid is sized for the largest frontier,
     // but road graphs run hundreds of iterations over a few hundred vertices: without this,
@@ -348,29 +386,33 @@ unsafe fn partition_total(a: &AdvanceArgs, len: u32) -> u64 {
 /// up to the warp), so the warp-aggregated [`push`] is always reached by the whole warp.
 #[inline(always)]
 unsafe fn advance_vwarp<const C: bool>(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthreads: u32) -> u64 {
-    let lane = tid % width;
-    let nwarps = nthreads / width;
+    // `width` is a power of two: shifts and masks, not divisions (see [`vwarp_width`]).
+    let shift = width.trailing_zeros();
+    let lane = tid & (width - 1);
+    let nwarps = nthreads >> shift;
     let mut arcs = 0u64;
-    let mut i = tid / width;
-    // Round the slot loop up to a multiple of the number of virtual warps so that all lanes of
-    // a physical warp take the same number of trips.
-    let slots = len.div_ceil(nwarps) * nwarps;
-    while i < slots {
+    let mut i = tid >> shift;
+    // The window's bounds, once per advance: the stale and class tests compare with them
+    // instead of dividing by delta (`split::Bounds`).
+    let k = Bounds::of(&a.buckets);
+    // A physical warp takes slot trips while one of its virtual warps has a slot left, so all
+    // its lanes take the same number of trips.
+    while any_lane(i < len) {
         let u = if i < len { input_item(a, i) } else { 0 };
-        let (start, end, du) = if i < len { vertex(a, u) } else { (0, 0, INF) };
+        let (start, end, du) = if i < len { vertex(a, Some(&k), u) } else { (0, 0, INF) };
         let hub = du != INF && is_hub(a, start, end);
         // One lane of the virtual warp pushes the hub (the queue has room for each input vertex
         // once); every lane of the physical warp reaches the push (equal slot trips, see above).
         push(a.hub, u, hub && lane == 0);
         let live = du != INF && !hub;
-        let trips = if live { (end - start).div_ceil(width as u64) } else { 0 };
+        let trips = if live { (end - start + (width - 1) as u64) >> shift } else { 0 };
         // Every lane of a physical warp makes the same trips. A virtual warp as wide as the
         // physical one has them already (one vertex, one `live`): the fold's ten dependent
         // shuffles are only needed for narrower ones.
         let trips = if width >= 32 { trips } else { warp_max_u64(trips) };
         let mut e = start + lane as u64;
         for _ in 0..trips {
-            relax_step::<C, VWARP_FILTERS>(a, live && e < end, u, du, e, &mut arcs);
+            relax_step::<C, VWARP_FILTERS>(a, Some(&k), live && e < end, u, du, e, &mut arcs);
             e += width as u64;
         }
         i += nwarps;
@@ -442,12 +484,12 @@ unsafe fn partition_step<'a, const C: bool>(
     arcs: &'a mut u64,
 ) -> impl FnMut(Option<(Slot, u64)>) + 'a {
     move |at| {
-        let x = match at.map(|(slot, offset)| (slot, offset, live_dist(a, slot.u))) {
+        let x = match at.map(|(slot, offset)| (slot, offset, live_dist(a, None, slot.u))) {
             Some((slot, offset, du)) if du != INF => {
                 if !C {
                     *arcs += 1;
                 }
-                relax_arc::<C, true>(a, slot.u, du, slot.start + offset, arcs)
+                relax_arc::<C, true>(a, None, slot.u, du, slot.start + offset, arcs)
             }
             _ => NOTHING,
         };
@@ -478,13 +520,13 @@ unsafe fn advance_partition<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, 
         let x = match at {
             Some((s, r)) => {
                 let u = input_item(a, s);
-                let du = live_dist(a, u);
+                let du = live_dist(a, None, u);
                 if du != INF {
                     if !C {
                         arcs += 1;
                     }
                     let e = a.csr.arcs(u).0 + (r - *prefix.add(s as usize));
-                    relax_arc::<C, true>(a, u, du, e, &mut arcs)
+                    relax_arc::<C, true>(a, None, u, du, e, &mut arcs)
                 } else {
                     NOTHING
                 }
@@ -560,7 +602,7 @@ pub unsafe fn tile_load(a: &AdvanceArgs, tile: *mut Tile, base: u32, len: u32, t
     let i = base + t;
     let (u, (start, end, du)) = if i < len {
         let u = input_item(a, i);
-        (u, vertex(a, u))
+        (u, vertex(a, None, u))
     } else {
         (0, (0, 0, INF))
     };
@@ -611,7 +653,7 @@ unsafe fn tile_stride<const C: bool>(a: &AdvanceArgs, tile: *const Tile, s: usiz
     let mut arcs = 0;
     let mut e = start + lane as u64;
     for _ in 0..(end - start).div_ceil(width as u64) {
-        relax_step::<C, true>(a, e < end, u, du, e, &mut arcs);
+        relax_step::<C, true>(a, None, e < end, u, du, e, &mut arcs);
         e += width as u64;
     }
     arcs
@@ -647,6 +689,7 @@ pub unsafe fn tile_expand<const C: bool>(a: &AdvanceArgs, tile: *const Tile, t: 
             }
             relax_arc::<C, true>(
                 a,
+                None,
                 (*tile).vertex[s],
                 (*tile).dist[s],
                 (*tile).start[s] + r - *prefix.add(s),
@@ -856,6 +899,16 @@ mod tests {
         assert_eq!(vwarp_width(100, 1024), 8);
         assert_eq!(vwarp_width(1024, 1024), 1);
         assert_eq!(vwarp_width(5000, 1024), 1);
+    }
+
+    #[test]
+    fn vwarp_width_is_the_largest_power_of_two_that_fits() {
+        let by_division = |len: u32, n: u32| if len == 0 { 1 } else { 1 << (31 - (n / len).clamp(1, MAX_VWARP).leading_zeros()) };
+        for n in [1, 31, 32, 33, 256, 1000, 1024, 33_792, 135_168, u32::MAX] {
+            for len in (0..2_100).chain([33_791, 33_792, 33_793, 1 << 20, u32::MAX - 1, u32::MAX]) {
+                assert_eq!(vwarp_width(len, n), by_division(len, n), "len {len}, nthreads {n}");
+            }
+        }
     }
 
     #[test]

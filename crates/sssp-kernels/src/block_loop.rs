@@ -117,7 +117,7 @@ unsafe fn input_entry(a: &AdvanceArgs, shared: Option<usize>, i: u32) -> (u32, u
         }
         _ => {
             let u = *a.input.items.add(i as usize);
-            let (start, end, du) = vertex(a, u);
+            let (start, end, du) = vertex(a, None, u);
             (u, start, end, du)
         }
     }

@@ -343,7 +343,7 @@ pub unsafe fn advance_any<const TILES: bool, const C: bool>(
         advance_tiles::<C>(a);
         0
     } else {
-        advance::advance_of::<C>(a, known, tid, nthreads)
+        advance::advance_of::<C, true>(a, known, tid, nthreads)
     }
 }
 
@@ -489,7 +489,14 @@ impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for 
                 // The advance's degree prefix, `len + 1` entries.
                 scan_degrees(&a.csr, a.input.items, len(), a.scan as *mut u64, self.block_vals, self.bar);
             }
-            self.arcs += advance_any::<HUBS, C>(a, known, self.tid, self.nthreads);
+            // The partition loop runs partition balance only: without the other modes' code
+            // its registers spill less (with the virtual-warp advance's window bounds compiled
+            // in, 84 bytes instead of 56).
+            self.arcs += if SMALL {
+                advance::advance_of::<C, false>(a, known, self.tid, self.nthreads)
+            } else {
+                advance_any::<HUBS, C>(a, known, self.tid, self.nthreads)
+            };
         }
         // With stamp dedupe and no hub phase, every push into the output (the next near queue,
         // empty before the advance) was an emit's and tallied, so the barrier counts them and

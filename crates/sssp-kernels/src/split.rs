@@ -91,6 +91,65 @@ pub fn is_stale(b: &Buckets, d: u32) -> bool {
     b.nbuckets != 0 && d != INF && bucket_of(b, d) < b.current
 }
 
+/// The current window's bucket bounds in distance, for [`class_within`] and
+/// [`is_stale_within`]: on integer distances a bucket `floor(d / delta)` is below `k` exactly
+/// when `d < k * delta`, so those tests compare instead of dividing. The products saturate at
+/// `u32::MAX`, above every finite distance, which keeps the comparisons exact.
+///
+/// Why: the class of a relaxation's candidate stands between it and its push, and the stale
+/// test before every expansion, and a `div.u32` is a long dependent sequence on the GPU. The
+/// thread and virtual-warp advances compute the bounds once per advance: with the width's
+/// divisions gone too (`advance::vwarp_width`), NY went from 5.04 to 4.76-4.80 ms on the H100
+/// (docs/benchmarks.md, "Divisions"). The partitioned and tiled advances keep the divisions:
+/// bounds in every advance spilled registers in their loops (`sssp_pile_loop_partition` 56 ->
+/// 84-108 bytes), and kron 16-17 ran 4-8% slower.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// `current * delta`: below it an entry is stale.
+    current_start: u32,
+    /// `(current + 1) * delta`: below it a distance is near.
+    near_end: u32,
+    /// `(window + nbuckets) * delta`: from it on a distance is far.
+    window_end: u32,
+}
+
+impl Bounds {
+    /// The bounds of `b`'s window (meaningless, and unused, on real distances).
+    #[inline(always)]
+    pub fn of(b: &Buckets) -> Bounds {
+        let end = |k: u32| k.saturating_mul(b.delta);
+        Bounds {
+            current_start: end(b.current),
+            near_end: end(b.current.saturating_add(1)),
+            window_end: end(b.window.saturating_add(b.nbuckets)),
+        }
+    }
+}
+
+/// [`class_of`] by the window's bounds `k` (`Bounds::of(b)`): a division only for a slot.
+#[inline(always)]
+pub fn class_within(b: &Buckets, k: &Bounds, d: u32) -> Class {
+    if b.real != 0 || d == INF {
+        return class_of(b, d);
+    }
+    if d < k.near_end {
+        Class::Near
+    } else if d < k.window_end {
+        Class::Slot(d / b.delta - b.window)
+    } else {
+        Class::Far
+    }
+}
+
+/// [`is_stale`] by the window's bounds `k` (`Bounds::of(b)`).
+#[inline(always)]
+pub fn is_stale_within(b: &Buckets, k: &Bounds, d: u32) -> bool {
+    if b.real != 0 {
+        return is_stale(b, d);
+    }
+    b.nbuckets != 0 && d != INF && d < k.current_start
+}
+
 /// What one relaxation must push.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pushes {
@@ -106,6 +165,18 @@ pub struct Pushes {
 /// [`Dedupe::Lookup`] (every near improvement pushes).
 #[inline(always)]
 pub fn pushes(b: &Buckets, r: &Relaxation, cand: u32, lookup: bool) -> Pushes {
+    pushes_by(b, r, cand, lookup, |d| class_of(b, d))
+}
+
+/// [`pushes`] with the classes by the window's bounds `k` ([`class_within`]).
+#[inline(always)]
+pub fn pushes_within(b: &Buckets, k: &Bounds, r: &Relaxation, cand: u32, lookup: bool) -> Pushes {
+    pushes_by(b, r, cand, lookup, |d| class_within(b, k, d))
+}
+
+/// [`pushes`] with `class` for [`class_of`].
+#[inline(always)]
+fn pushes_by(b: &Buckets, r: &Relaxation, cand: u32, lookup: bool, class: impl Fn(u32) -> Class) -> Pushes {
     let none = Pushes { near: false, slot: None, far: false };
     if !r.improved {
         return none;
@@ -113,8 +184,8 @@ pub fn pushes(b: &Buckets, r: &Relaxation, cand: u32, lookup: bool) -> Pushes {
     if b.nbuckets == 0 {
         return Pushes { near: if lookup { true } else { r.first }, ..none };
     }
-    let now = class_of(b, cand);
-    let entered = now != class_of(b, r.prev);
+    let now = class(cand);
+    let entered = now != class(r.prev);
     // Wide mode (the hybrid's Workfront iterations): every vertex improved goes to the next
     // near queue once per iteration (its first improvement, as in Workfront), whatever its
     // class; a later improvement into the near class must not push it again. The slot and far
@@ -313,6 +384,47 @@ mod tests {
 
     fn lowered(prev: u32, first: bool) -> Relaxation {
         Relaxation { improved: true, first, prev }
+    }
+
+    /// The bounds' tests against the division's, on edge values and a pseudo-random sweep
+    /// (deltas from 1 to `u32::MAX`, windows anywhere the loop can put them).
+    #[test]
+    fn classes_within_the_bounds_match_the_divisions() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let edges = [0u32, 1, 2, 9, 10, 11, 255, 65_535, 1 << 31, INF - 2, INF - 1, INF];
+        for round in 0..20_000 {
+            let delta = match round % 4 {
+                0 => 1 + (next() % 16) as u32,
+                1 => 1 + (next() % 1_000_000) as u32,
+                2 => 1 + (next() as u32 >> 1),
+                _ => u32::MAX - (next() % 4) as u32,
+            };
+            let nbuckets = 1 + (next() % MAX_BUCKETS as u64) as u32;
+            let window = if round % 3 == 0 { (next() % 8) as u32 } else { (INF / delta).saturating_sub((next() % 8) as u32) };
+            // A state the loop can be in: buckets stop at `u32::MAX - 1` (`bucket_of`).
+            let current = window.saturating_add((next() % nbuckets as u64) as u32).min(u32::MAX - 1);
+            let window = window.min(current);
+            let b = buckets(delta, window, current, nbuckets);
+            let k = Bounds::of(&b);
+            let ends = [current.wrapping_mul(delta), (current + 1).wrapping_mul(delta), (window + nbuckets).wrapping_mul(delta)];
+            let near_ends = ends.iter().flat_map(|&e| [e.wrapping_sub(1), e, e.wrapping_add(1)]);
+            let randoms: [u32; 4] = core::array::from_fn(|_| next() as u32);
+            let shave = (next() % 3) as u32;
+            for d in edges.iter().copied().chain(randoms).chain(near_ends) {
+                let at = format!("d {d}, delta {delta}, window {window}, current {current}, nbuckets {nbuckets}");
+                assert_eq!(class_within(&b, &k, d), class_of(&b, d), "{at}");
+                assert_eq!(is_stale_within(&b, &k, d), is_stale(&b, d), "{at}");
+                let r = lowered(d, round % 2 == 0);
+                let c = d.saturating_sub(shave);
+                assert_eq!(pushes_within(&b, &k, &r, c, false), pushes(&b, &r, c, false), "{at}, cand {c}");
+            }
+        }
     }
 
     #[test]
