@@ -412,7 +412,7 @@ mod tests {
             let window = window.min(current);
             let b = buckets(delta, window, current, nbuckets);
             let k = Bounds::of(&b);
-            let ends = [current.wrapping_mul(delta), (current + 1).wrapping_mul(delta), (window + nbuckets).wrapping_mul(delta)];
+            let ends = [current, current.wrapping_add(1), window.wrapping_add(nbuckets)].map(|k| k.wrapping_mul(delta));
             let near_ends = ends.iter().flat_map(|&e| [e.wrapping_sub(1), e, e.wrapping_add(1)]);
             let randoms: [u32; 4] = core::array::from_fn(|_| next() as u32);
             let shave = (next() % 3) as u32;
