@@ -903,7 +903,8 @@ mod tests {
 
     #[test]
     fn vwarp_width_is_the_largest_power_of_two_that_fits() {
-        let by_division = |len: u32, n: u32| if len == 0 { 1 } else { 1 << (31 - (n / len).clamp(1, MAX_VWARP).leading_zeros()) };
+        let by_division =
+            |len: u32, n: u32| if len == 0 { 1 } else { 1 << (31 - (n / len).clamp(1, MAX_VWARP).leading_zeros()) };
         for n in [1, 31, 32, 33, 256, 1000, 1024, 33_792, 135_168, u32::MAX] {
             for len in (0..2_100).chain([33_791, 33_792, 33_793, 1 << 20, u32::MAX - 1, u32::MAX]) {
                 assert_eq!(vwarp_width(len, n), by_division(len, n), "len {len}, nthreads {n}");

@@ -406,7 +406,8 @@ mod tests {
                 _ => u32::MAX - (next() % 4) as u32,
             };
             let nbuckets = 1 + (next() % MAX_BUCKETS as u64) as u32;
-            let window = if round % 3 == 0 { (next() % 8) as u32 } else { (INF / delta).saturating_sub((next() % 8) as u32) };
+            let window =
+                if round % 3 == 0 { (next() % 8) as u32 } else { (INF / delta).saturating_sub((next() % 8) as u32) };
             // A state the loop can be in: buckets stop at `u32::MAX - 1` (`bucket_of`).
             let current = window.saturating_add((next() % nbuckets as u64) as u32).min(u32::MAX - 1);
             let window = window.min(current);
