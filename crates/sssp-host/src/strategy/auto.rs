@@ -6,7 +6,8 @@
 //! |---|---|---|---|
 //! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2) |
 //! | GPU | even degrees, mean < 3.5 (road networks) | Bucketing, virtual warps, delta = 8 x heuristic | NY: 7.27 ms (heuristic delta 9.67, best measured 7.05); road 4M: 22.9 ms (best measured 23.1) |
-//! | GPU | even degrees, mean >= 3.5 (meshes) | Near-Far, virtual warps, heuristic delta | grid3d 256^3: 25.9 ms (Bucketing 29.0; 4x delta 48, 8x 78) |
+//! | GPU | even degrees, mean 3.5 to 5 (2D meshes) | Near-Far, virtual warps, delta = 4 x heuristic | grid2d 500^2, 1000^2, 2000^2: 3.92, 8.33, 19.2 ms (heuristic delta 4.75, 10.1, 22.9) |
+//! | GPU | even degrees, mean >= 5 (3D meshes) | Near-Far, virtual warps, heuristic delta | grid3d 256^3: 21.5 ms (2x delta 28.4, 4x 45.5; Bucketing 29.0 in an older build); grid3d 128^3: 4.06 (2x 4.51, 4x 5.66) |
 //! | CPU | fewer than [`CPU_SERIAL_ARCS`] arcs | serial Dijkstra | a 15-vertex path 0.023 ms (delta-stepping 0.076); road 2k 0.110 (0.138) |
 //! | CPU | even degrees, mean < 3.5 (roads) | delta-stepping on the host's threads ([`super::delta_stepping`]), delta = heuristic / 4 | NY on 2 cores: 16-18 ms (serial Dijkstra 26, Bucketing 95); road 1M: 50-66 vs 112 |
 //! | CPU | every other graph | delta-stepping, delta = heuristic / 64 | kron 20 on 2 cores: 285 ms (Dijkstra 1562, the old Near-Far pick slower than Dijkstra); uniform 1M x 8: 230 vs 1455 |
@@ -17,7 +18,8 @@
 //! [`SKEW_MIN_DEGREE`]: a hub then holds a warp's worth of arcs many times over, and only
 //! load-balanced partitioning keeps it from serialising a warp. On road networks the GPU's time
 //! is iterations (docs/gpu.md), so a wider bucket than Davidson's work-minimising heuristic pays;
-//! on meshes the heuristic's work saving wins (grid3d: 3x slower at 8x the delta). With 2 CPU threads nothing parallel beats one Dijkstra on a road graph. A traced run
+//! on 3D meshes the heuristic's work saving wins (grid3d: 3x slower at 8x the delta), and 2D
+//! meshes sit between (4x the heuristic). With 2 CPU threads nothing parallel beats one Dijkstra on a road graph. A traced run
 //! (`--trace`) wants iterations, so on the CPU it takes Near-Far instead of Dijkstra there.
 
 use super::{heuristic_delta, Algo, Options};
@@ -43,6 +45,16 @@ pub const GPU_ROAD_DELTA_FACTOR: u64 = 8;
 /// Mean out-degree below which an even-degree graph is taken for a road network (road
 /// networks: 2.4-2.8; grids and meshes: 4-6). Measured on NY (2.8), road 4M (2.5), grid3d (6).
 pub const ROAD_MEAN_DEGREE: f64 = 3.5;
+/// Mean out-degree from which an even-degree mesh is taken for a 3D one (grid2d: 4.0, grid3d:
+/// 6.0). Below it a GPU widens the buckets ([`GPU_MESH2D_DELTA_FACTOR`]); from it, wider
+/// buckets cost more work than the iterations they save.
+pub const MESH_3D_MEAN_DEGREE: f64 = 5.0;
+/// Bucket width multiplier over the heuristic for 2D meshes on a GPU. Measured on the H100
+/// (docs/benchmarks.md, "Divisions out of the virtual-warp advance", and its `call-c12`): Near-Far
+/// at 4x the heuristic took grid2d 500^2, 1000^2 and 2000^2 in 3.92, 8.33 and 19.2 ms against
+/// 4.75, 10.1 and 22.9 at 1x (8x: 3.80, 8.37, 21.0). On grid3d 128^3 and 256^3, 2x was already
+/// 1.1x and 1.3x slower than 1x.
+pub const GPU_MESH2D_DELTA_FACTOR: u64 = 4;
 
 /// `auto` runs PHAST on a graph holding a hierarchy whose core is at most this fraction of its
 /// vertices (road 4M: 1/675, grid2d 1M: 1/897, NY: no core; kron 16: 1/2.4, where the host
@@ -130,21 +142,24 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     }
     let h = heuristic_delta(g);
     let hs = g.metric().show(h as crate::Dist);
+    // The heuristic times `factor`, and how it reads.
+    let widened = |factor: u64| {
+        let d = match g.metric() {
+            Metric::Integer | Metric::Signed => (h as u64 * factor).min(u32::MAX as u64 - 1) as u32,
+            // Real graphs: delta is an f32 bit pattern, scaled as the number it stands for.
+            Metric::Real => (f32::from_bits(h) * factor as f32).min(f32::MAX).to_bits(),
+        };
+        (d, format!("delta {} = {factor} x heuristic", g.metric().show(d as crate::Dist)))
+    };
     match (gpu, skewed) {
         (true, true) => with(Algo::Workfront, Balance::Partition, None, "workfront, partition balance".into()),
         (true, false) if mean < ROAD_MEAN_DEGREE => {
-            let d = match g.metric() {
-                Metric::Integer | Metric::Signed => (h as u64 * GPU_ROAD_DELTA_FACTOR).min(u32::MAX as u64 - 1) as u32,
-                // Real graphs: delta is an f32 bit pattern, scaled as the number it stands for.
-                Metric::Real => (f32::from_bits(h) * GPU_ROAD_DELTA_FACTOR as f32).min(f32::MAX).to_bits(),
-            };
-            let shown = g.metric().show(d as crate::Dist);
-            with(
-                Algo::Bucketing,
-                Balance::VirtualWarp,
-                Some(d),
-                format!("bucketing, vwarp, delta {shown} = 8 x heuristic"),
-            )
+            let (d, shown) = widened(GPU_ROAD_DELTA_FACTOR);
+            with(Algo::Bucketing, Balance::VirtualWarp, Some(d), format!("bucketing, vwarp, {shown}"))
+        }
+        (true, false) if mean < MESH_3D_MEAN_DEGREE => {
+            let (d, shown) = widened(GPU_MESH2D_DELTA_FACTOR);
+            with(Algo::NearFar, Balance::VirtualWarp, Some(d), format!("near-far, vwarp, {shown}"))
         }
         (true, false) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {hs}")),
         // A trace asks for an engine's iterations, which the host algorithms do not have.
@@ -259,6 +274,11 @@ mod tests {
         let gpu_road = choose(&road, true, &o);
         let mesh = choose(&graph("grid3d:12x12x12"), true, &o);
         assert_eq!((mesh.algo, mesh.opts.delta), (Algo::NearFar, Some(heuristic_delta(&graph("grid3d:12x12x12")))));
+        // A 2D mesh (mean degree 4) gets wider buckets than a 3D one (mean degree 6).
+        let plane = graph("grid2d:100x100");
+        let mesh2d = choose(&plane, true, &o);
+        assert_eq!((mesh2d.algo, mesh2d.opts.delta), (Algo::NearFar, Some(heuristic_delta(&plane) * 4)));
+        assert!(mesh2d.why.contains("= 4 x heuristic"), "{}", mesh2d.why);
         assert_eq!((gpu_road.algo, gpu_road.opts.balance), (Algo::Bucketing, Balance::VirtualWarp));
         assert_eq!(gpu_road.opts.delta, Some(heuristic_delta(&road) * 8));
         assert_eq!(choose(&road, false, &o).algo, Algo::DeltaStepping);
