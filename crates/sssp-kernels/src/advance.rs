@@ -120,10 +120,39 @@ pub fn vwarp_width(len: u32, nthreads: u32) -> u32 {
     w
 }
 
+/// A thread's place among the virtual warps of a power-of-two `width` ([`vwarp_width`]): its
+/// lane, its first slot (its virtual warp's index), the number of virtual warps, and the trips
+/// over a vertex's arcs, all by shifts and masks. A `div.u32` is a long dependent sequence on
+/// the GPU, and these start every iteration's chain (docs/gpu.md, "No divisions on the chain").
+/// Shared by the advance, the block loop and the settle loop's frontier relaxation; each walks
+/// its slots `first, first + groups, ...` while [`any_lane`] of the physical warp has one left.
+#[derive(Clone, Copy)]
+pub(crate) struct Vwarps {
+    shift: u32,
+    pub lane: u32,
+    pub first: u32,
+    pub groups: u32,
+}
+
+impl Vwarps {
+    /// Thread `tid` of `nthreads` in virtual warps of `width` lanes (a power of two).
+    #[inline(always)]
+    pub fn of(width: u32, tid: u32, nthreads: u32) -> Vwarps {
+        let shift = width.trailing_zeros();
+        Vwarps { shift, lane: tid & (width - 1), first: tid >> shift, groups: nthreads >> shift }
+    }
+
+    /// Trips of a virtual warp over `deg` arcs: `deg / width` rounded up.
+    #[inline(always)]
+    pub fn trips(self, deg: u64) -> u64 {
+        (deg + ((1u64 << self.shift) - 1)) >> self.shift
+    }
+}
+
 /// Whether `p` holds on some lane of the calling physical warp: every lane of the warp must
 /// call it. On the CPU, whose "warps" are not lock-stepped, the lane's own `p`.
 #[inline(always)]
-fn any_lane(p: bool) -> bool {
+pub(crate) fn any_lane(p: bool) -> bool {
     #[cfg(target_arch = "nvptx64")]
     {
         unsafe { crate::warp::ballot(crate::warp::active_mask(), p) != 0 }
@@ -386,12 +415,9 @@ unsafe fn partition_total(a: &AdvanceArgs, len: u32) -> u64 {
 /// up to the warp), so the warp-aggregated [`push`] is always reached by the whole warp.
 #[inline(always)]
 unsafe fn advance_vwarp<const C: bool>(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthreads: u32) -> u64 {
-    // `width` is a power of two: shifts and masks, not divisions (see [`vwarp_width`]).
-    let shift = width.trailing_zeros();
-    let lane = tid & (width - 1);
-    let nwarps = nthreads >> shift;
+    let map = Vwarps::of(width, tid, nthreads);
     let mut arcs = 0u64;
-    let mut i = tid >> shift;
+    let mut i = map.first;
     // The window's bounds, once per advance: the stale and class tests compare with them
     // instead of dividing by delta (`split::Bounds`).
     let k = Bounds::of(&a.buckets);
@@ -403,19 +429,19 @@ unsafe fn advance_vwarp<const C: bool>(a: &AdvanceArgs, len: u32, width: u32, ti
         let hub = du != INF && is_hub(a, start, end);
         // One lane of the virtual warp pushes the hub (the queue has room for each input vertex
         // once); every lane of the physical warp reaches the push (equal slot trips, see above).
-        push(a.hub, u, hub && lane == 0);
+        push(a.hub, u, hub && map.lane == 0);
         let live = du != INF && !hub;
-        let trips = if live { (end - start + (width - 1) as u64) >> shift } else { 0 };
+        let trips = if live { map.trips(end - start) } else { 0 };
         // Every lane of a physical warp makes the same trips. A virtual warp as wide as the
         // physical one has them already (one vertex, one `live`): the fold's ten dependent
         // shuffles are only needed for narrower ones.
         let trips = if width >= 32 { trips } else { warp_max_u64(trips) };
-        let mut e = start + lane as u64;
+        let mut e = start + map.lane as u64;
         for _ in 0..trips {
             relax_step::<C, VWARP_FILTERS>(a, Some(&k), live && e < end, u, du, e, &mut arcs);
             e += width as u64;
         }
-        i += nwarps;
+        i += map.groups;
     }
     arcs
 }
@@ -908,6 +934,25 @@ mod tests {
         for n in [1, 31, 32, 33, 256, 1000, 1024, 33_792, 135_168, u32::MAX] {
             for len in (0..2_100).chain([33_791, 33_792, 33_793, 1 << 20, u32::MAX - 1, u32::MAX]) {
                 assert_eq!(vwarp_width(len, n), by_division(len, n), "len {len}, nthreads {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn vwarps_match_the_divisions() {
+        for width in [1u32, 2, 4, 8, 16, 32] {
+            for nthreads in [32u32, 1024, 33_792, 135_168] {
+                for tid in (0..nthreads).step_by(7).chain([nthreads - 1]) {
+                    let m = Vwarps::of(width, tid, nthreads);
+                    assert_eq!((m.lane, m.first, m.groups), (tid % width, tid / width, nthreads / width));
+                }
+            }
+            for deg in (0..300u64).chain([u32::MAX as u64, 1 << 40, u64::MAX - 64]) {
+                assert_eq!(
+                    Vwarps::of(width, 0, 1024).trips(deg),
+                    deg.div_ceil(width as u64),
+                    "width {width}, deg {deg}"
+                );
             }
         }
     }

@@ -40,7 +40,7 @@
 use core::arch::asm;
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-use crate::advance::{vertex, vwarp_width};
+use crate::advance::{any_lane, vertex, vwarp_width, Vwarps};
 use crate::frontier;
 use crate::relax::{add_arcs, candidate_within, count_advances, load_len, load_packed, push, push_within, Relaxation};
 use crate::split::*;
@@ -256,16 +256,14 @@ impl frontier::Executor for Block {
         self.vertices += len as u64;
         self.busy += (len > 0) as u64;
         let width = vwarp_width(len, BLOCK_LOOP_THREADS);
-        let groups = BLOCK_LOOP_THREADS / width;
-        let lane = t % width;
-        let mut i = t / width;
+        let map = Vwarps::of(width, t, BLOCK_LOOP_THREADS);
+        let mut i = map.first;
         // Equal trips on every lane of a warp, for the warp-aggregated pushes.
-        let slots = len.div_ceil(groups) * groups;
-        while i < slots {
+        while any_lane(i < len) {
             let (u, start, end, du) = if i < len { input_entry(a, shared, i) } else { (0, 0, 0, INF) };
             let live = du != INF;
-            let trips = crate::advance::warp_max_u64(if live { (end - start).div_ceil(width as u64) } else { 0 });
-            let mut e = start + lane as u64;
+            let trips = crate::advance::warp_max_u64(if live { map.trips(end - start) } else { 0 });
+            let mut e = start + map.lane as u64;
             for _ in 0..trips {
                 let x = if live && e < end {
                     self.arcs += 1;
@@ -279,7 +277,7 @@ impl frontier::Executor for Block {
                 }
                 e += width as u64;
             }
-            i += groups;
+            i += map.groups;
         }
         // Every push of the iteration (the lengths in shared memory, the items in either) is
         // visible to the whole block after this barrier.

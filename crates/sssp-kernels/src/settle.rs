@@ -34,7 +34,7 @@
 
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
-use crate::advance::{partition_walk, vwarp_width, warp_max_u64};
+use crate::advance::{any_lane, partition_walk, vwarp_width, warp_max_u64, Vwarps};
 use crate::relax::*;
 use crate::types::*;
 
@@ -140,22 +140,20 @@ pub unsafe fn relax_frontier<const C: bool>(a: &SettleArgs, step: u32, tid: u32,
         return;
     }
     let out = cand_queue(a, cand_of(step));
-    let lane = tid % width;
-    let nwarps = nthreads / width;
-    let slots = len.div_ceil(nwarps) * nwarps;
+    let map = Vwarps::of(width, tid, nthreads);
     let mut arcs = 0u64;
-    let mut i = tid / width;
+    let mut i = map.first;
     // Trip counts are equal across a physical warp (see `advance::advance_vwarp`), so the
     // warp-aggregated push is reached by whole warps.
-    while i < slots {
+    while any_lane(i < len) {
         let (start, end, du) = if i < len {
             let u = *f.items.add(i as usize);
             (*a.csr.offsets.add(u as usize), *a.csr.offsets.add(u as usize + 1), dist_of(load_packed(a.dist, u)))
         } else {
             (0, 0, INF)
         };
-        let trips = warp_max_u64((end - start).div_ceil(width as u64));
-        let mut e = start + lane as u64;
+        let trips = warp_max_u64(map.trips(end - start));
+        let mut e = start + map.lane as u64;
         for _ in 0..trips {
             let mut reached = None;
             if e < end {
@@ -167,7 +165,7 @@ pub unsafe fn relax_frontier<const C: bool>(a: &SettleArgs, step: u32, tid: u32,
             push(out, reached.unwrap_or(0), reached.is_some());
             e += width as u64;
         }
-        i += nwarps;
+        i += map.groups;
     }
     add_arcs(a.counters, arcs);
 }

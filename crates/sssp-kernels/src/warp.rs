@@ -465,6 +465,11 @@ impl GridBarrier {
         *t.add(TALLY_COUNT)
     }
 
+    /// Wait until every block of the grid has arrived (the type's doc). Not
+    /// [`GridBarrier::wait_counting`] with no pushes, though it could be: that one needs the
+    /// block's tally in shared memory (set up by the loop that counts, `tally_init`), a `u64`
+    /// counter and its bookkeeping on every arrival. The scans, multisplit and settle phases
+    /// that use this one count nothing, and some run in kernels without a tally.
     #[inline(always)]
     pub unsafe fn wait(&self) {
         block_barrier();
