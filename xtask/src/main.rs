@@ -184,6 +184,8 @@ fn module(root: &Path, tools: &Tools, arch: &str, version: &str, m: &Module, che
 /// only).
 const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
     ("sssp_pile_loop", 256, 1),
+    // The lean loop runs on the plain loop's grid (one block per SM).
+    ("sssp_pile_loop_lean", 256, 1),
     // The host loop's advance: the 4 blocks per SM it reached before the warp-wide partition
     // walk (55 registers then, 72 unbounded after).
     ("sssp_advance", 256, 4),

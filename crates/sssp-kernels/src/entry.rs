@@ -155,6 +155,8 @@ kernels! {
     Extract(ExtractArgs) = "sssp_extract", Grid;
     /// The frontier loop in one launch (Workfront, Near-Far, Bucketing).
     PileLoop(PileArgs) = "sssp_pile_loop", Resident;
+    /// The same for the common run, its options compiled in (`PileArgs::is_lean`).
+    PileLoopLean(PileArgs) = "sssp_pile_loop_lean", Resident;
     /// The frontier loop with the hub phase and the tiled advance.
     PileLoopHubs(PileArgs) = "sssp_pile_loop_hubs", Resident;
     /// The frontier loop built for 4 blocks of 256 per SM (throughput-bound runs).

@@ -107,6 +107,13 @@ mod main_module {
         grid::pile_loop::<false, false, false>(&a)
     }
 
+    /// The plain loop for the common run (`PileArgs::is_lean`), its options compiled in as
+    /// constants (`grid::pile_loop_lean`). Same grid rules as `sssp_pile_loop`.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop_lean(a: PileArgs) {
+        grid::pile_loop_lean(&a)
+    }
+
     /// The loop for runs with a hub path (thread and virtual-warp balance on graphs with vertices
     /// of at least the hub degree) and for the tiled modes: the plain loop plus the hub phase and
     /// the tiled advance. Same grid rules as `sssp_pile_loop` (resident blocks, from occupancy).

@@ -501,6 +501,51 @@ pub struct PileArgs {
     pub _pad: u32,
 }
 
+impl PileArgs {
+    /// Whether this run is the common one the lean loop serves (`grid::pile_loop_lean`, entry
+    /// `sssp_pile_loop_lean`): virtual-warp balance, stamp dedupe, no cutoff, no hub path, no
+    /// hybrid switch, no target, one solve at a time (no lanes), integer weights. That is
+    /// `auto`'s pick on road graphs and meshes; every run that is not goes to the plain loop.
+    pub fn is_lean(&self) -> bool {
+        let a = &self.adv;
+        a.balance == Balance::VirtualWarp as u32
+            && a.dedupe == Dedupe::Stamp as u32
+            && a.cutoff == NO_CUTOFF
+            && a.hub.items.is_null()
+            && a.hub.len.is_null()
+            && a.hub_zero.is_null()
+            && a.hub_pass == 0
+            && a.csr.lane_bits == 0
+            && a.csr.metric == Metric::Integer.code()
+            && self.wide_at == 0
+            && self.target == NO_TARGET
+    }
+
+    /// These arguments with every option [`PileArgs::is_lean`] pins written as a constant: for
+    /// a lean run the same run (a unit test holds the two together), and in the lean loop the
+    /// compiler drops every branch those constants decide (partition balance, lookup dedupe,
+    /// hubs, cutoff, target, the hybrid, lanes, real weights).
+    #[inline(always)]
+    pub fn leaned(&self) -> PileArgs {
+        let null = core::ptr::null_mut();
+        PileArgs {
+            adv: AdvanceArgs {
+                balance: Balance::VirtualWarp as u32,
+                dedupe: Dedupe::Stamp as u32,
+                cutoff: NO_CUTOFF,
+                hub: Queue { items: null, len: null },
+                hub_zero: null,
+                hub_pass: 0,
+                csr: Csr { lane_bits: 0, metric: Metric::Integer.code(), ..self.adv.csr },
+                ..self.adv
+            },
+            wide_at: 0,
+            target: NO_TARGET,
+            ..*self
+        }
+    }
+}
+
 /// No distance cutoff ([`AdvanceArgs::cutoff`]): every candidate below `INF` is kept.
 pub const NO_CUTOFF: u32 = u32::MAX;
 
@@ -727,6 +772,70 @@ mod tests {
         assert_eq!(dist_of(pack(7, 5)), 7);
         assert_eq!(iter_of(pack(7, 5)), 5);
         assert_eq!(dist_of(pack(INF, NO_ITER)), INF);
+    }
+
+    const PILE_BYTES: usize = core::mem::size_of::<PileArgs>();
+
+    fn bytes(p: &PileArgs) -> [u8; PILE_BYTES] {
+        // SAFETY: `PileArgs` is `repr(C)` integers and raw pointers with explicit padding fields
+        // (its size is pinned above), so every byte is initialised.
+        unsafe { core::mem::transmute_copy(p) }
+    }
+
+    /// Parameter blocks of pseudo-random bytes (any bit pattern is a valid `PileArgs`: integers
+    /// and raw pointers), made lean: the options `is_lean` checks set to what it wants.
+    fn lean_blocks() -> impl Iterator<Item = PileArgs> {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        (0..200).map(move |_| {
+            let mut b = [0u8; PILE_BYTES];
+            for byte in b.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *byte = x as u8;
+            }
+            // SAFETY: as above.
+            let mut p: PileArgs = unsafe { core::mem::transmute(b) };
+            p.adv.balance = Balance::VirtualWarp as u32;
+            p.adv.dedupe = Dedupe::Stamp as u32;
+            p.adv.cutoff = NO_CUTOFF;
+            p.adv.hub = Queue { items: core::ptr::null_mut(), len: core::ptr::null_mut() };
+            p.adv.hub_zero = core::ptr::null_mut();
+            p.adv.hub_pass = 0;
+            p.adv.csr.lane_bits = 0;
+            p.adv.csr.metric = Metric::Integer.code();
+            p.wide_at = 0;
+            p.target = NO_TARGET;
+            p
+        })
+    }
+
+    #[test]
+    fn the_lean_loop_pins_only_what_is_lean_checks() {
+        for p in lean_blocks() {
+            assert!(p.is_lean());
+            // Every byte the lean loop sees is the run's own: it changes nothing of a lean run.
+            assert_eq!(bytes(&p.leaned()), bytes(&p));
+            // Each option away from the lean value sends the run to the plain loop.
+            let away: [fn(&mut PileArgs); 11] = [
+                |p| p.adv.balance = Balance::Partition as u32,
+                |p| p.adv.dedupe = Dedupe::Lookup as u32,
+                |p| p.adv.cutoff = 1000,
+                |p| p.adv.hub.items = 8 as *mut u32,
+                |p| p.adv.hub.len = 8 as *mut u32,
+                |p| p.adv.hub_zero = 8 as *mut u32,
+                |p| p.adv.hub_pass = 1,
+                |p| p.adv.csr.lane_bits = 2,
+                |p| p.adv.csr.metric = Metric::Real.code(),
+                |p| p.wide_at = 64,
+                |p| p.target = 3,
+            ];
+            for f in away {
+                let mut q = p;
+                f(&mut q);
+                assert!(!q.is_lean());
+            }
+        }
     }
 }
 

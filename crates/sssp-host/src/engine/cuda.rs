@@ -92,6 +92,10 @@ struct Kernels {
     extract: CudaFunction,
     advance: CudaFunction,
     pile_loop: CudaFunction,
+    /// The plain loop for the common run, its options compiled in (`sssp_pile_loop_lean`,
+    /// `PileArgs::is_lean`), on a grid of its own occupancy at the plain loop's blocks per SM;
+    /// `SSSP_LEAN_LOOP=0` leaves every run to the plain loop (to compare the two).
+    pile_loop_lean: Option<(CudaFunction, u32)>,
     pile_loop_wide: CudaFunction,
     /// The loop of partition balance on graphs up to `NARROW_PARTITION_ARCS` arcs
     /// (`sssp_pile_loop_partition`).
@@ -205,6 +209,13 @@ impl Kernels {
         if loop_per_sm == 0 {
             return Err(Error::Cuda("the loop kernel cannot be resident on this device".into()));
         }
+        let lean = f(k::PileLoopLean::ENTRY)?;
+        let lean_per_sm = resident_both(&lean, &multisplit)?;
+        if lean_per_sm == 0 {
+            return Err(Error::Cuda("the lean loop kernel cannot be resident on this device".into()));
+        }
+        let lean_grid = loop_grid_cap(sms * lean_per_sm.min(loop_blocks_per_sm(PLAIN_LOOP_BLOCKS_PER_SM)));
+        let pile_loop_lean = (std::env::var_os("SSSP_LEAN_LOOP").is_none_or(|v| v != "0")).then_some((lean, lean_grid));
         let pile_loop_wide = f(k::PileLoopWide::ENTRY)?;
         let wide_per_sm = pile_loop_wide.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
         if wide_per_sm == 0 {
@@ -247,6 +258,7 @@ impl Kernels {
             wide_grid: loop_grid_cap(sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM)),
             partition_grid: loop_grid_cap(sms * partition_per_sm.min(loop_blocks_per_sm(LOOP_BLOCKS_PER_SM))),
             pile_loop,
+            pile_loop_lean,
             pile_loop_wide,
             pile_loop_partition,
             pile_block: f(k::PileBlock::ENTRY)?,
@@ -372,6 +384,10 @@ impl Kernels {
         // plain loops, which compile without (docs/gpu.md, "Traversal modes and hubs").
         let hubs = !a.adv.hub.items.is_null() || Balance::is_tiled(a.adv.balance);
         let (f, grid) = match (classified, hubs, geometry) {
+            (false, false, Geometry::Plain) if a.is_lean() && self.pile_loop_lean.is_some() => {
+                let (f, grid) = self.pile_loop_lean.as_ref().expect("checked");
+                (f, *grid)
+            }
             (false, true, _) => (&self.pile_loop_hubs, self.hubs_grid),
             (false, false, Geometry::Wide) => (&self.pile_loop_wide, self.wide_grid),
             (false, false, Geometry::Partition) => (&self.pile_loop_partition, self.partition_grid),
@@ -670,7 +686,8 @@ impl CudaEngine {
         let table = zeros(nz, v)?;
         let (cells, counters) = (zeros(CELLS + 1024, v)?, zeros64(4)?);
         let cells_at = cells_at(device_addr(&cells, &stream));
-        let most = k.loop_grid.max(k.wide_grid).max(k.partition_grid).max(k.hubs_grid) as usize;
+        let lean_grid = k.pile_loop_lean.as_ref().map_or(0, |l| l.1);
+        let most = k.loop_grid.max(k.wide_grid).max(k.partition_grid).max(k.hubs_grid).max(lean_grid) as usize;
         let block_vals = zeros64(most)?;
         let hist = zeros(MAX_BINS as usize * most, v)?;
         let block_sums = zeros64(SCAN_BLOCKS as usize)?;
