@@ -384,14 +384,14 @@ impl Kernels {
         // plain loops, which compile without (docs/gpu.md, "Traversal modes and hubs").
         let hubs = !a.adv.hub.items.is_null() || Balance::is_tiled(a.adv.balance);
         let (f, grid) = match (classified, hubs, geometry) {
-            (false, false, Geometry::Plain) if a.is_lean() && self.pile_loop_lean.is_some() => {
-                let (f, grid) = self.pile_loop_lean.as_ref().expect("checked");
-                (f, *grid)
-            }
             (false, true, _) => (&self.pile_loop_hubs, self.hubs_grid),
             (false, false, Geometry::Wide) => (&self.pile_loop_wide, self.wide_grid),
             (false, false, Geometry::Partition) => (&self.pile_loop_partition, self.partition_grid),
-            (false, false, Geometry::Plain) => (&self.pile_loop, self.loop_grid),
+            // The common run takes the loop built for it (`PileArgs::is_lean`).
+            (false, false, Geometry::Plain) => match &self.pile_loop_lean {
+                Some((lean, grid)) if a.is_lean() => (lean, *grid),
+                _ => (&self.pile_loop, self.loop_grid),
+            },
             (true, true, _) => (&self.twins()?.pile_loop_hubs, self.twins()?.hubs_grid),
             (true, false, Geometry::Wide) => (&self.twins()?.pile_loop_wide, self.twins()?.wide_grid),
             (true, false, Geometry::Partition) => (&self.twins()?.pile_loop_partition, self.twins()?.partition_grid),
