@@ -7,10 +7,10 @@
 //!   `W` is picked *on the device* from the frontier length (H-BF §5.2's dynamic virtual warps),
 //!   so the host can queue the launch without reading the length back.
 //! - `Partition`: arcs are numbered `0..E` across the frontier by an exclusive scan of degrees;
-//!   warps take chunks of [`LB_CHUNK`] consecutive arc ranks and each lane finds the vertex of
-//!   its rank by binary search inside the chunk's bracket (Davidson §IV-B's load-balanced
-//!   partitioning; the bracket is a merge-path diagonal search). Every warp does equal work,
-//!   whatever the degree distribution.
+//!   warps take chunks of 64 to 256 consecutive arc ranks ([`chunk_for`]) and each lane finds
+//!   the vertex of its rank by binary search inside the chunk's bracket (Davidson §IV-B's
+//!   load-balanced partitioning; the bracket is a merge-path diagonal search). Every warp does
+//!   equal work, whatever the degree distribution.
 //!
 //! - `Cta` and `CtaWarpScan` (Davidson §IV-B's cooperative blocks and Merrill's CTA+Warp+Scan)
 //!   work on tiles of [`BLOCK`] input vertices held in a [`Tile`] (shared memory on the GPU):
@@ -206,7 +206,7 @@ unsafe fn relax_arc<const C: bool, const FILTER: bool>(
     let r = if C && class == ARC_SINGLE {
         relax_single(a.dist, v, c, a.iter)
     } else if FILTER {
-        relax(a.dist, v, c, a.iter)
+        relax_seen(a.dist, v, c, a.iter, load_dist_for_test(a.dist, v))
     } else {
         relax_direct(a.dist, v, c, a.iter)
     };
@@ -380,8 +380,12 @@ pub unsafe fn advance_of<const C: bool, const VWARP: bool>(
     // Whole warps with nothing to do leave at once. A grid is sized for the largest frontier,
     // but road graphs run hundreds of iterations over a few hundred vertices: without this,
     // every idle warp still walks the loop prologues and the warp reductions below.
-    let needed =
-        if partition { partition_total(a, len).div_ceil(LB_CHUNK as u64) * 32 } else { len as u64 * width as u64 };
+    let needed = if partition {
+        let total = partition_total(a, len);
+        total.div_ceil(chunk_for(total, nthreads)) * 32
+    } else {
+        len as u64 * width as u64
+    };
     if (tid & !31) as u64 >= needed {
         return 0;
     }
@@ -488,11 +492,11 @@ unsafe fn advance_partition_small<const C: bool>(a: &AdvanceArgs, len: u32, tid:
     let mut arcs = 0u64;
     {
         let mut step = partition_step::<C>(a, &mut arcs);
-        let chunk = LB_CHUNK as u64;
+        let chunk = chunk_for(total, nthreads);
         let mut c = (tid / 32) as u64;
         while c * chunk < total {
             let lo = c * chunk;
-            walk_lanes(lo, (lo + chunk).min(total), p, d, len, lane, &mut step);
+            walk_lanes(lo, chunk, (lo + chunk).min(total), p, d, len, lane, &mut step);
             c += (nthreads / 32) as u64;
         }
     }
@@ -523,6 +527,30 @@ unsafe fn partition_step<'a, const C: bool>(
     }
 }
 
+/// Ranks a warp takes at a time in the partitioned advance of `total` arcs over `nthreads`
+/// threads: 64 when every warp then has one chunk at most, 128 up to 2,048 arcs a warp, else
+/// [`LB_CHUNK`] (256, also what the walks that are not an iteration's advance take:
+/// certificates, trees, settling). A lane walks its ranks of a chunk one after another
+/// (`chunk / 32` trips, each a chain of dependent loads and atomics), so where the warps have a
+/// chunk or a few each, the chunk's trips are the iteration's time; where they have many, each
+/// chunk's two bracket searches are paid per arc. On the H100 a `gen:grid2d:1000x1000`
+/// partition iteration (a few thousand arcs) took 27.2 us in chunks of 256, 19.3 in 128, 17.3
+/// in 64 and 17.6 in 32; `gen:kron:16` 0.377-0.390 ms in 256 and 0.321-0.341 in 128, while 64
+/// and 32 made the big iterations of kron 18-22 slower: kron 22 8.14 ms in 256, 7.88 in 128,
+/// 9.40 in 64, and kron 24 took 36.4 ms in 128 against 33.0 in 256 (docs/benchmarks.md,
+/// "Chunks by the iteration's size").
+#[inline(always)]
+pub fn chunk_for(total: u64, nthreads: u32) -> u64 {
+    let per_warp = total / (nthreads / 32).max(1) as u64;
+    if per_warp <= 64 {
+        64
+    } else if per_warp <= 2048 {
+        128
+    } else {
+        LB_CHUNK as u64
+    }
+}
+
 /// Load-balanced partitioning advance. Returns arcs relaxed by this thread.
 ///
 /// On the GPU the walk is [`partition_walk_slots`]: a chunk's slots are read once, by a lane
@@ -542,7 +570,7 @@ unsafe fn advance_partition<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, 
         arcs
     }
     #[cfg(not(target_arch = "nvptx64"))]
-    partition_walk(prefix, len, tid, nthreads, |at| {
+    partition_walk_in(prefix, len, tid, nthreads, chunk_for(*prefix.add(len as usize), nthreads), |at| {
         let x = match at {
             Some((s, r)) => {
                 let u = input_item(a, s);
@@ -742,12 +770,24 @@ pub unsafe fn partition_walk(
     len: u32,
     tid: u32,
     nthreads: u32,
+    step: impl FnMut(Option<(u32, u64)>),
+) {
+    partition_walk_in(prefix, len, tid, nthreads, LB_CHUNK as u64, step)
+}
+
+/// [`partition_walk`] in chunks of `chunk` ranks (a multiple of 32).
+#[inline(always)]
+pub unsafe fn partition_walk_in(
+    prefix: *const u64,
+    len: u32,
+    tid: u32,
+    nthreads: u32,
+    chunk: u64,
     mut step: impl FnMut(Option<(u32, u64)>),
 ) {
     let total = *prefix.add(len as usize);
     let lane = (tid % 32) as u64;
     let nwarps = (nthreads / 32) as u64;
-    let chunk = LB_CHUNK as u64;
     let nchunks = total.div_ceil(chunk);
     let mut c = (tid / 32) as u64;
     while c < nchunks {
@@ -788,7 +828,7 @@ unsafe fn partition_walk_slots(
     let total = *prefix.add(len as usize);
     let lane = tid % 32;
     let nwarps = (nthreads / 32) as u64;
-    let chunk = LB_CHUNK as u64;
+    let chunk = chunk_for(total, nthreads);
     let nchunks = total.div_ceil(chunk);
     let mut c = (tid / 32) as u64;
     while c < nchunks {
@@ -802,7 +842,7 @@ unsafe fn partition_walk_slots(
             let mine = lane < width;
             let p = if mine { *prefix.add((s_lo + lane) as usize) } else { u64::MAX };
             let d = if mine { load(s_lo + lane) } else { Slot { u: 0, start: 0 } };
-            walk_lanes(lo, hi, p, d, width, lane, &mut step);
+            walk_lanes(lo, chunk, hi, p, d, width, lane, &mut step);
         } else {
             let mut r = lo + lane as u64;
             while r < lo + chunk {
@@ -819,7 +859,7 @@ unsafe fn partition_walk_slots(
     }
 }
 
-/// The ranks `lo..lo + LB_CHUNK` of one chunk (those from `hi` on past the end: `step(None)`)
+/// The ranks `lo..lo + chunk` of one chunk (those from `hi` on past the end: `step(None)`)
 /// over `width <= 32` slots held in the warp's lanes, lane `j` holding slot `j`'s prefix `p`
 /// (`p` of lane 0 at most `lo`) and data `d`: each lane finds its rank's slot, the last lane
 /// with `p <= r`, by five halvings of `0..width` with every lane shuffling at its own
@@ -828,6 +868,7 @@ unsafe fn partition_walk_slots(
 #[inline(always)]
 unsafe fn walk_lanes(
     lo: u64,
+    chunk: u64,
     hi: u64,
     p: u64,
     d: Slot,
@@ -837,7 +878,7 @@ unsafe fn walk_lanes(
 ) {
     use crate::warp::{broadcast, broadcast_u64};
     let mut r = lo + lane as u64;
-    while r < lo + LB_CHUNK as u64 {
+    while r < lo + chunk {
         let (mut l, mut h) = (0u32, width);
         for _ in 0..5 {
             let mid = (l + h) / 2;
@@ -917,6 +958,27 @@ pub(crate) fn warp_max_u64(x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_grow_with_the_arcs_per_warp() {
+        // 264 blocks of 256 threads: 2,112 warps (the partition loop's grid on an H100).
+        let n = 264 * 256;
+        let warps = n as u64 / 32;
+        assert_eq!(chunk_for(0, n), 64);
+        assert_eq!(chunk_for(warps * 64, n), 64);
+        assert_eq!(chunk_for(warps * 64 + warps, n), 128);
+        assert_eq!(chunk_for(warps * 2048, n), 128);
+        assert_eq!(chunk_for(warps * 2049, n), LB_CHUNK as u64);
+        assert_eq!(chunk_for(u64::MAX, n), LB_CHUNK as u64);
+        // A grid of less than a warp (the CPU's smallest) counts as one warp.
+        assert_eq!(chunk_for(100, 8), 128);
+        let mut last = 0;
+        for total in (0..10_000_000u64).step_by(9_973) {
+            let c = chunk_for(total, n);
+            assert!(c % 32 == 0 && c <= LB_CHUNK as u64 && c >= last, "total {total}: chunk {c}");
+            last = c;
+        }
+    }
 
     #[test]
     fn vwarp_width_is_a_power_of_two_in_range() {

@@ -113,14 +113,47 @@ pub struct Relaxation {
 /// Lower `v`'s distance to `cand` if smaller, stamping `iter` (one 64-bit atomic min).
 #[inline(always)]
 pub unsafe fn relax(dist: *mut u64, v: u32, cand: u32, iter: u32) -> Relaxation {
-    // Distances only fall, so a candidate that does not beat a plain read of the current value
-    // cannot beat the value the atomic would see. Most relaxations fail this test (all but the
-    // first arcs into a hub), and a load costs far less than a contended 64-bit atomic.
-    let seen = dist_of(load_packed(dist, v));
+    relax_seen(dist, v, cand, iter, dist_of(load_packed(dist, v)))
+}
+
+/// [`relax`] after a read `seen` of `v`'s distance that the caller made, at any earlier
+/// moment: distances only fall, so a candidate that does not beat a read of the distance
+/// cannot beat the value the atomic would see. Most relaxations fail this test (all but the
+/// first arcs into a hub), and a load costs far less than a contended 64-bit atomic. An older
+/// read is larger or equal, so it only lets more candidates through to the atomic, which
+/// decides.
+#[inline(always)]
+pub unsafe fn relax_seen(dist: *mut u64, v: u32, cand: u32, iter: u32, seen: u32) -> Relaxation {
     if cand >= seen {
         return Relaxation { improved: false, first: false, prev: seen };
     }
     relax_direct(dist, v, cand, iter)
+}
+
+/// `v`'s distance for [`relax_seen`]'s test only: on the GPU a plain load, which the SM's L1
+/// may serve with a value older than the last atomic's (never below it: distances only fall),
+/// where [`load_packed`] always goes to L2. The partitioned and tiled advances serve
+/// scale-free graphs, whose arcs lead mostly into a few hubs: their lines then stay in each
+/// SM's L1 instead of every test queueing at the same L2 slices. An aligned 64-bit load is
+/// single-copy atomic, so the word read is one that was stored. Never for a distance that is
+/// expanded (a stale tail distance would relax its arcs too weakly, and nothing would redo it).
+#[inline(always)]
+pub unsafe fn load_dist_for_test(dist: *mut u64, v: u32) -> u32 {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        let w: u64;
+        core::arch::asm!(
+            "ld.global.u64 {w}, [{p}];",
+            w = out(reg64) w,
+            p = in(reg64) dist.add(v as usize),
+            options(readonly, nostack, preserves_flags)
+        );
+        dist_of(w)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        dist_of(load_packed(dist, v))
+    }
 }
 
 /// [`relax`] without the read before the atomic: where heads are rarely contended (the thread
