@@ -835,13 +835,24 @@ unsafe fn partition_walk_slots(
         let lo = c * chunk;
         let hi = (lo + chunk).min(total);
         let s_lo = warp_segment_of(prefix, 0, len, lo);
-        let s_hi = warp_segment_of(prefix, s_lo, len, hi - 1);
+        // Lane j reads slot s_lo + j's prefix and data at once (the slot `len`: its prefix, the
+        // total, which no rank reaches). The bracket's last slot is the last lane whose prefix
+        // is at most `hi - 1` (they are a run of lanes from lane 0: prefixes ascend), unless all
+        // 32 are: only then is it searched for. A second warp search for every chunk was two
+        // or three dependent loads before its slots could be read.
+        let ours = s_lo + lane <= len;
+        let q = if ours { *prefix.add((s_lo + lane) as usize) } else { u64::MAX };
+        let d = if s_lo + lane < len { load(s_lo + lane) } else { Slot { u: 0, start: 0 } };
+        let within = crate::warp::ballot(crate::warp::FULL_WARP, q < hi);
+        let s_hi = if within == u32::MAX {
+            warp_segment_of(prefix, s_lo, len, hi - 1)
+        } else {
+            s_lo + 31 - within.leading_zeros()
+        };
         let width = s_hi - s_lo + 1;
         if width <= 32 {
             // Lane j holds slot s_lo + j (lanes past the bracket hold a prefix no rank reaches).
-            let mine = lane < width;
-            let p = if mine { *prefix.add((s_lo + lane) as usize) } else { u64::MAX };
-            let d = if mine { load(s_lo + lane) } else { Slot { u: 0, start: 0 } };
+            let p = if lane < width { q } else { u64::MAX };
             walk_lanes(lo, chunk, hi, p, d, width, lane, &mut step);
         } else {
             let mut r = lo + lane as u64;
