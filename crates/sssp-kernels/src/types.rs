@@ -18,8 +18,10 @@ pub const BLOCK: u32 = 256;
 /// Widest virtual warp (H-BF's dynamic virtual warps go from 1 to 32 lanes).
 pub const MAX_VWARP: u32 = 32;
 
-/// Ranks (arcs) one warp takes at a time in load-balanced partitioning. Large enough that the
-/// two bracketing binary searches per chunk are amortised, small enough to spread work evenly.
+/// Ranks (arcs) one warp takes at a time in load-balanced partitioning, where nothing else is
+/// asked for: large enough that the two bracketing binary searches per chunk are amortised,
+/// small enough to spread work evenly. An iteration's advance takes 64 or 128 when its arcs
+/// are few per warp (`advance::chunk_for`: a lane's trips of a chunk run one after another).
 pub const LB_CHUNK: u32 = 32 * 8;
 
 /// A distance and the iteration that last lowered it, packed into one `u64` so that one 64-bit
