@@ -181,8 +181,9 @@ const NOTHING: Emit = Emit { v: 0, near: false, far: false };
 /// into an in-degree-1 head stores without an atomic. Counting the arc in `arcs` is the
 /// caller's when `C = false` (before the call: the plain kernels compile exactly as they did
 /// before classes existed) and this function's when `C = true` (only arcs really relaxed).
-/// `FILTER`: read the head's distance before the atomic min ([`relax`]) or not
-/// ([`relax_direct`]; see [`VWARP_FILTERS`]).
+/// `FILTER`: read the head's distance before the atomic min ([`relax_seen`] after
+/// [`load_dist_for_test`], a read L1 may serve) or not ([`relax_direct`]; see
+/// [`VWARP_FILTERS`]).
 #[inline(always)]
 unsafe fn relax_arc<const C: bool, const FILTER: bool>(
     a: &AdvanceArgs,
