@@ -248,6 +248,38 @@ unsafe fn emit(a: &AdvanceArgs, x: Emit) {
     }
 }
 
+/// [`emit`] for the partition loop's advance when its pushes build the near queue's degree
+/// prefix (`a.push_prefix` not null, see `PileArgs::push_prefix`): a near push carries its
+/// vertex's out-degree, read here (only by the lanes that push), and the next iteration's
+/// partitioned advance reads the prefix instead of scanning its input's degrees (two grid
+/// barriers fewer on the GPU). The far push is [`emit`]'s.
+#[inline(always)]
+unsafe fn emit_prefixed(a: &AdvanceArgs, x: Emit) {
+    let deg = if x.near {
+        let (start, end) = a.csr.arcs(x.v);
+        (end - start) as u32
+    } else {
+        0
+    };
+    #[cfg(target_arch = "nvptx64")]
+    crate::warp::warp_push_prefixed(a.output, a.push_prefix, x.v, x.near, deg);
+    #[cfg(not(target_arch = "nvptx64"))]
+    if x.near {
+        // One atomic add per push, in the order the GPU's warps take theirs. The end of the
+        // run is also the next push's start: both write the same value, so the stores are
+        // atomic (racing plain stores would be a data race even when the values agree).
+        use core::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+        let old = AtomicU64::from_ptr(a.output.len as *mut u64).fetch_add(1 | (deg as u64) << 32, Relaxed);
+        let slot = old as u32 as usize;
+        AtomicU32::from_ptr(a.output.items.add(slot)).store(x.v, Relaxed);
+        AtomicU64::from_ptr(a.push_prefix.add(slot)).store(old >> 32, Relaxed);
+        AtomicU64::from_ptr(a.push_prefix.add(slot + 1)).store((old >> 32) + deg as u64, Relaxed);
+    }
+    if a.buckets.nbuckets != 0 {
+        push(a.buckets.far, x.v, x.far);
+    }
+}
+
 /// Whether the thread and virtual-warp advances read a head's distance before its atomic min.
 /// Not on the GPU: those modes serve road graphs and meshes, whose heads are rarely contended,
 /// so the read only lengthens each improving relaxation by a round trip ([`relax_direct`]).
@@ -391,7 +423,11 @@ pub unsafe fn advance_of<const C: bool, const VWARP: bool>(
         return 0;
     }
     if partition {
-        advance_partition::<C>(a, len, tid, nthreads)
+        // The partition loop's advance (and the CPU's, which runs every loop) builds the
+        // output's degree prefix when the host asked for it; the other GPU loops never do, and
+        // scan their inputs (`grid::Grid::advance`).
+        let prefixed = (!VWARP || cfg!(not(target_arch = "nvptx64"))) && !a.push_prefix.is_null();
+        advance_partition::<C>(a, len, tid, nthreads, prefixed)
     } else {
         advance_vwarp::<C>(a, len, width, tid, nthreads)
     }
@@ -492,7 +528,7 @@ unsafe fn advance_partition_small<const C: bool>(a: &AdvanceArgs, len: u32, tid:
     let d = Slot { u, start };
     let mut arcs = 0u64;
     {
-        let mut step = partition_step::<C>(a, &mut arcs);
+        let mut step = partition_step::<C>(a, &mut arcs, !a.push_prefix.is_null());
         let chunk = chunk_for(total, nthreads);
         let mut c = (tid / 32) as u64;
         while c * chunk < total {
@@ -513,6 +549,7 @@ unsafe fn advance_partition_small<const C: bool>(a: &AdvanceArgs, len: u32, tid:
 unsafe fn partition_step<'a, const C: bool>(
     a: &'a AdvanceArgs,
     arcs: &'a mut u64,
+    prefixed: bool,
 ) -> impl FnMut(Option<(Slot, u64)>) + 'a {
     move |at| {
         let x = match at.map(|(slot, offset)| (slot, offset, live_dist(a, None, slot.u))) {
@@ -524,7 +561,11 @@ unsafe fn partition_step<'a, const C: bool>(
             }
             _ => NOTHING,
         };
-        emit(a, x);
+        if prefixed {
+            emit_prefixed(a, x);
+        } else {
+            emit(a, x);
+        }
     }
 }
 
@@ -542,10 +583,13 @@ unsafe fn partition_step<'a, const C: bool>(
 /// "Chunks by the iteration's size").
 #[inline(always)]
 pub fn chunk_for(total: u64, nthreads: u32) -> u64 {
-    let per_warp = total / (nthreads / 32).max(1) as u64;
-    if per_warp <= 64 {
+    // `total / warps <= 64` and `<= 2048`, by multiplications: a 64-bit division is a
+    // subroutine of some 70 instructions on the GPU, and every thread calls this twice an
+    // advance.
+    let warps = (nthreads / 32).max(1) as u64;
+    if total < 65 * warps {
         64
-    } else if per_warp <= 2048 {
+    } else if total < 2049 * warps {
         128
     } else {
         LB_CHUNK as u64
@@ -558,7 +602,7 @@ pub fn chunk_for(total: u64, nthreads: u32) -> u64 {
 /// each, and handed to the lanes of their ranks by shuffles, which takes most of the dependent
 /// loads off each rank's path (see there). The CPU walks rank by rank.
 #[inline(always)]
-unsafe fn advance_partition<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32) -> u64 {
+unsafe fn advance_partition<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, nthreads: u32, prefixed: bool) -> u64 {
     let prefix = partition_prefix(a);
     let mut arcs = 0u64;
     #[cfg(target_arch = "nvptx64")]
@@ -567,7 +611,7 @@ unsafe fn advance_partition<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, 
             let u = input_item(a, s);
             Slot { u, start: a.csr.arcs(u).0 }
         };
-        partition_walk_slots(prefix, len, tid, nthreads, load, partition_step::<C>(a, &mut arcs));
+        partition_walk_slots(prefix, len, tid, nthreads, load, partition_step::<C>(a, &mut arcs, prefixed));
         arcs
     }
     #[cfg(not(target_arch = "nvptx64"))]
@@ -588,7 +632,11 @@ unsafe fn advance_partition<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, 
             }
             None => NOTHING,
         };
-        emit(a, x);
+        if prefixed {
+            emit_prefixed(a, x);
+        } else {
+            emit(a, x);
+        }
     });
     #[cfg(not(target_arch = "nvptx64"))]
     arcs
@@ -982,6 +1030,25 @@ mod tests {
         assert_eq!(chunk_for(warps * 2048, n), 128);
         assert_eq!(chunk_for(warps * 2049, n), LB_CHUNK as u64);
         assert_eq!(chunk_for(u64::MAX, n), LB_CHUNK as u64);
+        assert_eq!(chunk_for(warps * 65 - 1, n), 64);
+        assert_eq!(chunk_for(warps * 2049 - 1, n), 128);
+        // The tiers are those of the arcs per warp, rounded down, for any grid.
+        for threads in [8, 32, 96, 1024, n, 132 * 4 * 256] {
+            let w = (threads / 32).max(1) as u64;
+            for total in
+                (0..w * 3000).step_by((w as usize * 7).max(1)).chain([w * 65 - 1, w * 65, w * 2049 - 1, w * 2049])
+            {
+                let per = total / w;
+                let want = if per <= 64 {
+                    64
+                } else if per <= 2048 {
+                    128
+                } else {
+                    LB_CHUNK as u64
+                };
+                assert_eq!(chunk_for(total, threads), want, "total {total}, {threads} threads");
+            }
+        }
         // A grid of less than a warp (the CPU's smallest) counts as one warp.
         assert_eq!(chunk_for(100, 8), 128);
         let mut last = 0;

@@ -59,9 +59,9 @@ const SMEM_DEGS: usize = SMEM_VERTS + 2 * CAP;
 const SMEM_CELLS: usize = SMEM_DEGS + 2 * CAP;
 const SMEM_VALS: usize = SMEM_CELLS + NUM_CELLS;
 const SMEM_BYTES: usize = SMEM_VALS * 4 + WARPS_HERE as usize * 8;
-const _: () = assert!(SMEM_BYTES == 33280 && SMEM_VALS % 2 == 0 && SMEM_STARTS == 0);
+const _: () = assert!(SMEM_BYTES == 33304 && SMEM_VALS % 2 == 0 && SMEM_STARTS == 0);
 
-core::arch::global_asm!(".shared .align 8 .b8 sssp_block_loop_smem[33280];");
+core::arch::global_asm!(".shared .align 8 .b8 sssp_block_loop_smem[33304];");
 
 #[inline(always)]
 unsafe fn smem() -> *mut u32 {
@@ -194,7 +194,7 @@ pub unsafe fn pile_block(g: &PileArgs) {
     // memory, and the lengths back in their cells (the state is thread 0's, below).
     if st.done == 0 && shared_cur {
         let k = st.k;
-        let len = *cells.add((k % 3) as usize);
+        let len = *cells.add(near_cell(k));
         let q = SplitQueue { side: (k % 2) as usize, device: if k.is_multiple_of(2) { p.near[0] } else { p.near[1] } };
         let mut i = t;
         while i < len.min(BLOCK_QUEUE_CAP) {

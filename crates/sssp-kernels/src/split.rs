@@ -228,7 +228,7 @@ pub enum Next {
 #[inline(always)]
 pub unsafe fn after_iteration(st: &mut PileState, cells: *mut u32, nbuckets: u32, known: Option<u32>) -> Next {
     st.iters += 1;
-    let next = known.unwrap_or_else(|| load_len(cell(cells, ((st.k + 1) % 3) as usize)));
+    let next = known.unwrap_or_else(|| load_len(cell(cells, near_cell(st.k + 1))));
     // Queues alternate with k's parity and cells with k mod 3: keep k mod 6. The ring moves on
     // whatever comes next, so the next iteration pushes into the cell after the one just read,
     // even when it starts from a slot or after a split. Left in place, the first threads to
@@ -331,11 +331,19 @@ pub unsafe fn pile_step(p: &PileArgs, st: &PileState) -> AdvanceArgs {
     let (cur, next) = if k.is_multiple_of(2) { (p.near[0], p.near[1]) } else { (p.near[1], p.near[0]) };
     let far = if st.far == 0 { p.far[0] } else { p.far[1] };
     let b = &p.adv.buckets;
-    let input = if st.from_slot != 0 { b.slot(st.current - st.window) } else { Queue { items: cur, len: c(k % 3) } };
+    let near = |k: u32| cell(p.cells, near_cell(k));
+    let input = if st.from_slot != 0 { b.slot(st.current - st.window) } else { Queue { items: cur, len: near(k) } };
     let (output, zero_len) = if p.adv.dedupe == Dedupe::Lookup as u32 {
         (Queue { items: p.scratch, len: c(3 + st.scratch) }, c(3 + (st.scratch ^ 1)))
     } else {
-        (Queue { items: next, len: c((k + 1) % 3) }, c((k + 2) % 3))
+        (Queue { items: next, len: near(k + 1) }, near(k + 2))
+    };
+    // The near queues' degree prefixes alternate with them (`PileArgs::push_prefix`): this
+    // iteration reads (or scans into) its input's and its pushes build the next queue's.
+    let (scan, push_prefix) = match p.push_prefix {
+        x if x.is_null() => (p.adv.scan, x),
+        x if k.is_multiple_of(2) => (p.adv.scan, x),
+        x => (x as *const u64, p.adv.scan as *mut u64),
     };
     // The hybrid's switch: a wide input needs no ordering (Davidson et al. §VI). Its length is
     // final here (the previous phase ended at a barrier, and nothing pushes into an input).
@@ -345,6 +353,8 @@ pub unsafe fn pile_step(p: &PileArgs, st: &PileState) -> AdvanceArgs {
         input,
         output,
         zero_len,
+        scan,
+        push_prefix,
         hub,
         hub_zero,
         iter: st.iters + 1,
@@ -364,14 +374,14 @@ pub unsafe fn pile_step(p: &PileArgs, st: &PileState) -> AdvanceArgs {
 #[inline(always)]
 pub unsafe fn current_near(p: &PileArgs, st: &PileState) -> Queue {
     let cur = if st.k.is_multiple_of(2) { p.near[0] } else { p.near[1] };
-    Queue { items: cur, len: cell(p.cells, (st.k % 3) as usize) }
+    Queue { items: cur, len: cell(p.cells, near_cell(st.k)) }
 }
 
 /// The next near queue of the iteration the state describes (where lookup dedupe compacts to).
 #[inline(always)]
 pub unsafe fn next_near(p: &PileArgs, st: &PileState) -> Queue {
     let next = if st.k.is_multiple_of(2) { p.near[1] } else { p.near[0] };
-    Queue { items: next, len: cell(p.cells, ((st.k + 1) % 3) as usize) }
+    Queue { items: next, len: cell(p.cells, near_cell(st.k + 1)) }
 }
 
 #[cfg(test)]
@@ -496,17 +506,17 @@ mod tests {
         let mut cells = [0u32; NUM_CELLS];
         let mut st = PileState::default();
         assert_eq!(st.input_len(), None, "the start state knows no length");
-        cells[1] = 4; // next near queue non-empty
+        cells[near_cell(1)] = 4; // next near queue non-empty
         assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3, None) }, Next::Iterate);
         assert_eq!((st.k, st.from_slot, st.iters), (1, 0, 1));
         assert_eq!(st.input_len(), Some(4), "the length it read is the next input's");
-        cells[2] = 0;
+        cells[near_cell(2)] = 0;
         cells[CELL_SLOTS + 2] = 7; // slot 1 empty, slot 2 not
         assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3, None) }, Next::Iterate);
         // The ring moves on with the slot, so the next pushes go past the cell just read.
         assert_eq!((st.current, st.from_slot, st.k), (2, 1, 2));
         assert_eq!(st.input_len(), None, "a slot's length is read by the advance");
-        cells[0] = 0;
+        cells[near_cell(3)] = 0;
         assert_eq!(unsafe { after_iteration(&mut st, cells.as_mut_ptr(), 3, None) }, Next::Split);
         assert_eq!(after_split(&mut st, Some(9)), Next::Iterate);
         assert_eq!((st.window, st.current, st.far, st.splits), (9, 9, 1, 1));
@@ -525,7 +535,7 @@ mod tests {
         let mut known = PileState::default();
         assert_eq!(unsafe { after_iteration(&mut known, cells.as_mut_ptr(), 3, Some(5)) }, Next::Iterate);
         let mut read = PileState::default();
-        cells[1] = 5;
+        cells[near_cell(1)] = 5;
         assert_eq!(unsafe { after_iteration(&mut read, cells.as_mut_ptr(), 3, None) }, Next::Iterate);
         assert_eq!((known.k, known.from_slot, known.input_len()), (read.k, read.from_slot, Some(5)));
         // A known 0 moves on to the slots, as an empty cell does.

@@ -329,6 +329,12 @@ pub struct AdvanceArgs {
     /// For [`Balance::Partition`]: exclusive prefix sums of the input's degrees, `len + 1`
     /// entries. Null with a null `input.items` means "use the CSR offsets".
     pub scan: *const u64,
+    /// The output's degree prefix, built by the pushes themselves (`advance::emit_prefixed`):
+    /// with it, the next iteration's partitioned advance needs no scan of its input. Room for
+    /// `n + 1` entries; null: the pushes write none. Only the partition loop's advance writes
+    /// it (`grid::pile_loop` with `SMALL`, and the CPU engine): [`PileArgs::push_prefix`] says
+    /// when.
+    pub push_prefix: *mut u64,
     pub counters: *mut Counters,
     /// The current iteration, stamped into improved vertices (starts at 1; the source has 0).
     pub iter: u32,
@@ -501,6 +507,14 @@ pub struct PileArgs {
     /// Stop as soon as this vertex's distance is final (bucketed runs; [`NO_TARGET`]: none).
     pub target: u32,
     pub _pad: u32,
+    /// The second degree prefix (`n + 1` entries), beside `adv.scan`: the near queue `j`'s
+    /// prefix is `adv.scan` for `j = 0` and this for `j = 1`, and each iteration's pushes
+    /// build the next queue's (`split::pile_step`). Null: every partitioned iteration scans
+    /// its input's degrees into `adv.scan`. The host sets it only where every push into the
+    /// near queue can carry its degree: partition balance, stamp dedupe (each vertex enters
+    /// the near queue once an iteration, so a queue's degrees sum to at most `m`), fewer than
+    /// 2^32 arcs (the sum is counted in 32 bits), one solve at a time, no hub path.
+    pub push_prefix: *mut u64,
 }
 
 impl PileArgs {
@@ -538,10 +552,12 @@ impl PileArgs {
                 hub_zero: null,
                 hub_pass: 0,
                 csr: Csr { lane_bits: 0, metric: Metric::Integer.code(), ..self.adv.csr },
+                push_prefix: core::ptr::null_mut(),
                 ..self.adv
             },
             wide_at: 0,
             target: NO_TARGET,
+            push_prefix: core::ptr::null_mut(),
             ..*self
         }
     }
@@ -591,6 +607,14 @@ pub const CELL_BARRIER_TALLY: usize = 56;
 pub const CELL_FAR: usize = 8;
 /// Index of the `MAX_BUCKETS` slot length cells.
 pub const CELL_SLOTS: usize = 10;
+/// Index of the near queues' length cells: three pairs of `u32`, 8-byte aligned (see
+/// [`near_cell`]), in the cells' third 128-byte line, apart from the grid barrier's cells (5,
+/// 6) and tallies (56-59). Until 2026-11-28 the near lengths were cells 0-2, in the barrier's
+/// line; moved here (for the pairs), the lean loop ran NY in 4.21-4.22 ms against 4.41 and
+/// `gen:road:1000000` in 5.95 against 6.45 on the H100 (docs/benchmarks.md, "Prefixes built
+/// by the pushes"): every push's atomic on a length cell no longer queues at the line the
+/// barrier polls. Cells 0-2 are unused since.
+pub const CELL_NEAR: usize = 64;
 /// Index of the [`PileState`] (12 cells).
 pub const CELL_STATE: usize = 40;
 /// Index of the two hub-queue length cells: iteration `i` pushes into `CELL_HUB + i % 2` and
@@ -607,8 +631,19 @@ pub fn hub_ring(items: *mut u32, cells: *mut u32, iter: u32) -> (Queue, *mut u32
     let at = |k: u32| cells.wrapping_add(CELL_HUB + (k % 2) as usize);
     (Queue { items, len: at(iter) }, at(iter + 1))
 }
-/// Number of `u32` cells an engine allocates.
-pub const NUM_CELLS: usize = 64;
+/// Number of `u32` cells an engine allocates (8-byte aligned: the near pairs and the barrier
+/// tallies are read as `u64`).
+pub const NUM_CELLS: usize = 70;
+
+/// The length cell of near ring position `k` (the frontiers' and the persistent loops' ring:
+/// an iteration reads `k % 3`, pushes into `k + 1`, zeroes `k + 2`). Each is the low half of
+/// a `u64` pair whose high half counts the arcs of the queue's vertices when the pushes build
+/// its degree prefix ([`PileArgs::push_prefix`]): one 64-bit atomic add per warp then hands
+/// out both a run of slots and the prefix at its first slot.
+#[inline(always)]
+pub const fn near_cell(k: u32) -> usize {
+    CELL_NEAR + 2 * (k % 3) as usize
+}
 
 /// Parameters of the init kernel: set every distance to unreached and the frontier to `[source]`
 /// (`source >= n`: no source and an empty frontier, for [`SeedArgs`] to fill).
@@ -710,14 +745,14 @@ const _: () = assert!(core::mem::size_of::<Queue>() == 16);
 const _: () = assert!(core::mem::size_of::<Counters>() == 32);
 const _: () = assert!(core::mem::size_of::<TreeArgs>() == 40 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<Buckets>() == 8 + 8 + 16 + 24);
-const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 40 + 8 + 16 + 16 + 8 + 8 + 8 + 16 + 56 + 16 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<AdvanceArgs>() == 40 + 8 + 16 + 16 + 8 + 8 + 8 + 8 + 16 + 56 + 16 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<PileState>() == 48);
 const _: () = assert!(CELL_SLOTS + MAX_BUCKETS as usize <= CELL_STATE);
 const _: () = assert!(CELL_STATE + 12 <= CELL_HUB && CELL_HUB + 2 <= NUM_CELLS);
 const _: () = assert!(CELL_HUB + 2 <= CELL_BARRIER_TALLY && CELL_BARRIER_TALLY % 2 == 0);
-const _: () = assert!(CELL_BARRIER_TALLY + 4 <= NUM_CELLS);
+const _: () = assert!(CELL_BARRIER_TALLY + 4 <= CELL_NEAR && CELL_NEAR % 2 == 0 && CELL_NEAR + 6 <= NUM_CELLS);
 const _: () = assert!(MAX_BUCKETS + 2 <= MAX_BINS);
-const _: () = assert!(core::mem::size_of::<PileArgs>() == 208 + 16 + 16 + 16 + 8 + 8 + 8 + 8 + 8);
+const _: () = assert!(core::mem::size_of::<PileArgs>() == 216 + 16 + 16 + 16 + 8 + 8 + 8 + 8 + 8 + 8);
 const _: () = assert!(core::mem::size_of::<MultisplitArgs>() == 48 + 16);
 const _: () = assert!(core::mem::size_of::<DedupeArgs>() == 40);
 const _: () = assert!(core::mem::size_of::<InitArgs>() == 8 + 16 + 8 + 8 + 8);
@@ -799,8 +834,10 @@ mod tests {
             p.adv.hub_pass = 0;
             p.adv.csr.lane_bits = 0;
             p.adv.csr.metric = Metric::Integer.code();
+            p.adv.push_prefix = core::ptr::null_mut();
             p.wide_at = 0;
             p.target = NO_TARGET;
+            p.push_prefix = core::ptr::null_mut();
             p
         })
     }
@@ -812,7 +849,7 @@ mod tests {
             // Every byte the lean loop sees is the run's own: it changes nothing of a lean run.
             assert_eq!(p.leaned().bytes(), p.bytes());
             // Each option away from the lean value sends the run to the plain loop.
-            let away: [fn(&mut PileArgs); 11] = [
+            let away: [fn(&mut PileArgs); 13] = [
                 |p| p.adv.balance = Balance::Partition as u32,
                 |p| p.adv.dedupe = Dedupe::Lookup as u32,
                 |p| p.adv.cutoff = 1000,
@@ -824,6 +861,8 @@ mod tests {
                 |p| p.adv.csr.metric = Metric::Real.code(),
                 |p| p.wide_at = 64,
                 |p| p.target = 3,
+                |p| p.push_prefix = 8 as *mut u64,
+                |p| p.adv.push_prefix = 8 as *mut u64,
             ];
             for f in away {
                 let mut q = p;

@@ -170,6 +170,45 @@ unsafe fn warp_push_counting<const TALLY: bool>(q: Queue, v: u32, keep: bool) {
     }
 }
 
+/// [`warp_push_tallied`] that also writes the queue's degree prefix (`PileArgs::push_prefix`):
+/// `q.len` is the low half of a `u64` pair whose high half counts the arcs of the queue's
+/// vertices so far (`types::near_cell`). One 64-bit add of `(pushes, their degrees' sum)` gives
+/// the warp its run of slots and the prefix at the run's first slot, so the slots and the arc
+/// ranges of all warps come in the same order: a pushing lane writes `prefix[slot]`, the
+/// warp's last pusher also `prefix[slot + 1]` (the warp's end, which the warp after it writes
+/// as its start, with the same value; the queue's last warp writes `prefix[len]`, the total).
+/// `deg` is the lane's vertex's out-degree; the degrees of one queue sum below 2^32 (the host's
+/// condition). All 32 lanes must call it (a warp scan).
+#[inline(always)]
+pub unsafe fn warp_push_prefixed(q: Queue, prefix: *mut u64, v: u32, keep: bool, deg: u32) {
+    let votes = ballot(FULL_WARP, keep);
+    if votes == 0 {
+        return;
+    }
+    let lane = lane_id();
+    let d = if keep { deg } else { 0 };
+    let incl = warp_scan_u32(d);
+    let leader = votes.trailing_zeros();
+    let last = 31 - votes.leading_zeros();
+    let sum = broadcast(incl, last);
+    let mut old = 0u64;
+    if lane == leader {
+        let add = votes.count_ones() as u64 | ((sum as u64) << 32);
+        old = AtomicU64::from_ptr(q.len as *mut u64).fetch_add(add, Relaxed);
+        asm!("red.shared.add.u32 [sssp_tally_smem], {n};", n = in(reg32) votes.count_ones());
+    }
+    let old = broadcast_u64(old, leader);
+    if keep {
+        let slot = old as u32 + (votes & ((1u32 << lane) - 1)).count_ones();
+        let arcs = (old >> 32) + (incl - d) as u64;
+        *q.items.add(slot as usize) = v;
+        *prefix.add(slot as usize) = arcs;
+        if lane == last {
+            *prefix.add(slot as usize + 1) = arcs + d as u64;
+        }
+    }
+}
+
 /// [`warp_push`] onto the queue whose length is `len`, each pushing lane calling `store(slot,
 /// v)` with its own slot: the block loop's queues keep their first slots in shared memory and
 /// the rest in device memory (`block_loop`).
@@ -310,6 +349,22 @@ pub unsafe fn warp_scan_u64(x: u64) -> u64 {
         let hi = shfl_up((incl >> 32) as u32, d);
         if lane >= d {
             incl += ((hi as u64) << 32) | lo as u64;
+        }
+        d <<= 1;
+    }
+    incl
+}
+
+/// [`warp_scan_u64`] of 32-bit values whose sum fits (five shuffles instead of ten).
+#[inline(always)]
+pub unsafe fn warp_scan_u32(x: u32) -> u32 {
+    let lane = lane_id();
+    let mut incl = x;
+    let mut d = 1;
+    while d < 32 {
+        let y = shfl_up(incl, d);
+        if lane >= d {
+            incl += y;
         }
         d <<= 1;
     }

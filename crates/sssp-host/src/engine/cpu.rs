@@ -14,7 +14,7 @@ use sssp_kernels::advance as k;
 use sssp_kernels::classify;
 use sssp_kernels::frontier;
 use sssp_kernels::{
-    dedupe, settle, AdvanceArgs, Balance, Counters, Csr, PileArgs, PileState, Queue, BLOCK, CELL_STATE,
+    dedupe, settle, AdvanceArgs, Balance, Counters, Csr, Dedupe, PileArgs, PileState, Queue, BLOCK, CELL_STATE,
 };
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
@@ -75,7 +75,12 @@ pub struct CpuEngine {
     dist: SharedBuf<u64>,
     /// The degree prefix, allocated by the first run that scans degrees ([`super::RunBuffers`]).
     prefix: Option<SharedBuf<u64>>,
-    cells: SharedBuf<u32>,
+    /// The second degree prefix ([`super::Layout::push_prefix`]), allocated by the first run
+    /// whose pushes build their queues' prefixes.
+    push_prefix: Option<SharedBuf<u64>>,
+    /// `CELLS` length cells, stored as `u64` pairs: the near queues' cells and the barrier
+    /// tallies are read as `u64` (`sssp_kernels::near_cell`), so the array is 8-byte aligned.
+    cells: SharedBuf<u64>,
     counters: SharedBuf<Counters>,
     /// Buffers only the kernels touch (through `lay`); owned here so they live as long as it.
     _kernel_only: (Buf<u32>, Buf<u32>, SharedBuf<u32>, [SharedBuf<u32>; 2]),
@@ -128,7 +133,7 @@ impl CpuEngine {
         let dist = shared(n, 0, v, &meter)?;
         let queues = [shared(n.max(1), 0, v, &meter)?, shared(n.max(1), 0, v, &meter)?];
         let table = shared(n.max(1), 0, v, &meter)?;
-        let cells = shared(CELLS, 0, v, &meter)?;
+        let cells = shared(CELLS / 2, 0u64, v, &meter)?;
         let counters = shared(1, Counters::default(), v, &meter)?;
         let lay = Layout {
             csr: Csr {
@@ -148,7 +153,9 @@ impl CpuEngine {
             table: table.ptr(),
             prefix: std::ptr::null_mut(),
             prefix_len: 0,
-            cells: cells.ptr(),
+            push_prefix: std::ptr::null_mut(),
+            arcs: g.num_arcs() as u64,
+            cells: cells.ptr() as *mut u32,
             counters: counters.ptr(),
             slots: std::ptr::null_mut(),
             slot_pool: 0,
@@ -167,6 +174,7 @@ impl CpuEngine {
             n: n as u32,
             dist,
             prefix: None,
+            push_prefix: None,
             cells,
             counters,
             _kernel_only: (targets, weights, table, queues),
@@ -297,8 +305,42 @@ impl CpuEngine {
         Ok(())
     }
 
+    /// Panics unless `a.scan`, built by the last advance's pushes, is the exclusive scan of
+    /// the degrees of `a.input`'s items (what [`CpuEngine::scan_degrees`] writes), total
+    /// included: the debug builds' check of every prefix built by pushes.
+    fn check_pushed_prefix(&mut self, a: &AdvanceArgs) {
+        // SAFETY: no launch is running; the cell and the queue were written by the last
+        // advance, the prefix has `len + 1` entries.
+        let (len, items, pushed) = unsafe {
+            let len = *a.input.len as usize;
+            (len, std::slice::from_raw_parts(a.input.items, len), std::slice::from_raw_parts(a.scan, len + 1))
+        };
+        let mut run = 0u64;
+        for (i, &v) in items.iter().enumerate() {
+            assert_eq!(pushed[i], run, "pushed prefix at slot {i} of {len}");
+            run += self.offsets[v as usize + 1] - self.offsets[v as usize];
+        }
+        assert_eq!(pushed[len], run, "pushed prefix total ({len} slots)");
+    }
+
+    /// The length cells as the kernels index them (`u32` words), between launches.
+    fn cell_words(&mut self) -> &mut [u32] {
+        let pairs = self.cells.get_mut();
+        // SAFETY: `CELLS / 2` u64s are `CELLS` initialised u32s, suitably aligned; the borrow of
+        // the vector is held for the slice's life.
+        unsafe { std::slice::from_raw_parts_mut(pairs.as_mut_ptr() as *mut u32, pairs.len() * 2) }
+    }
+
     /// Exclusive prefix of the degrees of `input`'s items into `prefix` (`len + 1` entries).
     fn scan_degrees(&mut self, input: Queue) {
+        assert!(self.prefix.is_some(), "allocated by the run that scans (RunBuffers)");
+        // SAFETY: the engine's prefix has room for any queue's `len + 1` entries.
+        unsafe { self.scan_degrees_into(input, self.lay.prefix) }
+    }
+
+    /// [`CpuEngine::scan_degrees`] into `prefix`, which has room for `len + 1` entries and is
+    /// not read or written by anyone else until this returns.
+    unsafe fn scan_degrees_into(&mut self, input: Queue, prefix: *mut u64) {
         // SAFETY: between launches the engine has exclusive access; the cell holds <= n, and
         // the queue's first `len` items were written by earlier steps.
         let len = unsafe { *input.len } as usize;
@@ -306,7 +348,8 @@ impl CpuEngine {
         let (offsets, bits) = (&self.offsets, self.lay.csr.lane_bits);
         // The degrees in place, then the scan over them: no temporary beside the device's
         // buffers (the GPU's scan needs none either).
-        let prefix = self.prefix.as_mut().expect("allocated by the run that scans (RunBuffers)").get_mut();
+        // SAFETY: the caller's.
+        let prefix = unsafe { std::slice::from_raw_parts_mut(prefix, len + 1) };
         prefix[..len].par_iter_mut().zip(items.par_iter()).for_each(|(p, &v)| {
             *p = offsets[(v >> bits) as usize + 1] - offsets[(v >> bits) as usize];
         });
@@ -435,6 +478,11 @@ impl CpuEngine {
             (self.lay.prefix, self.lay.prefix_len) = (b.ptr(), need.prefix);
             self.prefix = Some(b);
         }
+        if need.push_prefix {
+            let b = shared(self.n as usize + 1, 0u64, Scale::Vertices, &meter)?;
+            self.lay.push_prefix = b.ptr();
+            self.push_prefix = Some(b);
+        }
         Ok(())
     }
 
@@ -509,7 +557,7 @@ impl Engine for CpuEngine {
         if st.done != 0 {
             self.relax_deferred()?;
         }
-        Ok(LoopStatus::from_cells(self.cells.get_mut(), nb))
+        Ok(LoopStatus::from_cells(self.cell_words(), nb))
     }
 
     fn settle(&mut self, g: &Graph, spec: &SettleSpec, source: u32) -> Result<()> {
@@ -537,7 +585,8 @@ impl Engine for CpuEngine {
     }
 
     fn frontier_len(&mut self) -> Result<u32> {
-        Ok(self.cells.get_mut()[self.fr.current_cell()])
+        let at = self.fr.current_cell();
+        Ok(self.cell_words()[at])
     }
 
     fn counters(&mut self) -> Result<Counters> {
@@ -591,7 +640,7 @@ impl super::Steps for CpuEngine {
     }
 
     fn reset(&mut self, source: u32) -> Result<()> {
-        self.cells.get_mut().fill(0);
+        self.cell_words().fill(0);
         self.fr = Frontiers::default();
         self.pending_scratch = false;
         self.deferred = None;
@@ -628,7 +677,8 @@ impl super::Steps for CpuEngine {
         // SAFETY: queues hold n items (a vertex is pushed at most once per iteration with
         // stamps), the scratch queue m (at most one push per arc relaxation), prefix n + 1, and
         // the input length cell was written by the previous step.
-        let len = if all { self.n } else { self.cells.get_mut()[self.fr.current_cell()] };
+        let at = self.fr.current_cell();
+        let len = if all { self.n } else { self.cell_words()[at] };
         self.advance_with_hubs(&a, len, self.lay.classifies(step.classify));
         Ok(())
     }
@@ -660,9 +710,24 @@ struct Host<'e> {
 }
 
 impl frontier::Executor for Host<'_> {
-    unsafe fn advance(&mut self, _: &PileArgs, _: &PileState, a: &AdvanceArgs) {
+    unsafe fn advance(&mut self, _: &PileArgs, state: &PileState, a: &AdvanceArgs) {
+        // As the GPU's partition loop (`grid::Grid::advance`): the pushes build the next near
+        // queue's degree prefix when the host gave it room, and an input the last advance
+        // pushed (its length read by the control step) has its prefix already.
+        let prefixed = !a.push_prefix.is_null() && a.dedupe == Dedupe::Stamp as u32;
+        if prefixed {
+            // SAFETY: a near queue's pair (`sssp_kernels::near_cell`); no launch is running.
+            unsafe { *a.zero_len.add(1) = 0 };
+        }
         if a.balance == Balance::Partition as u32 {
-            self.eng.scan_degrees(a.input);
+            let built = prefixed && state.input_len().is_some();
+            if !built {
+                // SAFETY: `a.scan` is one of the engine's two prefixes (n + 1 entries), which
+                // nothing else touches between launches.
+                unsafe { self.eng.scan_degrees_into(a.input, a.scan as *mut u64) };
+            } else if cfg!(debug_assertions) {
+                self.eng.check_pushed_prefix(a);
+            }
         }
         // SAFETY: the caller's; the input length cell was written by the previous phase.
         let len = unsafe { *a.input.len };

@@ -567,6 +567,7 @@ struct KernelOnly {
     /// The lookup scratch queue, the hub queue and the degree prefix, each allocated by the
     /// first run that needs it (`super::RunBuffers`).
     _prefix: Option<Slice<u64>>,
+    _push_prefix: Option<Slice<u64>>,
     _scratch: Option<Slice<u32>>,
     _hub: Option<Slice<u32>>,
     _block_vals: Slice<u64>,
@@ -709,6 +710,8 @@ impl CudaEngine {
             table: at(device_addr(&table, &stream)),
             prefix: std::ptr::null_mut(),
             prefix_len: 0,
+            push_prefix: std::ptr::null_mut(),
+            arcs: g.num_arcs() as u64,
             cells: at(device_addr(&cells, &stream)).wrapping_add(cells_at),
             // Four u64 words laid out as `Counters`.
             counters: device_addr(&counters, &stream) as *mut Counters,
@@ -731,6 +734,7 @@ impl CudaEngine {
                 _dist: dist,
                 _queues: queues,
                 _prefix: None,
+                _push_prefix: None,
                 _scratch: None,
                 _hub: None,
                 _block_vals: block_vals,
@@ -795,6 +799,15 @@ impl CudaEngine {
             let b = counted(s.alloc_zeros::<u64>(need.prefix as usize)?, Scale::Vertices, &meter);
             (self.lay.prefix, self.lay.prefix_len) = (device_addr(&b, &s) as *mut u64, need.prefix);
             self._kernel_only._prefix = Some(b);
+        }
+        // Only the partition loop builds prefixes by pushes (`Geometry::Partition`: the graphs
+        // `Layout::prefix_by_pushes` admits).
+        if need.push_prefix {
+            let entries = self.n as u64 + 1;
+            self.dev.reserve(8 * entries)?;
+            let b = counted(s.alloc_zeros::<u64>(entries as usize)?, Scale::Vertices, &meter);
+            self.lay.push_prefix = device_addr(&b, &s) as *mut u64;
+            self._kernel_only._push_prefix = Some(b);
         }
         Ok(())
     }

@@ -578,7 +578,7 @@ impl LoopStatus {
         // SAFETY: the cells hold a PileState at CELL_STATE (12 u32s, alignment 4).
         let state = unsafe { std::ptr::read_unaligned(cells[CELL_STATE..].as_ptr() as *const PileState) };
         let j = (state.current - state.window) as usize;
-        let near = if state.from_slot != 0 { cells[CELL_SLOTS + j] } else { cells[(state.k % 3) as usize] };
+        let near = if state.from_slot != 0 { cells[CELL_SLOTS + j] } else { cells[sssp_kernels::near_cell(state.k)] };
         let later = (j + 1).min(nbuckets as usize);
         let slots = cells[CELL_SLOTS + later..CELL_SLOTS + nbuckets as usize].iter().map(|&x| x as u64).sum::<u64>();
         LoopStatus {
@@ -668,6 +668,12 @@ pub(crate) struct Layout {
     /// before any run that scans degrees), so that vwarp runs never hold `8n` bytes for it.
     pub prefix: *mut u64,
     pub prefix_len: u64,
+    /// The second degree prefix, `n + 1` entries, for the runs whose pushes build their near
+    /// queues' prefixes ([`Layout::prefix_by_pushes`]); null until one allocates it (and on
+    /// the GPU for graphs above [`NARROW_PARTITION_ARCS`], whose runs take loops that scan).
+    pub push_prefix: *mut u64,
+    /// The graph's arcs (one solve's, not times the lanes).
+    pub arcs: u64,
     /// `CELLS` length cells.
     pub cells: *mut u32,
     pub counters: *mut Counters,
@@ -825,6 +831,9 @@ impl Layout {
             } else {
                 std::ptr::null()
             },
+            // The host-driven loop scans every input; the persistent loops' pushes may build
+            // the prefixes (`pile_args`).
+            push_prefix: std::ptr::null_mut(),
             counters: self.counters,
             iter: step.iter,
             balance: step.balance as u32,
@@ -886,7 +895,30 @@ impl Layout {
             scratch: input == Input::Frontier && dedupe == Dedupe::Lookup && self.scratch.is_null(),
             hub: if hubs > self.hub_len { hubs } else { 0 },
             prefix: if prefix > self.prefix_len { prefix } else { 0 },
+            push_prefix: input == Input::Frontier
+                && self.prefix_by_pushes(dedupe, balance, hub)
+                && self.push_prefix.is_null(),
         }
+    }
+
+    /// Whether a persistent-loop run in these modes builds each near queue's degree prefix
+    /// with its pushes (`PileArgs::push_prefix`), once the second prefix is allocated: partition
+    /// balance with stamp dedupe (a vertex enters the near queue once an iteration, so a
+    /// queue's degrees sum to at most `m`, which must fit the 32 bits that count them), one
+    /// solve at a time, no hub path, and a graph of at most [`NARROW_PARTITION_ARCS`] arcs: on
+    /// the GPU only the partition loop builds prefixes (bigger graphs take loops that scan), so
+    /// no engine holds the second prefix's `8(n + 1)` bytes where memory is scarce. Measured on
+    /// the H100 (docs/benchmarks.md, "Prefixes built by the pushes"): kron 16 0.32 ms against
+    /// 0.35 with the scan, kron 17 and 18 within the noise. `SSSP_PUSH_PREFIX=0` turns it off (every partitioned
+    /// iteration then scans its input, as before; to compare the two in one binary).
+    pub fn prefix_by_pushes(&self, dedupe: Dedupe, balance: Balance, hub: u32) -> bool {
+        std::env::var_os("SSSP_PUSH_PREFIX").is_none_or(|v| v != "0")
+            && balance == Balance::Partition
+            && dedupe == Dedupe::Stamp
+            && !self.has_hubs(balance, hub)
+            && self.csr.lane_bits == 0
+            && self.arcs < 1 << 32
+            && self.arcs <= narrow_partition_arcs()
     }
 
     /// The persistent loop's parameters for `spec` (a bucketed spec's buffers must have been
@@ -931,6 +963,11 @@ impl Layout {
             wide_at: spec.buckets.map_or(0, |b| b.wide_at),
             target: spec.target,
             _pad: 0,
+            push_prefix: if self.prefix_by_pushes(spec.dedupe, spec.balance, spec.hub) {
+                self.push_prefix
+            } else {
+                std::ptr::null_mut()
+            },
         }
     }
 
@@ -956,6 +993,8 @@ pub(crate) struct RunBuffers {
     pub hub: u64,
     /// Entries of the degree prefix to make (0: none).
     pub prefix: u64,
+    /// Make the second degree prefix (`n + 1` entries, [`Layout::push_prefix`]).
+    pub push_prefix: bool,
 }
 
 impl Roles {
@@ -992,13 +1031,13 @@ impl Frontiers {
         (self.k + 1) % 2
     }
     pub fn current_cell(&self) -> usize {
-        self.k % 3
+        sssp_kernels::near_cell(self.k as u32)
     }
     pub fn next_cell(&self) -> usize {
-        (self.k + 1) % 3
+        sssp_kernels::near_cell(self.k as u32 + 1)
     }
     pub fn spare_cell(&self) -> usize {
-        (self.k + 2) % 3
+        sssp_kernels::near_cell(self.k as u32 + 2)
     }
     pub fn scratch_cell(&self) -> usize {
         3 + self.j
