@@ -193,14 +193,28 @@ unsafe fn relax_arc<const C: bool, const FILTER: bool>(
     e: u64,
     arcs: &mut u64,
 ) -> Emit {
-    let (v, class) = if C { a.csr.head_class(u, e) } else { (a.csr.head(u, e), ARC_PLAIN) };
+    let word = *a.csr.targets.add(e as usize);
+    relax_read::<C, FILTER>(a, k, u, du, word, *a.csr.weights.add(e as usize), arcs)
+}
+
+/// [`relax_arc`] for an arc whose target word `word` and weight `w` the caller has read.
+#[inline(always)]
+unsafe fn relax_read<const C: bool, const FILTER: bool>(
+    a: &AdvanceArgs,
+    k: Option<&Bounds>,
+    u: u32,
+    du: u32,
+    word: u32,
+    w: u32,
+    arcs: &mut u64,
+) -> Emit {
+    let (v, class) = if C { a.csr.head_class_in(u, word) } else { (a.csr.head_in(u, word), ARC_PLAIN) };
     if C {
         if class >= ARC_SINK {
             return NOTHING;
         }
         *arcs += 1;
     }
-    let w = *a.csr.weights.add(e as usize);
     let Some(c) = candidate_within(a.csr.metric(), du, w, a.cutoff, a.counters) else {
         return NOTHING;
     };
@@ -552,14 +566,25 @@ unsafe fn partition_step<'a, const C: bool>(
     prefixed: bool,
 ) -> impl FnMut(Option<(Slot, u64)>) + 'a {
     move |at| {
-        let x = match at.map(|(slot, offset)| (slot, offset, live_dist(a, None, slot.u))) {
-            Some((slot, offset, du)) if du != INF => {
-                if !C {
-                    *arcs += 1;
+        let x = match at {
+            Some((slot, offset)) => {
+                // The arc is read before the tail's distance, not after its test: the two
+                // loads are in flight together, a round trip less on the rank's chain (the
+                // arc is only unused when the tail is stale or unreached, which is rare).
+                let e = (slot.start + offset) as usize;
+                let word = crate::warp::load_arc_word(a.csr.targets.add(e));
+                let w = crate::warp::load_arc_word(a.csr.weights.add(e));
+                let du = live_dist(a, None, slot.u);
+                if du != INF {
+                    if !C {
+                        *arcs += 1;
+                    }
+                    relax_read::<C, true>(a, None, slot.u, du, word, w, arcs)
+                } else {
+                    NOTHING
                 }
-                relax_arc::<C, true>(a, None, slot.u, du, slot.start + offset, arcs)
             }
-            _ => NOTHING,
+            None => NOTHING,
         };
         if prefixed {
             emit_prefixed(a, x);

@@ -200,14 +200,25 @@ impl Csr {
     /// The head of arc `e` out of run vertex `x`, in `x`'s lane.
     #[inline(always)]
     pub unsafe fn head(&self, x: u32, e: u64) -> u32 {
-        (self.target(e) << self.lane_bits) | (x & ((1 << self.lane_bits) - 1))
+        self.head_in(x, *self.targets.add(e as usize))
+    }
+
+    /// [`Csr::head`] from the arc's target word `word`, already read.
+    #[inline(always)]
+    pub fn head_in(&self, x: u32, word: u32) -> u32 {
+        ((word & self.head_mask) << self.lane_bits) | (x & ((1 << self.lane_bits) - 1))
     }
 
     /// The head and class of arc `e` out of run vertex `x` of a classified graph (see
     /// [`crate::classify`]): the head's graph id is the low [`CLASS_SHIFT`] bits.
     #[inline(always)]
     pub unsafe fn head_class(&self, x: u32, e: u64) -> (u32, u32) {
-        let t = *self.targets.add(e as usize);
+        self.head_class_in(x, *self.targets.add(e as usize))
+    }
+
+    /// [`Csr::head_class`] from the arc's target word `t`, already read.
+    #[inline(always)]
+    pub fn head_class_in(&self, x: u32, t: u32) -> (u32, u32) {
         (((t & HEAD_MASK) << self.lane_bits) | (x & ((1 << self.lane_bits) - 1)), t >> CLASS_SHIFT)
     }
 

@@ -97,6 +97,18 @@ pub unsafe fn broadcast_u64(x: u64, src: u32) -> u64 {
     ((hi as u64) << 32) | lo as u64
 }
 
+/// A word of the graph's arcs (a target or a weight), read where the caller writes it: an
+/// `asm` load is neither sunk into the branch that uses it nor merged with a later one, so it
+/// is in flight together with the loads after it. Through the read-only data path
+/// (`ld.global.nc`): the arrays do not change while a kernel runs (the edge classes are tagged
+/// by a launch of their own).
+#[inline(always)]
+pub unsafe fn load_arc_word(p: *const u32) -> u32 {
+    let w: u32;
+    asm!("ld.global.nc.u32 {w}, [{p}];", w = out(reg32) w, p = in(reg64) p, options(readonly, nostack, preserves_flags));
+    w
+}
+
 /// Reconverge a full warp, ordering its lanes' memory operations (`bar.warp.sync`).
 #[inline(always)]
 pub unsafe fn warp_sync() {
