@@ -262,23 +262,34 @@ unsafe fn emit(a: &AdvanceArgs, x: Emit) {
     }
 }
 
-/// [`emit`] for the partition loop's advance when its pushes build the near queue's degree
-/// prefix (`a.push_prefix` not null, see `PileArgs::push_prefix`): a near push carries its
-/// vertex's out-degree, read here (only by the lanes that push), and the next iteration's
-/// partitioned advance reads the prefix instead of scanning its input's degrees (two grid
-/// barriers fewer on the GPU). The far push is [`emit`]'s.
+/// The out-degree of `v` (a near push's, when the pushes build the queue's prefix).
+#[inline(always)]
+unsafe fn degree_of(a: &AdvanceArgs, v: u32) -> u32 {
+    let (start, end) = a.csr.arcs(v);
+    (end - start) as u32
+}
+
+/// [`emit`] for the partitioned advance when its pushes build the near queue's degree prefix
+/// (`a.push_prefix` not null, see `PileArgs::push_prefix`), so that the next iteration's
+/// advance reads the prefix instead of scanning its input's degrees (two grid barriers fewer
+/// on the GPU). The GPU stages the near pushes of a warp and writes them out together
+/// (`warp::PushStage`); the CPU pushes one at a time, each with its degree. The far push is
+/// [`emit`]'s.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn emit_prefixed(a: &AdvanceArgs, x: Emit, stage: &mut crate::warp::PushStage) {
+    stage.push(a.output, a.push_prefix, x.v, x.near, |v| degree_of(a, v));
+    if a.buckets.nbuckets != 0 {
+        push(a.buckets.far, x.v, x.far);
+    }
+}
+
+/// [`emit_prefixed`] on the CPU.
+#[cfg(not(target_arch = "nvptx64"))]
 #[inline(always)]
 unsafe fn emit_prefixed(a: &AdvanceArgs, x: Emit) {
-    let deg = if x.near {
-        let (start, end) = a.csr.arcs(x.v);
-        (end - start) as u32
-    } else {
-        0
-    };
-    #[cfg(target_arch = "nvptx64")]
-    crate::warp::warp_push_prefixed(a.output, a.push_prefix, x.v, x.near, deg);
-    #[cfg(not(target_arch = "nvptx64"))]
     if x.near {
+        let deg = degree_of(a, x.v);
         // One atomic add per push, in the order the GPU's warps take theirs. The end of the
         // run is also the next push's start: both write the same value, so the stores are
         // atomic (racing plain stores would be a data race even when the values agree).
@@ -541,8 +552,10 @@ unsafe fn advance_partition_small<const C: bool>(a: &AdvanceArgs, len: u32, tid:
     let p = if mine { incl - deg } else { u64::MAX };
     let d = Slot { u, start };
     let mut arcs = 0u64;
+    let prefixed = !a.push_prefix.is_null();
+    let mut stage = crate::warp::PushStage::of_warp();
     {
-        let mut step = partition_step::<C>(a, &mut arcs, !a.push_prefix.is_null());
+        let mut step = partition_step::<C>(a, &mut arcs, prefixed, &mut stage);
         let chunk = chunk_for(total, nthreads);
         let mut c = (tid / 32) as u64;
         while c * chunk < total {
@@ -550,6 +563,9 @@ unsafe fn advance_partition_small<const C: bool>(a: &AdvanceArgs, len: u32, tid:
             walk_lanes(lo, chunk, (lo + chunk).min(total), p, d, len, lane, &mut step);
             c += (nthreads / 32) as u64;
         }
+    }
+    if prefixed {
+        stage.flush(a.output, a.push_prefix, |v| degree_of(a, v));
     }
     arcs
 }
@@ -564,6 +580,7 @@ unsafe fn partition_step<'a, const C: bool>(
     a: &'a AdvanceArgs,
     arcs: &'a mut u64,
     prefixed: bool,
+    stage: &'a mut crate::warp::PushStage,
 ) -> impl FnMut(Option<(Slot, u64)>) + 'a {
     move |at| {
         let x = match at {
@@ -587,7 +604,7 @@ unsafe fn partition_step<'a, const C: bool>(
             None => NOTHING,
         };
         if prefixed {
-            emit_prefixed(a, x);
+            emit_prefixed(a, x, stage);
         } else {
             emit(a, x);
         }
@@ -636,7 +653,12 @@ unsafe fn advance_partition<const C: bool>(a: &AdvanceArgs, len: u32, tid: u32, 
             let u = input_item(a, s);
             Slot { u, start: a.csr.arcs(u).0 }
         };
-        partition_walk_slots(prefix, len, tid, nthreads, load, partition_step::<C>(a, &mut arcs, prefixed));
+        let mut stage = crate::warp::PushStage::of_warp();
+        partition_walk_slots(prefix, len, tid, nthreads, load, partition_step::<C>(a, &mut arcs, prefixed, &mut stage));
+        // What the walk left staged goes out before the advance's barrier.
+        if prefixed {
+            stage.flush(a.output, a.push_prefix, |v| degree_of(a, v));
+        }
         arcs
     }
     #[cfg(not(target_arch = "nvptx64"))]

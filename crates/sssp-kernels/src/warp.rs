@@ -182,42 +182,106 @@ unsafe fn warp_push_counting<const TALLY: bool>(q: Queue, v: u32, keep: bool) {
     }
 }
 
-/// [`warp_push_tallied`] that also writes the queue's degree prefix (`PileArgs::push_prefix`):
-/// `q.len` is the low half of a `u64` pair whose high half counts the arcs of the queue's
-/// vertices so far (`types::near_cell`). One 64-bit add of `(pushes, their degrees' sum)` gives
-/// the warp its run of slots and the prefix at the run's first slot, so the slots and the arc
-/// ranges of all warps come in the same order: a pushing lane writes `prefix[slot]`, the
-/// warp's last pusher also `prefix[slot + 1]` (the warp's end, which the warp after it writes
-/// as its start, with the same value; the queue's last warp writes `prefix[len]`, the total).
-/// `deg` is the lane's vertex's out-degree; the degrees of one queue sum below 2^32 (the host's
-/// condition). All 32 lanes must call it (a warp scan).
-#[inline(always)]
-pub unsafe fn warp_push_prefixed(q: Queue, prefix: *mut u64, v: u32, keep: bool, deg: u32) {
-    let votes = ballot(FULL_WARP, keep);
-    if votes == 0 {
-        return;
+/// Entries of a warp's push stage ([`PushStage`]): two per lane.
+pub const PUSH_STAGE: u32 = 64;
+
+/// A warp's pushes into a near queue whose pushes build its degree prefix
+/// (`PileArgs::push_prefix`), staged in shared memory and written out together: the partition
+/// loop's advance. Pushed one trip at a time, every improving trip waited for a round trip to
+/// read its vertices' degrees and another for the queue's atomic, and the warps of a big
+/// iteration queued on that one counter, an atomic per trip with a push. A stage takes a trip's
+/// pushes into shared memory; once it holds more than `PUSH_STAGE - 32` (and when the warp's
+/// walk ends) [`PushStage::flush`] reads their degrees together, scans them, and takes the
+/// slots and the prefix with one 64-bit atomic add: `q.len` is the low half of a `u64` pair
+/// whose high half counts the arcs of the queue's vertices so far (`types::near_cell`), so the
+/// slots and arc ranges of all flushes come in the same order and the prefix is the exclusive
+/// scan of the queue's degrees. Each entry's lane writes its slot's prefix, and lane 0 the one
+/// after the run (which the next flush writes as its start, with the same value; the queue's
+/// last flush writes `prefix[len]`, the total). The degrees of one queue sum below 2^32 (the
+/// host's condition). Every method is called by all 32 lanes together.
+pub struct PushStage {
+    at: *mut u32,
+    n: u32,
+}
+
+impl PushStage {
+    /// The calling warp's (empty) stage.
+    #[inline(always)]
+    pub unsafe fn of_warp() -> PushStage {
+        let p: u64;
+        // Pure: where no push is staged (a kernel without the prefixed path), the address and
+        // with it the shared array are dropped.
+        asm!("cvta.shared.u64 {p}, sssp_push_smem;", p = out(reg64) p, options(pure, nomem, nostack, preserves_flags));
+        PushStage { at: (p as *mut u32).add((_thread_idx_x() as u32 / 32 * PUSH_STAGE) as usize), n: 0 }
     }
-    let lane = lane_id();
-    let d = if keep { deg } else { 0 };
-    let incl = warp_scan_u32(d);
-    let leader = votes.trailing_zeros();
-    let last = 31 - votes.leading_zeros();
-    let sum = broadcast(incl, last);
-    let mut old = 0u64;
-    if lane == leader {
-        let add = votes.count_ones() as u64 | ((sum as u64) << 32);
-        old = AtomicU64::from_ptr(q.len as *mut u64).fetch_add(add, Relaxed);
-        asm!("red.shared.add.u32 [sssp_tally_smem], {n};", n = in(reg32) votes.count_ones());
-    }
-    let old = broadcast_u64(old, leader);
-    if keep {
-        let slot = old as u32 + (votes & ((1u32 << lane) - 1)).count_ones();
-        let arcs = (old >> 32) + (incl - d) as u64;
-        *q.items.add(slot as usize) = v;
-        *prefix.add(slot as usize) = arcs;
-        if lane == last {
-            *prefix.add(slot as usize + 1) = arcs + d as u64;
+
+    /// Stage `v` where `keep`; flush to `q` when the stage could not take another trip.
+    /// `degree(v)`: `v`'s out-degree.
+    #[inline(always)]
+    pub unsafe fn push(&mut self, q: Queue, prefix: *mut u64, v: u32, keep: bool, degree: impl Fn(u32) -> u32) {
+        let votes = ballot(FULL_WARP, keep);
+        if votes == 0 {
+            return;
         }
+        if keep {
+            let below = (votes & ((1u32 << lane_id()) - 1)).count_ones();
+            *self.at.add((self.n + below) as usize) = v;
+        }
+        self.n += votes.count_ones();
+        if self.n > PUSH_STAGE - 32 {
+            self.flush(q, prefix, degree);
+        }
+    }
+
+    /// Write the staged vertices out (see the type's doc); nothing when the stage is empty.
+    #[inline(always)]
+    pub unsafe fn flush(&mut self, q: Queue, prefix: *mut u64, degree: impl Fn(u32) -> u32) {
+        let n = self.n;
+        if n == 0 {
+            return;
+        }
+        // The lanes' stores into the stage, visible to every lane.
+        warp_sync();
+        let lane = lane_id();
+        // Lane `j` takes entries `j`, `32 + j`, ...: every degree is read before any is used.
+        const K: usize = (PUSH_STAGE / 32) as usize;
+        let mut v = [0u32; K];
+        let mut d = [0u32; K];
+        for i in 0..K {
+            let e = lane + 32 * i as u32;
+            if e < n {
+                v[i] = *self.at.add(e as usize);
+                d[i] = degree(v[i]);
+            }
+        }
+        // Exclusive prefix of each entry's degree over the stage, in entry order.
+        let mut excl = [0u32; K];
+        let mut sum = 0u32;
+        for i in 0..K {
+            let incl = warp_scan_u32(d[i]);
+            excl[i] = sum + incl - d[i];
+            sum += broadcast(incl, 31);
+        }
+        let mut old = 0u64;
+        if lane == 0 {
+            old = AtomicU64::from_ptr(q.len as *mut u64).fetch_add(n as u64 | (sum as u64) << 32, Relaxed);
+            asm!("red.shared.add.u32 [sssp_tally_smem], {n};", n = in(reg32) n);
+        }
+        let old = broadcast_u64(old, 0);
+        let (slot, arcs) = (old as u32 as usize, old >> 32);
+        for i in 0..K {
+            let e = lane as usize + 32 * i;
+            if (e as u32) < n {
+                *q.items.add(slot + e) = v[i];
+                *prefix.add(slot + e) = arcs + excl[i] as u64;
+            }
+        }
+        if lane == 0 {
+            *prefix.add(slot + n as usize) = arcs + sum as u64;
+        }
+        // Every lane has read its entries before the next trip overwrites them.
+        warp_sync();
+        self.n = 0;
     }
 }
 
@@ -290,8 +354,12 @@ core::arch::global_asm!(
     ".shared .align 8 .b8 sssp_scan_smem[72];",
     ".shared .align 4 .b8 sssp_ms_smem[1152];",
     ".shared .align 8 .b8 sssp_tile_smem[9232];",
-    ".shared .align 4 .b8 sssp_tally_smem[20];"
+    ".shared .align 4 .b8 sssp_tally_smem[20];",
+    ".shared .align 4 .b8 sssp_push_smem[2048];"
 );
+
+// `sssp_push_smem`: a `PushStage` per warp of a block.
+const _: () = assert!(WARPS * PUSH_STAGE * 4 == 2048);
 
 /// Bytes of `sssp_tile_smem` above: one `advance::Tile` (`grid` checks the two agree).
 pub const TILE_SMEM_BYTES: usize = 9232;

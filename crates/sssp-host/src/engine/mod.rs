@@ -909,8 +909,11 @@ impl Layout {
     /// the GPU only the partition loop builds prefixes (bigger graphs take loops that scan), so
     /// no engine holds the second prefix's `8(n + 1)` bytes where memory is scarce. Measured on
     /// the H100 (docs/benchmarks.md, "Prefixes built by the pushes"): kron 16 0.32 ms against
-    /// 0.35 with the scan, kron 17 and 18 within the noise. `SSSP_PUSH_PREFIX=0` turns it off (every partitioned
-    /// iteration then scans its input, as before; to compare the two in one binary).
+    /// 0.35 with the scan, kron 17 and 18 within the noise; with the pushes staged per warp
+    /// (`sssp_kernels::warp::PushStage`, which only this path has), kron 16-18 took 0.24-0.26,
+    /// 0.39-0.41 and 0.56-0.63 ms. `SSSP_PUSH_PREFIX=0` turns it off: every partitioned
+    /// iteration then scans its input and pushes trip by trip, as before (to compare the two
+    /// in one binary).
     pub fn prefix_by_pushes(&self, dedupe: Dedupe, balance: Balance, hub: u32) -> bool {
         std::env::var_os("SSSP_PUSH_PREFIX").is_none_or(|v| v != "0")
             && balance == Balance::Partition
