@@ -62,6 +62,19 @@ pub trait Executor {
     }
 }
 
+/// Whether the advance `a` (made by [`pile_step`]) builds the next near queue's degree prefix
+/// with its pushes (`PileArgs::push_prefix`; stamp dedupe only: with lookup dedupe the pushes go
+/// to the scratch queue, and the compaction makes the next near queue). Where it does, an
+/// executor zeroes the arcs half of the length pair the iteration zeroes (`a.zero_len + 1`,
+/// `types::near_cell`), from which the iteration after it counts, and skips the degree scan of
+/// an input the last advance of its launch pushed (the control step read its length:
+/// [`PileState::input_len`]). The rule of both executors that build prefixes: the GPU's
+/// partition loop (`grid`) and the CPU engine.
+#[inline(always)]
+pub fn pushes_build_prefix(a: &AdvanceArgs) -> bool {
+    !a.push_prefix.is_null() && a.dedupe == Dedupe::Stamp as u32
+}
+
 /// Run the frontier loop from `st` until the solve is done or `p.max_iters` iterations have
 /// run: each iteration advances the current near queue or bucket slot, compacts the pushes
 /// (lookup dedupe), moves the state on ([`after_iteration`]), splits the far pile into the next

@@ -495,12 +495,10 @@ impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for 
         // the plain loop 1.7 us on the H100 (NY 8.8 ms against 8.1).
         let known = st.input_len();
         let len = || known.unwrap_or_else(|| load_len(a.input.len));
-        // The partition loop's pushes build the next near queue's degree prefix when the host
-        // gave it room (`PileArgs::push_prefix`): this iteration's input has one then if the
-        // last advance of this launch pushed it (the control step read its length, `known`),
-        // not when it is a bucket's slot or was gathered. The arcs half of the length pair
-        // this iteration zeroes starts the next queue's count (`types::near_cell`).
-        let prefixed = SMALL && !a.push_prefix.is_null() && a.dedupe == Dedupe::Stamp as u32;
+        // Only the partition loop's pushes build degree prefixes (`frontier::pushes_build_prefix`
+        // says what that asks of the loop): the input has one if the last advance of this
+        // launch pushed it (`known`), not when it is a bucket's slot or was gathered.
+        let prefixed = SMALL && frontier::pushes_build_prefix(a);
         if prefixed && self.tid == 0 {
             *a.zero_len.add(1) = 0;
         }

@@ -14,7 +14,7 @@ use sssp_kernels::advance as k;
 use sssp_kernels::classify;
 use sssp_kernels::frontier;
 use sssp_kernels::{
-    dedupe, settle, AdvanceArgs, Balance, Counters, Csr, Dedupe, PileArgs, PileState, Queue, BLOCK, CELL_STATE,
+    dedupe, settle, AdvanceArgs, Balance, Counters, Csr, PileArgs, PileState, Queue, BLOCK, CELL_STATE,
 };
 
 use super::settle::{self as st, SettleLayout, SettleSpec};
@@ -310,17 +310,13 @@ impl CpuEngine {
     /// included: the debug builds' check of every prefix built by pushes.
     fn check_pushed_prefix(&mut self, a: &AdvanceArgs) {
         // SAFETY: no launch is running; the cell and the queue were written by the last
-        // advance, the prefix has `len + 1` entries.
-        let (len, items, pushed) = unsafe {
+        // advance, the prefix has `len + 1` entries, and `scanned` as many.
+        unsafe {
             let len = *a.input.len as usize;
-            (len, std::slice::from_raw_parts(a.input.items, len), std::slice::from_raw_parts(a.scan, len + 1))
-        };
-        let mut run = 0u64;
-        for (i, &v) in items.iter().enumerate() {
-            assert_eq!(pushed[i], run, "pushed prefix at slot {i} of {len}");
-            run += self.offsets[v as usize + 1] - self.offsets[v as usize];
+            let mut scanned = vec![0u64; len + 1];
+            self.scan_degrees_into(a.input, scanned.as_mut_ptr());
+            assert_eq!(std::slice::from_raw_parts(a.scan, len + 1), &scanned[..], "pushed prefix of {len} slots");
         }
-        assert_eq!(pushed[len], run, "pushed prefix total ({len} slots)");
     }
 
     /// The length cells as the kernels index them (`u32` words), between launches.
@@ -711,10 +707,8 @@ struct Host<'e> {
 
 impl frontier::Executor for Host<'_> {
     unsafe fn advance(&mut self, _: &PileArgs, state: &PileState, a: &AdvanceArgs) {
-        // As the GPU's partition loop (`grid::Grid::advance`): the pushes build the next near
-        // queue's degree prefix when the host gave it room, and an input the last advance
-        // pushed (its length read by the control step) has its prefix already.
-        let prefixed = !a.push_prefix.is_null() && a.dedupe == Dedupe::Stamp as u32;
+        // As the GPU's partition loop (`grid::Grid::advance`, the same rule).
+        let prefixed = frontier::pushes_build_prefix(a);
         if prefixed {
             // SAFETY: a near queue's pair (`sssp_kernels::near_cell`); no launch is running.
             unsafe { *a.zero_len.add(1) = 0 };

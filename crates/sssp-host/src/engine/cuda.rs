@@ -504,8 +504,6 @@ pub struct CudaEngine {
     stream: Arc<CudaStream>,
     k: Kernels,
     n: u32,
-    /// Arcs of the graph (one lane's).
-    arcs: u64,
     _kernel_only: KernelOnly,
     table: Slice<u32>,
     block_sums: Slice<u64>,
@@ -711,7 +709,7 @@ impl CudaEngine {
             prefix: std::ptr::null_mut(),
             prefix_len: 0,
             push_prefix: std::ptr::null_mut(),
-            arcs: g.num_arcs() as u64,
+            arcs: gm,
             cells: at(device_addr(&cells, &stream)).wrapping_add(cells_at),
             // Four u64 words laid out as `Counters`.
             counters: device_addr(&counters, &stream) as *mut Counters,
@@ -748,7 +746,6 @@ impl CudaEngine {
             cells_at,
             counters,
             n: n as u32,
-            arcs: gm,
             name,
             k,
             stream,
@@ -774,7 +771,7 @@ impl CudaEngine {
         let s = self.stream.clone();
         if need.scratch {
             // Lookup dedupe pushes once per improvement: at most one push per arc per iteration.
-            let m = ((self.arcs as usize) << self.lay.csr.lane_bits).max(1);
+            let m = ((self.lay.arcs as usize) << self.lay.csr.lane_bits).max(1);
             self.dev.reserve(4 * m as u64)?;
             let b = counted(s.alloc_zeros::<u32>(m)?, Scale::Arcs, &meter);
             self.lay.scratch = device_addr(&b, &s) as *mut u32;
@@ -908,7 +905,7 @@ impl CudaEngine {
         }
         self.classes = Some(None);
         let bits = self.lay.csr.lane_bits;
-        let (gn, m) = ((self.n >> bits) as u64, self.arcs);
+        let (gn, m) = ((self.n >> bits) as u64, self.lay.arcs);
         let needed = 16;
         if !super::classifiable(gn, m) || needed > self.dev.spare() {
             return Ok(());
@@ -1031,7 +1028,7 @@ impl Engine for CudaEngine {
             unsafe { self.k.pile_block(&self.stream, a)? };
         } else {
             let geometry = match spec.balance {
-                Balance::Partition if self.arcs > super::narrow_partition_arcs() => Geometry::Wide,
+                Balance::Partition if self.lay.arcs > super::narrow_partition_arcs() => Geometry::Wide,
                 Balance::Partition => Geometry::Partition,
                 _ => Geometry::Plain,
             };
