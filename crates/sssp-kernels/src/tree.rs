@@ -29,16 +29,14 @@ use crate::types::*;
 /// Whether `u -> v` of weight `w` may be `v`'s tree arc, given both packed words.
 #[inline(always)]
 pub fn is_tree_arc(metric: Metric, pu: u64, w: u32, pv: u64) -> bool {
-    let du = dist_of(pu);
+    let (du, dv) = (dist_of(pu), dist_of(pv));
     let (su, sv) = (iter_of(pu), iter_of(pv));
     // Within one stamp only arcs that raise the distance count, so equal-stamp chains climb and
-    // cannot close a cycle. `w > 0` also for reals: -0.0 is stored as +0.0 (bit pattern 0);
-    // signed weights are `i32`s.
-    let positive = match metric {
-        Metric::Signed => (w as i32) > 0,
-        _ => w > 0,
-    };
-    du != INF && candidate(metric, du, w) == Some(dist_of(pv)) && (su < sv || (su == sv && positive))
+    // cannot close a cycle. The distances are compared, not the weight's sign: a positive real
+    // weight can vanish in the rounded sum (678319.2 + 0.001 is 678319.2 in `f32`), and such a
+    // tight self-loop made a vertex its own parent. Encoded distances order like their values
+    // for every metric (`Metric`).
+    du != INF && candidate(metric, du, w) == Some(dv) && (su < sv || (su == sv && dv > du))
 }
 
 /// Write `u + 1` into `parent1[v]` for tree arcs `u -> v` (see the module doc); `parent1` starts
@@ -82,5 +80,11 @@ mod tests {
         assert!(is_tree_arc(s, pack(e(5), 1), -3i32 as u32, pack(e(2), 2)));
         assert!(!is_tree_arc(s, pack(e(5), 2), -3i32 as u32, pack(e(2), 2)));
         assert!(is_tree_arc(s, pack(e(-5), 2), 3, pack(e(-2), 2)));
+        // A positive real weight absorbed by rounding does not raise the distance: within one
+        // stamp it is no tree arc (a self-loop would make its vertex its own parent).
+        let d = f(678319.2);
+        assert_eq!(candidate(Metric::Real, d, f(0.001)), Some(d));
+        assert!(!is_tree_arc(Metric::Real, pack(d, 3), f(0.001), pack(d, 3)));
+        assert!(is_tree_arc(Metric::Real, pack(d, 2), f(0.001), pack(d, 3)));
     }
 }
