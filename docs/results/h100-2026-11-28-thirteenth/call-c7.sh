@@ -1,0 +1,15 @@
+# (H100) the default path: o5f = 5f829c1 (the issue's old binary), h0 = 395d363 (the session's
+# start), new = the build committed (4bc8e06's kernels), in one call.
+nvidia-smi --query-gpu=name --format=csv,noheader
+mkdir -p .gpu && tar xJf .gpupack/gpu.tar.xz -C .gpu
+cp .gpu/sssp /tmp/new
+for b in h0 o5f; do xz -dc .gpuexp/$b.xz > /tmp/$b && chmod +x /tmp/$b; done
+. docs/results/h100-2026-11-28-thirteenth/row.sh   # as run: row() defined inline
+for rep in 1 2 3; do for k in 16 17 18; do for b in o5f h0 new; do
+ row $b /tmp/$b gen:kron:$k --device gpu --algos auto --trials 5
+done; done; done
+for g in .gpuexp/USA-road-d.NY.gr.gz gen:road:1000000; do for b in o5f h0 new; do row $b /tmp/$b $g --device gpu --algos auto --trials 5; done; done
+for rep in 1 2; do for b in h0 new; do row $b /tmp/$b gen:kron:20 --device gpu --algos auto --trials 5; done; done
+for rep in 1 2; do for b in o5f h0 new; do row $b /tmp/$b gen:kron:22 --device gpu --algos auto --trials 5; done; done
+for g in gen:kron:24 gen:road:4000000 gen:grid3d:256x256x256; do for b in o5f h0 new; do row $b /tmp/$b $g --device gpu --algos auto --trials 5; done; done
+for b in h0 new; do row $b-cta /tmp/$b gen:kron:18 --device gpu --algos workfront --balance cta --trials 5; done
