@@ -419,6 +419,51 @@ fn hub_path_and_tiles_relax_each_arc_once() {
     }
 }
 
+/// A frontier whose vertices are mostly sinks: the source's 600 out-neighbours have no arcs but
+/// every 40th, which has 70 (to sinks of its own), and every 7th, which has one. A partitioned
+/// advance of that frontier sees long runs of slots without arcs, where 32 slots can hold fewer
+/// ranks than a warp's trip (the GPU's runs walk then searches rank by rank, and its window
+/// moves past the empty slots). Every configuration matches Dijkstra; with partition balance
+/// each arc is relaxed exactly once (every vertex has one parent, and Workfront reaches it in
+/// its hop order), so a rank handed out twice or never shows in the count.
+#[test]
+fn sinks_in_the_frontier() {
+    let fan = 600u32;
+    let mut edges = Vec::new();
+    let mut next = fan + 1;
+    for i in 1..=fan {
+        edges.push((0, i, 1 + i as i64 % 9));
+        let out = if i % 40 == 0 {
+            70
+        } else if i % 7 == 0 {
+            1
+        } else {
+            0
+        };
+        for j in 0..out {
+            edges.push((i, next, 1 + (i + j) as i64 % 13));
+            next += 1;
+        }
+    }
+    let g = Graph::from_arcs(next, &edges).unwrap();
+    let m = g.num_arcs() as u64;
+    let mut eng = engine::open(&g, device()).unwrap();
+    check_all(&g, eng.as_mut(), &[0], "sinks in the frontier");
+    let want = sssp::reference::dijkstra(&g, 0).unwrap();
+    for algo in [Algo::Workfront, Algo::NearFar, Algo::Bucketing] {
+        // Without edge classes, which would leave the arcs into sinks out of the count.
+        let o = Options {
+            balance: Balance::Partition,
+            delta: Some(u32::MAX - 1),
+            classify: Classify::Off,
+            ..Options::default()
+        };
+        let sol = solve(&g, algo, Some(eng.as_mut()), 0, &o).unwrap();
+        assert_eq!(sol.dist, want, "{algo:?}");
+        assert_eq!(sol.stats.arcs_relaxed, m, "{algo:?}: every arc once");
+    }
+}
+
 /// The settling algorithms have their own arc mappings: a tiled mode is refused, not ignored.
 #[test]
 fn settling_algorithms_refuse_tiled_modes() {
