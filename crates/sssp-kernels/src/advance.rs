@@ -617,7 +617,8 @@ unsafe fn advance_partition_small<const C: bool>(a: &AdvanceArgs, len: u32, tid:
 /// Measured (`docs/benchmarks.md`, "A pipeline of trips, one run of ranks a warp"): in ncu's
 /// profile of the partition loop on kron 18, 16% of warp samples waited for a trip's reads and
 /// 12% for its head's test read. The partition loop runs it two deep: with the runs of
-/// [`partition_walk_runs`], kron 16-18 took 12-27% less time on the H100. The other loops that
+/// [`partition_walk_runs`], kron 17 and 18 took 17-28% less time on the H100, kron 16 up to 15%
+/// (one round of three 4% more). The other loops that
 /// take partition balance (the wide loop, the hubs loop, the host loop's advance) run it zero
 /// deep, as before: one and two deep were not faster on kron 22 (6.3-7.4 ms against 6.4-6.5 on
 /// an H200, within the spread of its work), and their registers (64 in the wide loop) spill
