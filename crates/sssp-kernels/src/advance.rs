@@ -686,23 +686,11 @@ impl<'a, const C: bool, const DEPTH: u32> PartitionStep<'a, C, DEPTH> {
             }
             None => NO_RANK,
         };
-        match DEPTH {
-            0 => {
-                let p = self.probe(next);
-                self.commit(p)
-            }
-            1 => {
-                let f = core::mem::replace(&mut self.fetched, next);
-                let p = self.probe(f);
-                self.commit(p)
-            }
-            _ => {
-                let f = core::mem::replace(&mut self.fetched, next);
-                let q = self.probe(f);
-                let p = core::mem::replace(&mut self.probed, q);
-                self.commit(p)
-            }
-        }
+        // Each stage of the pipeline holds its trip for a step where `DEPTH` reaches it.
+        let f = if DEPTH >= 1 { core::mem::replace(&mut self.fetched, next) } else { next };
+        let q = self.probe(f);
+        let p = if DEPTH >= 2 { core::mem::replace(&mut self.probed, q) } else { q };
+        self.commit(p)
     }
 
     /// Commit the trips still in the pipeline and write out the staged pushes: the walk's end,
@@ -1195,7 +1183,7 @@ unsafe fn partition_walk_runs(
 }
 
 /// Ranks each warp takes in the partitioned advance of `total` arcs over `nthreads` threads on
-/// the GPU ([`partition_walk_slots`]): an equal share, whole trips of 32, one trip at least.
+/// the GPU ([`partition_walk_runs`]): an equal share, whole trips of 32, one trip at least.
 #[inline(always)]
 pub fn share_for(total: u64, nthreads: u32) -> u64 {
     let warps = (nthreads / 32).max(1) as u64;
