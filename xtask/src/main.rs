@@ -195,8 +195,9 @@ const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
     ("sssp_pile_loop_classified", 256, 2),
     ("sssp_pile_loop_hubs_classified", 256, 2),
     ("sssp_pile_loop_wide_classified", 256, 4),
-    // The partition loop runs on the plain loop's grid.
-    ("sssp_pile_loop_partition", 256, 2),
+    // The partition loop: three blocks per SM (`PARTITION_BLOCKS_PER_SM` in the CUDA engine
+    // says why); its classified twin two.
+    ("sssp_pile_loop_partition", 256, 3),
     ("sssp_pile_loop_partition_classified", 256, 2),
     // The block loop: one block of 1024 threads (64 registers each at most).
     ("sssp_pile_block", 1024, 1),

@@ -600,7 +600,7 @@ unsafe fn advance_partition_small<const C: bool>(a: &AdvanceArgs, len: u32, tid:
     let share = share_for(total, nthreads);
     let lo = (tid / 32) as u64 * share;
     if lo < total {
-        walk_lanes(lo, share, (lo + share).min(total), p, d, lane, &mut |at| ps.step(at));
+        walk_lanes(lo, share, (lo + share).min(total), p, d, lane, &mut |at| ps.step(arc_of(at)));
     }
     ps.drain()
 }
@@ -669,20 +669,21 @@ impl<'a, const C: bool, const DEPTH: u32> PartitionStep<'a, C, DEPTH> {
         }
     }
 
-    /// Issue the reads of this trip's rank, probe the last trip's, commit the one before.
+    /// Issue the reads of this trip's rank (its tail vertex and its arc), probe the last
+    /// trip's, commit the one before.
     #[inline(always)]
-    unsafe fn step(&mut self, at: Option<(Slot, u64)>) {
+    unsafe fn step(&mut self, at: Option<(u32, u64)>) {
         let next = match at {
-            Some((slot, offset)) => {
+            Some((u, e)) => {
                 // The arc is read with the tail's distance, not after its test: the loads are
                 // in flight together (the arc is only unused when the tail is stale or
                 // unreached, which is rare). `asm` loads: LLVM neither sinks them into the
                 // branch that uses them nor merges them.
-                let e = (slot.start + offset) as usize;
+                let e = e as usize;
                 let word = crate::warp::load_arc_word(self.a.csr.targets.add(e));
                 let w = crate::warp::load_arc_word(self.a.csr.weights.add(e));
                 // Not tested here: a branch on the load would wait for it.
-                Fetched { u: slot.u, du: dist_of(load_packed(self.a.dist, slot.u)), word, w }
+                Fetched { u, du: dist_of(load_packed(self.a.dist, u)), word, w }
             }
             None => NO_RANK,
         };
@@ -789,7 +790,7 @@ unsafe fn advance_partition<const C: bool>(
             ps.drain()
         } else {
             let mut ps = PartitionStep::<C, 0>::new(a, prefixed);
-            partition_walk_slots(prefix, len, tid, nthreads, load, |at| ps.step(at));
+            partition_walk_slots(prefix, len, tid, nthreads, load, |at| ps.step(arc_of(at)));
             ps.drain()
         }
     }
@@ -831,6 +832,13 @@ unsafe fn advance_partition<const C: bool>(
 struct Slot {
     u: u32,
     start: u64,
+}
+
+/// A walk's `(slot, offset)` as [`PartitionStep::step`] takes it: the tail and its arc.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+fn arc_of(at: Option<(Slot, u64)>) -> Option<(u32, u64)> {
+    at.map(|(slot, offset)| (slot.u, slot.start + offset))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1103,9 +1111,13 @@ unsafe fn partition_walk_slots(
 }
 
 /// The partition loop's walk (GPU only): warp `w` takes the ranks `w * share ..` of
-/// [`share_for`], one contiguous run, and `step(Some((slot, offset)))` gets `load(s)` of each
-/// rank's slot `s` and the rank's offset `r - prefix[s]` in it (`step(None)` for the lanes past
-/// the run's end, so that every lane of a warp makes the same calls).
+/// [`share_for`], one contiguous run, and `step(Some((u, e)))` gets each rank's tail `u` (of
+/// `load(s)`, its slot `s`) and its arc `e` (`step(None)` for the lanes past the run's end, so
+/// that every lane of a warp makes the same calls).
+///
+/// Ranks, prefixes and arc ids are 32-bit here ([`RANKS32_MAX`] bounds the loop's graphs): a
+/// lane's window slot is three words (prefix, vertex, arc base) instead of five, and its search
+/// shuffles one word a halving. On the H100 that took kron 16-18 ... (measured below).
 ///
 /// A warp searches for its first slot once (warp-wide, 32 probes a round: a frontier of
 /// 100,000 takes 4 dependent rounds). Then lane `j` holds slot `s + j`'s prefix and `load`, a
@@ -1131,56 +1143,75 @@ unsafe fn partition_walk_runs(
     tid: u32,
     nthreads: u32,
     load: impl Fn(u32) -> Slot,
-    mut step: impl FnMut(Option<(Slot, u64)>),
+    mut step: impl FnMut(Option<(u32, u64)>),
 ) {
-    use crate::warp::{ballot, broadcast_u64, FULL_WARP};
-    let total = *prefix.add(len as usize);
+    use crate::warp::{ballot, broadcast, FULL_WARP};
+    // Ranks, prefixes and arcs in 32 bits (`RANKS32_MAX`): a prefix entry's low word.
+    let at = |i: u32| *(prefix as *const u32).add(2 * i as usize);
+    let total = at(len);
     let lane = tid % 32;
-    let share = share_for(total, nthreads);
-    let lo = (tid / 32) as u64 * share;
-    if lo >= total {
+    let share = share_for(total as u64, nthreads) as u32;
+    let lo = (tid / 32) as u64 * share as u64;
+    if lo >= total as u64 {
         return;
     }
-    let end = (lo + share).min(total);
-    // The window: lane j holds slot s + j's prefix `q` (u64::MAX past the frontier's last
-    // slot) and data `d`; `next` is slot s + 32's prefix, the first rank past the window.
+    let lo = lo as u32;
+    let end = lo + share.min(total - lo);
+    // The window: lane j holds slot s + j's prefix `q` (u32::MAX past the frontier's last
+    // slot, above every rank), its vertex `u` and its arc base `base` (its first arc less its
+    // prefix, wrapping: a rank's arc is `base + rank`); `next` is slot s + 32's prefix, the
+    // first rank past the window.
     let window = |s: u32| {
-        let q = if s + lane < len { *prefix.add((s + lane) as usize) } else { u64::MAX };
-        let d = if s + lane < len { load(s + lane) } else { Slot { u: 0, start: 0 } };
-        let beyond = if lane == 31 && s + 32 < len { *prefix.add((s + 32) as usize) } else { u64::MAX };
-        (q, d, broadcast_u64(beyond, 31))
+        let ours = s + lane < len;
+        let q = if ours { at(s + lane) } else { u32::MAX };
+        let (u, base) = if ours {
+            let d = load(s + lane);
+            (d.u, (d.start as u32).wrapping_sub(q))
+        } else {
+            (0, 0)
+        };
+        let beyond = if lane == 31 && s + 32 < len { at(s + 32) } else { u32::MAX };
+        (q, u, base, broadcast(beyond, 31))
     };
-    let mut s = warp_segment_of(prefix, 0, len, lo);
-    let (mut q, mut d, mut next) = window(s);
+    let mut s = warp_segment_by(0, len, lo, at);
+    let (mut q, mut u, mut base, mut next) = window(s);
     let mut r0 = lo;
     while r0 < end {
         let last = (r0 + 31).min(end - 1);
+        let r = r0 + lane;
         if last >= next {
             // The trip passes the window. Its first rank's slot is the last lane whose prefix
             // is at most r0 (lane 0's is, by the invariant prefix[s] <= r0).
             let k = 31 - ballot(FULL_WARP, q <= r0).leading_zeros();
             if k > 0 {
                 s += k;
-                (q, d, next) = window(s);
+                (q, u, base, next) = window(s);
                 continue;
             }
             // Slot s holds r0, and the 32 slots from it hold fewer ranks than the trip: this
             // trip searches rank by rank.
-            let r = r0 + lane as u64;
             step(if r < end {
-                let t = segment_of(prefix, s, len, r);
-                Some((load(t), r - *prefix.add(t as usize)))
+                let t = segment_by(s, len, r, at);
+                let d = load(t);
+                Some((d.u, (d.start as u32).wrapping_sub(at(t)).wrapping_add(r) as u64))
             } else {
                 None
             });
         } else {
-            let r = r0 + lane as u64;
-            let (slot, base) = lane_slot(q, d, r);
-            step(if r < end { Some((slot, r - base)) } else { None });
+            // Every lane searches (its shuffles name the whole warp), then the lanes past the
+            // run's end drop the answer.
+            let (v, b) = lane_slot32(q, u, base, r);
+            step(if r < end { Some((v, b.wrapping_add(r) as u64)) } else { None });
         }
         r0 += 32;
     }
 }
+
+/// Bound on the ranks of an iteration of the partition loop (its input's degrees summed, every
+/// lane's) and on its arc ids: [`partition_walk_runs`] holds both in 32 bits, with room for a
+/// trip past the last rank. The engine runs graphs whose arcs times lanes reach it in another
+/// loop.
+pub const RANKS32_MAX: u64 = 1 << 31;
 
 /// Ranks each warp takes in the partitioned advance of `total` arcs over `nthreads` threads on
 /// the GPU ([`partition_walk_runs`]): an equal share, whole trips of 32, one trip at least.
@@ -1208,6 +1239,25 @@ unsafe fn lane_slot(p: u64, d: Slot, r: u64) -> (Slot, u64) {
         }
     }
     (Slot { u: broadcast(d.u, l), start: broadcast_u64(d.start, l) }, broadcast_u64(p, l))
+}
+
+/// [`lane_slot`] in 32 bits, for [`partition_walk_runs`]: lane `j` holds slot `j`'s prefix `q`,
+/// vertex `u` and arc base `base`; returns rank `r`'s vertex and arc base. Seven one-word
+/// shuffles where the 64-bit search takes thirteen.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn lane_slot32(q: u32, u: u32, base: u32, r: u32) -> (u32, u32) {
+    use crate::warp::broadcast;
+    let (mut l, mut h) = (0u32, 32u32);
+    for _ in 0..5 {
+        let mid = (l + h) / 2;
+        if broadcast(q, mid) <= r {
+            l = mid;
+        } else {
+            h = mid;
+        }
+    }
+    (broadcast(u, l), broadcast(base, l))
 }
 
 /// The ranks `lo..lo + chunk` of one chunk (those from `hi` on past the end: `step(None)`)
@@ -1240,6 +1290,13 @@ unsafe fn walk_lanes(
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
 unsafe fn warp_segment_of(prefix: *const u64, lo: u32, hi: u32, rank: u64) -> u32 {
+    warp_segment_by(lo, hi, rank, |i| *prefix.add(i as usize))
+}
+
+/// [`warp_segment_of`] over the ascending values `at(i)`.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn warp_segment_by<T: Copy + PartialOrd>(lo: u32, hi: u32, rank: T, at: impl Fn(u32) -> T) -> u32 {
     use crate::warp::{ballot, lane_id, FULL_WARP};
     let lane = lane_id();
     let (mut lo, mut hi) = (lo, hi);
@@ -1247,7 +1304,7 @@ unsafe fn warp_segment_of(prefix: *const u64, lo: u32, hi: u32, rank: u64) -> u3
     while hi - lo > 1 {
         let stride = (hi - lo).div_ceil(32);
         let off = lane * stride;
-        let ok = off < hi - lo && *prefix.add((lo + off) as usize) <= rank;
+        let ok = off < hi - lo && at(lo + off) <= rank;
         // The probes at or below `rank` are a prefix of the lanes (prefix ascends), lane 0's
         // among them (prefix[lo] <= rank).
         let last = 31 - ballot(FULL_WARP, ok).leading_zeros();
@@ -1263,11 +1320,17 @@ unsafe fn warp_segment_of(prefix: *const u64, lo: u32, hi: u32, rank: u64) -> u3
 /// (`ranks::owner_of`).
 #[inline(always)]
 pub unsafe fn segment_of<T: Copy + PartialOrd>(prefix: *const T, lo: u32, hi: u32, rank: T) -> u32 {
+    segment_by(lo, hi, rank, |i| *prefix.add(i as usize))
+}
+
+/// [`segment_of`] over the ascending values `at(i)`.
+#[inline(always)]
+pub unsafe fn segment_by<T: Copy + PartialOrd>(lo: u32, hi: u32, rank: T, at: impl Fn(u32) -> T) -> u32 {
     let (mut lo, mut hi) = (lo, hi);
-    // Invariant: prefix[lo] <= rank, and the answer is < hi.
+    // Invariant: at(lo) <= rank, and the answer is < hi.
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        if *prefix.add(mid as usize) <= rank {
+        if at(mid) <= rank {
             lo = mid;
         } else {
             hi = mid;

@@ -57,6 +57,16 @@ const MARGIN: u64 = 256 << 20;
 /// geometry").
 const LOOP_BLOCKS_PER_SM: u32 = 2;
 
+/// Resident blocks per SM for the partition loop (`sssp_pile_loop_partition`, launch-bounded
+/// to fit them: 80 registers). Its trips are chains of loads and shuffles with little else to
+/// issue, and with two blocks an SM's schedulers had 4 warps each, 0.46 of them eligible a
+/// cycle (ncu, kron 18). With the walk's ranks in 32 bits (its registers then spill 304 bytes
+/// at this bound, 56 at two blocks' 128), three blocks took kron 18 from 0.43-0.46 ms to
+/// 0.35-0.38 and kron 17 from 0.30-0.34 to 0.26-0.29 on the H100, kron 16 the same
+/// (docs/benchmarks.md, "Ranks in 32 bits, three blocks an SM"). The classified twin keeps the
+/// bound of two (not measured at three), so it runs two.
+const PARTITION_BLOCKS_PER_SM: u32 = 3;
+
 /// Resident blocks per SM for the plain loop (thread and virtual-warp balance: roads and
 /// meshes). One block of 256 threads per SM: 132 arrivals per barrier on the H100 instead of
 /// 264, and its frontiers (a few thousand vertices at most on NY) still fill the grid. Measured
@@ -100,7 +110,7 @@ struct Kernels {
     /// The loop of partition balance on graphs up to `NARROW_PARTITION_ARCS` arcs
     /// (`sssp_pile_loop_partition`).
     pile_loop_partition: CudaFunction,
-    /// Blocks of the partition loop: two per SM of the plain loop's geometry, resident at once.
+    /// Blocks of the partition loop: `PARTITION_BLOCKS_PER_SM` per SM, resident at once.
     partition_grid: u32,
     /// The block loop (`sssp_kernels::block_loop`): one block, near queues in shared memory.
     pile_block: CudaFunction,
@@ -221,8 +231,8 @@ impl Kernels {
         if wide_per_sm == 0 {
             return Err(Error::Cuda("the wide loop kernel cannot be resident on this device".into()));
         }
-        // Bounded like the plain loop (256 threads a block), it runs two blocks per SM (fewer
-        // only if a device kept fewer of it resident).
+        // Bounded to `PARTITION_BLOCKS_PER_SM` blocks of 256 threads, it runs that many per SM
+        // (fewer only if a device kept fewer of it resident).
         let pile_loop_partition = f(k::PileLoopPartition::ENTRY)?;
         let partition_per_sm = resident_both(&pile_loop_partition, &multisplit)?;
         if partition_per_sm == 0 {
@@ -256,7 +266,7 @@ impl Kernels {
             // Never more than can be resident (the grid barrier); block_vals and hist are sized
             // for the larger of the two loop grids.
             wide_grid: loop_grid_cap(sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM)),
-            partition_grid: loop_grid_cap(sms * partition_per_sm.min(loop_blocks_per_sm(LOOP_BLOCKS_PER_SM))),
+            partition_grid: loop_grid_cap(sms * partition_per_sm.min(loop_blocks_per_sm(PARTITION_BLOCKS_PER_SM))),
             pile_loop,
             pile_loop_lean,
             pile_loop_wide,
@@ -1028,7 +1038,13 @@ impl Engine for CudaEngine {
             unsafe { self.k.pile_block(&self.stream, a)? };
         } else {
             let geometry = match spec.balance {
-                Balance::Partition if self.lay.arcs > super::narrow_partition_arcs() => Geometry::Wide,
+                // Every lane's arcs count towards an iteration's ranks (RANKS32_MAX).
+                Balance::Partition
+                    if self.lay.arcs > super::narrow_partition_arcs()
+                        || self.lay.arcs << self.lay.csr.lane_bits >= sssp_kernels::advance::RANKS32_MAX =>
+                {
+                    Geometry::Wide
+                }
                 Balance::Partition => Geometry::Partition,
                 _ => Geometry::Plain,
             };

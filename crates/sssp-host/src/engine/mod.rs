@@ -417,9 +417,14 @@ pub const NARROW_PARTITION_ARCS: u64 = 1 << 23;
 
 /// [`NARROW_PARTITION_ARCS`], or `SSSP_NARROW_PARTITION_ARCS` when set: the GPU suite sets it to 0
 /// to run the wide loop and the host-driven Workfront on its small test graphs
-/// (`scripts/gpu-suite.sh`), and a measurement can move it.
+/// (`scripts/gpu-suite.sh`), and a measurement can move it, never past
+/// `sssp_kernels::advance::RANKS32_MAX` (the partition loop's ranks and arc ids are 32-bit).
 pub fn narrow_partition_arcs() -> u64 {
-    std::env::var("SSSP_NARROW_PARTITION_ARCS").ok().and_then(|v| v.parse().ok()).unwrap_or(NARROW_PARTITION_ARCS)
+    std::env::var("SSSP_NARROW_PARTITION_ARCS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(NARROW_PARTITION_ARCS)
+        .min(sssp_kernels::advance::RANKS32_MAX - 1)
 }
 
 /// Open an engine for `g` that runs `lanes` solves side by side (a power of two,
