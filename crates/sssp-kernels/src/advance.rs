@@ -1117,7 +1117,10 @@ unsafe fn partition_walk_slots(
 ///
 /// Ranks, prefixes and arc ids are 32-bit here ([`RANKS32_MAX`] bounds the loop's graphs): a
 /// lane's window slot is three words (prefix, vertex, arc base) instead of five, and its search
-/// shuffles one word a halving. On the H100 that took kron 16-18 ... (measured below).
+/// shuffles one word a halving. With it the loop's registers fit three blocks an SM with fewer
+/// spills (304 bytes at 80 registers against the 64-bit walk's 316), and the third block took
+/// kron 18 from 0.44-0.47 ms to 0.37-0.39 on the H100 (docs/benchmarks.md, "Ranks in 32 bits,
+/// three blocks an SM"); the 32-bit walk at two blocks alone was within the noise.
 ///
 /// A warp searches for its first slot once (warp-wide, 32 probes a round: a frontier of
 /// 100,000 takes 4 dependent rounds). Then lane `j` holds slot `s + j`'s prefix and `load`, a
@@ -1221,23 +1224,32 @@ pub fn share_for(total: u64, nthreads: u32) -> u64 {
     total.div_ceil(warps).next_multiple_of(32).max(32)
 }
 
-/// The slot of rank `r` in a warp's window of 32 slots, lane `j` holding slot `j`'s prefix `p`
-/// (ascending; `u64::MAX` in lanes past the window) and data `d`: the last lane with `p <= r`,
-/// by five halvings with every lane shuffling at its own midpoint, no memory. Returns the
-/// slot's data and prefix. Lane 0's `p` must be at most `r`.
+/// The last lane of the warp whose `p` is at most `r` (the `p` ascending over the lanes, lane
+/// 0's at most `r`), by five halvings with every lane shuffling (`shfl(x, lane)`) at its own
+/// midpoint, no memory. Every lane of the warp must call it (its shuffles name the whole warp).
 #[cfg(target_arch = "nvptx64")]
 #[inline(always)]
-unsafe fn lane_slot(p: u64, d: Slot, r: u64) -> (Slot, u64) {
-    use crate::warp::{broadcast, broadcast_u64};
+fn last_lane_at_most<T: Copy + PartialOrd>(p: T, r: T, shfl: impl Fn(T, u32) -> T) -> u32 {
     let (mut l, mut h) = (0u32, 32u32);
     for _ in 0..5 {
         let mid = (l + h) / 2;
-        if broadcast_u64(p, mid) <= r {
+        if shfl(p, mid) <= r {
             l = mid;
         } else {
             h = mid;
         }
     }
+    l
+}
+
+/// The slot of rank `r` in a warp's window of 32 slots, lane `j` holding slot `j`'s prefix `p`
+/// (ascending; `u64::MAX` in lanes past the window) and data `d`: [`last_lane_at_most`].
+/// Returns the slot's data and prefix. Lane 0's `p` must be at most `r`.
+#[cfg(target_arch = "nvptx64")]
+#[inline(always)]
+unsafe fn lane_slot(p: u64, d: Slot, r: u64) -> (Slot, u64) {
+    use crate::warp::{broadcast, broadcast_u64};
+    let l = last_lane_at_most(p, r, |x, m| unsafe { broadcast_u64(x, m) });
     (Slot { u: broadcast(d.u, l), start: broadcast_u64(d.start, l) }, broadcast_u64(p, l))
 }
 
@@ -1248,15 +1260,7 @@ unsafe fn lane_slot(p: u64, d: Slot, r: u64) -> (Slot, u64) {
 #[inline(always)]
 unsafe fn lane_slot32(q: u32, u: u32, base: u32, r: u32) -> (u32, u32) {
     use crate::warp::broadcast;
-    let (mut l, mut h) = (0u32, 32u32);
-    for _ in 0..5 {
-        let mid = (l + h) / 2;
-        if broadcast(q, mid) <= r {
-            l = mid;
-        } else {
-            h = mid;
-        }
-    }
+    let l = last_lane_at_most(q, r, |x, m| unsafe { broadcast(x, m) });
     (broadcast(u, l), broadcast(base, l))
 }
 
