@@ -181,7 +181,7 @@ fn module(root: &Path, tools: &Tools, arch: &str, version: &str, m: &Module, che
 /// plain loop's grid: unbounded it needs over 128 registers, and a second block would not fit.
 /// The classified twins (H-BF's edge classes) get the bounds of the loop they copy, but the
 /// plain loop's twin keeps 2 blocks per SM (the bound of one was measured on the plain loop
-/// only).
+/// only) and so does the partition loop's (its bound of three was mixed on kron 16-18).
 const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
     ("sssp_pile_loop", 256, 1),
     // The lean loop runs on the plain loop's grid (one block per SM).
@@ -196,7 +196,7 @@ const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
     ("sssp_pile_loop_hubs_classified", 256, 2),
     ("sssp_pile_loop_wide_classified", 256, 4),
     // The partition loop: three blocks per SM (`PARTITION_BLOCKS_PER_SM` in the CUDA engine
-    // says why); its classified twin two.
+    // says why); its classified twin two (at three it was mixed).
     ("sssp_pile_loop_partition", 256, 3),
     ("sssp_pile_loop_partition_classified", 256, 2),
     // The block loop: one block of 1024 threads (64 registers each at most).

@@ -64,7 +64,8 @@ const LOOP_BLOCKS_PER_SM: u32 = 2;
 /// at this bound, 56 at two blocks' 128), three blocks took kron 18 from 0.43-0.46 ms to
 /// 0.35-0.38 and kron 17 from 0.30-0.34 to 0.26-0.29 on the H100, kron 16 the same
 /// (docs/benchmarks.md, "Ranks in 32 bits, three blocks an SM"). The classified twin keeps the
-/// bound of two (not measured at three), so it runs two.
+/// bound of two, so it runs two: at three, kron 16-18 were mixed (one kron 18 round faster by
+/// 14%, one slower by 15%).
 const PARTITION_BLOCKS_PER_SM: u32 = 3;
 
 /// Resident blocks per SM for the plain loop (thread and virtual-warp balance: roads and
