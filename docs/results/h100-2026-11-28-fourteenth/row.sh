@@ -1,6 +1,6 @@
-# row TAG BINARY ARGS...: one `sssp bench --json` run (stopped after 60 s: a hang costs a row,
+# row TAG BINARY ARGS...: one `sssp bench --json` run (stopped after ROW_LIMIT seconds, default 60: a hang costs a row,
 # not the call), each of its rows printed short.
-row() { local tag=$1; local b=$2; shift 2; timeout 60 $b bench "$@" --json 2>>/tmp/err | python3 -c '
+row() { local tag=$1; local b=$2; shift 2; timeout ${ROW_LIMIT:-60} $b bench "$@" --json 2>>/tmp/err | python3 -c '
 import json,sys
 for l in sys.stdin:
     try: x=json.loads(l)

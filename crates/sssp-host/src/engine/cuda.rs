@@ -171,9 +171,8 @@ struct Twins {
 }
 
 /// Which persistent grid loop runs a frontier solve (hub and tiled runs aside): the plain loop,
-/// the wide one (4 blocks per SM) for partition balance on big graphs, the partition loop
-/// (the plain grid, small frontiers without the degree scan) for partition balance on the
-/// others (`NARROW_PARTITION_ARCS`).
+/// the wide one (4 blocks per SM) for partition balance on graphs past
+/// `NARROW_PARTITION_ARCS` (2^31 arcs), the partition loop for partition balance on the others.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Geometry {
     Plain,

@@ -405,26 +405,32 @@ pub fn gpu_usable(kind: DeviceKind) -> std::result::Result<(), String> {
 pub const MAX_LANES: u32 = 64;
 
 /// Partition balance's loop geometry (issue #27, item 2), by the graph's arcs: up to this many,
-/// every frontier strategy with partition balance runs in the plain persistent loop (2 blocks
-/// per SM, one launch for the solve), Workfront included; above it, Near-Far and Bucketing take
-/// the wide loop (4 blocks per SM) and Workfront launches each iteration from the host at full
-/// occupancy. Measured on the H100 (docs/benchmarks.md, "Partition balance on the device
-/// loop"): on kron 16-18 (2^21-2^23 arcs) the plain loop ran Workfront 1.0-1.2x faster than the
-/// host loop and Near-Far 1.05-1.25x faster than the wide loop; on kron 20 and 22 it lost
-/// by 10-40%. Only the CUDA engine reads the geometry; the CPU engine's loops are the same.
-/// `SSSP_NARROW_PARTITION_ARCS=N` moves the bound (see [`narrow_partition_arcs`]).
-pub const NARROW_PARTITION_ARCS: u64 = 1 << 23;
+/// every frontier strategy with partition balance runs in the partition loop (one launch for
+/// the solve), Workfront included; above it, Near-Far and Bucketing take the wide loop (4 blocks
+/// per SM) and Workfront launches each iteration from the host at full occupancy. The bound is
+/// the most the partition loop's 32-bit walk holds (`sssp_kernels::advance::RANKS32_MAX`): with
+/// its runs, its pipeline, its 32-bit ranks and three blocks an SM it beat both other loops on
+/// every graph measured. On the H100 (docs/benchmarks.md, "Ranks in 32 bits, three blocks an
+/// SM"; calls a7 and a8 there) Workfront took kron 19-25 in 0.57-0.59, 1.19-1.22, 2.52-2.53,
+/// 5.15-5.17, 15.6, 24.5 and 63.2 ms against 1.07, 1.97-1.98, 3.25-3.53, 7.36-7.78, 19.4, 28.2
+/// and 80.1 in the host loop, and Near-Far kron 22 in 5.68 against 7.94 in the wide loop. Until
+/// then the bound was 2^23 arcs (kron 18), where the older partition loop lost by 10-40% on
+/// kron 20 and 22. The runs it admits hold the pushes' degree prefix (`8(n + 1)` bytes more:
+/// [`Layout::prefix_by_pushes`]). Only the CUDA engine reads the geometry; the CPU engine's
+/// loops are the same. `SSSP_NARROW_PARTITION_ARCS=N` moves the bound down (see
+/// [`narrow_partition_arcs`]).
+pub const NARROW_PARTITION_ARCS: u64 = sssp_kernels::advance::RANKS32_MAX - 1;
 
 /// [`NARROW_PARTITION_ARCS`], or `SSSP_NARROW_PARTITION_ARCS` when set: the GPU suite sets it to 0
 /// to run the wide loop and the host-driven Workfront on its small test graphs
-/// (`scripts/gpu-suite.sh`), and a measurement can move it, never past
-/// `sssp_kernels::advance::RANKS32_MAX` (the partition loop's ranks and arc ids are 32-bit).
+/// (`scripts/gpu-suite.sh`), and a measurement can move it, never past the default (the most
+/// the partition loop's 32-bit ranks and arc ids hold).
 pub fn narrow_partition_arcs() -> u64 {
     std::env::var("SSSP_NARROW_PARTITION_ARCS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(NARROW_PARTITION_ARCS)
-        .min(sssp_kernels::advance::RANKS32_MAX - 1)
+        .min(NARROW_PARTITION_ARCS)
 }
 
 /// Open an engine for `g` that runs `lanes` solves side by side (a power of two,
@@ -912,7 +918,7 @@ impl Layout {
     /// queue's degrees sum to at most `m`, which must fit the 32 bits that count them), one
     /// solve at a time, no hub path, and a graph of at most [`NARROW_PARTITION_ARCS`] arcs: on
     /// the GPU only the partition loop builds prefixes (bigger graphs take loops that scan), so
-    /// no engine holds the second prefix's `8(n + 1)` bytes where memory is scarce. Measured on
+    /// the biggest graphs, where memory is scarcest, hold no second prefix's `8(n + 1)` bytes. Measured on
     /// the H100 (docs/benchmarks.md, "Prefixes built by the pushes"): kron 16 0.32 ms against
     /// 0.35 with the scan, kron 17 and 18 within the noise; with the pushes staged per warp
     /// (`sssp_kernels::warp::PushStage`, which only this path has), kron 16-18 took 0.24-0.26,

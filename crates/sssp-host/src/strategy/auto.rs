@@ -4,7 +4,7 @@
 //!
 //! | device | graph | choice | measured |
 //! |---|---|---|---|
-//! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2) |
+//! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2); in the partition loop of the fourteenth session kron 16 0.21, kron 18 0.37-0.39, kron 22 5.2 (Near-Far 5.7) |
 //! | GPU | even degrees, mean < 3.5 (road networks) | Bucketing, virtual warps, delta = 8 x heuristic | NY: 7.27 ms (heuristic delta 9.67, best measured 7.05); road 4M: 22.9 ms (best measured 23.1) |
 //! | GPU | even degrees, mean 3.5 to 5 (2D meshes) | Near-Far, virtual warps, delta = 4 x heuristic | grid2d 500^2, 1000^2, 2000^2: 3.92, 8.33, 19.2 ms (heuristic delta 4.75, 10.1, 22.9) |
 //! | GPU | even degrees, mean >= 5 (3D meshes) | Near-Far, virtual warps, heuristic delta | grid3d 256^3: 21.5 ms (2x delta 28.4, 4x 45.5; Bucketing 29.0 in an older build); grid3d 128^3: 4.06 (2x 4.51, 4x 5.66) |

@@ -14,10 +14,11 @@
 //!
 //! By default it runs as the engine's device loop (the bucketed strategies' loop with no
 //! buckets), except with partition balance on graphs of more than
-//! [`NARROW_PARTITION_ARCS`](crate::engine::NARROW_PARTITION_ARCS) arcs: there Workfront's
-//! few, huge iterations run faster as full-occupancy launches queued from the host (kron 22 on
-//! the H100: 8.6 ms against 9.9 ms for the wide device loop, docs/benchmarks.md), while on
-//! smaller graphs the device loop's saved launches win (kron 16: 0.43 ms against 0.57-0.59).
+//! [`NARROW_PARTITION_ARCS`](crate::engine::NARROW_PARTITION_ARCS) arcs (2^31, the most the
+//! partition loop holds): there Workfront's few, huge iterations run as full-occupancy
+//! launches queued from the host, which beat the wide device loop (kron 22 on the H100: 8.6 ms
+//! against 9.9, docs/benchmarks.md). Below it the partition loop wins (kron 16: 0.21 ms against
+//! 0.57-0.59 host-driven in an older build; kron 22: 5.2 against 7.4-7.8).
 //! `Options::device_loop = false` launches once per iteration from the host for every mode
 //! (`--host-loop`, kept to measure what the device loop saves).
 
