@@ -211,6 +211,34 @@ fn out_of_range_target_is_a_typed_error() {
     }
 }
 
+/// A candidate that does not fit 32 bits, made before the run reaches its target: a target
+/// query answers (the vertex it hid lies beyond the target, reported unreached as any farther
+/// vertex), while the full solve, and a query for that vertex itself, are overflow errors on
+/// the engines' 32-bit distances. (A
+/// proptest of `api.rs` found near-far and bucketing reporting the overflow for the reached
+/// target's query.)
+#[test]
+fn an_overflow_beyond_the_target_is_no_error() {
+    // 0 -> 2 (5) -> 1 (2^32 - 2): 1's only path does not fit 32 bits. 0 -> 3 (10): the target.
+    let g = Graph::from_arcs(4, &[(0, 2, 5), (2, 1, u32::MAX as i64 - 1), (0, 3, 10)]).unwrap();
+    let mut eng = engine::open(&g, device()).unwrap();
+    for (algo, opts) in configs() {
+        let what = format!("{} {opts:?}", algo.name());
+        let near = solve(&g, algo, Some(eng.as_mut()), 0, &Options { target: Some(3), ..opts });
+        let near = near.unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(near.dist, [0, UNREACHED, 5, 10], "{what}");
+        // The engines hold 32-bit distances: 1's is an error. The host's algorithms (auto's
+        // serial Dijkstra on the CPU backend) compute it exactly in 64 bits.
+        for target in [None, Some(1)] {
+            match solve(&g, algo, Some(eng.as_mut()), 0, &Options { target, ..opts }) {
+                Err(Error::DistanceOverflow { vertex: 1, .. }) => {}
+                Ok(sol) => assert_eq!(sol.dist, [0, 4_294_967_299, 5, 10], "{what} {target:?}"),
+                Err(e) => panic!("{what} {target:?}: {e}"),
+            }
+        }
+    }
+}
+
 #[test]
 fn the_bounded_certificate_rejects_wrong_answers() {
     // 0 -> 1 (5), 1 -> 2 (5), 0 -> 2 (20): within bound 10, vertex 2 is at 10.

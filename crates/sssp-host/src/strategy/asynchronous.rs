@@ -126,7 +126,7 @@ pub fn asynchronous(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options
         dev.run::<AsyncSeed>(args, aq_ctl_cells(AQ_BUCKETS) as u64)?;
         dev.run::<AsyncRun>(args, threads as u64)?;
     }
-    let sol = finish(g, eng, Stats::default(), started)?;
+    let sol = finish(g, eng, Stats::default(), started, opts.target)?;
     eng.extras().put(wl);
     Ok(sol)
 }

@@ -183,6 +183,7 @@ pub(crate) fn solve(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options
         eng,
         Stats { readbacks: 1, classify: classify_time, classes_used: classify, ..Stats::default() },
         started,
+        opts.target,
     )?;
     // `vertices_processed` counts the settled vertices, the source (settled before step 1)
     // included (sinks are not settled when the run classifies: the deferred pass gives their

@@ -151,7 +151,8 @@ pub fn solve_with(g: &Graph, eng: &mut dyn Engine, h: &Hierarchy, source: u32) -
     });
     eng.extras().put(sweep);
     let up = run?;
-    let mut sol = finish(g, eng, Stats::default(), started)?;
+    // A full sweep, whatever the query (the caller clips it): an overflow anywhere is an error.
+    let mut sol = finish(g, eng, Stats::default(), started, None)?;
     sol.stats.hierarchy_upload = upload;
     sol.stats.iterations = h.stats.levels;
     sol.stats.arcs_relaxed += up.arcs;

@@ -102,7 +102,7 @@ pub(crate) fn device_loop_from(
         return Err(Error::InvalidArgument("the block loop does not support graphs of 2^32 arcs or more".into()));
     }
     let (stats, started) = run_device_loop(g, eng, seeds, opts, buckets, true)?;
-    finish(g, eng, stats, started)
+    finish(g, eng, stats, started, opts.target)
 }
 
 /// Iterations before the first early negative-cycle check of a signed frontier run: runs
@@ -368,7 +368,19 @@ pub(crate) fn not_converged(eng: &dyn Engine, iterations: u32) -> Error {
 
 /// Read distances and counters back, convert to [`Dist`], and turn a dropped overflowing
 /// candidate into a typed error when it hid a reachable vertex.
-pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started: Instant) -> Result<Solution> {
+///
+/// `target`: the run's [`Options::target`](super::Options::target). When it was reached, the
+/// answer is the distances up to the target's, every farther vertex unreached: a vertex whose
+/// distance does not fit lies farther, and a run that stopped early leaves vertices unreached
+/// behind reached ones anyway, so a dropped candidate is no error there (the check would name
+/// such a vertex). A target left unreached (the run went to the end) is checked as a full run.
+pub(crate) fn finish(
+    g: &Graph,
+    eng: &mut dyn Engine,
+    mut stats: Stats,
+    started: Instant,
+    target: Option<u32>,
+) -> Result<Solution> {
     let c = finish_stats(eng, &mut stats, started)?;
     let t = Instant::now();
     let raw = eng.distances()?;
@@ -379,12 +391,13 @@ pub(crate) fn finish(g: &Graph, eng: &mut dyn Engine, mut stats: Stats, started:
     let metric = g.metric();
     dist.par_extend(raw.par_iter().map(|&d| to_dist(metric, d)));
     stats.download = t.elapsed();
+    let target_reached = target.is_some_and(|t| eng.lanes() == 1 && raw.get(t as usize).is_some_and(|&d| d != INF));
     if c.overflow != 0 {
         if metric == Metric::Signed {
             // A dropped sum on a signed graph may have left the range downwards, which a
             // negative cycle does too: `signed_guard` decides, knowing the source.
             stats.overflowed = true;
-        } else {
+        } else if !target_reached {
             check_overflow(g, &raw, eng.lanes())?;
         }
     }

@@ -59,7 +59,7 @@ pub fn topo_bf(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -> 
         if c.improved == 0 {
             // The last sweep relaxed every arc out of every reached vertex again, so its
             // overflow flag (cleared per iteration) covers every candidate `finish` must know of.
-            let mut sol = finish(g, eng, stats, started)?;
+            let mut sol = finish(g, eng, stats, started, opts.target)?;
             sol.stats.iterations = iter;
             return Ok(sol);
         }

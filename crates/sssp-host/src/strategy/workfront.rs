@@ -66,7 +66,7 @@ pub fn workfront(g: &Graph, eng: &mut dyn Engine, source: u32, opts: &Options) -
     let started = Instant::now();
     eng.init(&[source])?;
     frontier_loop(g, eng, opts, &mut stats, |eng, iter| eng.advance(opts.advance(Input::Frontier, iter, classify)))?;
-    finish(g, eng, stats, started)
+    finish(g, eng, stats, started, opts.target)
 }
 
 #[cfg(test)]
