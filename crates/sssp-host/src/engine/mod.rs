@@ -416,7 +416,7 @@ pub const MAX_LANES: u32 = 64;
 /// and 80.1 in the host loop, and Near-Far kron 22 in 5.68 against 7.94 in the wide loop. Until
 /// then the bound was 2^23 arcs (kron 18), where the older partition loop lost by 10-40% on
 /// kron 20 and 22. The runs it admits hold the pushes' degree prefix (`8(n + 1)` bytes more:
-/// [`Layout::prefix_by_pushes`]). Only the CUDA engine reads the geometry; the CPU engine's
+/// `Layout::prefix_by_pushes`). Only the CUDA engine reads the geometry; the CPU engine's
 /// loops are the same. `SSSP_NARROW_PARTITION_ARCS=N` moves the bound down (see
 /// [`narrow_partition_arcs`]).
 pub const NARROW_PARTITION_ARCS: u64 = sssp_kernels::advance::RANKS32_MAX - 1;
