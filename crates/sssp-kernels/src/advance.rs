@@ -1164,15 +1164,15 @@ unsafe fn partition_walk_runs(
     // slot, above every rank), its vertex `u` and its arc base `base` (its first arc less its
     // prefix, wrapping: a rank's arc is `base + rank`); `next` is slot s + 32's prefix, the
     // first rank past the window.
+    // Slot `s`'s vertex and arc base.
+    let slot = |s: u32| {
+        let d = load(s);
+        (d.u, (d.start as u32).wrapping_sub(at(s)))
+    };
     let window = |s: u32| {
         let ours = s + lane < len;
         let q = if ours { at(s + lane) } else { u32::MAX };
-        let (u, base) = if ours {
-            let d = load(s + lane);
-            (d.u, (d.start as u32).wrapping_sub(q))
-        } else {
-            (0, 0)
-        };
+        let (u, base) = if ours { slot(s + lane) } else { (0, 0) };
         let beyond = if lane == 31 && s + 32 < len { at(s + 32) } else { u32::MAX };
         (q, u, base, broadcast(beyond, 31))
     };
@@ -1194,9 +1194,8 @@ unsafe fn partition_walk_runs(
             // Slot s holds r0, and the 32 slots from it hold fewer ranks than the trip: this
             // trip searches rank by rank.
             step(if r < end {
-                let t = segment_by(s, len, r, at);
-                let d = load(t);
-                Some((d.u, (d.start as u32).wrapping_sub(at(t)).wrapping_add(r) as u64))
+                let (v, b) = slot(segment_by(s, len, r, at));
+                Some((v, b.wrapping_add(r) as u64))
             } else {
                 None
             });
