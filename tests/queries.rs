@@ -214,9 +214,8 @@ fn out_of_range_target_is_a_typed_error() {
 /// A candidate that does not fit 32 bits, made before the run reaches its target: a target
 /// query answers (the vertex it hid lies beyond the target, reported unreached as any farther
 /// vertex), while the full solve, and a query for that vertex itself, are overflow errors on
-/// the engines' 32-bit distances. (A
-/// proptest of `api.rs` found near-far and bucketing reporting the overflow for the reached
-/// target's query.)
+/// the engines' 32-bit distances. (A proptest of `api.rs` found near-far and bucketing
+/// reporting the overflow for the reached target's query.)
 #[test]
 fn an_overflow_beyond_the_target_is_no_error() {
     // 0 -> 2 (5) -> 1 (2^32 - 2): 1's only path does not fit 32 bits. 0 -> 3 (10): the target.

@@ -1038,13 +1038,7 @@ impl Engine for CudaEngine {
             unsafe { self.k.pile_block(&self.stream, a)? };
         } else {
             let geometry = match spec.balance {
-                // Every lane's arcs count towards an iteration's ranks (RANKS32_MAX).
-                Balance::Partition
-                    if self.lay.arcs > super::narrow_partition_arcs()
-                        || self.lay.arcs << self.lay.csr.lane_bits >= sssp_kernels::advance::RANKS32_MAX =>
-                {
-                    Geometry::Wide
-                }
+                Balance::Partition if !self.lay.partition_loop() => Geometry::Wide,
                 Balance::Partition => Geometry::Partition,
                 _ => Geometry::Plain,
             };

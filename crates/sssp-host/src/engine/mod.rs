@@ -931,8 +931,15 @@ impl Layout {
             && dedupe == Dedupe::Stamp
             && !self.has_hubs(balance, hub)
             && self.csr.lane_bits == 0
-            && self.arcs < 1 << 32
-            && self.arcs <= narrow_partition_arcs()
+            && self.partition_loop()
+    }
+
+    /// Whether partition balance runs in the partition loop on this engine (the CUDA engine's
+    /// geometry, and the runs whose pushes may build prefixes): a graph of at most
+    /// [`narrow_partition_arcs`] arcs whose iterations' ranks, every lane's, stay below
+    /// `sssp_kernels::advance::RANKS32_MAX` (the loop's walk holds them in 32 bits).
+    pub fn partition_loop(&self) -> bool {
+        self.arcs <= narrow_partition_arcs() && self.arcs << self.csr.lane_bits < sssp_kernels::advance::RANKS32_MAX
     }
 
     /// The persistent loop's parameters for `spec` (a bucketed spec's buffers must have been

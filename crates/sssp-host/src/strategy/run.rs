@@ -391,13 +391,12 @@ pub(crate) fn finish(
     let metric = g.metric();
     dist.par_extend(raw.par_iter().map(|&d| to_dist(metric, d)));
     stats.download = t.elapsed();
-    let target_reached = target.is_some_and(|t| eng.lanes() == 1 && raw.get(t as usize).is_some_and(|&d| d != INF));
     if c.overflow != 0 {
         if metric == Metric::Signed {
             // A dropped sum on a signed graph may have left the range downwards, which a
             // negative cycle does too: `signed_guard` decides, knowing the source.
             stats.overflowed = true;
-        } else if !target_reached {
+        } else if !target.is_some_and(|t| eng.lanes() == 1 && raw.get(t as usize).is_some_and(|&d| d != INF)) {
             check_overflow(g, &raw, eng.lanes())?;
         }
     }
