@@ -81,9 +81,11 @@ pub fn dist_solve(g: &Graph, src: u32, p: usize, opts: &DistOptions) -> Option<s
 }
 
 /// One `#[test]` per generator family of the strategy suites, each calling `$family(spec,
-/// seed)` in the calling file: the same twelve graphs (scale-free, uniform, meshes, a road-like
-/// network, a long path, a hub, a complete graph, components, zero weights, self loops,
-/// multi-arcs) for every suite that checks a solver against the reference on them.
+/// seed)` in the calling file: the same thirteen graphs (scale-free, uniform sparse and dense,
+/// meshes, a road-like network, a long path, a hub, a complete graph, components, zero weights,
+/// self loops, multi-arcs) for every suite that checks a solver against the reference on them.
+/// The dense uniform graph (mean degree 12) takes the CUDA engine's dense geometry under thread
+/// and virtual-warp balance (`sssp::engine::DENSE_MEAN_DEGREE`).
 #[macro_export]
 macro_rules! family_tests {
     ($family:ident) => {
@@ -92,7 +94,7 @@ macro_rules! family_tests {
             grid3d "grid3d:10x12x9" 4, road "road:4000" 5, long_path "path:700" 6,
             star_with_hub "star:5000" 7, complete "complete:48" 8,
             disconnected "disconnected:5:600" 9, zero_weights "zero:1500" 10,
-            self_loops "selfloops:1000" 11, multi_edges "multi:1000" 12);
+            self_loops "selfloops:1000" 11, multi_edges "multi:1000" 12, dense "uniform:2000:12" 13);
     };
     ($family:ident; $($name:ident $spec:literal $seed:literal),*) => {
         $(

@@ -171,7 +171,7 @@ fn module(root: &Path, tools: &Tools, arch: &str, version: &str, m: &Module, che
 /// ptxas, which then caps registers so that many blocks fit. `sssp_pile_loop_wide` is the
 /// persistent loop for throughput-bound runs (partition balance: big frontiers on scale-free
 /// graphs), where 4 resident blocks per SM ran kron 22 2.6x faster than the unbounded build's 1
-/// (docs/gpu.md). The plain `sssp_pile_loop`, the loop of latency-bound road graphs, is bounded
+/// (docs/gpu.md); it also runs thread and virtual-warp balance on dense graphs, at 3 per SM. The plain `sssp_pile_loop`, the loop of latency-bound road graphs, is bounded
 /// to the one block per SM the engine runs it with (`PLAIN_LOOP_BLOCKS_PER_SM`): about 205
 /// registers and no spills, where the bound of 2 blocks (128 registers) spilled 20 bytes; NY,
 /// roads and grids ran about 2% faster (docs/benchmarks.md, "The improvement flag and the plain

@@ -35,7 +35,7 @@ pub struct BenchArgs {
     algos: Vec<String>,
     /// Bucket widths to sweep for near-far and bucketing, comma-separated (default: the
     /// heuristic only). Each delta is one row: the work/time curve against delta. Decimals on
-    /// real-weighted graphs.
+    /// real-weighted graphs; `Fx` is F times Davidson's heuristic (`1x,4x,8x`).
     #[arg(long, value_delimiter = ',')]
     deltas: Vec<String>,
     /// Buckets per window for bucketing, comma-separated.
@@ -164,7 +164,7 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
             vec![Dedupe::Stamp]
         };
         let deltas: Vec<Option<u32>> = if algo.uses_delta() && !a.deltas.is_empty() {
-            a.deltas.iter().map(|d| common::delta_arg(g, d).map(Some)).collect::<Result<_>>()?
+            a.deltas.iter().map(|d| common::delta_or_factor_arg(g, d).map(Some)).collect::<Result<_>>()?
         } else {
             vec![None]
         };

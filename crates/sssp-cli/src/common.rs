@@ -616,6 +616,18 @@ pub fn delta_arg(g: &Graph, s: &str) -> Result<u32> {
     Ok(d as u32)
 }
 
+/// A `--deltas` entry: a width as [`delta_arg`] reads it, or `Fx` for F (a positive number)
+/// times the graph's heuristic width ([`sssp::strategy::scaled_delta`]).
+pub fn delta_or_factor_arg(g: &Graph, s: &str) -> Result<u32> {
+    let Some(f) = s.strip_suffix('x') else { return delta_arg(g, s) };
+    match f.parse::<f64>() {
+        Ok(f) if f.is_finite() && f > 0.0 => Ok(sssp::strategy::scaled_delta(g, f)),
+        _ => Err(Error::InvalidArgument(format!(
+            "--deltas `{s}`: expected a width, or a positive factor of the heuristic such as `4x`"
+        ))),
+    }
+}
+
 /// Whether `algo` needs an engine on `g`. An engine algorithm on negative weights is an error
 /// naming it (the engines only know they refuse); `auto` then picks Bellman-Ford and needs none.
 pub fn engine_needed(g: &Graph, algo: Algo) -> Result<bool> {

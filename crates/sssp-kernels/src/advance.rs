@@ -453,7 +453,7 @@ pub fn hub_pass(a: &AdvanceArgs, prefix: *const u64) -> AdvanceArgs {
 /// doc; the tiled modes run through [`tile_load`], [`tile_place`] and [`tile_expand`]).
 #[inline(always)]
 pub unsafe fn advance<const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
-    add_arcs(a.counters, advance_of::<C, true>(a, None, tid, nthreads));
+    add_arcs(a.counters, advance_of::<C, true, false>(a, None, tid, nthreads));
 }
 
 /// [`advance`] with the input's length when the caller knows it ([`prologue_of`]), returning
@@ -462,9 +462,9 @@ pub unsafe fn advance<const C: bool>(a: &AdvanceArgs, tid: u32, nthreads: u32) {
 /// loop adds its threads' counts once, when the launch ends: folded in every iteration, the
 /// count's ten dependent shuffles and its atomic stood between each warp's last push and the
 /// grid barrier. `VWARP = false` compiles the partitioned advance only (whatever `a.balance`
-/// says): the partition loop's.
+/// says): the partition loop's. `FILTER` as [`advance_vwarp`]'s.
 #[inline(always)]
-pub unsafe fn advance_of<const C: bool, const VWARP: bool>(
+pub unsafe fn advance_of<const C: bool, const VWARP: bool, const FILTER: bool>(
     a: &AdvanceArgs,
     known: Option<u32>,
     tid: u32,
@@ -498,7 +498,7 @@ pub unsafe fn advance_of<const C: bool, const VWARP: bool>(
         let prefixed = (!VWARP || cfg!(not(target_arch = "nvptx64"))) && !a.push_prefix.is_null();
         advance_partition::<C>(a, len, tid, nthreads, prefixed, !VWARP)
     } else {
-        advance_vwarp::<C>(a, len, width, tid, nthreads)
+        advance_vwarp::<C, FILTER>(a, len, width, tid, nthreads)
     }
 }
 
@@ -523,8 +523,16 @@ unsafe fn partition_total(a: &AdvanceArgs, len: u32) -> u64 {
 ///
 /// The loops run the same number of trips on every lane of a physical warp (bounds are rounded
 /// up to the warp), so the warp-aggregated [`push`] is always reached by the whole warp.
+/// `FILTER`: read each head's distance before the atomic min on the GPU too (the wide loop, for
+/// dense graphs); the CPU always reads first ([`VWARP_FILTERS`]).
 #[inline(always)]
-unsafe fn advance_vwarp<const C: bool>(a: &AdvanceArgs, len: u32, width: u32, tid: u32, nthreads: u32) -> u64 {
+unsafe fn advance_vwarp<const C: bool, const FILTER: bool>(
+    a: &AdvanceArgs,
+    len: u32,
+    width: u32,
+    tid: u32,
+    nthreads: u32,
+) -> u64 {
     let map = Vwarps::of(width, tid, nthreads);
     let mut arcs = 0u64;
     let mut i = map.first;
@@ -548,7 +556,12 @@ unsafe fn advance_vwarp<const C: bool>(a: &AdvanceArgs, len: u32, width: u32, ti
         let trips = if width >= 32 { trips } else { warp_max_u64(trips) };
         let mut e = start + map.lane as u64;
         for _ in 0..trips {
-            relax_step::<C, VWARP_FILTERS>(a, Some(&k), live && e < end, u, du, e, &mut arcs);
+            let live = live && e < end;
+            if FILTER || VWARP_FILTERS {
+                relax_step::<C, true>(a, Some(&k), live, u, du, e, &mut arcs);
+            } else {
+                relax_step::<C, false>(a, Some(&k), live, u, du, e, &mut arcs);
+            }
             e += width as u64;
         }
         i += map.groups;

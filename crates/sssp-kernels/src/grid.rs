@@ -333,7 +333,7 @@ pub unsafe fn advance_tiles<const C: bool>(a: &AdvanceArgs) {
 /// length when the caller knows it (`advance::prologue_of`; the tiled modes read it themselves).
 /// Returns the arcs this thread relaxed and has not counted yet (the tiled modes count theirs).
 #[inline(always)]
-pub unsafe fn advance_any<const TILES: bool, const C: bool>(
+pub unsafe fn advance_any<const TILES: bool, const C: bool, const FILTER: bool>(
     a: &AdvanceArgs,
     known: Option<u32>,
     tid: u32,
@@ -343,7 +343,7 @@ pub unsafe fn advance_any<const TILES: bool, const C: bool>(
         advance_tiles::<C>(a);
         0
     } else {
-        advance::advance_of::<C, true>(a, known, tid, nthreads)
+        advance::advance_of::<C, true, FILTER>(a, known, tid, nthreads)
     }
 }
 
@@ -428,14 +428,17 @@ unsafe fn grid_min(len: u32, block_vals: *mut u64, bar: &GridBarrier, value: imp
 /// then took 7.5 us on the H100 against 14 with the scan (a virtual-warp one: 5.2). Only the
 /// partition loop has that path: compiled into the plain loop, it made the other modes'
 /// iterations 1.7 us slower (NY 10%). `C = true` relaxes through the classified targets (the
-/// `_classified` entry points, `advance::relax_arc`).
+/// `_classified` entry points, `advance::relax_arc`). `FILTER = true` (the wide loops) makes the
+/// thread and virtual-warp advances read a head's distance before its atomic min, as the
+/// partitioned one always does: the wide loop runs those balances on dense graphs, where most
+/// candidates fail the read (docs/gpu.md, "Dense graphs under thread and virtual-warp balance").
 #[inline(always)]
-pub unsafe fn pile_loop<const HUBS: bool, const C: bool, const SMALL: bool>(p: &PileArgs) {
+pub unsafe fn pile_loop<const HUBS: bool, const C: bool, const SMALL: bool, const FILTER: bool>(p: &PileArgs) {
     let (tid, nthreads) = global_tid();
     let bar = GridBarrier::in_cells(p.cells);
     let state = p.cells.add(CELL_STATE) as *mut PileState;
     let mut st = core::ptr::read_volatile(state);
-    let mut grid = Grid::<HUBS, C, SMALL> {
+    let mut grid = Grid::<HUBS, C, SMALL, FILTER> {
         bar: &bar,
         tid,
         nthreads,
@@ -466,12 +469,12 @@ pub unsafe fn pile_loop<const HUBS: bool, const C: bool, const SMALL: bool>(p: &
 /// branch and instruction-fetch stalls, in a loop of 7,664 SASS instructions.
 #[inline(always)]
 pub unsafe fn pile_loop_lean(p: &PileArgs) {
-    pile_loop::<false, false, false>(&p.leaned())
+    pile_loop::<false, false, false, false>(&p.leaned())
 }
 
 /// The persistent grid as the frontier loop's executor: every phase grid-stride over all
 /// resident threads, a grid barrier after each. `HUBS`, `C` and `SMALL` as [`pile_loop`]'s.
-struct Grid<'b, const HUBS: bool, const C: bool, const SMALL: bool> {
+struct Grid<'b, const HUBS: bool, const C: bool, const SMALL: bool, const FILTER: bool> {
     bar: &'b GridBarrier,
     tid: u32,
     nthreads: u32,
@@ -485,7 +488,9 @@ struct Grid<'b, const HUBS: bool, const C: bool, const SMALL: bool> {
     next_near_len: Option<u32>,
 }
 
-impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for Grid<'_, HUBS, C, SMALL> {
+impl<const HUBS: bool, const C: bool, const SMALL: bool, const FILTER: bool> frontier::Executor
+    for Grid<'_, HUBS, C, SMALL, FILTER>
+{
     #[inline(always)]
     unsafe fn advance(&mut self, _: &PileArgs, st: &PileState, a: &AdvanceArgs) {
         let partition = a.balance == Balance::Partition as u32;
@@ -513,9 +518,9 @@ impl<const HUBS: bool, const C: bool, const SMALL: bool> frontier::Executor for 
             // its registers spill less (with the virtual-warp advance's window bounds compiled
             // in, 84 bytes instead of 56).
             self.arcs += if SMALL {
-                advance::advance_of::<C, false>(a, known, self.tid, self.nthreads)
+                advance::advance_of::<C, false, true>(a, known, self.tid, self.nthreads)
             } else {
-                advance_any::<HUBS, C>(a, known, self.tid, self.nthreads)
+                advance_any::<HUBS, C, FILTER>(a, known, self.tid, self.nthreads)
             };
         }
         // With stamp dedupe and no hub phase, every push into the output (the next near queue,

@@ -104,7 +104,7 @@ mod main_module {
     /// says done or after `max_iters` iterations, leaving the state to resume from.
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop(a: PileArgs) {
-        grid::pile_loop::<false, false, false>(&a)
+        grid::pile_loop::<false, false, false, false>(&a)
     }
 
     /// The plain loop for the common run (`PileArgs::is_lean`), its options compiled in as
@@ -119,15 +119,17 @@ mod main_module {
     /// the tiled advance. Same grid rules as `sssp_pile_loop` (resident blocks, from occupancy).
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs(a: PileArgs) {
-        grid::pile_loop::<true, false, false>(&a)
+        grid::pile_loop::<true, false, false, false>(&a)
     }
 
     /// The same loop for throughput-bound runs: built with launch bounds for 4 blocks of 256 per SM
     /// (`cargo xtask ptx` adds them; ptxas caps registers to fit), so big frontiers get more threads
-    /// in flight at the price of a costlier grid barrier.
+    /// in flight at the price of a costlier grid barrier. Partition balance on the biggest graphs,
+    /// and thread and virtual-warp balance on dense ones, whose advance here reads a head's
+    /// distance before the atomic min (`FILTER`).
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide(a: PileArgs) {
-        grid::pile_loop::<false, false, false>(&a)
+        grid::pile_loop::<false, false, false, true>(&a)
     }
 
     /// The loop of partition balance in the plain loop's geometry (graphs up to
@@ -135,7 +137,7 @@ mod main_module {
     /// of frontiers of at most `advance::SMALL_PARTITION` vertices, which skips the degree scan.
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_partition(a: PileArgs) {
-        grid::pile_loop::<false, false, true>(&a)
+        grid::pile_loop::<false, false, true, true>(&a)
     }
 
     /// The same loop run by one block of `block_loop::BLOCK_LOOP_THREADS` threads with its near
@@ -409,22 +411,22 @@ mod twins {
 
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_classified(a: PileArgs) {
-        grid::pile_loop::<false, true, false>(&a)
+        grid::pile_loop::<false, true, false, false>(&a)
     }
 
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_hubs_classified(a: PileArgs) {
-        grid::pile_loop::<true, true, false>(&a)
+        grid::pile_loop::<true, true, false, false>(&a)
     }
 
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide_classified(a: PileArgs) {
-        grid::pile_loop::<false, true, false>(&a)
+        grid::pile_loop::<false, true, false, true>(&a)
     }
 
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_partition_classified(a: PileArgs) {
-        grid::pile_loop::<false, true, true>(&a)
+        grid::pile_loop::<false, true, true, true>(&a)
     }
 
     /// The same relaxing through the edge classes (`classify`; push steps only).

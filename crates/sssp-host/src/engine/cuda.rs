@@ -79,6 +79,12 @@ const PLAIN_LOOP_BLOCKS_PER_SM: u32 = 1;
 /// Resident blocks per SM of the wide loop kernel (its launch bounds guarantee they fit).
 const WIDE_BLOCKS_PER_SM: u32 = 4;
 
+/// Resident blocks per SM of the wide loop under thread or virtual-warp balance on dense graphs
+/// (`Geometry::Dense`). Three took `gen:uniform:16777216:16` in 30.6 ms on the H200 against 36.3
+/// at four and 32.8 at two, `gen:uniform:4194304:8` 3.86 against 3.94 and 4.03
+/// (docs/performance.md).
+const DENSE_BLOCKS_PER_SM: u32 = 3;
+
 /// `SSSP_LOOP_GRID=B`: at most `B` blocks for every grid loop (measuring barrier cost against
 /// parallelism; docs/gpu.md, "The block loop"). The classified twins' grids follow.
 fn loop_grid_cap(grid: u32) -> u32 {
@@ -145,6 +151,8 @@ struct Kernels {
     loop_grid: u32,
     /// Blocks of the wide persistent loop (throughput-bound runs), likewise resident at once.
     wide_grid: u32,
+    /// Blocks of the wide loop when it runs thread or virtual-warp balance (`Geometry::Dense`).
+    dense_grid: u32,
     /// `SSSP_DEBUG_SYNC=1`: synchronise after every launch and name it on stderr, so a fault
     /// or a hang is pinned to one kernel. Off by default (it serialises the host and device).
     debug_sync: bool,
@@ -165,6 +173,7 @@ struct Twins {
     settle_loop: CudaFunction,
     loop_grid: u32,
     wide_grid: u32,
+    dense_grid: u32,
     partition_grid: u32,
     hubs_grid: u32,
     settle_grid: u32,
@@ -172,12 +181,15 @@ struct Twins {
 
 /// Which persistent grid loop runs a frontier solve (hub and tiled runs aside): the plain loop,
 /// the wide one (4 blocks per SM) for partition balance on graphs past
-/// `NARROW_PARTITION_ARCS` (2^31 arcs), the partition loop for partition balance on the others.
+/// `NARROW_PARTITION_ARCS` (2^31 arcs), the partition loop for partition balance on the others,
+/// and the wide one at `DENSE_BLOCKS_PER_SM` for the other balances on dense graphs
+/// (`Layout::dense`: its advance reads before the atomic, `sssp_pile_loop_wide`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Geometry {
     Plain,
     Wide,
     Partition,
+    Dense,
 }
 
 /// Blocks per SM that both of two grid-barrier kernels keep resident (the loop and the
@@ -266,6 +278,7 @@ impl Kernels {
             // Never more than can be resident (the grid barrier); block_vals and hist are sized
             // for the larger of the two loop grids.
             wide_grid: loop_grid_cap(sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM)),
+            dense_grid: loop_grid_cap(sms * wide_per_sm.min(loop_blocks_per_sm(DENSE_BLOCKS_PER_SM))),
             partition_grid: loop_grid_cap(sms * partition_per_sm.min(loop_blocks_per_sm(PARTITION_BLOCKS_PER_SM))),
             pile_loop,
             pile_loop_lean,
@@ -312,6 +325,7 @@ impl Kernels {
         self.twins = Some(Twins {
             loop_grid: grid(&pile_loop, self.loop_grid)?,
             wide_grid: grid(&pile_loop_wide, self.wide_grid)?,
+            dense_grid: grid(&pile_loop_wide, self.dense_grid)?,
             partition_grid: grid(&pile_loop_partition, self.partition_grid)?,
             hubs_grid: grid(&pile_loop_hubs, self.hubs_grid)?,
             settle_grid: grid(&settle_loop, self.settle_grid)?,
@@ -396,6 +410,7 @@ impl Kernels {
         let (f, grid) = match (classified, hubs, geometry) {
             (false, true, _) => (&self.pile_loop_hubs, self.hubs_grid),
             (false, false, Geometry::Wide) => (&self.pile_loop_wide, self.wide_grid),
+            (false, false, Geometry::Dense) => (&self.pile_loop_wide, self.dense_grid),
             (false, false, Geometry::Partition) => (&self.pile_loop_partition, self.partition_grid),
             // The common run takes the loop built for it (`PileArgs::is_lean`).
             (false, false, Geometry::Plain) => match &self.pile_loop_lean {
@@ -404,6 +419,7 @@ impl Kernels {
             },
             (true, true, _) => (&self.twins()?.pile_loop_hubs, self.twins()?.hubs_grid),
             (true, false, Geometry::Wide) => (&self.twins()?.pile_loop_wide, self.twins()?.wide_grid),
+            (true, false, Geometry::Dense) => (&self.twins()?.pile_loop_wide, self.twins()?.dense_grid),
             (true, false, Geometry::Partition) => (&self.twins()?.pile_loop_partition, self.twins()?.partition_grid),
             (true, false, Geometry::Plain) => (&self.twins()?.pile_loop, self.twins()?.loop_grid),
         };
@@ -696,7 +712,8 @@ impl CudaEngine {
         let (cells, counters) = (zeros(CELLS + 1024, v)?, zeros64(4)?);
         let cells_at = cells_at(device_addr(&cells, &stream));
         let lean_grid = k.pile_loop_lean.as_ref().map_or(0, |l| l.1);
-        let most = k.loop_grid.max(k.wide_grid).max(k.partition_grid).max(k.hubs_grid).max(lean_grid) as usize;
+        let most = k.loop_grid.max(k.wide_grid).max(k.dense_grid).max(k.partition_grid).max(k.hubs_grid).max(lean_grid)
+            as usize;
         let block_vals = zeros64(most)?;
         let hist = zeros(MAX_BINS as usize * most, v)?;
         let block_sums = zeros64(SCAN_BLOCKS as usize)?;
@@ -1040,6 +1057,7 @@ impl Engine for CudaEngine {
             let geometry = match spec.balance {
                 Balance::Partition if !self.lay.partition_loop() => Geometry::Wide,
                 Balance::Partition => Geometry::Partition,
+                _ if self.lay.dense() => Geometry::Dense,
                 _ => Geometry::Plain,
             };
             unsafe { self.k.pile_loop(&self.stream, a, geometry, classified)? };

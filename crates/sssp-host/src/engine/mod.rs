@@ -421,6 +421,17 @@ pub const MAX_LANES: u32 = 64;
 /// [`narrow_partition_arcs`]).
 pub const NARROW_PARTITION_ARCS: u64 = sssp_kernels::advance::RANKS32_MAX - 1;
 
+/// Mean out-degree from which thread and virtual-warp balance leave the plain loop for the
+/// wide one (the CUDA engine's geometry), whose advance reads a head's distance before its atomic
+/// min. Dense graphs run a few dozen iterations over frontiers of millions of arcs, most of which
+/// do not improve their head: there the read spares an atomic (throughput), where on roads and
+/// meshes it only lengthens each hop's chain (latency: `sssp_kernels::relax::relax_direct`).
+/// Measured on the H200 (docs/performance.md): Near-Far with virtual warps took
+/// `gen:uniform:16777216:16` in 87.5 ms in the plain loop and 30.6 ms in the wide loop at three
+/// blocks an SM, `gen:uniform:4194304:8` 7.3 and 3.9; grid3d 256^3 (mean degree 6) 17.5 in the
+/// plain loop and 20.8 in the wide one, grid2d and roads about 1.7x slower there.
+pub const DENSE_MEAN_DEGREE: u64 = 7;
+
 /// [`NARROW_PARTITION_ARCS`], or `SSSP_NARROW_PARTITION_ARCS` when set: the GPU suite sets it to 0
 /// to run the wide loop and the host-driven Workfront on its small test graphs
 /// (`scripts/gpu-suite.sh`), and a measurement can move it, never past the default (the most
@@ -932,6 +943,12 @@ impl Layout {
             && !self.has_hubs(balance, hub)
             && self.csr.lane_bits == 0
             && self.partition_loop()
+    }
+
+    /// Whether the graph is dense enough for the wide loop under thread and virtual-warp
+    /// balance ([`DENSE_MEAN_DEGREE`]).
+    pub fn dense(&self) -> bool {
+        self.arcs >= DENSE_MEAN_DEGREE * (self.csr.n >> self.csr.lane_bits) as u64
     }
 
     /// Whether partition balance runs in the partition loop on this engine (the CUDA engine's

@@ -7,7 +7,8 @@
 //! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2); in the partition loop of the fourteenth session kron 16 0.21, kron 18 0.37-0.39, kron 22 5.2 (Near-Far 5.7) |
 //! | GPU | even degrees, mean < 3.5 (road networks) | Bucketing, virtual warps, delta = 8 x heuristic | NY: 7.27 ms (heuristic delta 9.67, best measured 7.05); road 4M: 22.9 ms (best measured 23.1) |
 //! | GPU | even degrees, mean 3.5 to 5 (2D meshes) | Near-Far, virtual warps, delta = 4 x heuristic | grid2d 500^2, 1000^2, 2000^2: 3.92, 8.33, 19.2 ms (heuristic delta 4.75, 10.1, 22.9) |
-//! | GPU | even degrees, mean >= 5 (3D meshes) | Near-Far, virtual warps, heuristic delta | grid3d 256^3: 21.5 ms (2x delta 28.4, 4x 45.5; Bucketing 29.0 in an older build); grid3d 128^3: 4.06 (2x 4.51, 4x 5.66) |
+//! | GPU | even degrees, mean 5 to 12 (3D meshes, sparse uniform random graphs) | Near-Far, partition balance, heuristic delta | H200: grid3d 256^3 15.8 ms (virtual warps 17.5); `gen:uniform:4194304:8` 2.6 (virtual warps 7.3 in the plain loop, 3.9 in the wide one) |
+//! | GPU | even degrees, mean >= 12 (dense uniform random graphs) | Near-Far, partition balance, delta = heuristic / 2 | H200: `gen:uniform:16777216:16` 20.5 ms (heuristic 22.4; virtual warps 87.5 in the plain loop, 30.6 in the wide one); `gen:uniform:67108864:16` 91.9 (100.1) |
 //! | CPU | fewer than [`CPU_SERIAL_ARCS`] arcs | serial Dijkstra | a 15-vertex path 0.023 ms (delta-stepping 0.076); road 2k 0.110 (0.138) |
 //! | CPU | even degrees, mean < 3.5 (roads) | delta-stepping on the host's threads ([`super::delta_stepping`]), delta = heuristic / 4 | NY on 2 cores: 16-18 ms (serial Dijkstra 26, Bucketing 95); road 1M: 50-66 vs 112 |
 //! | CPU | every other graph | delta-stepping, delta = heuristic / 64 | kron 20 on 2 cores: 285 ms (Dijkstra 1562, the old Near-Far pick slower than Dijkstra); uniform 1M x 8: 230 vs 1455 |
@@ -22,7 +23,7 @@
 //! meshes sit between (4x the heuristic). With 2 CPU threads nothing parallel beats one Dijkstra on a road graph. A traced run
 //! (`--trace`) wants iterations, so on the CPU it takes Near-Far instead of Dijkstra there.
 
-use super::{heuristic_delta, Algo, Options};
+use super::{heuristic_delta, scaled_delta, Algo, Options};
 use crate::engine::{Balance, Dedupe, Engine};
 use crate::graph::{Graph, Metric, RealDistances, Weights};
 use crate::hierarchy::Hierarchy;
@@ -49,6 +50,13 @@ pub const ROAD_MEAN_DEGREE: f64 = 3.5;
 /// 6.0). Below it a GPU widens the buckets ([`GPU_MESH2D_DELTA_FACTOR`]); from it, wider
 /// buckets cost more work than the iterations they save.
 pub const MESH_3D_MEAN_DEGREE: f64 = 5.0;
+/// Mean out-degree from which an even-degree graph on a GPU takes half the heuristic width:
+/// on uniform random graphs of mean degree 16 the heuristic's buckets relax about twice the
+/// arcs (work 1.94-1.96), half of it 1.66-1.67. Measured on the H200 with Near-Far and partition
+/// balance (docs/performance.md): `gen:uniform:67108864:16` 91.9 ms against 100.1,
+/// `gen:uniform:16777216:16` 20.5 against 22.4; at mean degree 8 (`gen:uniform:4194304:8`, 2.68
+/// against 2.61) and on grid3d (mean 6: 17.9 against 15.9) the heuristic is as good or better.
+pub const DENSE_HALF_DELTA_MEAN_DEGREE: f64 = 12.0;
 /// Bucket width multiplier over the heuristic for 2D meshes on a GPU. Measured on the H100
 /// (docs/benchmarks.md, "Divisions out of the virtual-warp advance", and its `call-c12`): Near-Far
 /// at 4x the heuristic took grid2d 500^2, 1000^2 and 2000^2 in 3.92, 8.33 and 19.2 ms against
@@ -144,11 +152,7 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     let hs = g.metric().show(h as crate::Dist);
     // The heuristic times `factor`, and how it reads.
     let widened = |factor: u64| {
-        let d = match g.metric() {
-            Metric::Integer | Metric::Signed => (h as u64 * factor).min(u32::MAX as u64 - 1) as u32,
-            // Real graphs: delta is an f32 bit pattern, scaled as the number it stands for.
-            Metric::Real => (f32::from_bits(h) * factor as f32).min(f32::MAX).to_bits(),
-        };
+        let d = scaled_delta(g, factor as f64);
         (d, format!("delta {} = {factor} x heuristic", g.metric().show(d as crate::Dist)))
     };
     match (gpu, skewed) {
@@ -161,7 +165,14 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
             let (d, shown) = widened(GPU_MESH2D_DELTA_FACTOR);
             with(Algo::NearFar, Balance::VirtualWarp, Some(d), format!("near-far, vwarp, {shown}"))
         }
-        (true, false) => with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {hs}")),
+        (true, false) if mean < DENSE_HALF_DELTA_MEAN_DEGREE => {
+            with(Algo::NearFar, Balance::Partition, Some(h), format!("near-far, partition balance, delta {hs}"))
+        }
+        (true, false) => {
+            let d = scaled_delta(g, 0.5);
+            let shown = format!("delta {} = heuristic / 2", g.metric().show(d as crate::Dist));
+            with(Algo::NearFar, Balance::Partition, Some(d), format!("near-far, partition balance, {shown}"))
+        }
         // A trace asks for an engine's iterations, which the host algorithms do not have.
         (false, _) if base.trace => {
             with(Algo::NearFar, Balance::VirtualWarp, Some(h), format!("near-far, vwarp, delta {hs} (traced)"))
@@ -274,6 +285,18 @@ mod tests {
         let gpu_road = choose(&road, true, &o);
         let mesh = choose(&graph("grid3d:12x12x12"), true, &o);
         assert_eq!((mesh.algo, mesh.opts.delta), (Algo::NearFar, Some(heuristic_delta(&graph("grid3d:12x12x12")))));
+        assert_eq!(mesh.opts.balance, Balance::Partition);
+        // Uniform random graphs (even degrees, mean 8) go with the 3D meshes.
+        let uniform = graph("uniform:4096:8");
+        assert!(!is_skewed(&uniform));
+        let dense = choose(&uniform, true, &o);
+        assert_eq!((dense.algo, dense.opts.balance), (Algo::NearFar, Balance::Partition));
+        assert_eq!(dense.opts.delta, Some(heuristic_delta(&uniform)));
+        let denser = graph("uniform:4096:16");
+        let half = choose(&denser, true, &o);
+        assert_eq!((half.algo, half.opts.balance), (Algo::NearFar, Balance::Partition));
+        assert_eq!(half.opts.delta, Some(scaled_delta(&denser, 0.5)));
+        assert!(half.why.contains("= heuristic / 2"), "{}", half.why);
         // A 2D mesh (mean degree 4) gets wider buckets than a 3D one (mean degree 6).
         let plane = graph("grid2d:100x100");
         let mesh2d = choose(&plane, true, &o);

@@ -225,6 +225,16 @@ pub fn heuristic_delta(g: &Graph) -> u32 {
     d.clamp(1, u32::MAX as u128 - 1) as u32
 }
 
+/// [`heuristic_delta`] times `factor`, as a bucket width of `g`'s metric (an f32 bit pattern on
+/// real weights, scaled as the number it stands for), within the widths the kernels take.
+pub fn scaled_delta(g: &Graph, factor: f64) -> u32 {
+    let h = heuristic_delta(g);
+    match g.metric() {
+        Metric::Real => (f32::from_bits(h) * factor as f32).clamp(f32::MIN_POSITIVE, f32::MAX).to_bits(),
+        _ => (h as f64 * factor).round().clamp(1.0, (u32::MAX - 1) as f64) as u32,
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
