@@ -151,26 +151,22 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     let h = heuristic_delta(g);
     let hs = g.metric().show(h as crate::Dist);
     // The heuristic times `factor`, and how it reads.
-    let widened = |factor: u64| {
-        let d = scaled_delta(g, factor as f64);
+    let widened = |factor: f64| {
+        let d = scaled_delta(g, factor);
         (d, format!("delta {} = {factor} x heuristic", g.metric().show(d as crate::Dist)))
     };
     match (gpu, skewed) {
         (true, true) => with(Algo::Workfront, Balance::Partition, None, "workfront, partition balance".into()),
         (true, false) if mean < ROAD_MEAN_DEGREE => {
-            let (d, shown) = widened(GPU_ROAD_DELTA_FACTOR);
+            let (d, shown) = widened(GPU_ROAD_DELTA_FACTOR as f64);
             with(Algo::Bucketing, Balance::VirtualWarp, Some(d), format!("bucketing, vwarp, {shown}"))
         }
         (true, false) if mean < MESH_3D_MEAN_DEGREE => {
-            let (d, shown) = widened(GPU_MESH2D_DELTA_FACTOR);
+            let (d, shown) = widened(GPU_MESH2D_DELTA_FACTOR as f64);
             with(Algo::NearFar, Balance::VirtualWarp, Some(d), format!("near-far, vwarp, {shown}"))
         }
-        (true, false) if mean < DENSE_HALF_DELTA_MEAN_DEGREE => {
-            with(Algo::NearFar, Balance::Partition, Some(h), format!("near-far, partition balance, delta {hs}"))
-        }
         (true, false) => {
-            let d = scaled_delta(g, 0.5);
-            let shown = format!("delta {} = heuristic / 2", g.metric().show(d as crate::Dist));
+            let (d, shown) = widened(if mean < DENSE_HALF_DELTA_MEAN_DEGREE { 1.0 } else { 0.5 });
             with(Algo::NearFar, Balance::Partition, Some(d), format!("near-far, partition balance, {shown}"))
         }
         // A trace asks for an engine's iterations, which the host algorithms do not have.
@@ -296,7 +292,7 @@ mod tests {
         let half = choose(&denser, true, &o);
         assert_eq!((half.algo, half.opts.balance), (Algo::NearFar, Balance::Partition));
         assert_eq!(half.opts.delta, Some(scaled_delta(&denser, 0.5)));
-        assert!(half.why.contains("= heuristic / 2"), "{}", half.why);
+        assert!(half.why.contains("= 0.5 x heuristic"), "{}", half.why);
         // A 2D mesh (mean degree 4) gets wider buckets than a 3D one (mean degree 6).
         let plane = graph("grid2d:100x100");
         let mesh2d = choose(&plane, true, &o);
