@@ -225,15 +225,20 @@ def short_pick(chosen):
     return " ".join(out)
 
 
-def config_name(r, half):
-    """A sweep row's configuration: `near-far partition 4x` (`half`: the sweep's smallest width,
-    half the heuristic)."""
+# The smallest factor of SWEEP_DELTAS: the sweep's narrowest width, from which its labels are read.
+SMALLEST_FACTOR = min(float(f.removesuffix("x")) for f in SWEEP_DELTAS.split(","))
+
+
+def config_name(r, narrowest):
+    """A sweep row's configuration: `near-far partition 4x` (`narrowest`: the sweep's smallest
+    width, SMALLEST_FACTOR times the heuristic)."""
     if r["algo"] == "auto":
         return "auto"
     name = f"{r['algo']} {r['balance']}"
-    if r.get("delta") is not None and r["algo"] in ("near-far", "bucketing") and half:
-        # Widths are whole numbers: half of an odd heuristic is rounded, so round the factor.
-        name += f" {round(r['delta'] / (2 * half) * 2) / 2:g}x"
+    if r.get("delta") is not None and r["algo"] in ("near-far", "bucketing") and narrowest:
+        # Widths are whole numbers: a fraction of an odd heuristic is rounded, so round the
+        # factor to a half.
+        name += f" {round(r['delta'] / narrowest * SMALLEST_FACTOR * 2) / 2:g}x"
     return name
 
 
@@ -271,8 +276,8 @@ def render(results, d):
             continue
         old, new = statistics.median(r["old"]), statistics.median(r["new"])
         deltas = [s["delta"] for s in r["sweep"] if s["algo"] in ("near-far", "bucketing") and s.get("delta")]
-        half = min(deltas) if deltas else None
-        cands = [(s["median_ms"], config_name(s, half)) for s in r["sweep"]]
+        narrowest = min(deltas) if deltas else None
+        cands = [(s["median_ms"], config_name(s, narrowest)) for s in r["sweep"]]
         auto = [ms for ms, name in cands if name == "auto"]
         if not auto:
             best, best_ms, ratio = "sweep failed", float("nan"), float("nan")

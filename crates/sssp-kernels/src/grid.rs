@@ -518,7 +518,7 @@ impl<const HUBS: bool, const C: bool, const SMALL: bool, const FILTER: bool> fro
             // its registers spill less (with the virtual-warp advance's window bounds compiled
             // in, 84 bytes instead of 56).
             self.arcs += if SMALL {
-                advance::advance_of::<C, false, true>(a, known, self.tid, self.nthreads)
+                advance::advance_of::<C, false, false>(a, known, self.tid, self.nthreads)
             } else {
                 advance_any::<HUBS, C, FILTER>(a, known, self.tid, self.nthreads)
             };

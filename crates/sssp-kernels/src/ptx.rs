@@ -137,7 +137,7 @@ mod main_module {
     /// of frontiers of at most `advance::SMALL_PARTITION` vertices, which skips the degree scan.
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_partition(a: PileArgs) {
-        grid::pile_loop::<false, false, true, true>(&a)
+        grid::pile_loop::<false, false, true, false>(&a)
     }
 
     /// The same loop run by one block of `block_loop::BLOCK_LOOP_THREADS` threads with its near
@@ -426,7 +426,7 @@ mod twins {
 
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_partition_classified(a: PileArgs) {
-        grid::pile_loop::<false, true, true, true>(&a)
+        grid::pile_loop::<false, true, true, false>(&a)
     }
 
     /// The same relaxing through the edge classes (`classify`; push steps only).
