@@ -191,6 +191,10 @@ const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
     ("sssp_advance", 256, 4),
     ("sssp_advance_classified", 256, 4),
     ("sssp_pile_loop_wide", 256, 4),
+    // The dense loop is the wide one with the filtering advance (same bounds; the engine runs
+    // it at `DENSE_BLOCKS_PER_SM`).
+    ("sssp_pile_loop_dense", 256, 4),
+    ("sssp_pile_loop_dense_classified", 256, 4),
     ("sssp_pile_loop_hubs", 256, 2),
     ("sssp_pile_loop_classified", 256, 2),
     ("sssp_pile_loop_hubs_classified", 256, 2),

@@ -161,6 +161,9 @@ kernels! {
     PileLoopHubs(PileArgs) = "sssp_pile_loop_hubs", Resident;
     /// The frontier loop built for 4 blocks of 256 per SM (throughput-bound runs).
     PileLoopWide(PileArgs) = "sssp_pile_loop_wide", Resident;
+    /// The wide loop for thread and virtual-warp balance on dense graphs (its advance reads
+    /// before the atomic).
+    PileLoopDense(PileArgs) = "sssp_pile_loop_dense", Resident;
     /// The frontier loop of partition balance in the plain loop's geometry (small frontiers
     /// without the degree scan).
     PileLoopPartition(PileArgs) = "sssp_pile_loop_partition", Resident;
@@ -216,6 +219,8 @@ kernels! {
     PileLoopHubsClassified(PileArgs) = "sssp_pile_loop_hubs_classified", Resident, Twins;
     /// [`PileLoopWide`] through the classified targets.
     PileLoopWideClassified(PileArgs) = "sssp_pile_loop_wide_classified", Resident, Twins;
+    /// [`PileLoopDense`] through the classified targets.
+    PileLoopDenseClassified(PileArgs) = "sssp_pile_loop_dense_classified", Resident, Twins;
     /// [`PileLoopPartition`] through the classified targets.
     PileLoopPartitionClassified(PileArgs) = "sssp_pile_loop_partition_classified", Resident, Twins;
     /// [`SettleLoop`] through the classified targets.

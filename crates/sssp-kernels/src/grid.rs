@@ -428,7 +428,7 @@ unsafe fn grid_min(len: u32, block_vals: *mut u64, bar: &GridBarrier, value: imp
 /// then took 7.5 us on the H100 against 14 with the scan (a virtual-warp one: 5.2). Only the
 /// partition loop has that path: compiled into the plain loop, it made the other modes'
 /// iterations 1.7 us slower (NY 10%). `C = true` relaxes through the classified targets (the
-/// `_classified` entry points, `advance::relax_arc`). `FILTER = true` (the wide loops) makes the
+/// `_classified` entry points, `advance::relax_arc`). `FILTER = true` (the dense loops) makes the
 /// thread and virtual-warp advances read a head's distance before its atomic min, as the
 /// partitioned one always does: the wide loop runs those balances on dense graphs, where most
 /// candidates fail the read (docs/gpu.md, "Dense graphs under thread and virtual-warp balance").

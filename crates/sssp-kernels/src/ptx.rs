@@ -124,11 +124,18 @@ mod main_module {
 
     /// The same loop for throughput-bound runs: built with launch bounds for 4 blocks of 256 per SM
     /// (`cargo xtask ptx` adds them; ptxas caps registers to fit), so big frontiers get more threads
-    /// in flight at the price of a costlier grid barrier. Partition balance on the biggest graphs,
-    /// and thread and virtual-warp balance on dense ones, whose advance here reads a head's
-    /// distance before the atomic min (`FILTER`).
+    /// in flight at the price of a costlier grid barrier. Partition balance on the biggest graphs.
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide(a: PileArgs) {
+        grid::pile_loop::<false, false, false, false>(&a)
+    }
+
+    /// The wide loop for thread and virtual-warp balance on dense graphs: its advance reads a
+    /// head's distance before the atomic min (`FILTER`). An entry of its own, because compiled
+    /// into the wide loop the filter made partition balance there 1.5% slower (kron 26 on the
+    /// H200: 114.8 ms against 113.1), though that path never takes it.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop_dense(a: PileArgs) {
         grid::pile_loop::<false, false, false, true>(&a)
     }
 
@@ -421,6 +428,11 @@ mod twins {
 
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_loop_wide_classified(a: PileArgs) {
+        grid::pile_loop::<false, true, false, false>(&a)
+    }
+
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_pile_loop_dense_classified(a: PileArgs) {
         grid::pile_loop::<false, true, false, true>(&a)
     }
 

@@ -114,6 +114,8 @@ struct Kernels {
     /// `SSSP_LEAN_LOOP=0` leaves every run to the plain loop (to compare the two).
     pile_loop_lean: Option<(CudaFunction, u32)>,
     pile_loop_wide: CudaFunction,
+    /// The wide loop with the filtering advance, for dense graphs (`sssp_pile_loop_dense`).
+    pile_loop_dense: CudaFunction,
     /// The loop of partition balance on graphs up to `NARROW_PARTITION_ARCS` arcs
     /// (`sssp_pile_loop_partition`).
     pile_loop_partition: CudaFunction,
@@ -168,6 +170,7 @@ struct Twins {
     advance_tiles: CudaFunction,
     pile_loop: CudaFunction,
     pile_loop_wide: CudaFunction,
+    pile_loop_dense: CudaFunction,
     pile_loop_partition: CudaFunction,
     pile_loop_hubs: CudaFunction,
     settle_loop: CudaFunction,
@@ -182,8 +185,8 @@ struct Twins {
 /// Which persistent grid loop runs a frontier solve (hub and tiled runs aside): the plain loop,
 /// the wide one (4 blocks per SM) for partition balance on graphs past
 /// `NARROW_PARTITION_ARCS` (2^31 arcs), the partition loop for partition balance on the others,
-/// and the wide one at `DENSE_BLOCKS_PER_SM` for the other balances on dense graphs
-/// (`Layout::dense`: its advance reads before the atomic, `sssp_pile_loop_wide`).
+/// and the dense one (the wide loop whose advance reads before the atomic) at
+/// `DENSE_BLOCKS_PER_SM` for the other balances on dense graphs (`Layout::dense`).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Geometry {
     Plain,
@@ -243,6 +246,11 @@ impl Kernels {
         if wide_per_sm == 0 {
             return Err(Error::Cuda("the wide loop kernel cannot be resident on this device".into()));
         }
+        let pile_loop_dense = f(k::PileLoopDense::ENTRY)?;
+        let dense_per_sm = pile_loop_dense.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
+        if dense_per_sm == 0 {
+            return Err(Error::Cuda("the dense loop kernel cannot be resident on this device".into()));
+        }
         // Bounded to `PARTITION_BLOCKS_PER_SM` blocks of 256 threads, it runs that many per SM
         // (fewer only if a device kept fewer of it resident).
         let pile_loop_partition = f(k::PileLoopPartition::ENTRY)?;
@@ -278,11 +286,12 @@ impl Kernels {
             // Never more than can be resident (the grid barrier); block_vals and hist are sized
             // for the larger of the two loop grids.
             wide_grid: loop_grid_cap(sms * wide_per_sm.min(WIDE_BLOCKS_PER_SM)),
-            dense_grid: loop_grid_cap(sms * wide_per_sm.min(loop_blocks_per_sm(DENSE_BLOCKS_PER_SM))),
+            dense_grid: loop_grid_cap(sms * dense_per_sm.min(loop_blocks_per_sm(DENSE_BLOCKS_PER_SM))),
             partition_grid: loop_grid_cap(sms * partition_per_sm.min(loop_blocks_per_sm(PARTITION_BLOCKS_PER_SM))),
             pile_loop,
             pile_loop_lean,
             pile_loop_wide,
+            pile_loop_dense,
             pile_loop_partition,
             pile_block: f(k::PileBlock::ENTRY)?,
             // Its launch bounds make 2 per SM fit.
@@ -315,6 +324,7 @@ impl Kernels {
             f(k::PileLoopHubsClassified::ENTRY)?,
             f(k::SettleLoopClassified::ENTRY)?,
         );
+        let pile_loop_dense = f(k::PileLoopDenseClassified::ENTRY)?;
         let grid = |k: &CudaFunction, plain: u32| -> Result<u32> {
             let per_sm = k.occupancy_max_active_blocks_per_multiprocessor(BLOCK, 0, None)?;
             if per_sm == 0 {
@@ -325,7 +335,7 @@ impl Kernels {
         self.twins = Some(Twins {
             loop_grid: grid(&pile_loop, self.loop_grid)?,
             wide_grid: grid(&pile_loop_wide, self.wide_grid)?,
-            dense_grid: grid(&pile_loop_wide, self.dense_grid)?,
+            dense_grid: grid(&pile_loop_dense, self.dense_grid)?,
             partition_grid: grid(&pile_loop_partition, self.partition_grid)?,
             hubs_grid: grid(&pile_loop_hubs, self.hubs_grid)?,
             settle_grid: grid(&settle_loop, self.settle_grid)?,
@@ -333,6 +343,7 @@ impl Kernels {
             advance_tiles: f(k::AdvanceTilesClassified::ENTRY)?,
             pile_loop,
             pile_loop_wide,
+            pile_loop_dense,
             pile_loop_partition,
             pile_loop_hubs,
             settle_loop,
@@ -410,7 +421,7 @@ impl Kernels {
         let (f, grid) = match (classified, hubs, geometry) {
             (false, true, _) => (&self.pile_loop_hubs, self.hubs_grid),
             (false, false, Geometry::Wide) => (&self.pile_loop_wide, self.wide_grid),
-            (false, false, Geometry::Dense) => (&self.pile_loop_wide, self.dense_grid),
+            (false, false, Geometry::Dense) => (&self.pile_loop_dense, self.dense_grid),
             (false, false, Geometry::Partition) => (&self.pile_loop_partition, self.partition_grid),
             // The common run takes the loop built for it (`PileArgs::is_lean`).
             (false, false, Geometry::Plain) => match &self.pile_loop_lean {
@@ -419,7 +430,7 @@ impl Kernels {
             },
             (true, true, _) => (&self.twins()?.pile_loop_hubs, self.twins()?.hubs_grid),
             (true, false, Geometry::Wide) => (&self.twins()?.pile_loop_wide, self.twins()?.wide_grid),
-            (true, false, Geometry::Dense) => (&self.twins()?.pile_loop_wide, self.twins()?.dense_grid),
+            (true, false, Geometry::Dense) => (&self.twins()?.pile_loop_dense, self.twins()?.dense_grid),
             (true, false, Geometry::Partition) => (&self.twins()?.pile_loop_partition, self.twins()?.partition_grid),
             (true, false, Geometry::Plain) => (&self.twins()?.pile_loop, self.twins()?.loop_grid),
         };

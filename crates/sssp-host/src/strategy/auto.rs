@@ -6,6 +6,7 @@
 //! |---|---|---|---|
 //! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2); in the partition loop of the fourteenth session kron 16 0.21, kron 18 0.37-0.39, kron 22 5.2 (Near-Far 5.7) |
 //! | GPU | even degrees, mean < 3.5 (road networks) | Bucketing, virtual warps, delta = 8 x heuristic | NY: 7.27 ms (heuristic delta 9.67, best measured 7.05); road 4M: 22.9 ms (best measured 23.1) |
+//! | GPU | a road network of at most [`GPU_SMALL_ROAD_ARCS`] arcs | Bucketing, virtual warps, delta = 32 x heuristic | H200: luxembourg 3.06 ms (8x: 3.22, Workfront 2.96); gen:road 30k-100k within 1-2% of the best |
 //! | GPU | even degrees, mean 3.5 to 5 (2D meshes) | Near-Far, virtual warps, delta = 4 x heuristic | grid2d 500^2, 1000^2, 2000^2: 3.92, 8.33, 19.2 ms (heuristic delta 4.75, 10.1, 22.9) |
 //! | GPU | even degrees, mean 5 to 12 (3D meshes, sparse uniform random graphs) | Near-Far, partition balance, heuristic delta | H200: grid3d 256^3 15.8 ms (virtual warps 17.5); `gen:uniform:4194304:8` 2.6 (virtual warps 7.3 in the plain loop, 3.9 in the wide one) |
 //! | GPU | even degrees, mean >= 12 (dense uniform random graphs) | Near-Far, partition balance, delta = heuristic / 2 | H200: `gen:uniform:16777216:16` 20.5 ms (heuristic 22.4; virtual warps 87.5 in the plain loop, 30.6 in the wide one); `gen:uniform:67108864:16` 91.9 (100.1) |
@@ -43,6 +44,17 @@ pub const SKEW: f64 = 32.0;
 pub const SKEW_MIN_DEGREE: usize = 256;
 /// Bucket width multiplier over the heuristic for road networks on a GPU.
 pub const GPU_ROAD_DELTA_FACTOR: u64 = 8;
+/// Arcs up to which a road network on a GPU takes [`GPU_SMALL_ROAD_DELTA_FACTOR`]: about one
+/// wave of an H200's resident threads (132 SMs x 2048), so the extra relaxations of a wide
+/// bucket run beside the useful ones and only the rounds it saves count. Measured on the H200
+/// (`bench --algos workfront,bucketing --balance vwarp --deltas 8x,16x,32x,64x,128x`, 7
+/// sources): luxembourg (239k arcs) 8x 3.22 ms, 32x 3.06, Workfront 2.96 (1,090, 1,010 and 989
+/// rounds); gen:road 30k-100k (75k-250k arcs) every width within 2%; above it wide buckets
+/// cost: gen:road 300k 8x 2.96, 32x 3.06; NY (734k arcs) 8x 4.08, 32x 5.25.
+pub const GPU_SMALL_ROAD_ARCS: usize = 1 << 18;
+/// Bucket width multiplier over the heuristic for road networks of at most
+/// [`GPU_SMALL_ROAD_ARCS`] arcs on a GPU.
+pub const GPU_SMALL_ROAD_DELTA_FACTOR: u64 = 32;
 /// Mean out-degree below which an even-degree graph is taken for a road network (road
 /// networks: 2.4-2.8; grids and meshes: 4-6). Measured on NY (2.8), road 4M (2.5), grid3d (6).
 pub const ROAD_MEAN_DEGREE: f64 = 3.5;
@@ -158,7 +170,9 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     match (gpu, skewed) {
         (true, true) => with(Algo::Workfront, Balance::Partition, None, "workfront, partition balance".into()),
         (true, false) if mean < ROAD_MEAN_DEGREE => {
-            let (d, shown) = widened(GPU_ROAD_DELTA_FACTOR as f64);
+            let small = g.num_arcs() <= GPU_SMALL_ROAD_ARCS;
+            let factor = if small { GPU_SMALL_ROAD_DELTA_FACTOR } else { GPU_ROAD_DELTA_FACTOR };
+            let (d, shown) = widened(factor as f64);
             with(Algo::Bucketing, Balance::VirtualWarp, Some(d), format!("bucketing, vwarp, {shown}"))
         }
         (true, false) if mean < MESH_3D_MEAN_DEGREE => {
@@ -299,7 +313,12 @@ mod tests {
         assert_eq!((mesh2d.algo, mesh2d.opts.delta), (Algo::NearFar, Some(heuristic_delta(&plane) * 4)));
         assert!(mesh2d.why.contains("= 4 x heuristic"), "{}", mesh2d.why);
         assert_eq!((gpu_road.algo, gpu_road.opts.balance), (Algo::Bucketing, Balance::VirtualWarp));
-        assert_eq!(gpu_road.opts.delta, Some(heuristic_delta(&road) * 8));
+        // A road network within one wave of resident threads takes wider buckets than a larger one.
+        assert!(road.num_arcs() <= GPU_SMALL_ROAD_ARCS);
+        assert_eq!(gpu_road.opts.delta, Some(heuristic_delta(&road) * 32));
+        let big_road = graph("road:120000");
+        assert!(big_road.num_arcs() > GPU_SMALL_ROAD_ARCS);
+        assert_eq!(choose(&big_road, true, &o).opts.delta, Some(heuristic_delta(&big_road) * 8));
         assert_eq!(choose(&road, false, &o).algo, Algo::DeltaStepping);
         assert_eq!(choose(&road, false, &o).opts.delta, Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR));
         // Lanes need a frontier strategy: a batch on the CPU does not run the host's algorithm.
