@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #32's CPU table: every engine strategy (vwarp, stamp), async, delta-stepping, the default
+# The CPU backend's table (docs/performance.md): every engine strategy (vwarp, stamp), async, delta-stepping, the default
 # and serial Dijkstra in the same run, per graph, at THREADS threads (default: the machine's):
 #   scripts/cpu-strategies.sh OUT [SSSP]      (SSSP: the binary, default target/release/sssp)
 set -u

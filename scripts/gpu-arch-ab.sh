@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The architecture issue's (#25) same-call comparison, on the GPU machine after
+# Two binaries compared in one run, on the GPU machine after
 # `scripts/gpu-suite.sh build` (the new binary in .gpu/sssp), with the old binary (the commit
 # before the change, built the same way) in .gpuold/sssp-old:   scripts/gpu-arch-ab.sh OUT
-# Every strategy and balance mode of the frontier loop on the graphs, old and new
+# Every strategy and balance mode of the frontier loop on NY, road, grid and kron graphs, old and new
 # alternating twice (stamp dedupe; every trial verified by the certificate), then once each:
 # lookup dedupe (the loop's compaction), the block loop, the settle loop (crauser, martin),
 # PHAST's sweep, and the diameter (bounds and BFS levels through the device layer).

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Issue #27 on the GPU machine, after `scripts/gpu-suite.sh build` (the new binary and test
-# suites in .gpupack), with the issue's baseline binary (5f829c1, built the same way) in
+# Asynchronous delta-stepping on the GPU machine, after `scripts/gpu-suite.sh build` (the new
+# binary and test suites in .gpupack), with a baseline binary (5f829c1, built the same way) in
 # .gpuold/sssp-old:   scripts/gpu-async.sh OUT [suite|bench|all]
 #   suite: the async configurations of the strategy, query and real-weight suites on the GPU,
 #          three times over (a race shows up as a difference between runs, or a failure).
-#   bench: the issue's table: async (several worker counts) against the best configurations of
-#          the old binary and of the new one, same call, every trial verified by the certificate.
+#   bench: async (several worker counts) against the best configurations of
+#          the old binary and of the new one, in one run, every trial verified by the certificate.
 set -u
 out=${1:?usage: $0 OUT [suite|bench|all]}
 what=${2:-all}

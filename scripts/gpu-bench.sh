@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The benchmark table of docs/benchmarks.md, on a CUDA machine, with binaries from
+# `sssp bench` over every strategy and balance on a few graphs, on a CUDA machine, with binaries from
 # `scripts/gpu-suite.sh build`. Usage: scripts/gpu-bench.sh [OUTDIR] [GRAPH...]
-# Each GRAPH is a file or gen:SPEC; default: the issue's set. Every trial is verified.
+# Each GRAPH is a file or gen:SPEC; default: NY, kron 22 and 24, grid3d 256^3, road 4M. Every trial is verified.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-bench-out}; shift || true

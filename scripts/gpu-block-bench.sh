@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The block loop against the grid loop (issue #6, docs/benchmarks.md "The block loop"), on the
+# The block loop against the grid loop (docs/gpu.md, "The block loop"), on the
 # GPU machine after `scripts/gpu-suite.sh build`:
 #   scripts/gpu-block-bench.sh OUT [BASE]
 # OUT: the log. BASE: an `sssp` binary of an earlier commit, for the grid loop's no-regression

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The certificate on the GPU against the host's (issue #30 item 4), on a CUDA machine with the
+# The certificate on the GPU against the host's, on a CUDA machine with the
 # binaries of `scripts/gpu-suite.sh build` (`.gpu/sssp`). For each Kronecker scale (kron 24 and
 # 25 by default: SCALES="24 25"), generated once with `sssp gen` into OUT, TRIALS seeded sources
 # solved by near-far on the GPU and certified twice: on the device (`--verify`, the default) and

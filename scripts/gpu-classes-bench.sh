@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# H-BF's edge classes and negative weights (issue #7; docs/benchmarks.md, "Edge classes" and
+# H-BF's edge classes and negative weights (H100, 2026-11-23 and
 # "Negative weights") on a CUDA machine, with binaries from `scripts/gpu-suite.sh build`. Every
 # trial is verified. Usage: scripts/gpu-classes-bench.sh OUTDIR [BASE]
 #   BASE: an `sssp` binary of an earlier commit, run on the same graphs for the default modes

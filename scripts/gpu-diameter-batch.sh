@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Batched eccentricities (issue #9 item 5; docs/benchmarks.md, "Exact diameter"): `sssp
+# Batched eccentricities (H100, 2026-11-24): `sssp
 # diameter --batch K` against one at a time, on a CUDA machine with binaries from
 # `scripts/gpu-suite.sh build`. Usage: scripts/gpu-diameter-batch.sh OUTDIR
 set -uo pipefail
@@ -19,7 +19,7 @@ run() { # name batches args...
 run kron14 "1 4 16" gen:kron:14 --weights unit --radius --periphery
 run road100k "1 4 16" gen:road:100000 --weights unit
 run grid300 "1 4 16" gen:grid2d:300x300
-# The issue's graphs.
+# The graphs.
 run ny-unit "1 4 16" .gpu/USA-road-d.NY.gr.gz --weights unit
 run ny "1 4 16" .gpu/USA-road-d.NY.gr.gz
 run kron20-periphery "1 8 32" gen:kron:20 --weights unit --periphery

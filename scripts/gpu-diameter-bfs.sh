@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `sssp diameter --bfs MODE` on unit-weight graphs (issue #9 item 3: queue, the paper's level
+# `sssp diameter --bfs MODE` on unit-weight graphs (queue, the paper's level
 # kernels, and direction-optimising), on a CUDA machine after `scripts/gpu-suite.sh build`.
 # Three rounds, modes alternating. Usage: scripts/gpu-diameter-bfs.sh OUTDIR
 set -uo pipefail

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Pair certification (issue #9: at most 20 eccentricities on kron graphs) and the overlapped
+# Pair certification (the eccentricities it saves on kron graphs) and the overlapped
 # preparation, on a CUDA machine with binaries from `scripts/gpu-suite.sh build`; optional
 # `.gpu/sssp-base` (the previous commit's `sssp`) runs beside for the preparation, and
-# NetworKit (wheels in .whl/, see the device README) for the comparison in docs/benchmarks.md.
+# NetworKit (wheels in .whl/) for the comparison with NetworKit's exact diameter.
 # Usage: scripts/gpu-diameter-pairs.sh OUTDIR
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #30 item 6, the GAP table: `sssp` on the GPU and GAP's delta-stepping on the host's 16
+# The GAP table (docs/performance.md): `sssp` on the GPU and GAP's delta-stepping on the host's 16
 # threads, on the very same file. On the GPU machine after `scripts/gpu-suite.sh build` (the
 # binary in .gpu/sssp), with GAP's `sssp` binary carried in .gapbin/ (GAP is not part of this
 # repository: build it from sbeamer/gapbs, `g++ -std=c++11 -O3 -fopenmp -static src/sssp.cc`).

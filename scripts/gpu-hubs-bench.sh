@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# The traversal modes and the hub path (issue #7 item 2; docs/benchmarks.md, "Traversal modes
-# and hubs") on a CUDA machine, with binaries from `scripts/gpu-suite.sh build`. Every trial is
+# The traversal modes and the hub path (H100, 2026-11-23) on a CUDA machine, with binaries from `scripts/gpu-suite.sh build`. Every trial is
 # verified. Usage: scripts/gpu-hubs-bench.sh OUTDIR [BASE]
 #   BASE: an `sssp` binary of an earlier commit, run on the same graphs for the default modes
 #         (the no-regression rows), e.g. .gpu/sssp-base.
@@ -19,7 +18,7 @@ run() { # name binary args...
 run kron22 .gpu/sssp gen:kron:22 --algos workfront --balance $modes --dedupe stamp \
   --hub-degrees 0,64,128,256,1024,4096 --trials 3
 run kron22-nf .gpu/sssp gen:kron:22 --algos near-far,bucketing --balance $modes --dedupe stamp --trials 3
-# The issue's target graph: every mode at the default threshold.
+# kron 24: every mode at the default threshold.
 run kron24 .gpu/sssp gen:kron:24 --algos workfront --balance $modes --dedupe stamp --trials 3
 # Road graph and mesh: no vertex reaches the threshold, so no hub path; the modes compared.
 run ny .gpu/sssp .gpu/USA-road-d.NY.gr.gz --algos workfront,near-far,bucketing,auto --balance $modes \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The default path (`--algos auto`) of two binaries in one call, on a CUDA machine: each graph's
-# bench row with its speed and its device memory against issue #30's budget (8 bytes per arc,
+# bench row with its speed and its device memory against the budget (8 bytes per arc,
 # 40 per vertex), every trial certified on the device.
 #   scripts/gpu-memory.sh OUT [GRAPH...]
 # Binaries from `scripts/gpu-suite.sh build` (.gpu/sssp, the new one) and $OLD (default

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Distributed SSSP on several GPUs (issue #31), in two halves like gpu-suite.sh, because the GPU
+# Distributed SSSP on several GPUs, in two halves like gpu-suite.sh, because the GPU
 # machine has no Rust toolchain:
 #   scripts/gpu-multi.sh build      # here: the `nccl` builds into .gpumulti/ (packed, to carry)
 #   scripts/gpu-multi.sh run OUT    # there (nvidia-h100-x2 or larger): suite and benchmark

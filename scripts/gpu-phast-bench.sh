@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PHAST against the frontier strategies (issue #6, docs/benchmarks.md "PHAST"), on the GPU
+# PHAST against the frontier strategies (docs/performance.md, "PHAST"), on the GPU
 # machine after `scripts/gpu-suite.sh build`:
 #   scripts/gpu-phast-bench.sh OUT [quick]
 # Every `bench` row is the median of its trials, each verified; the hierarchy's build time is

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Query benchmarks of issue #11 (and kron 24 for the settling algorithms of issue #8) on the GPU
+# Query benchmarks (and kron 24 for the settling algorithms) on the GPU
 # machine, after `scripts/gpu-suite.sh build` (carry .gpu/). Every trial is verified by `bench`
 # (bounded certificate for target rows, tree checker for --tree rows).
 #   scripts/gpu-queries-bench.sh > log
@@ -25,7 +25,7 @@ $S bench $NY --device gpu --trials 5 --algos near-far --balance vwarp --dedupe s
 $S bench gen:road:4000000 --device gpu --trials 5 --algos near-far --balance vwarp --dedupe stamp --tree
 $S bench gen:kron:24 --device gpu --trials 3 --algos workfront,near-far,crauser --balance partition --dedupe stamp --tree
 
-echo "== kron 24: settling algorithms (issue #8), partition balance"
+echo "== kron 24: settling algorithms, partition balance"
 $S bench gen:kron:24 --device gpu --trials 3 --algos crauser,crauser-economic,martin --balance partition --criteria out,in,both
 
 echo "== batched sources (run --batch K): sources per second, K per pass against one at a time"

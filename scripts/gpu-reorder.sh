@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #27 item 3 / issue #30's bytes model: does a vertex order change the GPU's solve? On
+# Does a vertex order change the GPU's solve? On
 # the GPU machine, with `sssp` and the `reorder_exp` example built here and carried in .gpuone/
 # (`cargo build --release -p sssp-cli -p sssp --example reorder_exp`, both copied there, NY's
 # .gr.gz beside them):

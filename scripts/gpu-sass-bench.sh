@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The committed SASS against the driver's JIT of the PTX (issue #26, item 12), on the GPU
+# The committed SASS against the driver's JIT of the PTX, on the GPU
 # machine after `scripts/gpu-suite.sh build`:
 #   scripts/gpu-sass-bench.sh OUT [first|speed|all]   (default all)
 # 1. A first process on a fresh machine: every run gets an empty CUDA_CACHE_PATH (the driver's

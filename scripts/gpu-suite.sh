@@ -75,9 +75,9 @@ run)
   if [ "${SANITIZE:-1}" = 0 ]; then exit $fail; fi
   echo "== compute-sanitizer memcheck + racecheck on small cases" | tee -a "$log"
   # One sanitizer run: TOOL BINARY [FILTER...], stopped after SAN_LIMIT seconds (default 150) so
-  # that one slow filter cannot use up the call (under memcheck the strategies' `road` family
+  # that one slow filter cannot use up the run (under memcheck the strategies' `road` family
   # did not finish in 250 s: docs/results/h100-2026-11-27-memory/suite.log). A run that is
-  # stopped counts as a failure and says so. The whole part takes a call of its own:
+  # stopped counts as a failure and says so. The whole part can run on its own:
   # SANITIZE=only.
   san() {
     local tool=$1 bin=$2 rc
@@ -112,7 +112,7 @@ run)
   # ghosts' items, the inbox, the far pile's minimum and split).
   # memcheck only: racecheck checks shared memory, which the rank kernels do not use (their
   # threads meet in global atomics), and it ran past 150 s on one path graph's 700 rounds
-  # (docs/results/h100x4-2026-11-27). Their races show as differences between the repeated
+  # (four H100s, 2026-11-27). Their races show as differences between the repeated
   # runs of the suite instead.
   san memcheck distributed kron road zero_weights real_weights
   # The f32 paths of the kernels (real weights).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """NetworKit's exact diameter on an edge list written by `sssp convert` / `sssp gen` (lines
-`u v w`, arcs both ways for undirected graphs), for the comparison in docs/benchmarks.md.
+`u v w`, arcs both ways for undirected graphs), to compare with `sssp diameter`.
 
 usage: networkit-diameter.py FILE.el (weighted|unit) THREADS
 

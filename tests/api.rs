@@ -1,4 +1,4 @@
-//! The typed library API (issue #28: `Graph<W>`, `Solver`, `Paths`) against the references, for
+//! The typed library API (`Graph<W>`, `Solver`, `Paths`) against the references, for
 //! every weight type: random multigraphs (zero weights, self-loops, parallel arcs, unreachable
 //! parts) with `u32`, `i32` (negative arcs from a vertex potential, and arbitrary ones with
 //! negative cycles) and `f32` weights, every query (one source, many, batched, nearest, cutoff,
@@ -226,7 +226,7 @@ proptest! {
     }
 }
 
-/// A solver on ranks (issue #31: the library's option, `Solver::on_ranks`) answers like Dijkstra: distances and
+/// A solver on ranks (the library's option, `Solver::on_ranks`) answers like Dijkstra: distances and
 /// trees, cutoffs, distances to targets and paths, on integer and real weights.
 fn check_ranked<W: Weight>(g: &Graph<W>, src: u32, others: &[u32], cutoff: W::Distance) -> Result<(), TestCaseError> {
     let want = dijkstra(g.raw(), src).unwrap();

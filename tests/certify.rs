@@ -1,4 +1,4 @@
-//! The certificate on the engine (`sssp::strategy::certify`, issue #30) against the host's
+//! The certificate on the engine (`sssp::strategy::certify`) against the host's
 //! (`sssp::verify`): it rejects what the host rejects, with the same report, and accepts every
 //! strategy's answer on every generator family, on one lane and on a batch's lanes.
 //!

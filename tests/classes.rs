@@ -1,4 +1,4 @@
-//! H-BF's edge classes (issue #7, `sssp_kernels::classify`): each class on hand-drawn graphs,
+//! H-BF's edge classes (`sssp_kernels::classify`): each class on hand-drawn graphs,
 //! with and without classification, in every balance mode of every strategy that classifies:
 //! the same distances as Dijkstra, and the work counted drops exactly where the classes say it
 //! must (self-loops not relaxed, sinks never expanded and their arcs relaxed once).
@@ -277,7 +277,7 @@ proptest! {
 }
 
 /// Once an engine has classified its graph the classes live in the high bits of its targets
-/// (issue #30: no copy of them), so every reader that does not classify must see plain heads:
+/// (no copy of them), so every reader that does not classify must see plain heads:
 /// the plain advance, the tree pass, the certificate, asynchronous delta-stepping, the settle
 /// loop's minima and its pull variant, PHAST's sweep, and the diameter's BFS level kernels.
 #[test]

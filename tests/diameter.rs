@@ -385,7 +385,7 @@ fn batched_eccentricities_match_brute_force() {
 /// Pair certification (`DiameterOptions::pairs`, the default for the diameter alone) on
 /// Kronecker graphs, where the paper's loop ends with one eccentricity per leftover leaf: the
 /// same diameter as the paper's rules and as brute force on the smallest, with the witness's
-/// distance checked, and at most 20 eccentricities (the target; the paper's rules need
+/// distance checked, and at most 20 eccentricities (the target; the paper's rules need
 /// up to 203 on these).
 #[test]
 fn pair_certification_on_kronecker_graphs() {

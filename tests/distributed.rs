@@ -1,4 +1,4 @@
-//! Distributed SSSP (issue #31) on simulated ranks against serial Dijkstra: P in {1, 2, 3, 4, 7}
+//! Distributed SSSP on simulated ranks against serial Dijkstra: P in {1, 2, 3, 4, 7}
 //! on every generator family of `strategies.rs` (adversarial shapes included), real weights,
 //! cutoffs, several sources each (an isolated one and unreached parts included), the typed
 //! errors, and proptest random multigraphs with random P and bucket widths. Every comparison is

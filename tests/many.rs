@@ -1,4 +1,4 @@
-//! Many sources (issue #11): nearest-source runs against multi-source Dijkstra, and batched
+//! Many sources: nearest-source runs against multi-source Dijkstra, and batched
 //! sources (engines with lanes) row by row against single-source runs, on every generator
 //! family worth a different shape, adversarial ones included, and on proptest graphs.
 //!

@@ -1,4 +1,4 @@
-//! Device memory (issue #30, item 1): every buffer an engine holds is counted on its device's
+//! Device memory: every buffer an engine holds is counted on its device's
 //! meter, on both backends the same way, and a run reports its peak (`Stats::device_memory`).
 //! Checked on the CPU backend, where the count is exact and needs no GPU: the peak of a known
 //! configuration equals the sum of the buffers docs/gpu.md lists for it ("## Memory"), term by

@@ -1,4 +1,4 @@
-//! Negative weights on the engines (issue #7, H-BF's setting): Workfront and topology-driven
+//! Negative weights on the engines (H-BF's setting): Workfront and topology-driven
 //! Bellman-Ford in every balance and dedupe mode against serial Bellman-Ford and, on
 //! potential-shifted graphs, against Dijkstra on the unshifted graph; negative cycles reported
 //! with a witness that is checked to be a real, reachable, negative cycle; overflow in both

@@ -218,7 +218,7 @@ fn hierarchy_files_round_trip() {
     sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&again, 7).unwrap()).unwrap();
 }
 
-/// Issue #27 item 4: the engine's device is made ready for the sweep when it is given the
+/// The engine's device is made ready for the sweep when it is given the
 /// hierarchy (on a GPU: the hierarchy copied in), so that a process's first solve costs what
 /// the later ones do; a solve with a hierarchy the engine was not given prepares it itself and
 /// says so. Every solve is exact.

@@ -1,4 +1,4 @@
-//! Queries (issue #11): distance cutoffs and target vertices, on every strategy, against the
+//! Queries: distance cutoffs and target vertices, on every strategy, against the
 //! reference clipped at the query's bound; and the work they save.
 //!
 //! The device comes from `SSSP_TEST_DEVICE` as in `strategies.rs` (so the GPU suite runs these

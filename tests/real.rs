@@ -1,4 +1,4 @@
-//! Real (`f32`) weights (issue #11): every engine strategy, in every balance and dedupe mode,
+//! Real (`f32`) weights: every engine strategy, in every balance and dedupe mode,
 //! against the reference Dijkstra in `f32` arithmetic, bit for bit; the certificate, queries,
 //! trees and batches on real distances; the formats that carry real weights; and the typed
 //! errors (negative, NaN and infinite weights, sums past `f32::MAX`, diameter, DIMACS).

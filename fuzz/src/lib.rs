@@ -1,7 +1,7 @@
 //! Seeded mutation fuzzing of every reader of the `sssp` project and of the CLI's argument
 //! paths, on the stable toolchain (cargo-fuzz needs nightly).
 //!
-//! The goal it checks (issue 26): no input of any size or shape makes the program abort,
+//! The goal it checks: no input of any size or shape makes the program abort,
 //! panic, hang or take more than 1 GB or 2 s before it answers or refuses, unless the graph it
 //! describes needs it; and no error message repeats an unbounded piece of the input.
 //!

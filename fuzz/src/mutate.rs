@@ -66,7 +66,7 @@ pub const INTERESTING: &[&str] = &[
 /// Bytes that change how a text line is read.
 const SPECIAL_BYTES: &[u8] = b" \t\n\r-+0123456789#%,.e:\0\xff";
 
-/// Longest run a "long line" mutation inserts; one in [`HUGE_EVERY`] is 10 MB (issue 26, item 9).
+/// Longest run a "long line" mutation inserts; one in [`HUGE_EVERY`] is 10 MB.
 const LONG_LINE: usize = 1 << 16;
 const HUGE_LINE: usize = 10 << 20;
 const HUGE_EVERY: usize = 200;

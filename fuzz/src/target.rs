@@ -48,7 +48,7 @@ pub const ALL: [Target; 11] = [
     Target::Args,
 ];
 
-/// The goal's limits for an input that describes a small graph (issue 26).
+/// The goal's limits for an input that describes a small graph.
 pub const SLOW: Duration = Duration::from_secs(2);
 pub const BIG: u64 = 1 << 30;
 /// A child still running after this is killed and reported as a hang.

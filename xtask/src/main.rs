@@ -174,8 +174,7 @@ fn module(root: &Path, tools: &Tools, arch: &str, version: &str, m: &Module, che
 /// (docs/gpu.md); it also runs thread and virtual-warp balance on dense graphs, at 3 per SM. The plain `sssp_pile_loop`, the loop of latency-bound road graphs, is bounded
 /// to the one block per SM the engine runs it with (`PLAIN_LOOP_BLOCKS_PER_SM`): about 205
 /// registers and no spills, where the bound of 2 blocks (128 registers) spilled 20 bytes; NY,
-/// roads and grids ran about 2% faster (docs/benchmarks.md, "The improvement flag and the plain
-/// loop's bound").
+/// roads and grids ran about 2% faster (H100, 2026-11-27).
 /// `sssp_pile_loop_hubs` (the loop with the hub phase and the tiled advance, for runs that have
 /// hubs or use a tiled mode) is bounded to the 2 blocks per SM the engine runs it with, the
 /// plain loop's grid: unbounded it needs over 128 registers, and a second block would not fit.

@@ -1,5 +1,5 @@
 //! SASS beside the PTX: machine code for the GPUs most users have, so that a first run on a
-//! fresh machine does not wait for the driver to compile the PTX (issue #26: 5.3-5.8 s in the
+//! fresh machine does not wait for the driver to compile the PTX (5.3-5.8 s in the
 //! driver's JIT on a fresh H100 machine, uncached; 0.1-0.25 s with SASS).
 //!
 //! NVIDIA's `ptxas` assembles each committed PTX module for every architecture in [`ARCHS`],

@@ -678,7 +678,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
                 "classify": c.algo.classifies().then_some(c.classify.name()),
                 "loop": is_frontier(c.algo).then_some(if c.block { "block" } else { "grid" }),
                 // The peak and its per-arc part, with the graph's size: the row alone shows
-                // where it stands against a bytes-per-arc-and-vertex budget (issue #30's).
+                // where it stands against a bytes-per-arc-and-vertex budget.
                 "device_bytes": device_mem.map(|f| f.bytes), "device_arc_bytes": device_mem.map(|f| f.arc_bytes),
                 "vertices": g.num_vertices(), "arcs": g.num_arcs(),
                 "order": order.0, "order_seconds": order.1,

@@ -567,7 +567,7 @@ pub fn vertex_id(s: &str) -> std::result::Result<u32, String> {
 
 /// The most random sources one command picks: a million solves is far past what a benchmark
 /// needs (GAP uses 64), and a mistyped count (`-n 4000000000`) must be refused at once, not
-/// fill memory with a source list and run for days (issue 26: found by the fuzzer).
+/// fill memory with a source list and run for days (found by the fuzzer).
 pub const MAX_TRIALS: usize = 1 << 20;
 
 /// `--trials`: an integer in `0..=MAX_TRIALS` (0 is refused later, with the reason).
@@ -642,7 +642,7 @@ pub fn engine_needed(g: &Graph, algo: Algo) -> Result<bool> {
 /// A [`Session`] for `g` on `kind` with the engine a run of `algo` with `opts` on `lanes`
 /// lanes needs opened now (none for the serial algorithms, nor for `auto` where it picks one on
 /// the CPU: the CPU engine's buffers are sized by the graph, 26.7 s of set-up for 3e8 vertices,
-/// issue #26, and would go unused), `hierarchy` given to it (its sweep graph uploaded then, not
+/// and would go unused), `hierarchy` given to it (its sweep graph uploaded then, not
 /// in the first solve). Says which device it is on stderr, with the set-up, the graph's upload
 /// and the hierarchy's apart. Returns the session and the opened engine's device, if any.
 pub fn open_session<'g>(

@@ -108,8 +108,8 @@ struct RunArgs {
     multi_source: bool,
     /// Solve K sources per pass (a power of two up to 64): K distance arrays relaxed together
     /// on one copy of the graph, by workfront, near-far or bucketing. On road graphs many
-    /// sources' iterations fit in one's time (see docs/benchmarks.md for the measured
-    /// crossover); distance and cutoff queries only (no trees).
+    /// sources' iterations fit in one's time; on scale-free graphs it does not pay. Distance
+    /// and cutoff queries only (no trees).
     #[arg(long, default_value_t = 1, value_name = "K")]
     batch: u32,
     /// Target columns of `--output-kind matrix` (repeatable, or comma-separated).

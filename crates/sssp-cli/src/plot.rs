@@ -273,7 +273,7 @@ fn count(v: &f64) -> String {
 mod tests {
     use super::*;
 
-    /// Issue 26, item 9: every message that quotes the trace quotes a bounded piece of it, so a
+    /// Every message that quotes the trace quotes a bounded piece of it, so a
     /// 10 MB field or header gives a short message.
     #[test]
     fn long_fields_give_short_messages() {

@@ -61,7 +61,7 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// Issue 26, item 9: a 10 MB line is quoted as the graph readers quote input, not whole.
+    /// A 10 MB line is quoted as the graph readers quote input, not whole.
     #[test]
     fn long_lines_give_short_messages() {
         let dir = std::env::temp_dir().join(format!("sssp-sources-long-{}", std::process::id()));

@@ -111,7 +111,7 @@ fn negative_weights_run_on_workfront_and_bellman_ford() {
     assert!(outs.iter().all(|x| x == "0 0\n1 4\n2 2\n"), "{outs:?}");
     // The error names the algorithm the user chose and the ones that accept negative weights.
     // Exit 2: the algorithm named cannot take the graph (auto would pick Bellman-Ford).
-    // Issue 26, item 8: both exited 1.
+    // Both used to exit 1.
     for algo in ["near-far", "dijkstra"] {
         let o = sssp(&["run", s(&g), "--source", "0", "--algo", algo, "--device", "cpu"]);
         assert_eq!(o.status.code(), Some(2), "{algo}");
@@ -373,7 +373,7 @@ fn sparse_edge_list_ids_are_refused_quickly() {
 
 #[test]
 fn implausible_vertex_counts_are_refused_at_their_line() {
-    // Issue 26: a few bytes declaring hundreds of millions of vertices took 25-40 s and 14 GB
+    // A few bytes declaring hundreds of millions of vertices took 25-40 s and 14 GB
     // before exit 5, or aborted. Each is now a malformed file (exit 4) naming the header's line,
     // at once, for every command that loads a graph.
     let cases = [
@@ -397,7 +397,7 @@ fn implausible_vertex_counts_are_refused_at_their_line() {
 
 #[test]
 fn convert_keeps_real_weights_real() {
-    // Issue 26: a real .mtx whose weights are 1.0 and 2.0 became `0 1 1` in an edge list and
+    // A real .mtx whose weights are 1.0 and 2.0 became `0 1 1` in an edge list and
     // read back as an integer graph.
     let m = tmp("whole.mtx");
     std::fs::write(&m, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1.0\n2 3 2.0\n").unwrap();
@@ -422,7 +422,7 @@ fn convert_keeps_real_weights_real() {
 #[cfg(target_os = "linux")]
 #[test]
 fn generators_too_big_for_the_limit_are_refused_at_once() {
-    // Issue 26: `sssp run gen:kron:27` under a 16 GB limit aborted in the generator after
+    // `sssp run gen:kron:27` under a 16 GB limit aborted in the generator after
     // allocating 8.6 GB. Its build needs over 50 GB: exit 5 before any work.
     for cmd in [&["info", "gen:kron:27"][..], &["run", "gen:kron:27", "-s", "0", "--device", "cpu"]] {
         let t = std::time::Instant::now();
@@ -468,7 +468,7 @@ fn decompression_beyond_memory_is_out_of_host_memory() {
     }
 }
 
-/// Found by the fuzzer (issue 26, `dimacs`): a mutated 10 MB gzip whose deflate data refers back
+/// Found by the fuzzer (`dimacs`): a mutated 10 MB gzip whose deflate data refers back
 /// before its own start ("invalid distance too far back") was decoded anyway, as 680 MB of
 /// output, before a checksum mismatch refused it. The stream is now refused where it breaks.
 /// Here: 4 MB of matches of length 258 at distance 1 with nothing before them, 660 MB if
@@ -990,7 +990,7 @@ fn traversal_modes_and_hub_thresholds_on_the_command_line() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o).1);
 }
 
-/// Issue #26, items 3-5: standard output holds the data and nothing else, `-` is standard output
+/// Standard output holds the data and nothing else, `-` is standard output
 /// for every command that writes a file, and a reader that leaves early is not an error.
 #[test]
 fn standard_output_is_data_only() {
@@ -1163,7 +1163,7 @@ fn weights_out_of_range_name_their_line() {
     }
 }
 
-/// Found by the fuzzer (issue 26): writing over the input graph killed `convert` with SIGBUS
+/// Found by the fuzzer: writing over the input graph killed `convert` with SIGBUS
 /// (the binary graph is used from a memory map); it is now a bad argument, the file intact.
 #[test]
 fn output_over_the_input_graph_is_refused() {
@@ -1183,7 +1183,7 @@ fn output_over_the_input_graph_is_refused() {
     assert_eq!(std::fs::read(&g).unwrap(), before);
 }
 
-/// Found by the fuzzer (issue 26): `-n 9223372036854775808` panicked (capacity overflow),
+/// Found by the fuzzer: `-n 9223372036854775808` panicked (capacity overflow),
 /// `-n 400000000` ran for minutes with 6 GB of sources and a 12 MB `sources:` line.
 #[test]
 fn huge_trial_counts_are_refused_and_source_lists_cut() {
@@ -1204,7 +1204,7 @@ fn huge_trial_counts_are_refused_and_source_lists_cut() {
 }
 
 /// Item 2: `auto` without a GPU that picks a host algorithm (delta-stepping on the host's
-/// threads, issue #32) opens no engine (whose graph-sized buffers cost 26.7 s of set-up on a
+/// threads) opens no engine (whose graph-sized buffers cost 26.7 s of set-up on a
 /// 3e8-vertex graph for nothing).
 #[test]
 fn auto_opens_no_engine_for_a_serial_pick() {

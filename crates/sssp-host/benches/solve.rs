@@ -1,6 +1,6 @@
 //! Criterion micro-benchmarks of whole solves on small graphs (CPU): the serial references and
 //! the CPU engine running the kernel bodies. GPU timings come from `sssp bench` (whole runs with
-//! verification, docs/benchmarks.md); criterion's statistics are for the CPU-side pieces.
+//! verification, docs/performance.md); criterion's statistics are for the CPU-side pieces.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use sssp::engine::{self, Balance, DeviceKind};

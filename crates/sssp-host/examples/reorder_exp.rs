@@ -1,4 +1,4 @@
-//! An experiment, not a feature (issue #27 item 3, issue #30's bytes model): does a vertex
+//! An experiment, not a feature: does a vertex
 //! order change the solvers' speed? The graph relabelled by descending degree (hubs first, so
 //! their distance words share cache lines) and in BFS order, against the graph's own ids, same
 //! sources (mapped); median of 5 seeded sources. The relabelling is the library's
@@ -14,7 +14,7 @@
 //! `DIR/ORDER.src` (the five sources, mapped, one per line: `sssp bench F --sources-file S`)
 //! for each order, so that the GPU machine (which has no Rust) can run `sssp bench` on them.
 //!
-//! Results: docs/benchmarks.md, "CPU: delta-stepping on the host's threads" (CPU) and
+//! Results: docs/performance.md, "The CPU backend" (CPU) and
 //! "GPU: a vertex order" (GPU).
 
 use sssp::generate::{generate, GenSpec};

@@ -176,7 +176,7 @@ pub struct DiameterOptions {
     /// `--symmetrize`), so the check is skipped; `Some(false)`: treat it as directed; `None`:
     /// symmetric if [`Graph::built_both_ways`], else detect with [`is_symmetric`].
     pub symmetric: Option<bool>,
-    /// Eccentricities per pass (the batching): a power of two up to
+    /// Eccentricities per pass (batching): a power of two up to
     /// [`engine::MAX_LANES`]. Above 1, on undirected graphs with an engine loop strategy, each
     /// round runs that many SSSPs at once on an engine with as many lanes (one upload of the
     /// graph, one launch), applies their bounds one after the other on the device, and picks

@@ -24,7 +24,7 @@
 //! the CSR plus the edge list, about 12 bytes per arc. Measured on 16 cores with the build it
 //! replaced (atomic cursors and a sort per vertex; the same peak), kron:24 took 10 s and 6.4
 //! GB, kron:26 53 s and 26 GB; on the 2-core machine this one turns the edges of kron:22 and
-//! kron:23 into the CSR 3.2 to 3.8 times as fast, on one thread or two (issue 30; the commit
+//! kron:23 into the CSR 3.2 to 3.8 times as fast, on one thread or two (the commit
 //! that made it has the numbers). A generator may produce at most [`MAX_GEN_ARCS`] = 2^34 arcs
 //! (kron 29): about 12 bytes an arc while generating, 200 GB at that size, checked against the
 //! memory there is before anything is allocated. (The build kept its keys in 32 bits up to
@@ -1203,8 +1203,8 @@ mod tests {
     }
 
     /// Generated graphs are pinned bit for bit (offsets, targets, weights, in arc order): the
-    /// digests were taken from the build before the CSR construction was rewritten for speed
-    /// (issue 30), so any change to what a spec and seed produce fails here, not only a
+    /// digests were taken from the build before the CSR construction was rewritten for speed,
+    /// so any change to what a spec and seed produce fails here, not only a
     /// disagreement between two code paths. kron:14 and uniform:20000:6 are large enough to
     /// span many vertex blocks and chunks of the parallel build.
     #[test]
@@ -1281,8 +1281,8 @@ mod tests {
                 other => panic!("{s}: expected InvalidArgument, got {other:?}"),
             }
         }
-        // kron 28 and 29 (2^33 and 2^34 arcs) are within the generators' reach (issue 30:
-        // kron 28 on one H200, kron 29 over four); building them needs the memory.
+        // kron 28 and 29 (2^33 and 2^34 arcs) are within the generators' reach
+        // (kron 28 on one H200, kron 29 over four); building them needs the memory.
         for s in ["kron:28", "kron:29", "uniform:536870912:32"] {
             assert!(GenSpec::parse(s).is_ok(), "{s}");
         }

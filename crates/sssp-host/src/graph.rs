@@ -1111,7 +1111,7 @@ mod tests {
 /// bound on the hubs of any threshold in O(1) ([`DegreeTail::at_least`]), exact at powers of
 /// two (the default [`sssp_kernels::HUB_DEGREE`] is one). Sizes the hub queue by the graph's hubs, not its vertices: a uniform graph of degree
 /// 16 has a handful of vertices of degree 64 or more, and `4n` bytes for them was the last term
-/// of its path above the memory budget (issue #30).
+/// of its path above the memory budget.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DegreeTail([u64; 64]);
 

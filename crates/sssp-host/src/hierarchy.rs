@@ -1,7 +1,7 @@
 //! Contraction hierarchies for PHAST: a per-graph preprocessing that turns every later
 //! shortest-path tree into one small search and one sweep of a few hundred parallel levels.
 //!
-//! Why (issue #6): in a bulk-synchronous strategy a distance travels one arc per iteration, and
+//! Why: in a bulk-synchronous strategy a distance travels one arc per iteration, and
 //! NY's shortest-path trees are 784-1,199 arcs deep, so no delta gives fewer than 1,143
 //! iterations and the device loop cannot go below about 3 ms there. PHAST (Delling, Goldberg,
 //! Nowatzyk and Werneck, "PHAST: Hardware-accelerated shortest path trees", IPDPS 2011) trades

@@ -353,7 +353,7 @@ fn cycle_error(g: &Graph, mut cycle: Vec<u32>) -> Error {
 }
 
 /// A negative cycle that a snapshot of a run's distances already shows, if any: the engines'
-/// early negative-cycle check (issue #7), which spares a run on a graph with a reachable
+/// early negative-cycle check, which spares a run on a graph with a reachable
 /// negative cycle the `n` iterations of the Workfront bound.
 ///
 /// `dist` are an engine's signed distance cells ([`Metric::encode_signed`], `u32::MAX`

@@ -265,7 +265,7 @@ unsafe fn commit(a: &AdvanceArgs, k: Option<&Bounds>, p: Probe) -> Emit {
     // same from its queues. Raised there too, its read (made before the write to keep the hot
     // line shared) stood between every improving relaxation and its push: a round trip to L2.
     // Without it the one-vertex iteration of the plain loop took 3.38 us instead of 3.56 on
-    // the H100 (docs/benchmarks.md, "The improvement flag").
+    // the H100 (2026-11-27).
     if a.output.items.is_null() {
         raise(core::ptr::addr_of_mut!((*a.counters).improved));
     }
@@ -627,7 +627,7 @@ unsafe fn advance_partition_small<const C: bool>(a: &AdvanceArgs, len: u32, tid:
 /// atomic alone, the reads of the two trips behind it in flight meanwhile.
 /// [`PartitionStep::drain`] commits the trips still in it.
 ///
-/// Measured (`docs/benchmarks.md`, "A pipeline of trips, one run of ranks a warp"): in ncu's
+/// Measured (H100, 2026-11-28): in ncu's
 /// profile of the partition loop on kron 18, 16% of warp samples waited for a trip's reads and
 /// 12% for its head's test read. The partition loop runs it two deep: with the runs of
 /// [`partition_walk_runs`], kron 17 and 18 took 17-28% less time on the H100, kron 16 up to 15%
@@ -755,8 +755,8 @@ impl<'a, const C: bool, const DEPTH: u32> PartitionStep<'a, C, DEPTH> {
 /// partition iteration (a few thousand arcs) took 27.2 us in chunks of 256, 19.3 in 128, 17.3
 /// in 64 and 17.6 in 32; `gen:kron:16` 0.377-0.390 ms in 256 and 0.321-0.341 in 128, while 64
 /// and 32 made the big iterations of kron 18-22 slower: kron 22 8.14 ms in 256, 7.88 in 128,
-/// 9.40 in 64, and kron 24 took 36.4 ms in 128 against 33.0 in 256 (docs/benchmarks.md,
-/// "Chunks by the iteration's size").
+/// 9.40 in 64, and kron 24 took 36.4 ms in 128 against 33.0 in 256 (H100,
+/// 2026-11-27).
 #[inline(always)]
 pub fn chunk_for(total: u64, nthreads: u32) -> u64 {
     // `total / warps <= 64` and `<= 2048`, by multiplications: a 64-bit division is a
@@ -1132,8 +1132,8 @@ unsafe fn partition_walk_slots(
 /// lane's window slot is three words (prefix, vertex, arc base) instead of five, and its search
 /// shuffles one word a halving. With it the loop's registers fit three blocks an SM with fewer
 /// spills (304 bytes at 80 registers against the 64-bit walk's 316), and the third block took
-/// kron 18 from 0.44-0.47 ms to 0.37-0.39 on the H100 (docs/benchmarks.md, "Ranks in 32 bits,
-/// three blocks an SM"); the 32-bit walk at two blocks alone was within the noise.
+/// kron 18 from 0.44-0.47 ms to 0.37-0.39 on the H100 (2026-11-28); the 32-bit walk at two
+/// blocks alone was within the noise.
 ///
 /// A warp searches for its first slot once (warp-wide, 32 probes a round: a frontier of
 /// 100,000 takes 4 dependent rounds). Then lane `j` holds slot `s + j`'s prefix and `load`, a

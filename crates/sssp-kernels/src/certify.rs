@@ -1,4 +1,4 @@
-//! The shortest-path certificate on the device (the `sssp` library's `certify`, issue #30):
+//! The shortest-path certificate on the device (the `sssp` library's `certify`):
 //! the conditions of the host's `verify` module checked on the distances an engine's run left
 //! resident, so that a result is certified where it was computed and never downloaded for it.
 //!

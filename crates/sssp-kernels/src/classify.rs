@@ -2,8 +2,8 @@
 //! arc gets a class from its head's degrees, stored in the two high bits of the arc's own target
 //! word ([`CLASS_SHIFT`]; the heads of a classified graph leave them free), which the classified
 //! advance reads with the head (`advance::relax_arc` with `C = true`) and every other reader
-//! masks off (`Csr::target`). No copy of the targets: 4 bytes per arc of device memory saved
-//! (issue #30). The classes and what they save:
+//! masks off (`Csr::target`). No copy of the targets: 4 bytes per arc of device memory saved.
+//! The classes and what they save:
 //!
 //! - [`ARC_SKIP`]: a self-loop of non-negative weight, which can never improve anything, is not
 //!   relaxed. (A negative self-loop is a negative cycle: it stays a plain arc.)

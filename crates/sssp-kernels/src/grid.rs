@@ -464,7 +464,7 @@ pub unsafe fn pile_loop<const HUBS: bool, const C: bool, const SMALL: bool, cons
 /// constants ([`PileArgs::leaned`]). The plain loop decides them at run time on every
 /// iteration, and carries the code of all of them: 4,195 lines of PTX and 205 registers
 /// against 1,729 and 110 here. On the H100 that took a one-vertex iteration from 3.18-3.21 to
-/// 2.93-2.97 us and NY from 4.75-4.83 to 4.29-4.43 ms (docs/benchmarks.md, "The lean loop"). The
+/// 2.93-2.97 us and NY from 4.75-4.83 to 4.29-4.43 ms (H100, 2026-11-27). The
 /// profile before it: every warp ran a control step of 204 instructions each iteration, with
 /// branch and instruction-fetch stalls, in a loop of 7,664 SASS instructions.
 #[inline(always)]

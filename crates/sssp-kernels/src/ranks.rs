@@ -1,5 +1,5 @@
-//! One rank's local step of distributed delta-stepping (the `sssp` library's `distributed`,
-//! issue #31) on its device: the rank's slice of the graph, its distances and its queues stay
+//! One rank's local step of distributed delta-stepping (the `sssp` library's
+//! `distributed`) on its device: the rank's slice of the graph, its distances and its queues stay
 //! resident, and only the candidates for other ranks' vertices leave it.
 //!
 //! **The slice.** Local ids `0..owned` are the rank's vertices (global `first + v`), with their

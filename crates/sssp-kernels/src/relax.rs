@@ -161,7 +161,7 @@ pub unsafe fn load_dist_for_test(dist: *mut u64, v: u32) -> u32 {
 /// the read only adds a dependent round trip to every improving relaxation, and on a road graph
 /// the chain of those per hop is the solve's time (docs/gpu.md). Measured on the H100, the
 /// plain loop's one-vertex iteration went from 5.27 to 5.10 us, NY from 8.03 to 7.55 ms and
-/// `gen:road:1000000` from 11.46 to 10.7-10.8 (docs/benchmarks.md, "The chain per hop").
+/// `gen:road:1000000` from 11.46 to 10.7-10.8 (H100, 2026-11-27).
 #[inline(always)]
 pub unsafe fn relax_direct(dist: *mut u64, v: u32, cand: u32, iter: u32) -> Relaxation {
     let old = AtomicU64::from_ptr(dist.add(v as usize)).fetch_min(pack(cand, iter), Relaxed);

@@ -100,7 +100,7 @@ pub fn is_stale(b: &Buckets, d: u32) -> bool {
 /// test before every expansion, and a `div.u32` is a long dependent sequence on the GPU. The
 /// thread and virtual-warp advances compute the bounds once per advance: with the width's
 /// divisions gone too (`advance::vwarp_width`), NY went from 5.04 to 4.76-4.80 ms on the H100
-/// (docs/benchmarks.md, "Divisions"). The partitioned and tiled advances keep the divisions:
+/// (H100, 2026-11-27). The partitioned and tiled advances keep the divisions:
 /// bounds in every advance spilled registers in their loops (`sssp_pile_loop_partition` 56 ->
 /// 84-108 bytes), and kron 16-17 ran 4-8% slower.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

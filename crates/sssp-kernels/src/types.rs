@@ -87,7 +87,7 @@ impl Balance {
 /// Default hub threshold ([`AdvanceArgs::hub_degree`]): frontier vertices with at least this
 /// many out-arcs are expanded by the grid-wide hub pass instead of their thread, virtual warp or
 /// block. H-BF (§5.3) hands vertices above T_DP = 4096 to dynamic parallelism; measured on the
-/// H100 on kron 22 (docs/benchmarks.md, "traversal modes and hubs"), 64 is best for the thread
+/// H100 on kron 22 (H100, 2026-11-23), 64 is best for the thread
 /// and virtual-warp modes (10.9 ms; 14.3 at 256, 50 at 4096, 436 without the hub path) and
 /// within 10% of the best for the tiled modes.
 pub const HUB_DEGREE: u32 = 64;
@@ -622,8 +622,8 @@ pub const CELL_SLOTS: usize = 10;
 /// [`near_cell`]), in the cells' third 128-byte line, apart from the grid barrier's cells (5,
 /// 6) and tallies (56-59). Until 2026-11-28 the near lengths were cells 0-2, in the barrier's
 /// line; moved here (for the pairs), the lean loop ran NY in 4.21-4.22 ms against 4.41 and
-/// `gen:road:1000000` in 5.95 against 6.45 on the H100 (docs/benchmarks.md, "Prefixes built
-/// by the pushes"): every push's atomic on a length cell no longer queues at the line the
+/// `gen:road:1000000` in 5.95 against 6.45 on the H100 (2026-11-28): every push's atomic on a
+/// length cell no longer queues at the line the
 /// barrier polls. Cells 0-2 are unused since.
 pub const CELL_NEAR: usize = 64;
 /// Index of the [`PileState`] (12 cells).

@@ -152,7 +152,7 @@ pub unsafe fn warp_push(q: Queue, v: u32, keep: bool) {
 /// advance's pushes into its output queue, which [`GridBarrier::wait_counting`] sums over the
 /// grid. The shared add is issued beside the queue's atomic, not after it. (A slot per warp,
 /// added to by lane 0 without an atomic, spilled registers in every loop and was slower on
-/// roads and paths: docs/benchmarks.md, "One block per SM and a counter barrier".)
+/// roads and paths: H100, 2026-11-27.)
 #[inline(always)]
 pub unsafe fn warp_push_tallied(q: Queue, v: u32, keep: bool) {
     warp_push_counting::<true>(q, v, keep)
@@ -532,7 +532,7 @@ pub unsafe fn fence_gpu() {
 /// thread 0 has finished its last wait (its exit add is an acquire-release add, after it in
 /// program order), and nobody reads the counter any more.
 ///
-/// Measured on the H100 (docs/benchmarks.md, "One block per SM and a counter barrier") against
+/// Measured on the H100 (2026-11-27) against
 /// the generation barrier it replaced (the last arrival, learning it was last from an
 /// acquire-release add's result, reset the counter and bumped a generation word the others
 /// polled): the last arrival no longer waits for its add's round trip before anybody can go on.

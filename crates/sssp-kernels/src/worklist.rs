@@ -1,5 +1,5 @@
 //! Asynchronous delta-stepping: one persistent launch, a device-wide worklist ordered by
-//! distance only approximately, no barrier anywhere (issue #27; the design follows the idea of
+//! distance only approximately, no barrier anywhere (the design follows the idea of
 //! Wang, Fussell and Lin, "A fast work-efficient SSSP algorithm for GPUs", PPoPP'21 (ADDS):
 //! several delta-wide buckets open at once, workers that take work without waiting for each
 //! other; the code and the protocol below are our own).

@@ -1,4 +1,4 @@
-"""The Python contract of the "Python" issue: scipy's csgraph calls and NetworkX's backend API."""
+"""The Python contract: scipy's csgraph calls and NetworkX's backend API."""
 import sys
 import numpy as np, scipy.sparse as sp, networkx as nx
 from scipy.sparse.csgraph import dijkstra as sp_dijkstra

@@ -1,4 +1,4 @@
-// The library contract of the "Rust API" issue: a petgraph user's first program, unchanged.
+// The library contract: a petgraph user's first program, unchanged.
 use sssp::{Device, Graph, Solver};
 
 fn main() -> Result<(), sssp::Error> {

@@ -24,7 +24,7 @@ pub const PTX_TWINS: &str = include_str!("../../ptx/sssp_kernels_twins.ptx");
 /// Both modules as fatbins (`cargo xtask ptx`, `xtask/src/sass.rs`): SASS for the
 /// architectures in [`SASS_ARCHS`] plus the PTX, from which the driver picks what the device
 /// runs. On those GPUs a first process starts without the driver's JIT of the PTX (5.3-5.8 s
-/// uncached on a fresh H100 machine, 0.1-0.25 s with the SASS; docs/benchmarks.md); any other
+/// uncached on a fresh H100 machine, 0.1-0.25 s with the SASS; docs/gpu.md); any other
 /// JIT-compiles the PTX inside, as before.
 pub(crate) const FATBIN: &[u8] = include_bytes!("../../ptx/sssp_kernels.fatbin");
 
@@ -93,7 +93,7 @@ pub struct CudaDevice {
     /// Every kernel type's function, by its slot ([`Launch::slot`]). A module's are looked up
     /// when it is loaded (the main module's when the device is made, the twins' with their
     /// module), so a launch reads its own with one atomic load: no lock, no hashing of its
-    /// name, no reference count to bump (issue #25: PHAST launches a kernel per level, up to
+    /// name, no reference count to bump (PHAST launches a kernel per level, up to
     /// a few hundred per solve, and its NY solves went from 1.660 to 1.856 ms on the H100 when
     /// launches went through this layer).
     functions: Box<[OnceLock<CudaFunction>]>,
@@ -102,7 +102,7 @@ pub struct CudaDevice {
     /// Bytes the device may still hand out (the engine's fit check set the start); buffers
     /// give theirs back when they go ([`Refund`]).
     spare: Arc<Mutex<u64>>,
-    /// Page-locked bounce buffer for downloads (pageable copies ran under 1 GB/s on the lent
+    /// Page-locked bounce buffer for downloads (pageable copies ran under 1 GB/s on the
     /// H100), grown to the largest download, kept.
     pinned: Mutex<Option<PinnedHostSlice<u8>>>,
     /// `SSSP_DEBUG_SYNC=1`: synchronise after every launch and name it on stderr.
@@ -361,7 +361,7 @@ mod tests {
         out
     }
 
-    /// Issue #26, item 12: both committed fatbins carry SASS for every architecture the engine
+    /// Both committed fatbins carry SASS for every architecture the engine
     /// names (sm_80, sm_90, sm_100), so a first run there needs no JIT, and the PTX for the
     /// driver to JIT on any other GPU. (`cargo xtask ptx --check` checks they are up to date.)
     #[test]

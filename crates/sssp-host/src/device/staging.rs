@@ -1,7 +1,7 @@
 //! Host <-> device copies at PCIe speed: page-locked staging, reused for the engine's life.
 //!
 //! A copy from pageable memory goes through the driver's own small bounce buffer, one chunk at a
-//! time, and ran at about 5.6 GB/s on the lent H100 machine (kron 24's 4.3 GB graph: 0.77 s).
+//! time, and ran at about 5.6 GB/s on the H100 machine (kron 24's 4.3 GB graph: 0.77 s).
 //! Here the host copies each chunk into one of two page-locked buffers with every core (rayon)
 //! while the DMA of the other buffer's chunk runs, so the host copy and the transfer overlap and
 //! the graph is read once. Downloads land in a page-locked buffer too, and the copy out of it

@@ -39,7 +39,7 @@
 //!   higher degree, smaller id. The balls are bounded searches on the host from each vertex of
 //!   `U`, with a budget of arcs ([`ball_budget`]); past it the paper's lower pick is taken.
 //!
-//! Measured with a serial prototype on 48 Kronecker graphs (scales 12-19, seeds 1-6, unit
+//! Measured with a serial implementation on 48 Kronecker graphs (scales 12-19, seeds 1-6, unit
 //! weights): at most 20 eccentricities, against up to 634 with the paper's rules alone; roads
 //! and grids of 30k-100k vertices within one of the paper's count either way. Only the
 //! diameter uses it: radius, center and periphery need every vertex's bounds to meet.

@@ -167,7 +167,7 @@ struct Folded {
 /// A barrier that spins briefly, yields a while, then sleeps until the last rank arrives, and
 /// that fails, rather than waits forever, once a rank has left the group. Spinning serves
 /// ranks that have a core each (a round's barrier costs about a microsecond); yielding lets
-/// ranks that share cores (7 simulated ranks on this project's 2-core machines) arrive without
+/// ranks that share cores (7 simulated ranks on 2-core machines) arrive without
 /// a wake-up each; sleeping serves groups far larger than the machine: waiters that only
 /// yielded kept every core busy with waiters, and 1,024 ranks took 4.5 s for a 10-vertex path.
 struct Barrier {

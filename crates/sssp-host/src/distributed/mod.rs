@@ -1,4 +1,4 @@
-//! SSSP over several ranks (issue #31): the graph split over `P` ranks, each relaxing its own
+//! SSSP over several ranks: the graph split over `P` ranks, each relaxing its own
 //! vertices' arcs, the ranks exchanging candidates for one another's vertices once per round:
 //! synchronous distributed delta-stepping.
 //!

@@ -63,7 +63,7 @@ const LOOP_BLOCKS_PER_SM: u32 = 2;
 /// cycle (ncu, kron 18). With the walk's ranks in 32 bits (its registers then spill 304 bytes
 /// at this bound, 56 at two blocks' 128), three blocks took kron 18 from 0.43-0.46 ms to
 /// 0.35-0.38 and kron 17 from 0.30-0.34 to 0.26-0.29 on the H100, kron 16 the same
-/// (docs/benchmarks.md, "Ranks in 32 bits, three blocks an SM"). The classified twin keeps the
+/// (H100, 2026-11-28). The classified twin keeps the
 /// bound of two, so it runs two: at three, kron 16-18 were mixed (one kron 18 round faster by
 /// 14%, one slower by 15%).
 const PARTITION_BLOCKS_PER_SM: u32 = 3;
@@ -71,7 +71,7 @@ const PARTITION_BLOCKS_PER_SM: u32 = 3;
 /// Resident blocks per SM for the plain loop (thread and virtual-warp balance: roads and
 /// meshes). One block of 256 threads per SM: 132 arrivals per barrier on the H100 instead of
 /// 264, and its frontiers (a few thousand vertices at most on NY) still fill the grid. Measured
-/// against two per SM in one call (docs/benchmarks.md, "One block per SM"): NY 6.90 -> 6.35 ms,
+/// against two per SM in one call (H100, 2026-11-27): NY 6.90 -> 6.35 ms,
 /// `gen:road:1000000` 9.89 -> 8.93, `gen:road:4000000` 21.99 -> 19.50, grid3d 256^3 24.24 ->
 /// 23.66, grid2d 1000^2 13.93 -> 13.00.
 const PLAIN_LOOP_BLOCKS_PER_SM: u32 = 1;
@@ -658,7 +658,7 @@ pub(crate) fn usable() -> Result<()> {
 
 /// Make the CUDA context and load the kernels on a background thread, so that a caller with
 /// other work first (reading or generating a graph) has them ready when its engine opens:
-/// 0.2-0.3 s of a first engine's opening on the lent H100 machine. Does nothing without a usable
+/// 0.2-0.3 s of a first engine's opening on the H100 machine. Does nothing without a usable
 /// GPU (the engine then reports why); never blocks.
 pub fn warm_up() {
     std::thread::spawn(|| {
@@ -1120,7 +1120,7 @@ impl Engine for CudaEngine {
     fn distances(&mut self) -> Result<Vec<u32>> {
         // Unpack on the device into the lookup table (free once a run is over), then one copy
         // of 4n bytes into page-locked memory: pageable copies of the packed 8n bytes ran at
-        // under 1 GB/s on the lent H100 machine.
+        // under 1 GB/s on the H100 machine.
         let a = ExtractArgs { dist: self.lay.dist, out: self.lay.table, n: self.n, _pad: 0 };
         // SAFETY: dist and table both have max(n, 1) entries.
         unsafe { self.k.extract(&self.stream, a)? };

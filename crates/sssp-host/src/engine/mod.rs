@@ -404,14 +404,13 @@ pub fn gpu_usable(kind: DeviceKind) -> std::result::Result<(), String> {
 /// Most lanes of a batched engine ([`open_lanes`]).
 pub const MAX_LANES: u32 = 64;
 
-/// Partition balance's loop geometry (issue #27, item 2), by the graph's arcs: up to this many,
+/// Partition balance's loop geometry, by the graph's arcs: up to this many,
 /// every frontier strategy with partition balance runs in the partition loop (one launch for
 /// the solve), Workfront included; above it, Near-Far and Bucketing take the wide loop (4 blocks
 /// per SM) and Workfront launches each iteration from the host at full occupancy. The bound is
 /// the most the partition loop's 32-bit walk holds (`sssp_kernels::advance::RANKS32_MAX`): with
 /// its runs, its pipeline, its 32-bit ranks and three blocks an SM it beat both other loops on
-/// every graph measured. On the H100 (docs/benchmarks.md, "Ranks in 32 bits, three blocks an
-/// SM"; calls a7 and a8 there) Workfront took kron 19-25 in 0.57-0.59, 1.19-1.22, 2.52-2.53,
+/// every graph measured. On the H100 (2026-11-28) Workfront took kron 19-25 in 0.57-0.59, 1.19-1.22, 2.52-2.53,
 /// 5.15-5.17, 15.6, 24.5 and 63.2 ms against 1.07, 1.97-1.98, 3.25-3.53, 7.36-7.78, 19.4, 28.2
 /// and 80.1 in the host loop, and Near-Far kron 22 in 5.68 against 7.94 in the wide loop. Until
 /// then the bound was 2^23 arcs (kron 18), where the older partition loop lost by 10-40% on
@@ -930,7 +929,7 @@ impl Layout {
     /// solve at a time, no hub path, and a graph of at most [`NARROW_PARTITION_ARCS`] arcs: on
     /// the GPU only the partition loop builds prefixes (bigger graphs take loops that scan), so
     /// the biggest graphs, where memory is scarcest, hold no second prefix's `8(n + 1)` bytes. Measured on
-    /// the H100 (docs/benchmarks.md, "Prefixes built by the pushes"): kron 16 0.32 ms against
+    /// the H100 (2026-11-28): kron 16 0.32 ms against
     /// 0.35 with the scan, kron 17 and 18 within the noise; with the pushes staged per warp
     /// (`sssp_kernels::warp::PushStage`, which only this path has), kron 16-18 took 0.24-0.26,
     /// 0.39-0.41 and 0.56-0.63 ms. `SSSP_PUSH_PREFIX=0` turns it off: every partitioned

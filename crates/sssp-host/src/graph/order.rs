@@ -9,7 +9,7 @@
 //! answer is the same graph's, up to names: [`Relabelled`] maps sources in and distances and
 //! parents back.
 //!
-//! Measured on an H100 (docs/benchmarks.md, "GPU: a vertex order": `sssp bench --algos auto`
+//! Measured on an H100 (2026-11-27: `sssp bench --algos auto`
 //! on the graphs that `examples/reorder_exp.rs --write` relabelled, the same 5 seeded sources
 //! mapped into each order, every trial certified; median solve time in ms, the relabelling's
 //! time on 16 cores with the file's write):

@@ -1,5 +1,5 @@
 //! The GAP Benchmark Suite's serialized graphs (`.sg`, and `.wsg` with weights), so that GAP and
-//! `sssp` run on the very same file (issue #30, item 5).
+//! `sssp` run on the very same file.
 //!
 //! # Layout
 //!

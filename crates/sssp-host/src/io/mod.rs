@@ -563,13 +563,13 @@ pub(crate) fn read_bytes(path: &Path, progress: bool) -> Result<Text> {
 /// and up to about 26x with xz on the most regular generated graphs (a unit-weight 1000x1000
 /// grid edge list); a few megabytes that expand to gigabytes (gzip reaches about 1000x on blank
 /// lines) are a bomb, not a graph, and would otherwise cost their whole expansion in memory and
-/// time before the parser could refuse them (issue #26). A real graph past the limit is read
+/// time before the parser could refuse them. A real graph past the limit is read
 /// decompressed: plain files are mapped in place.
 pub const EXPANSION: u64 = 200;
 
 /// Compressed files may always expand to this much (256 MiB), whatever their ratio: small
 /// files of any ratio are read, and what a refusal costs stays under a few hundred megabytes
-/// and a fraction of a second (issue #26's bound: 1 GB and 2 s).
+/// and a fraction of a second (the fuzzer's bound: 1 GB and 2 s).
 pub const EXPANSION_FLOOR: u64 = 256 << 20;
 
 /// The most bytes a compressed file of `len` bytes may expand to ([`EXPANSION`],

@@ -566,7 +566,7 @@ mod tests {
 
     #[test]
     fn implausible_vertex_counts_are_refused_at_the_size_line() {
-        // Three lines asking for 300 million vertices (the abort after 14 GB).
+        // Three lines asking for 300 million vertices (which once aborted after 14 GB).
         let text = "%%MatrixMarket matrix coordinate pattern general\n300000000 300000000 1\n1 2\n";
         let (line, msg) = err(text);
         assert_eq!(line, 2);

@@ -1,4 +1,4 @@
-//! Asynchronous delta-stepping (`--algo async`, issue #27), after the idea of ADDS (Wang,
+//! Asynchronous delta-stepping (`--algo async`), after the idea of ADDS (Wang,
 //! Fussell and Lin, PPoPP'21): one launch, no barrier between priority levels.
 //!
 //! Every bulk-synchronous strategy pays a grid barrier (or a host round trip) per iteration and

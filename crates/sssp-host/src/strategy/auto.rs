@@ -1,10 +1,11 @@
 //! `--algo auto`: pick the strategy and its parameters from the device and the graph.
 //!
-//! The rule is read off measurements (docs/benchmarks.md), not theory, and says why it chose:
+//! The rule is read off measurements (the table's, and docs/performance.md), not theory, and says why
+//! it chose:
 //!
 //! | device | graph | choice | measured |
 //! |---|---|---|---|
-//! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2); in the partition loop of the fourteenth session kron 16 0.21, kron 18 0.37-0.39, kron 22 5.2 (Near-Far 5.7) |
+//! | GPU | skewed degrees (hubs) | Workfront, partition balance | kron 16: 0.66 ms (Near-Far 0.88, vwarp 41); kron 22: 8.6 ms (Near-Far 9.2); in the partition loop with 32-bit ranks (2026-11-28) kron 16 0.21, kron 18 0.37-0.39, kron 22 5.2 (Near-Far 5.7) |
 //! | GPU | even degrees, mean < 3.5 (road networks) | Bucketing, virtual warps, delta = 8 x heuristic | NY: 7.27 ms (heuristic delta 9.67, best measured 7.05); road 4M: 22.9 ms (best measured 23.1) |
 //! | GPU | a road network of at most [`GPU_SMALL_ROAD_ARCS`] arcs | Bucketing, virtual warps, delta = 32 x heuristic | H200: luxembourg 3.06 ms (8x: 3.22, Workfront 2.96); gen:road 30k-100k within 1-2% of the best |
 //! | GPU | even degrees, mean 3.5 to 5 (2D meshes) | Near-Far, virtual warps, delta = 4 x heuristic | grid2d 500^2, 1000^2, 2000^2: 3.92, 8.33, 19.2 ms (heuristic delta 4.75, 10.1, 22.9) |
@@ -30,7 +31,7 @@ use crate::graph::{Graph, Metric, RealDistances, Weights};
 use crate::hierarchy::Hierarchy;
 
 /// Arcs below which the CPU runs serial Dijkstra: delta-stepping's fixed cost (about 50 us on
-/// this project's 2-core machine) is most of a small run. Measured with `sssp bench --device
+/// a 2-core machine) is most of a small run. Measured with `sssp bench --device
 /// cpu` there: a 15-vertex path 0.023 ms against 0.076; road 2,000 (5k arcs) 0.110 against
 /// 0.138; road 10,000 (25k arcs) 0.520 against 0.433 and kron 10 (32k arcs) 0.229 against 0.197,
 /// where delta-stepping already wins.
@@ -70,7 +71,7 @@ pub const MESH_3D_MEAN_DEGREE: f64 = 5.0;
 /// against 2.61) and on grid3d (mean 6: 17.9 against 15.9) the heuristic is as good or better.
 pub const DENSE_HALF_DELTA_MEAN_DEGREE: f64 = 12.0;
 /// Bucket width multiplier over the heuristic for 2D meshes on a GPU. Measured on the H100
-/// (docs/benchmarks.md, "Divisions out of the virtual-warp advance", and its `call-c12`): Near-Far
+/// (H100, 2026-11-27): Near-Far
 /// at 4x the heuristic took grid2d 500^2, 1000^2 and 2000^2 in 3.92, 8.33 and 19.2 ms against
 /// 4.75, 10.1 and 22.9 at 1x (8x: 3.80, 8.37, 21.0). On grid3d 128^3 and 256^3, 2x was already
 /// 1.1x and 1.3x slower than 1x.
@@ -247,7 +248,7 @@ pub const CPU_ROAD_VERTICES_PER_THREAD: usize = 1 << 17;
 pub const CPU_VERTICES_PER_THREAD: usize = 1 << 13;
 
 /// The CPU's bucket width for road networks: the heuristic over this (NY on 2 cores: best at
-/// 4000 of the heuristic's 14907, docs/benchmarks.md "CPU: delta-stepping").
+/// 4000 of the heuristic's 14907, 2026-11-25).
 pub const CPU_ROAD_DELTA_DIVISOR: u32 = 4;
 /// ... and for every other graph (kron 20: best at 2 of 128; `gen:uniform:1000000:8`: 4-16 of
 /// 512).

@@ -1,4 +1,4 @@
-//! The shortest-path certificate on the engine (issue #30): the conditions of
+//! The shortest-path certificate on the engine: the conditions of
 //! [`crate::verify`] checked by kernels (`sssp_kernels::certify`) on the distances a run left
 //! resident, so that a result is certified where it was computed, in parallel, without a copy:
 //! on the GPU, or by the same kernel bodies over rayon on the CPU backend.

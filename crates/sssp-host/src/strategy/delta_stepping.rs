@@ -1,4 +1,4 @@
-//! Delta-stepping as a CPU runs it best (`--algo delta-stepping`; issue #32): Meyer and Sanders'
+//! Delta-stepping as a CPU runs it best (`--algo delta-stepping`): Meyer and Sanders'
 //! buckets in the layout of the GAP benchmark suite's `sssp` (Beamer, Asanović and Patterson),
 //! written here from its description: each thread keeps its own bins, one shared frontier holds
 //! the current bucket, and a barrier separates buckets.

@@ -1,4 +1,4 @@
-//! Many sources on one resident graph (issue #11): nearest-source distances from a set of
+//! Many sources on one resident graph: nearest-source distances from a set of
 //! sources in one run, and many independent solves streamed from one upload, batched on the
 //! engine's lanes where it has them.
 //!

@@ -264,7 +264,7 @@ pub(crate) fn attach_tree(
     };
     // A bounded query keeps only the vertices within its bound (their tree arcs come from
     // vertices within it too: a tight arc's tail is no farther than its head). In parallel:
-    // a serial pass over kron 22's 4M entries took 26 ms on the lent H100 machine's host,
+    // a serial pass over kron 22's 4M entries took 26 ms on the H100 machine's host,
     // 9x the tree itself.
     if bound.is_some() {
         parents.par_iter_mut().zip(&sol.dist).for_each(|(p, &d)| {

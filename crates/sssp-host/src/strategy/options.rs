@@ -267,7 +267,7 @@ pub enum Classify {
     /// When the arcs a classified run leaves out of its iterations (self-loops, arcs into
     /// sinks) are at least [`CLASSIFY_MIN_SHARE`] of the graph's: there the classes pay; on
     /// graphs with few of them, the classified kernels' extra branch cost more than they saved
-    /// (docs/benchmarks.md, "Edge classes"). The classes are computed once per engine to know.
+    /// (H100, 2026-11-23). The classes are computed once per engine to know.
     #[default]
     Auto,
     /// Always (where the graph can be classified).
@@ -277,7 +277,7 @@ pub enum Classify {
 }
 
 /// [`Classify::Auto`]'s threshold: skipped self-loops plus arcs into sinks, as a share of all
-/// arcs. Measured on the H100 (docs/benchmarks.md, "Edge classes"): with 29% of the arcs
+/// arcs. Measured on the H100 (2026-11-23): with 29% of the arcs
 /// self-loops (`gen:selfloops`), classes made Workfront and Near-Far 4-6% faster; with about 5%
 /// of them into sinks (`gen:uniform:4000000:3`) they were even; with none (kron, roads, meshes)
 /// 2-5% slower. 10% sits between the neutral and the winning case.

@@ -1,6 +1,6 @@
 //! PHAST (Delling, Goldberg, Nowatzyk and Werneck, IPDPS 2011): exact shortest-path trees
 //! from a contraction hierarchy, for road networks and meshes where every frontier strategy is
-//! bound by the depth of the trees (issue #6; [`crate::hierarchy`] says why and how).
+//! bound by the depth of the trees ([`crate::hierarchy`] says why and how).
 //!
 //! A solve is two operators: the upward search on the host ([`Hierarchy::upward`], a few
 //! hundred vertices on a road graph) and the downward sweep on the engine's device
@@ -9,15 +9,15 @@
 //! holds the graph keeps it, so the caller who owns the engine owns it) and its time is
 //! reported apart ([`Stats::prepare`]), like the graph's upload: it pays off over many sources
 //! (NY: after about 1,150, road 4M after about 2,250, against the best frontier configuration;
-//! docs/benchmarks.md), or is read from a file ([`hierarchy_file`], then [`attach`]).
+//! docs/performance.md, "PHAST"), or is read from a file ([`hierarchy_file`], then [`attach`]).
 //!
 //! The engine's device is made ready for the sweep when the engine is given the hierarchy
 //! ([`attach`], which [`hierarchy`] calls when it builds one), not by the first solve: on a GPU
 //! the hierarchy's arrays are copied in and room is made for a query's seeds there, and
 //! `attach` returns the time, which callers report apart like the graph's upload (the CLI's
 //! `device:` line; [`Stats::hierarchy_upload`] for a solve that had to do it itself, with a
-//! hierarchy the engine was not given). Issue #27: when the first sweep did it, a process's
-//! first solve took 3.6 ms on NY and 13.9 ms on `gen:road:1500000` on the lent H100, against
+//! hierarchy the engine was not given). When the first sweep did it, a process's
+//! first solve took 3.6 ms on NY and 13.9 ms on `gen:road:1500000` on the H100, against
 //! 1.7 and 3.0 ms for the later ones; with the copy made by `attach` (2 ms and 9-15 ms there)
 //! and the kernels' functions looked up when the engine opens (`device::cuda`), the first
 //! solve costs what the others do (docs/results/h100-2026-11-25-phast-cold).
@@ -414,7 +414,7 @@ mod tests {
         eng.extras().get::<DeviceSweep>().map(|s| s.id)
     }
 
-    /// Issue #27 item 4: the device is made ready for the sweep when the engine is given the
+    /// The device is made ready for the sweep when the engine is given the
     /// hierarchy; the first solve then prepares nothing, and every solve is exact.
     #[test]
     fn attach_prepares_the_sweep_before_the_first_solve() {

@@ -118,7 +118,7 @@ pub(crate) const CYCLE_CHECK_SWEEPS: u32 = 16;
 /// at most about a fifth of its time looking for one.
 const CYCLE_CHECK_RATIO: u32 = 4;
 
-/// The early negative-cycle check of the engines' runs on signed graphs (issue #7): at
+/// The early negative-cycle check of the engines' runs on signed graphs: at
 /// iterations `first`, `2 first`, `4 first`, ..., when the time rule above allows, read the distances back
 /// and look for a negative cycle among the reached vertices'
 /// parents ([`crate::reference::negative_cycle_in`]). A cycle of weight -1 through many

@@ -17,7 +17,7 @@
 //! [`NARROW_PARTITION_ARCS`](crate::engine::NARROW_PARTITION_ARCS) arcs (2^31, the most the
 //! partition loop holds): there Workfront's few, huge iterations run as full-occupancy
 //! launches queued from the host, which beat the wide device loop (kron 22 on the H100: 8.6 ms
-//! against 9.9, docs/benchmarks.md). Below it the partition loop wins (kron 16: 0.21 ms against
+//! against 9.9, 2026-11-27). Below it the partition loop wins (kron 16: 0.21 ms against
 //! 0.57-0.59 host-driven in an older build; kron 22: 5.2 against 7.4-7.8).
 //! `Options::device_loop = false` launches once per iteration from the host for every mode
 //! (`--host-loop`, kept to measure what the device loop saves).
