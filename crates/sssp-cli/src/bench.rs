@@ -151,81 +151,7 @@ struct Config {
 fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
     let mut out = vec![];
     for name in &a.algos {
-        let algo = Algo::parse(name)?;
-        // `auto` picks its own modes, and PHAST's sweep has none: one row.
-        let balances: Vec<Balance> = if algo.uses_engine() && !matches!(algo, Algo::Auto | Algo::Phast | Algo::Async) {
-            a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()?
-        } else {
-            vec![Balance::Thread]
-        };
-        let dedupes: Vec<Dedupe> = if is_frontier(algo) && algo != Algo::Auto {
-            a.dedupe.iter().map(|s| parse_dedupe(s)).collect::<Result<_>>()?
-        } else {
-            vec![Dedupe::Stamp]
-        };
-        let deltas: Vec<Option<u32>> = if algo.uses_delta() && !a.deltas.is_empty() {
-            a.deltas.iter().map(|d| common::delta_or_factor_arg(g, d).map(Some)).collect::<Result<_>>()?
-        } else {
-            vec![None]
-        };
-        let buckets = if algo == Algo::Bucketing { a.buckets.clone() } else { vec![1] };
-        let wide_ats = if algo.uses_delta() { a.wide_at.clone() } else { vec![0] };
-        let target_ats: Vec<Option<f64>> =
-            if a.target_at.is_empty() { vec![None] } else { a.target_at.iter().map(|&f| Some(f)).collect() };
-        let criteria: Vec<Criterion> = if algo == Algo::Crauser {
-            a.criteria.iter().map(|s| Criterion::parse(s)).collect::<Result<_>>()?
-        } else {
-            vec![Criterion::Both]
-        };
-        let variants: Vec<Variant> = if algo.settles() {
-            a.variants.iter().map(|s| Variant::parse(s)).collect::<Result<_>>()?
-        } else {
-            vec![Variant::Successor]
-        };
-        for &balance in &balances {
-            // Partition has no hub path and auto picks its own: one threshold for those.
-            let hubs = if balance.has_hub_path()
-                && algo.uses_engine()
-                && algo != Algo::Auto
-                && !algo.settles()
-                && !a.hub_degrees.is_empty()
-            {
-                a.hub_degrees.clone()
-            } else {
-                vec![sssp::HUB_DEGREE]
-            };
-            for &hub_degree in &hubs {
-                for &dedupe in &dedupes {
-                    for &delta in &deltas {
-                        for &buckets in &buckets {
-                            for &wide_at in &wide_ats {
-                                for &target_at in &target_ats {
-                                    for &criterion in &criteria {
-                                        for &variant in &variants {
-                                            out.push(Config {
-                                                algo,
-                                                classify: Classify::Auto,
-                                                block: false,
-                                                workers: 0,
-                                                balance,
-                                                hub_degree,
-                                                dedupe,
-                                                delta,
-                                                buckets,
-                                                wide_at,
-                                                target_at,
-                                                criterion,
-                                                variant,
-                                            });
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        out.extend(algo_rows(a, g, Algo::parse(name)?)?);
     }
     let classify: Vec<Classify> = a.classify.iter().map(|s| Classify::parse(s)).collect::<Result<_>>()?;
     let loops: Vec<bool> = a
@@ -239,25 +165,100 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
         .collect::<Result<_>>()?;
     // Each row once per setting where the classes apply; once elsewhere. Block-loop rows never
     // classify, and exist for the frontier strategies only.
-    Ok(out
-        .into_iter()
-        .flat_map(|c| {
-            let each = if c.algo.classifies() { classify.clone() } else { vec![Classify::Auto] };
-            each.into_iter().map(move |classify| Config { classify, ..c })
-        })
-        .flat_map(|c| {
-            let each: Vec<bool> = if is_frontier(c.algo) { loops.clone() } else { vec![false] };
-            each.into_iter()
-                .filter(move |&block| {
-                    !block || (c.classify != Classify::On && c.dedupe == Dedupe::Stamp && c.wide_at == 0)
-                })
-                .map(move |block| Config { block, ..c })
-        })
-        .flat_map(|c| {
-            let each: Vec<u32> = if c.algo == Algo::Async { a.workers.clone() } else { vec![0] };
-            each.into_iter().map(move |workers| Config { workers, ..c })
-        })
-        .collect())
+    let out = expand(
+        out,
+        |c| if c.algo.classifies() { classify.clone() } else { vec![Classify::Auto] },
+        |c, classify| Config { classify, ..c },
+    );
+    let block_fits = |c: &Config| c.classify != Classify::On && c.dedupe == Dedupe::Stamp && c.wide_at == 0;
+    let out = expand(
+        out,
+        |c| {
+            if is_frontier(c.algo) {
+                loops.iter().copied().filter(|&b| !b || block_fits(c)).collect()
+            } else {
+                vec![false]
+            }
+        },
+        |c, block| Config { block, ..c },
+    );
+    Ok(expand(
+        out,
+        |c| if c.algo == Algo::Async { a.workers.clone() } else { vec![0] },
+        |c, workers| Config { workers, ..c },
+    ))
+}
+
+/// Every row in `rows` once for each of its values, in order (the sweep's nested loops).
+fn expand<T>(rows: Vec<Config>, values: impl Fn(&Config) -> Vec<T>, set: impl Fn(Config, T) -> Config) -> Vec<Config> {
+    rows.into_iter().flat_map(|c| values(&c).into_iter().map(|v| set(c, v)).collect::<Vec<_>>()).collect()
+}
+
+/// The rows of one algorithm: the product of the parameters it has (one value of the others).
+fn algo_rows(a: &BenchArgs, g: &Graph, algo: Algo) -> Result<Vec<Config>> {
+    // `auto` picks its own modes, and PHAST's sweep has none: one row.
+    let balances: Vec<Balance> = if algo.uses_engine() && !matches!(algo, Algo::Auto | Algo::Phast | Algo::Async) {
+        a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()?
+    } else {
+        vec![Balance::Thread]
+    };
+    let dedupes: Vec<Dedupe> = if is_frontier(algo) && algo != Algo::Auto {
+        a.dedupe.iter().map(|s| parse_dedupe(s)).collect::<Result<_>>()?
+    } else {
+        vec![Dedupe::Stamp]
+    };
+    let deltas: Vec<Option<u32>> = if algo.uses_delta() && !a.deltas.is_empty() {
+        a.deltas.iter().map(|d| common::delta_or_factor_arg(g, d).map(Some)).collect::<Result<_>>()?
+    } else {
+        vec![None]
+    };
+    let buckets = if algo == Algo::Bucketing { a.buckets.clone() } else { vec![1] };
+    let wide_ats = if algo.uses_delta() { a.wide_at.clone() } else { vec![0] };
+    let target_ats: Vec<Option<f64>> =
+        if a.target_at.is_empty() { vec![None] } else { a.target_at.iter().map(|&f| Some(f)).collect() };
+    let criteria: Vec<Criterion> = if algo == Algo::Crauser {
+        a.criteria.iter().map(|s| Criterion::parse(s)).collect::<Result<_>>()?
+    } else {
+        vec![Criterion::Both]
+    };
+    let variants: Vec<Variant> = if algo.settles() {
+        a.variants.iter().map(|s| Variant::parse(s)).collect::<Result<_>>()?
+    } else {
+        vec![Variant::Successor]
+    };
+    // Partition has no hub path and auto picks its own: one threshold for those.
+    let hubs = |c: &Config| {
+        let swept = c.balance.has_hub_path() && algo.uses_engine() && algo != Algo::Auto && !algo.settles();
+        if swept && !a.hub_degrees.is_empty() {
+            a.hub_degrees.clone()
+        } else {
+            vec![sssp::HUB_DEGREE]
+        }
+    };
+    let base = Config {
+        algo,
+        classify: Classify::Auto,
+        block: false,
+        workers: 0,
+        balance: Balance::Thread,
+        hub_degree: sssp::HUB_DEGREE,
+        dedupe: Dedupe::Stamp,
+        delta: None,
+        buckets: 1,
+        wide_at: 0,
+        target_at: None,
+        criterion: Criterion::Both,
+        variant: Variant::Successor,
+    };
+    let rows = expand(vec![base], |_| balances.clone(), |c, balance| Config { balance, ..c });
+    let rows = expand(rows, hubs, |c, hub_degree| Config { hub_degree, ..c });
+    let rows = expand(rows, |_| dedupes.clone(), |c, dedupe| Config { dedupe, ..c });
+    let rows = expand(rows, |_| deltas.clone(), |c, delta| Config { delta, ..c });
+    let rows = expand(rows, |_| buckets.clone(), |c, buckets| Config { buckets, ..c });
+    let rows = expand(rows, |_| wide_ats.clone(), |c, wide_at| Config { wide_at, ..c });
+    let rows = expand(rows, |_| target_ats.clone(), |c, target_at| Config { target_at, ..c });
+    let rows = expand(rows, |_| criteria.clone(), |c, criterion| Config { criterion, ..c });
+    Ok(expand(rows, |_| variants.clone(), |c, variant| Config { variant, ..c }))
 }
 
 impl Config {
@@ -478,24 +479,7 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let g = a.graph.load_nonempty()?;
     let configs = configs(&a, &g)?;
     let hierarchy = a.hierarchy.apply(&g, &configs.iter().map(|c| c.algo).collect::<Vec<_>>())?;
-    let sources = if explicit.is_empty() {
-        let s = sssp::reference::pick_sources(&g, a.trials, a.seed);
-        eprintln!("sources: {} (seed {})", list_head(&s), a.seed);
-        s
-    } else {
-        for &s in &explicit {
-            sssp::reference::check_source(&g, s)?;
-        }
-        eprintln!("sources: {} (given)", list_head(&explicit));
-        explicit
-    };
-    let targets = if a.target_at.is_empty() {
-        vec![vec![]; sources.len()]
-    } else {
-        let t = query_targets(&g, &sources, &a.target_at)?;
-        eprintln!("targets (per source, per --target-at fraction): {t:?}");
-        t
-    };
+    let (sources, targets) = bench_queries(&a, &g, explicit)?;
     // The sources and targets above are the user's (the seeded picks the same vertices in any
     // order); from here on `g` is the graph relabelled by --order, and they are its ids. The
     // certificates and the reference check the relabelled graph: the input up to names.
@@ -504,7 +488,6 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let sources = ordered.internal(&sources)?;
     let targets = targets.iter().map(|t| ordered.internal(t)).collect::<Result<Vec<_>>>()?;
     let order = ordered.json();
-    let order_note = order_note(order);
     if !a.batches.is_empty() {
         return bench_batches(&a, g, order, &configs, &sources);
     }
@@ -520,186 +503,235 @@ pub fn bench(a: BenchArgs) -> Result<()> {
     let (mut session, opened) =
         common::open_session(g, kind, first.unwrap_or(Algo::Dijkstra), &configs[0].options(&a), hierarchy, 1)?;
     let device = opened.clone().unwrap_or_else(|| SERIAL.into());
-    let serial_note = if opened.is_some() && configs.iter().any(|c| !c.algo.uses_engine()) {
-        format!(" (dijkstra/bellman-ford rows: {SERIAL}; delta-stepping rows: the host's threads)")
-    } else {
-        String::new()
-    };
     if !a.json {
-        outln!(
-            "graph {}: {} vertices, {} arcs; device {device}{serial_note}; {} trials{order_note}",
-            a.graph.name(),
-            g.num_vertices(),
-            g.num_arcs(),
-            sources.len()
-        );
-        outln!(
-            "{:<16} {:<12} {:<6} {:>8} {:>3} {:>7} {:>6} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9} {:>8} {:>8} {:>9}",
-            "algo",
-            "balance",
-            "dedupe",
-            "delta",
-            "A",
-            "wide",
-            "target",
-            "median ms",
-            "min ms",
-            "MTEPS",
-            "work",
-            "iters",
-            "splits",
-            "dl ms",
-            "tree ms",
-            "per step",
-            "cert ms"
-        );
+        let serial_note = if opened.is_some() && configs.iter().any(|c| !c.algo.uses_engine()) {
+            format!(" (dijkstra/bellman-ford rows: {SERIAL}; delta-stepping rows: the host's threads)")
+        } else {
+            String::new()
+        };
+        let name = a.graph.name();
+        let (n, m, k) = (g.num_vertices(), g.num_arcs(), sources.len());
+        outln!("graph {name}: {n} vertices, {m} arcs; device {device}{serial_note}; {k} trials{}", order_note(order));
+        print_header();
     }
     for c in &configs {
-        let opts = Options {
-            tree: a.tree,
-            target: c.target_at.map(|f| targets[0][fraction_index(&a.target_at, f)]),
-            ..c.options(&a)
-        };
-        // One untimed warm-up (module JIT, first-touch allocations).
-        if c.algo.uses_engine() {
-            let warm = session.solve(c.algo, sources[0], &opts)?;
-            // PHAST's hierarchy, without --hierarchy, is built (and put on the device) by the
-            // first solve, once per graph: said apart.
-            if !warm.stats.prepare.is_zero() {
-                eprintln!(
-                    "phast: contraction hierarchy built in {:.2} s and put on the device in {:.3} s ({}), once per graph, not in the times",
-                    warm.stats.prepare.as_secs_f64(),
-                    warm.stats.hierarchy_upload.as_secs_f64(),
-                    session
-                        .open_engine()
-                        // A closure, not the function: it reborrows the engine for less than 'static.
-                        .and_then(|e| sssp::strategy::phast::held(e))
-                        .map_or(String::new(), |h| h.stats.summary())
-                );
-            }
-        }
-        let (mut ms, mut work, mut iters, mut dl, mut splits) = (vec![], vec![], vec![], vec![], vec![]);
-        let mut tree_ms = vec![];
-        let (mut cert_ms, mut certified_on) = (vec![], None);
-        let mut per_step = vec![];
-        let mut delta = None;
-        let mut chosen = None;
-        let mut last = sssp::strategy::Stats::default();
-        // The largest of the trials' peaks (each trial's is its own: see `Stats::device_memory`).
-        let mut device_mem: Option<sssp::device::Footprint> = None;
-        for (i, &src) in sources.iter().enumerate() {
-            let opts = Options { target: c.target_at.map(|f| targets[i][fraction_index(&a.target_at, f)]), ..opts };
-            // Certified inside (`opts.certify`): a wrong answer is the solve's error.
-            let sol = session.solve(c.algo, src, &opts)?;
-            cert_ms.push(sol.stats.certify.as_secs_f64() * 1e3);
-            certified_on = sol.stats.certified;
-            if a.reference {
-                let mut want = reference(g, src)?;
-                if let Some(b) = opts.query_bound(&sol.dist) {
-                    want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
-                }
-                sssp::verify::compare(&sol.dist, &want)?;
-            }
-            if let Some(p) = &sol.parents {
-                sssp::verify::check_tree(g, src, &sol.dist, p)?;
-                tree_ms.push(sol.stats.tree.as_secs_f64() * 1e3);
-            }
-            ms.push(sol.stats.compute.as_secs_f64() * 1e3);
-            work.push(sol.stats.arcs_relaxed as f64 / dijkstra_work(g, &sol.dist).max(1) as f64);
-            iters.push(sol.stats.iterations as f64);
-            dl.push(sol.stats.download.as_secs_f64() * 1e3);
-            splits.push(sol.stats.far_splits as f64);
-            per_step.extend(sol.stats.settled_per_step);
-            delta = sol.stats.delta;
-            chosen = sol.stats.chosen.clone();
-            if let Some(f) = sol.stats.device_memory.filter(|f| device_mem.is_none_or(|d| f.bytes > d.bytes)) {
-                device_mem = Some(f);
-            }
-            last = sol.stats;
-        }
-        let med = median(&mut ms);
-        let min = ms[0];
-        let gteps = g.num_arcs() as f64 / (med / 1e3) / 1e9;
-        let (work, iters, dl, splits) = (median(&mut work), median(&mut iters), median(&mut dl), median(&mut splits));
-        let tree = (!tree_ms.is_empty()).then(|| median(&mut tree_ms));
-        let cert = median(&mut cert_ms);
-        let cert_col = match certified_on {
-            Some(sssp::strategy::certify::Certified::Host) => format!("{cert:.3}h"),
-            _ => format!("{cert:.3}"),
-        };
-        let per_step = if per_step.is_empty() { None } else { Some(median(&mut per_step)) };
-        // The settling algorithms' mode: criterion (crauser) and variant in the balance column.
-        let mark = match c.classify {
-            Classify::Auto => "",
-            Classify::On => "-c",
-            Classify::Off => "-nc",
-        };
-        let mode = match c.algo {
-            Algo::Crauser => {
-                format!("{}/{}/{}{mark}", c.criterion.name(), &c.variant.name()[..4], &balance_name(c.balance)[..2])
-            }
-            a if a.settles() => format!("-/{}/{}{mark}", &c.variant.name()[..4], &balance_name(c.balance)[..2]),
-            _ => String::new(),
-        };
-        let with_hub = if c.hub_degree == sssp::HUB_DEGREE {
-            balance_name(c.balance).to_string()
-        } else {
-            format!("{}@{}", balance_name(c.balance), c.hub_degree)
-        };
-        let with_hub = format!("{with_hub}{mark}{}", if c.block { "+blk" } else { "" });
-        let workers = if c.workers == 0 { "w=auto".to_string() } else { format!("w={}", c.workers) };
-        let (bal, ded) = if c.algo == Algo::Async {
-            (workers.as_str(), "-")
-        } else if c.algo.settles() {
-            (mode.as_str(), "-")
-        } else if c.algo.uses_engine() && c.algo != Algo::Auto {
-            (with_hub.as_str(), dedupe_name(c.dedupe))
-        } else if c.classify != Classify::Auto {
-            (mark, "-")
-        } else {
-            ("-", "-")
-        };
-        let ded = if is_frontier(c.algo) { ded } else { "-" };
-        let nb = if c.algo.uses_delta() { Some(c.buckets) } else { None };
-        // The host algorithms run on the host whatever engine the other rows use (auto's too,
-        // when it picked one).
-        let host = common::host_device(&last);
-        let ran_on_host = !c.algo.uses_engine() || last.chosen_algo.is_some_and(|a| !a.uses_engine());
-        let row_device = if ran_on_host { host.as_str() } else { device.as_str() };
-        if a.json {
-            let v = serde_json::json!({
-                "graph": a.graph.name(), "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,
-                "delta": delta.map(|d| common::dist_json(g.metric(), d as sssp::Dist)), "buckets": nb, "wide_at": nb.map(|_| c.wide_at), "target_at": c.target_at, "far_splits": splits, "chosen": chosen,
-                "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
-                "criterion": (c.algo == Algo::Crauser).then(|| c.criterion.name()),
-                "variant": c.algo.settles().then(|| c.variant.name()), "settled_per_step": per_step,
-                "download_ms": dl, "tree_ms": tree, "trials": sources.len(), "verified": true,
-                "certify_ms": cert, "certified_on": certified_on,
-                "classify": c.algo.classifies().then_some(c.classify.name()),
-                "loop": is_frontier(c.algo).then_some(if c.block { "block" } else { "grid" }),
-                // The peak and its per-arc part, with the graph's size: the row alone shows
-                // where it stands against a bytes-per-arc-and-vertex budget.
-                "device_bytes": device_mem.map(|f| f.bytes), "device_arc_bytes": device_mem.map(|f| f.arc_bytes),
-                "vertices": g.num_vertices(), "arcs": g.num_arcs(),
-                "order": order.0, "order_seconds": order.1,
-            });
-            outln!("{v}");
-        } else {
-            let dash = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
-            outln!(
-                "{:<16} {:<12} {:<6} {:>8} {:>3} {:>7} {:>6} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3} {:>8} {:>8} {cert_col:>9}",
-                c.algo.name(),
-                bal,
-                ded,
-                show_delta(g, delta),
-                dash(nb),
-                dash(nb.map(|_| c.wide_at)),
-                c.target_at.map_or("-".to_string(), |f| format!("{f}e")),
-                gteps * 1e3,
-                tree.map_or("-".to_string(), |t| format!("{t:.3}")),
-                per_step.map_or("-".to_string(), |x| format!("{x:.1}"))
-            );
-        }
+        let trials = run_trials(&a, g, &mut session, c, &sources, &targets)?;
+        print_row(&a, g, c, trials, &device, order);
     }
     Ok(())
+}
+
+/// The bench's sources (given, or seeded picks) and, per source, its `--target-at` targets.
+fn bench_queries(a: &BenchArgs, g: &Graph, explicit: Vec<u32>) -> Result<(Vec<u32>, Vec<Vec<u32>>)> {
+    let sources = if explicit.is_empty() {
+        let s = sssp::reference::pick_sources(g, a.trials, a.seed);
+        eprintln!("sources: {} (seed {})", list_head(&s), a.seed);
+        s
+    } else {
+        for &s in &explicit {
+            sssp::reference::check_source(g, s)?;
+        }
+        eprintln!("sources: {} (given)", list_head(&explicit));
+        explicit
+    };
+    let targets = if a.target_at.is_empty() {
+        vec![vec![]; sources.len()]
+    } else {
+        let t = query_targets(g, &sources, &a.target_at)?;
+        eprintln!("targets (per source, per --target-at fraction): {t:?}");
+        t
+    };
+    Ok((sources, targets))
+}
+
+/// The text table's column heads.
+fn print_header() {
+    outln!(
+        "{:<16} {:<12} {:<6} {:>8} {:>3} {:>7} {:>6} {:>10} {:>10} {:>9} {:>7} {:>7} {:>6} {:>9} {:>8} {:>8} {:>9}",
+        "algo",
+        "balance",
+        "dedupe",
+        "delta",
+        "A",
+        "wide",
+        "target",
+        "median ms",
+        "min ms",
+        "MTEPS",
+        "work",
+        "iters",
+        "splits",
+        "dl ms",
+        "tree ms",
+        "per step",
+        "cert ms"
+    );
+}
+
+/// One configuration's trials, each as its solve reported it.
+#[derive(Default)]
+struct Trials {
+    ms: Vec<f64>,
+    work: Vec<f64>,
+    iters: Vec<f64>,
+    dl: Vec<f64>,
+    splits: Vec<f64>,
+    tree_ms: Vec<f64>,
+    cert_ms: Vec<f64>,
+    certified_on: Option<sssp::strategy::certify::Certified>,
+    per_step: Vec<f64>,
+    delta: Option<u32>,
+    chosen: Option<String>,
+    last: sssp::strategy::Stats,
+    /// The largest of the trials' peaks (each trial's is its own: see `Stats::device_memory`).
+    device_mem: Option<sssp::device::Footprint>,
+}
+
+/// Configuration `c` from every source, after one untimed warm-up; each answer certified (and
+/// compared with the reference under `--reference`).
+fn run_trials(
+    a: &BenchArgs,
+    g: &Graph,
+    session: &mut sssp::session::Session,
+    c: &Config,
+    sources: &[u32],
+    targets: &[Vec<u32>],
+) -> Result<Trials> {
+    let target_of = |i: usize| c.target_at.map(|f| targets[i][fraction_index(&a.target_at, f)]);
+    let opts = Options { tree: a.tree, target: target_of(0), ..c.options(a) };
+    if c.algo.uses_engine() {
+        warm_up(session, c.algo, sources[0], &opts)?;
+    }
+    let mut t = Trials::default();
+    for (i, &src) in sources.iter().enumerate() {
+        let opts = Options { target: target_of(i), ..opts };
+        // Certified inside (`opts.certify`): a wrong answer is the solve's error.
+        let sol = session.solve(c.algo, src, &opts)?;
+        t.cert_ms.push(sol.stats.certify.as_secs_f64() * 1e3);
+        t.certified_on = sol.stats.certified;
+        if a.reference {
+            let mut want = reference(g, src)?;
+            if let Some(b) = opts.query_bound(&sol.dist) {
+                want.iter_mut().filter(|d| **d > b).for_each(|d| *d = UNREACHED);
+            }
+            sssp::verify::compare(&sol.dist, &want)?;
+        }
+        if let Some(p) = &sol.parents {
+            sssp::verify::check_tree(g, src, &sol.dist, p)?;
+            t.tree_ms.push(sol.stats.tree.as_secs_f64() * 1e3);
+        }
+        t.ms.push(sol.stats.compute.as_secs_f64() * 1e3);
+        t.work.push(sol.stats.arcs_relaxed as f64 / dijkstra_work(g, &sol.dist).max(1) as f64);
+        t.iters.push(sol.stats.iterations as f64);
+        t.dl.push(sol.stats.download.as_secs_f64() * 1e3);
+        t.splits.push(sol.stats.far_splits as f64);
+        t.per_step.extend(sol.stats.settled_per_step.iter().copied());
+        t.delta = sol.stats.delta;
+        t.chosen = sol.stats.chosen.clone();
+        if let Some(f) = sol.stats.device_memory.filter(|f| t.device_mem.is_none_or(|d| f.bytes > d.bytes)) {
+            t.device_mem = Some(f);
+        }
+        t.last = sol.stats;
+    }
+    Ok(t)
+}
+
+/// One untimed solve (module JIT, first-touch allocations). PHAST's hierarchy, without
+/// --hierarchy, is built (and put on the device) by the first solve, once per graph: said apart.
+fn warm_up(session: &mut sssp::session::Session, algo: Algo, src: u32, opts: &Options) -> Result<()> {
+    let warm = session.solve(algo, src, opts)?;
+    if !warm.stats.prepare.is_zero() {
+        eprintln!(
+            "phast: contraction hierarchy built in {:.2} s and put on the device in {:.3} s ({}), once per graph, not in the times",
+            warm.stats.prepare.as_secs_f64(),
+            warm.stats.hierarchy_upload.as_secs_f64(),
+            session
+                .open_engine()
+                // A closure, not the function: it reborrows the engine for less than 'static.
+                .and_then(|e| sssp::strategy::phast::held(e))
+                .map_or(String::new(), |h| h.stats.summary())
+        );
+    }
+    Ok(())
+}
+
+/// The balance and dedupe columns of a row: the settling algorithms' mode (criterion and
+/// variant), the async workers, or the frontier strategies' balance, hub degree and dedupe.
+fn mode_columns(c: &Config) -> (String, &'static str) {
+    let mark = match c.classify {
+        Classify::Auto => "",
+        Classify::On => "-c",
+        Classify::Off => "-nc",
+    };
+    let bal = &balance_name(c.balance)[..2];
+    let (bal, ded) = match c.algo {
+        Algo::Async => (if c.workers == 0 { "w=auto".to_string() } else { format!("w={}", c.workers) }, "-"),
+        Algo::Crauser => (format!("{}/{}/{bal}{mark}", c.criterion.name(), &c.variant.name()[..4]), "-"),
+        a if a.settles() => (format!("-/{}/{bal}{mark}", &c.variant.name()[..4]), "-"),
+        a if a.uses_engine() && a != Algo::Auto => {
+            let hub = if c.hub_degree == sssp::HUB_DEGREE { String::new() } else { format!("@{}", c.hub_degree) };
+            let blk = if c.block { "+blk" } else { "" };
+            (format!("{}{hub}{mark}{blk}", balance_name(c.balance)), dedupe_name(c.dedupe))
+        }
+        _ if c.classify != Classify::Auto => (mark.to_string(), "-"),
+        _ => ("-".to_string(), "-"),
+    };
+    (bal, if is_frontier(c.algo) { ded } else { "-" })
+}
+
+/// One row of the table (or one JSON line): the medians of `t`.
+fn print_row(a: &BenchArgs, g: &Graph, c: &Config, mut t: Trials, device: &str, order: OrderUsed) {
+    let med = median(&mut t.ms);
+    let min = t.ms[0];
+    let gteps = g.num_arcs() as f64 / (med / 1e3) / 1e9;
+    let (work, iters, dl, splits) =
+        (median(&mut t.work), median(&mut t.iters), median(&mut t.dl), median(&mut t.splits));
+    let tree = (!t.tree_ms.is_empty()).then(|| median(&mut t.tree_ms));
+    let cert = median(&mut t.cert_ms);
+    let per_step = if t.per_step.is_empty() { None } else { Some(median(&mut t.per_step)) };
+    let (bal, ded) = mode_columns(c);
+    let nb = if c.algo.uses_delta() { Some(c.buckets) } else { None };
+    // The host algorithms run on the host whatever engine the other rows use (auto's too,
+    // when it picked one).
+    let host = common::host_device(&t.last);
+    let ran_on_host = !c.algo.uses_engine() || t.last.chosen_algo.is_some_and(|a| !a.uses_engine());
+    let row_device = if ran_on_host { host.as_str() } else { device };
+    if a.json {
+        let v = serde_json::json!({
+            "graph": a.graph.name(), "algo": c.algo, "balance": bal, "dedupe": ded, "device": row_device,
+            "delta": t.delta.map(|d| common::dist_json(g.metric(), d as sssp::Dist)), "buckets": nb, "wide_at": nb.map(|_| c.wide_at), "target_at": c.target_at, "far_splits": splits, "chosen": t.chosen,
+            "median_ms": med, "min_ms": min, "gteps": gteps, "work": work, "iterations": iters,
+            "criterion": (c.algo == Algo::Crauser).then(|| c.criterion.name()),
+            "variant": c.algo.settles().then(|| c.variant.name()), "settled_per_step": per_step,
+            "download_ms": dl, "tree_ms": tree, "trials": t.ms.len(), "verified": true,
+            "certify_ms": cert, "certified_on": t.certified_on,
+            "classify": c.algo.classifies().then_some(c.classify.name()),
+            "loop": is_frontier(c.algo).then_some(if c.block { "block" } else { "grid" }),
+            // The peak and its per-arc part, with the graph's size: the row alone shows
+            // where it stands against a bytes-per-arc-and-vertex budget.
+            "device_bytes": t.device_mem.map(|f| f.bytes), "device_arc_bytes": t.device_mem.map(|f| f.arc_bytes),
+            "vertices": g.num_vertices(), "arcs": g.num_arcs(),
+            "order": order.0, "order_seconds": order.1,
+        });
+        outln!("{v}");
+        return;
+    }
+    let cert_col = match t.certified_on {
+        Some(sssp::strategy::certify::Certified::Host) => format!("{cert:.3}h"),
+        _ => format!("{cert:.3}"),
+    };
+    let dash = |x: Option<u32>| x.map_or("-".to_string(), |v| v.to_string());
+    outln!(
+        "{:<16} {:<12} {:<6} {:>8} {:>3} {:>7} {:>6} {med:>10.3} {min:>10.3} {:>9.1} {work:>7.2} {iters:>7.0} {splits:>6.0} {dl:>9.3} {:>8} {:>8} {cert_col:>9}",
+        c.algo.name(),
+        bal,
+        ded,
+        show_delta(g, t.delta),
+        dash(nb),
+        dash(nb.map(|_| c.wide_at)),
+        c.target_at.map_or("-".to_string(), |f| format!("{f}e")),
+        gteps * 1e3,
+        tree.map_or("-".to_string(), |t| format!("{t:.3}")),
+        per_step.map_or("-".to_string(), |x| format!("{x:.1}"))
+    );
 }

@@ -987,6 +987,47 @@ fn sort_segments<K: ArcKey>(offsets: &[u64], keys: &mut [K], lo: usize, hi: usiz
     }
 }
 
+/// For each `p < 64`, how many vertices have at least `2^p` out-arcs: one pass over the
+/// offsets, the first time an engine opens on the graph ([`Graph::degree_tail`]), then an upper
+/// bound on the hubs of any threshold in O(1) ([`DegreeTail::at_least`]), exact at powers of
+/// two (the default [`sssp_kernels::HUB_DEGREE`] is one). Sizes the hub queue by the graph's hubs, not its vertices: a uniform graph of degree
+/// 16 has a handful of vertices of degree 64 or more, and `4n` bytes for them was the last term
+/// of its path above the memory budget.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DegreeTail([u64; 64]);
+
+impl DegreeTail {
+    fn of(offsets: &[u64]) -> Self {
+        let counts = offsets
+            .par_windows(2)
+            .fold(
+                || [0u64; 64],
+                |mut c, w| {
+                    let d = w[1] - w[0];
+                    if d > 0 {
+                        c[63 - d.leading_zeros() as usize] += 1;
+                    }
+                    c
+                },
+            )
+            .reduce(|| [0u64; 64], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+        // Counts per power-of-two band, summed from the top: vertices of degree >= 2^p.
+        let mut tail = [0u64; 64];
+        let mut run = 0;
+        for p in (0..64).rev() {
+            run += counts[p];
+            tail[p] = run;
+        }
+        DegreeTail(tail)
+    }
+
+    /// At least as many as the vertices of degree `t` or more (`t >= 1`): those of degree
+    /// `2^floor(log2 t)` or more.
+    pub fn at_least(&self, t: u32) -> u64 {
+        self.0[31 - t.max(1).leading_zeros() as usize]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1103,46 +1144,5 @@ mod tests {
         let r = g.reverse();
         assert_eq!(r.neighbors(2).collect::<Vec<_>>(), vec![(0, 20), (1, 7)]);
         assert_eq!(r.degree(0), 0);
-    }
-}
-
-/// For each `p < 64`, how many vertices have at least `2^p` out-arcs: one pass over the
-/// offsets, the first time an engine opens on the graph ([`Graph::degree_tail`]), then an upper
-/// bound on the hubs of any threshold in O(1) ([`DegreeTail::at_least`]), exact at powers of
-/// two (the default [`sssp_kernels::HUB_DEGREE`] is one). Sizes the hub queue by the graph's hubs, not its vertices: a uniform graph of degree
-/// 16 has a handful of vertices of degree 64 or more, and `4n` bytes for them was the last term
-/// of its path above the memory budget.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct DegreeTail([u64; 64]);
-
-impl DegreeTail {
-    fn of(offsets: &[u64]) -> Self {
-        let counts = offsets
-            .par_windows(2)
-            .fold(
-                || [0u64; 64],
-                |mut c, w| {
-                    let d = w[1] - w[0];
-                    if d > 0 {
-                        c[63 - d.leading_zeros() as usize] += 1;
-                    }
-                    c
-                },
-            )
-            .reduce(|| [0u64; 64], |a, b| std::array::from_fn(|i| a[i] + b[i]));
-        // Counts per power-of-two band, summed from the top: vertices of degree >= 2^p.
-        let mut tail = [0u64; 64];
-        let mut run = 0;
-        for p in (0..64).rev() {
-            run += counts[p];
-            tail[p] = run;
-        }
-        DegreeTail(tail)
-    }
-
-    /// At least as many as the vertices of degree `t` or more (`t >= 1`): those of degree
-    /// `2^floor(log2 t)` or more.
-    pub fn at_least(&self, t: u32) -> u64 {
-        self.0[31 - t.max(1).leading_zeros() as usize]
     }
 }

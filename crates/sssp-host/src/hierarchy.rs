@@ -336,6 +336,80 @@ struct Contraction {
 type Shortcut = (u32, u32, u64);
 
 impl Contraction {
+    /// The contraction state of `g`, nothing contracted yet, with a witness search state for
+    /// each of rayon's threads.
+    fn new(g: &Graph) -> Result<Contraction> {
+        let n = g.num_vertices();
+        let threads = rayon::current_num_threads().max(1);
+        let mut witnesses = Vec::new();
+        crate::mem::reserve(&mut witnesses, threads)?;
+        for _ in 0..threads {
+            let w = Witness { dist: try_vec(n, u64::MAX)?, touched: Vec::new(), heap: BinaryHeap::new() };
+            witnesses.push(std::sync::Mutex::new(w));
+        }
+        Ok(Contraction {
+            g: Remaining::of(g)?,
+            level: try_vec(n, 0)?,
+            gone: try_vec(n, 0)?,
+            contracted: try_vec(n, false)?,
+            in_round: try_vec(n, false)?,
+            witnesses,
+        })
+    }
+
+    /// Contract the independent set `round`: its shortcuts found in parallel, then added and
+    /// its vertices detached in order (their arcs into `up` and `down`), then the priorities of
+    /// the neighbours left recomputed. Returns the shortcuts added.
+    fn contract_round(
+        &mut self,
+        round: &[u32],
+        prio: &mut [i64],
+        (up, down): (&mut [Arcs], &mut [Arcs]),
+        touched: &mut [bool],
+    ) -> u64 {
+        use rayon::prelude::*;
+        for &v in round {
+            self.in_round[v as usize] = true;
+        }
+        let this = &*self;
+        let cuts: Vec<Vec<Shortcut>> = round
+            .par_iter()
+            .map(|&v| {
+                let mut out = Vec::new();
+                this.with_witness(|w| this.shortcuts(v, w, Some(&mut out)));
+                out
+            })
+            .collect();
+        let (mut next, mut shortcuts) = (Vec::new(), 0);
+        for (&v, cuts) in round.iter().zip(cuts) {
+            shortcuts += cuts.len() as u64;
+            for (u, x, w) in cuts {
+                self.g.add(u, x, w);
+            }
+            let (u, d) = self.detach(v);
+            for &(y, _) in u.iter().chain(&d) {
+                if !std::mem::replace(&mut touched[y as usize], true) {
+                    next.push(y);
+                }
+            }
+            up[v as usize] = u;
+            down[v as usize] = d;
+        }
+        for &v in round {
+            self.in_round[v as usize] = false;
+        }
+        // Priorities of the neighbours left (their degrees, levels and counts changed).
+        for &y in &next {
+            touched[y as usize] = false;
+        }
+        next.retain(|&y| !self.contracted[y as usize]);
+        let fresh: Vec<i64> = next.par_iter().map(|&y| self.priority(y)).collect();
+        for (&y, p) in next.iter().zip(fresh) {
+            prio[y as usize] = p;
+        }
+        shortcuts
+    }
+
     /// Run `f` with this thread's witness search state.
     fn with_witness<R>(&self, f: impl FnOnce(&mut Witness) -> R) -> R {
         let i = rayon::current_thread_index().unwrap_or(0) % self.witnesses.len();
@@ -518,21 +592,7 @@ impl Hierarchy {
         }
         use rayon::prelude::*;
         let n = g.num_vertices();
-        let threads = rayon::current_num_threads().max(1);
-        let mut witnesses = Vec::new();
-        crate::mem::reserve(&mut witnesses, threads)?;
-        for _ in 0..threads {
-            let w = Witness { dist: try_vec(n, u64::MAX)?, touched: Vec::new(), heap: BinaryHeap::new() };
-            witnesses.push(std::sync::Mutex::new(w));
-        }
-        let mut c = Contraction {
-            g: Remaining::of(g)?,
-            level: try_vec(n, 0)?,
-            gone: try_vec(n, 0)?,
-            contracted: try_vec(n, false)?,
-            in_round: try_vec(n, false)?,
-            witnesses,
-        };
+        let mut c = Contraction::new(g)?;
         let mut prio = try_vec(n, 0i64)?;
         prio.par_iter_mut().enumerate().for_each(|(v, p)| *p = c.priority(v as u32));
         let mut up = arc_lists(n)?;
@@ -559,44 +619,7 @@ impl Hierarchy {
                     o.iter().chain(i).all(|&(x, _)| key(v) < key(x))
                 })
                 .collect();
-            for &v in &round {
-                c.in_round[v as usize] = true;
-            }
-            let cuts: Vec<Vec<Shortcut>> = round
-                .par_iter()
-                .map(|&v| {
-                    let mut out = Vec::new();
-                    c.with_witness(|w| c.shortcuts(v, w, Some(&mut out)));
-                    out
-                })
-                .collect();
-            let mut next = Vec::new();
-            for (&v, cuts) in round.iter().zip(cuts) {
-                shortcuts += cuts.len() as u64;
-                for (u, x, w) in cuts {
-                    c.g.add(u, x, w);
-                }
-                let (u, d) = c.detach(v);
-                for &(y, _) in u.iter().chain(&d) {
-                    if !std::mem::replace(&mut touched[y as usize], true) {
-                        next.push(y);
-                    }
-                }
-                up[v as usize] = u;
-                down[v as usize] = d;
-            }
-            for &v in &round {
-                c.in_round[v as usize] = false;
-            }
-            // Priorities of the neighbours left (their degrees, levels and counts changed).
-            for &y in &next {
-                touched[y as usize] = false;
-            }
-            next.retain(|&y| !c.contracted[y as usize]);
-            let fresh: Vec<i64> = next.par_iter().map(|&y| c.priority(y)).collect();
-            for (&y, p) in next.iter().zip(fresh) {
-                prio[y as usize] = p;
-            }
+            shortcuts += c.contract_round(&round, &mut prio, (&mut up, &mut down), &mut touched);
             alive.retain(|&v| !c.contracted[v as usize]);
         }
         let remaining = alive.len() as u64;

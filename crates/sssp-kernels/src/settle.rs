@@ -376,53 +376,6 @@ unsafe fn add_settled(counters: *mut Counters, x: u64) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn settled_bit_is_not_confused_with_unreached_or_relax_stamps() {
-        assert!(!is_settled(pack(INF, NO_ITER)));
-        assert!(!is_settled(pack(5, 7)));
-        assert!(is_settled(pack(0, SETTLED)));
-        assert_eq!(settled_at(pack(9, SETTLED | 12)), 12);
-        // A relaxation with an equal distance never beats a settled word (relax skips it), and
-        // a settled word never beats... a smaller distance (distances decide first).
-        assert!(pack(9, 3) < pack(9, SETTLED | 1));
-    }
-
-    #[test]
-    fn rules() {
-        let (m, delta) = (10, 13);
-        let out = Rule::Out as u32;
-        assert!(
-            settles(Metric::Integer, out, 13, m, delta, INF, 0) && !settles(Metric::Integer, out, 14, m, delta, INF, 0)
-        );
-        let inn = Rule::In as u32;
-        assert!(
-            settles(Metric::Integer, inn, 12, m, delta, 2, 0) && !settles(Metric::Integer, inn, 13, m, delta, 2, 0)
-        );
-        // No in-arcs: INF never overflows the u64 sum.
-        assert!(settles(Metric::Integer, inn, u32::MAX - 1, m, delta, INF, 0));
-        let both = Rule::Both as u32;
-        assert!(
-            settles(Metric::Integer, both, 13, m, delta, 0, 0) && settles(Metric::Integer, both, 14, m, delta, 5, 0)
-        );
-        assert!(!settles(Metric::Integer, both, 14, m, delta, 3, 0));
-        assert!(settles(Metric::Integer, Rule::Economic as u32, 11, m, delta, 0, 1));
-        assert!(!settles(Metric::Integer, Rule::Economic as u32, 12, m, delta, 0, 1));
-        assert!(settles(Metric::Integer, Rule::Martin as u32, 10, m, delta, 0, 0));
-        assert!(!settles(Metric::Integer, Rule::Martin as u32, 11, m, delta, 100, 100));
-        // Reals: IN compares with the rounded sum M + min_in, never a difference.
-        let (r, f) = (Metric::Real, |x: f32| x.to_bits());
-        let m = f(1.0) as u64;
-        assert!(settles(r, inn, f(1.0 + 0.1), m, u64::MAX, f(0.1), 0));
-        assert!(!settles(r, inn, f(1.0 + 0.1) + 1, m, u64::MAX, f(0.1), 0));
-        assert_eq!(plus(r, m, f(0.5)), f(1.5) as u64);
-        assert_eq!(plus(r, INF as u64, f(0.5)), u64::MAX);
-    }
-}
-
 /// What runs the settle loop's phases: the GPU's persistent grid (`grid_settle::settle_loop`,
 /// grid barriers) or the CPU backend (each phase a launch of these bodies over rayon). Each
 /// phase ends with its writes visible to every thread that runs the control.
@@ -474,4 +427,51 @@ pub unsafe fn run<X: SettleExecutor>(a: &SettleArgs, x: &mut X) -> bool {
         step += 1;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settled_bit_is_not_confused_with_unreached_or_relax_stamps() {
+        assert!(!is_settled(pack(INF, NO_ITER)));
+        assert!(!is_settled(pack(5, 7)));
+        assert!(is_settled(pack(0, SETTLED)));
+        assert_eq!(settled_at(pack(9, SETTLED | 12)), 12);
+        // A relaxation with an equal distance never beats a settled word (relax skips it), and
+        // a settled word never beats... a smaller distance (distances decide first).
+        assert!(pack(9, 3) < pack(9, SETTLED | 1));
+    }
+
+    #[test]
+    fn rules() {
+        let (m, delta) = (10, 13);
+        let out = Rule::Out as u32;
+        assert!(
+            settles(Metric::Integer, out, 13, m, delta, INF, 0) && !settles(Metric::Integer, out, 14, m, delta, INF, 0)
+        );
+        let inn = Rule::In as u32;
+        assert!(
+            settles(Metric::Integer, inn, 12, m, delta, 2, 0) && !settles(Metric::Integer, inn, 13, m, delta, 2, 0)
+        );
+        // No in-arcs: INF never overflows the u64 sum.
+        assert!(settles(Metric::Integer, inn, u32::MAX - 1, m, delta, INF, 0));
+        let both = Rule::Both as u32;
+        assert!(
+            settles(Metric::Integer, both, 13, m, delta, 0, 0) && settles(Metric::Integer, both, 14, m, delta, 5, 0)
+        );
+        assert!(!settles(Metric::Integer, both, 14, m, delta, 3, 0));
+        assert!(settles(Metric::Integer, Rule::Economic as u32, 11, m, delta, 0, 1));
+        assert!(!settles(Metric::Integer, Rule::Economic as u32, 12, m, delta, 0, 1));
+        assert!(settles(Metric::Integer, Rule::Martin as u32, 10, m, delta, 0, 0));
+        assert!(!settles(Metric::Integer, Rule::Martin as u32, 11, m, delta, 100, 100));
+        // Reals: IN compares with the rounded sum M + min_in, never a difference.
+        let (r, f) = (Metric::Real, |x: f32| x.to_bits());
+        let m = f(1.0) as u64;
+        assert!(settles(r, inn, f(1.0 + 0.1), m, u64::MAX, f(0.1), 0));
+        assert!(!settles(r, inn, f(1.0 + 0.1) + 1, m, u64::MAX, f(0.1), 0));
+        assert_eq!(plus(r, m, f(0.5)), f(1.5) as u64);
+        assert_eq!(plus(r, INF as u64, f(0.5)), u64::MAX);
+    }
 }

@@ -808,6 +808,78 @@ mod cuda_glue {
     unsafe impl cudarc::driver::DeviceRepr for super::SettleArgs {}
 }
 
+/// Which vertices a step of the settle loop (parallel Dijkstra, `settle.rs`) may settle.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Crauser et al.'s OUT criterion: `d(v) <= min over candidates u of d(u) + min_out(u)`.
+    Out = 0,
+    /// Crauser et al.'s IN criterion: `d(v) - min_in(v) <= min over candidates of d`.
+    In = 1,
+    /// Either of the two.
+    Both = 2,
+    /// Crauser's economic variant: `d(v) <= min over candidates of d + the least arc weight`.
+    Economic = 3,
+    /// Martín et al.: `d(v) == min over candidates of d`.
+    Martin = 4,
+}
+
+/// Parameters of the settle loop (parallel Dijkstra after Crauser et al. and Martín et al.,
+/// `settle.rs`): one step relaxes the arcs of the vertices settled in the previous step, then
+/// settles every candidate (reached, unsettled) vertex that the rule proves final.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct SettleArgs {
+    pub csr: Csr,
+    /// The reverse graph (`targets` are the arcs' tails), for the pull variant; null otherwise.
+    pub rev: Csr,
+    /// Packed `(distance, stamp)` per vertex; a settled vertex carries [`SETTLED`] in its stamp.
+    pub dist: *mut u64,
+    /// Least weight out of each vertex (`INF`: none), `n` entries.
+    pub min_out: *mut u32,
+    /// Least weight into each vertex (`INF`: none), `n` entries.
+    pub min_in: *mut u32,
+    /// The vertices settled by the last step (`n` items); its length cell is
+    /// `cells[SETTLE_CELL_FRONTIER]`.
+    pub frontier: *mut u32,
+    /// The two candidate lists (`n` items each), lengths at `cells[SETTLE_CELL_CAND + j]`.
+    pub cand: [*mut u32; 2],
+    /// `NUM_CELLS` cells: candidate and frontier lengths, the grid barrier, the done flag.
+    pub cells: *mut u32,
+    /// GPU only: two `u64` per block (the grid-wide pair minimum; the degree scan's block sums).
+    pub mins: *mut u64,
+    pub counters: *mut Counters,
+    /// Partition balance: the exclusive scan of the frontier's degrees (`n + 1` entries).
+    pub prefix: *mut u64,
+    /// A [`Balance`] value for the push relaxation: `Partition` spreads the frontier's arcs
+    /// evenly over warps (scale-free graphs); the others use dynamic virtual warps.
+    pub balance: u32,
+    pub _pad: u32,
+    /// A [`Rule`] value.
+    pub rule: u32,
+    /// Nonzero: each unsettled vertex pulls from its in-neighbours in the frontier (Martín's
+    /// predecessor variant) instead of the frontier pushing along its out-arcs.
+    pub pull: u32,
+    pub source: u32,
+    /// The least arc weight of the graph (the economic variant's `Delta_base`).
+    pub min_weight: u32,
+}
+
+/// Stamp bit of a settled vertex (the rest of the stamp is the step that settled it). Relax
+/// stamps are step numbers below it, and `NO_ITER` marks an unreached vertex (distance `INF`).
+pub const SETTLED: u32 = 1 << 31;
+/// Cells of the two candidate-list lengths.
+pub const SETTLE_CELL_CAND: usize = 0;
+/// Cell of the frontier length.
+pub const SETTLE_CELL_FRONTIER: usize = 2;
+/// Cell set to 1 when the settle loop finished (every reached vertex settled).
+pub const SETTLE_CELL_DONE: usize = 3;
+
+const _: () = assert!(SETTLE_CELL_DONE < CELL_BARRIER_COUNT);
+const _: () = assert!(core::mem::size_of::<SettleArgs>() == 40 + 40 + 8 * 4 + 16 + 8 * 4 + 8 + 16);
+unsafe impl Send for SettleArgs {}
+unsafe impl Sync for SettleArgs {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -883,75 +955,3 @@ mod tests {
         }
     }
 }
-
-/// Which vertices a step of the settle loop (parallel Dijkstra, `settle.rs`) may settle.
-#[repr(u32)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Rule {
-    /// Crauser et al.'s OUT criterion: `d(v) <= min over candidates u of d(u) + min_out(u)`.
-    Out = 0,
-    /// Crauser et al.'s IN criterion: `d(v) - min_in(v) <= min over candidates of d`.
-    In = 1,
-    /// Either of the two.
-    Both = 2,
-    /// Crauser's economic variant: `d(v) <= min over candidates of d + the least arc weight`.
-    Economic = 3,
-    /// Martín et al.: `d(v) == min over candidates of d`.
-    Martin = 4,
-}
-
-/// Parameters of the settle loop (parallel Dijkstra after Crauser et al. and Martín et al.,
-/// `settle.rs`): one step relaxes the arcs of the vertices settled in the previous step, then
-/// settles every candidate (reached, unsettled) vertex that the rule proves final.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct SettleArgs {
-    pub csr: Csr,
-    /// The reverse graph (`targets` are the arcs' tails), for the pull variant; null otherwise.
-    pub rev: Csr,
-    /// Packed `(distance, stamp)` per vertex; a settled vertex carries [`SETTLED`] in its stamp.
-    pub dist: *mut u64,
-    /// Least weight out of each vertex (`INF`: none), `n` entries.
-    pub min_out: *mut u32,
-    /// Least weight into each vertex (`INF`: none), `n` entries.
-    pub min_in: *mut u32,
-    /// The vertices settled by the last step (`n` items); its length cell is
-    /// `cells[SETTLE_CELL_FRONTIER]`.
-    pub frontier: *mut u32,
-    /// The two candidate lists (`n` items each), lengths at `cells[SETTLE_CELL_CAND + j]`.
-    pub cand: [*mut u32; 2],
-    /// `NUM_CELLS` cells: candidate and frontier lengths, the grid barrier, the done flag.
-    pub cells: *mut u32,
-    /// GPU only: two `u64` per block (the grid-wide pair minimum; the degree scan's block sums).
-    pub mins: *mut u64,
-    pub counters: *mut Counters,
-    /// Partition balance: the exclusive scan of the frontier's degrees (`n + 1` entries).
-    pub prefix: *mut u64,
-    /// A [`Balance`] value for the push relaxation: `Partition` spreads the frontier's arcs
-    /// evenly over warps (scale-free graphs); the others use dynamic virtual warps.
-    pub balance: u32,
-    pub _pad: u32,
-    /// A [`Rule`] value.
-    pub rule: u32,
-    /// Nonzero: each unsettled vertex pulls from its in-neighbours in the frontier (Martín's
-    /// predecessor variant) instead of the frontier pushing along its out-arcs.
-    pub pull: u32,
-    pub source: u32,
-    /// The least arc weight of the graph (the economic variant's `Delta_base`).
-    pub min_weight: u32,
-}
-
-/// Stamp bit of a settled vertex (the rest of the stamp is the step that settled it). Relax
-/// stamps are step numbers below it, and `NO_ITER` marks an unreached vertex (distance `INF`).
-pub const SETTLED: u32 = 1 << 31;
-/// Cells of the two candidate-list lengths.
-pub const SETTLE_CELL_CAND: usize = 0;
-/// Cell of the frontier length.
-pub const SETTLE_CELL_FRONTIER: usize = 2;
-/// Cell set to 1 when the settle loop finished (every reached vertex settled).
-pub const SETTLE_CELL_DONE: usize = 3;
-
-const _: () = assert!(SETTLE_CELL_DONE < CELL_BARRIER_COUNT);
-const _: () = assert!(core::mem::size_of::<SettleArgs>() == 40 + 40 + 8 * 4 + 16 + 8 * 4 + 8 + 16);
-unsafe impl Send for SettleArgs {}
-unsafe impl Sync for SettleArgs {}

@@ -18,7 +18,9 @@ fn the_contract_program_prints_ok() {
 #[test]
 fn the_contract_is_the_fixed_program() {
     // Its opening line, and the edition it must compile in.
-    assert!(CONTRACT.starts_with("// The library contract: a petgraph user's first program, unchanged.\nuse sssp::{Device, Graph, Solver};\n"));
+    assert!(CONTRACT.starts_with(
+        "// The library contract: a petgraph user's first program, unchanged.\nuse sssp::{Device, Graph, Solver};\n"
+    ));
     let manifest = include_str!("../Cargo.toml");
     assert!(manifest.contains("edition = \"2024\""), "the contract crate must be edition 2024");
 }

@@ -728,54 +728,23 @@ impl CudaEngine {
         let block_vals = zeros64(most)?;
         let hist = zeros(MAX_BINS as usize * most, v)?;
         let block_sums = zeros64(SCAN_BLOCKS as usize)?;
-        let at = |a: u64| a as *mut u32;
-        let lay = Layout {
-            csr: Csr {
-                offsets: device_addr(&offsets, &stream) as *const u64,
-                targets: device_addr(&targets, &stream) as *const u32,
-                weights: device_addr(&weights, &stream) as *const u32,
-                n: n as u32,
-                lane_bits: lane_bits as u16,
-                metric: g.metric().code(),
-                head_mask: Csr::head_mask(gn),
-                _pad: 0,
-            },
-            dist: device_addr(&dist, &stream) as *mut u64,
-            queues: [at(device_addr(&queues[0], &stream)), at(device_addr(&queues[1], &stream))],
-            scratch: std::ptr::null_mut(),
-            table: at(device_addr(&table, &stream)),
-            prefix: std::ptr::null_mut(),
-            prefix_len: 0,
-            push_prefix: std::ptr::null_mut(),
-            arcs: gm,
-            cells: at(device_addr(&cells, &stream)).wrapping_add(cells_at),
-            // Four u64 words laid out as `Counters`.
-            counters: device_addr(&counters, &stream) as *mut Counters,
-            slots: std::ptr::null_mut(),
-            slot_pool: 0,
-            far: [std::ptr::null_mut(); 2],
-            block_vals: device_addr(&block_vals, &stream) as *mut u64,
-            hist: at(device_addr(&hist, &stream)),
-            hub: std::ptr::null_mut(),
-            hub_len: 0,
-            degrees: *g.degree_tail(),
-            max_degree: g.max_degree() as u64,
-            classes: super::NO_CLASSES,
+        let kernel_only = KernelOnly {
+            _offsets: offsets,
+            _targets: targets,
+            _weights: weights,
+            _dist: dist,
+            _queues: queues,
+            _prefix: None,
+            _push_prefix: None,
+            _scratch: None,
+            _hub: None,
+            _block_vals: block_vals,
+            _hist: hist,
         };
+        let bufs = (&kernel_only, &table, &cells, &counters);
+        let lay = Self::first_layout(g, &stream, lane_bits, bufs, cells_at);
         let engine = CudaEngine {
-            _kernel_only: KernelOnly {
-                _offsets: offsets,
-                _targets: targets,
-                _weights: weights,
-                _dist: dist,
-                _queues: queues,
-                _prefix: None,
-                _push_prefix: None,
-                _scratch: None,
-                _hub: None,
-                _block_vals: block_vals,
-                _hist: hist,
-            },
+            _kernel_only: kernel_only,
             table,
             buckets: None,
             dev: CudaDevice::new(name.clone(), stream.clone(), k.module(), k.grid, spare, meter.clone())?,
@@ -800,6 +769,52 @@ impl CudaEngine {
         };
         engine.stream.synchronize()?;
         Ok(engine)
+    }
+
+    /// The kernels' view of a new engine's buffers: the graph, the distances, the queues and
+    /// the loop cells; the buffers of later runs (scratch, prefixes, hubs, buckets) unset.
+    fn first_layout(
+        g: &Graph,
+        stream: &CudaStream,
+        lane_bits: u32,
+        (b, table, cells, counters): (&KernelOnly, &Slice<u32>, &Slice<u32>, &Slice<u64>),
+        cells_at: usize,
+    ) -> Layout {
+        let at = |a: u64| a as *mut u32;
+        let gn = g.num_vertices() as u64;
+        Layout {
+            csr: Csr {
+                offsets: device_addr(&b._offsets, stream) as *const u64,
+                targets: device_addr(&b._targets, stream) as *const u32,
+                weights: device_addr(&b._weights, stream) as *const u32,
+                n: (gn << lane_bits) as u32,
+                lane_bits: lane_bits as u16,
+                metric: g.metric().code(),
+                head_mask: Csr::head_mask(gn),
+                _pad: 0,
+            },
+            dist: device_addr(&b._dist, stream) as *mut u64,
+            queues: [at(device_addr(&b._queues[0], stream)), at(device_addr(&b._queues[1], stream))],
+            scratch: std::ptr::null_mut(),
+            table: at(device_addr(table, stream)),
+            prefix: std::ptr::null_mut(),
+            prefix_len: 0,
+            push_prefix: std::ptr::null_mut(),
+            arcs: g.num_arcs() as u64,
+            cells: at(device_addr(cells, stream)).wrapping_add(cells_at),
+            // Four u64 words laid out as `Counters`.
+            counters: device_addr(counters, stream) as *mut Counters,
+            slots: std::ptr::null_mut(),
+            slot_pool: 0,
+            far: [std::ptr::null_mut(); 2],
+            block_vals: device_addr(&b._block_vals, stream) as *mut u64,
+            hist: at(device_addr(&b._hist, stream)),
+            hub: std::ptr::null_mut(),
+            hub_len: 0,
+            degrees: *g.degree_tail(),
+            max_degree: g.max_degree() as u64,
+            classes: super::NO_CLASSES,
+        }
     }
 
     /// Allocate what a run needs and has not been allocated yet (kept for later runs), within
