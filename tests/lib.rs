@@ -250,6 +250,9 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
         for delta in deltas(metric) {
             v.push((Algo::DeltaStepping, Options { delta, ..Options::default() }));
         }
+        // More threads than the test machine's cores: several threads per bucket, each with
+        // its own bins and its fused rounds, whatever the pool.
+        v.push((Algo::DeltaStepping, Options { delta: odd, workers: 5, ..Options::default() }));
     }
     // Asynchronous delta-stepping (non-negative weights): the full grid (the CPU's pool at
     // once), one worker (every item by one thread, in bucket order), and the bucket widths that

@@ -33,6 +33,26 @@ pub fn try_atomic_vec(len: usize, value: u32) -> Result<Vec<std::sync::atomic::A
     Ok(unsafe { Vec::from_raw_parts(ptr, len, cap) })
 }
 
+/// [`try_atomic_vec`] of zeros from zeroed memory (`calloc`): a large buffer's pages come
+/// from the system already zero and are touched only where written, so a scratch buffer sized
+/// for the worst case costs nothing for the part a run never reaches.
+pub fn try_zeroed_atomic_vec(len: usize) -> Result<Vec<std::sync::atomic::AtomicU32>> {
+    use std::sync::atomic::AtomicU32;
+    let layout = std::alloc::Layout::array::<AtomicU32>(len)
+        .map_err(|_| Error::OutOfHostMemory { needed: bytes_of::<AtomicU32>(len) })?;
+    if layout.size() == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the layout is non-zero-sized; a null return is handled below.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut AtomicU32;
+    if ptr.is_null() {
+        return Err(Error::OutOfHostMemory { needed: layout.size() as u64 });
+    }
+    // SAFETY: allocated by the global allocator with the layout of `len` cells (so a `Vec` of
+    // capacity `len` frees it correctly); all-zero bytes are a valid `AtomicU32` (zero).
+    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
+
 /// The values of atomic cells made by [`try_atomic_vec`], without copying them.
 pub fn into_plain(v: Vec<std::sync::atomic::AtomicU32>) -> Vec<u32> {
     let v = std::mem::ManuallyDrop::new(v);

@@ -234,7 +234,9 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
 
 /// Most threads `auto` gives delta-stepping on a road network: its buckets are small, and more
 /// threads share each one (the GPU machine's 16-core host: road 1M 70 ms on 4 threads, 77 on
-/// 8, 110 on 16; NY 20.6, 17.1, 19.2).
+/// 8, 110 on 16; NY 20.6, 17.1, 19.2). Measured before the leaner loop of docs/performance.md
+/// ("CPU backend against GAP"); `scripts/gap-compare.sh` with `THREADS="2 16"` re-measures it
+/// beside GAP, whose best delta on roads is 4-9 times this rule's width.
 pub const CPU_ROAD_THREADS: usize = 8;
 
 /// The pool below which `auto` runs delta-stepping on one thread on a road network (measured

@@ -23,8 +23,15 @@
 //! and real (`f32`) weights, cutoff (nothing beyond it is pushed) and target (the run stops once
 //! the current bucket starts past the target's distance). A host algorithm over the graph: no
 //! engine, any device setting; threads: rayon's pool size (`RAYON_NUM_THREADS`).
+//!
+//! Measured choices (docs/performance.md, "CPU backend against GAP"; callgrind on NY, one
+//! thread, delta 3726): the integer loop tests a vertex's bucket by multiplication and each arc
+//! against one bound, and holds the graph's slices once (the per-arc and per-vertex work: 69.5 M
+//! instructions for the solve before, 50.4 M after; GAP's loop 27.7 M); a thread's bins are a
+//! power-of-two ring whose emptied bins keep their capacity (a taken bin was a lost allocation:
+//! 5.9 M instructions of reallocation per solve), and the shared frontiers come from zeroed pages
+//! that a run touches only as far as its buckets fill them.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 use std::time::Instant;
 
@@ -84,77 +91,115 @@ impl SpinBarrier {
     }
 }
 
-/// One thread's bins: bucket `base + i` at index `i`, the rest in `far`; `near` counts the
-/// entries in the bins.
+/// One thread's bins: buckets `base..base + span` in a ring of power-of-two length (bucket `b`
+/// at `b & mask`), the rest in `far`; `near` counts the entries in the ring. A bin emptied by
+/// the run keeps its capacity for a later bucket (no allocation per bucket once warm).
 struct Bins {
     base: u32,
-    bins: VecDeque<Vec<u32>>,
+    span: usize,
+    ring: Vec<Vec<u32>>,
     far: Vec<u32>,
     near: usize,
 }
 
 impl Bins {
     fn new() -> Self {
-        Bins { base: 0, bins: VecDeque::new(), far: Vec::new(), near: 0 }
+        Bins { base: 0, span: 0, ring: (0..16).map(|_| Vec::new()).collect(), far: Vec::new(), near: 0 }
     }
 
+    fn slot(&mut self, bucket: u32) -> &mut Vec<u32> {
+        let mask = self.ring.len() - 1;
+        &mut self.ring[bucket as usize & mask]
+    }
+
+    #[inline]
     fn push(&mut self, bucket: u32, v: u32) {
         let i = bucket.saturating_sub(self.base) as usize;
-        if i >= WINDOW {
-            self.far.push(v);
-            return;
+        if i >= self.ring.len() {
+            if i >= WINDOW {
+                self.far.push(v);
+                return;
+            }
+            self.grow(i + 1);
         }
-        if self.bins.len() <= i {
-            self.bins.resize_with(i + 1, Vec::new);
-        }
-        self.bins[i].push(v);
+        self.span = self.span.max(i + 1);
         self.near += 1;
+        let b = self.base + i as u32;
+        self.slot(b).push(v);
+    }
+
+    /// A ring of at least `need` slots, each live bin moved to its bucket's new slot.
+    #[cold]
+    fn grow(&mut self, need: usize) {
+        let mut ring: Vec<Vec<u32>> = (0..need.next_power_of_two()).map(|_| Vec::new()).collect();
+        let mask = ring.len() - 1;
+        for k in 0..self.span {
+            let b = self.base + k as u32;
+            ring[b as usize & mask] = std::mem::take(self.slot(b));
+        }
+        self.ring = ring;
+    }
+
+    /// Entries in bucket `cur`'s bin.
+    fn len_of(&self, cur: u32) -> usize {
+        match cur.checked_sub(self.base) {
+            Some(i) if (i as usize) < self.span => self.ring[cur as usize & (self.ring.len() - 1)].len(),
+            _ => 0,
+        }
     }
 
     /// Its lowest non-empty bucket at or after `cur`, the far list's lowest (from the distances
     /// now) when the bins hold none.
     fn next(&self, cur: u32, bucket_of: impl Fn(u32) -> u32) -> u32 {
         let skip = cur.saturating_sub(self.base) as usize;
-        let near = if self.near == 0 { None } else { self.bins.iter().skip(skip).position(|b| !b.is_empty()) };
-        match near {
-            Some(i) => self.base + (skip + i) as u32,
+        let mask = self.ring.len() - 1;
+        let live = |k: &usize| !self.ring[(self.base as usize + k) & mask].is_empty();
+        match (skip..self.span).find(|k| self.near > 0 && live(k)) {
+            Some(k) => self.base + k as u32,
             None => self.far.iter().map(|&v| bucket_of(v).max(cur)).min().unwrap_or(NONE),
         }
     }
 
-    /// Move the window to start at `cur`: drop the bins before it; when the bins hold nothing,
+    /// Move the window to start at `cur`: empty the bins before it; when the bins hold nothing,
     /// bin the far entries that now fall inside (their distances may have fallen since they
     /// were put there: a far entry whose bucket came into the window and stayed in the far list
     /// would be chosen as the next bucket again and again, with nothing in its bin).
     fn advance(&mut self, cur: u32, bucket_of: impl Fn(u32) -> u32) {
-        while self.base < cur && !self.bins.is_empty() {
-            self.near -= self.bins.pop_front().map_or(0, |b| b.len());
+        while self.base < cur && self.span > 0 {
+            let b = self.base;
+            let bin = self.slot(b);
+            let stale = bin.len();
+            bin.clear();
+            self.near -= stale;
             self.base += 1;
+            self.span -= 1;
         }
-        if self.bins.is_empty() || self.near == 0 {
-            self.bins.clear();
-            self.base = cur;
+        if self.span == 0 || self.near == 0 {
+            for k in 0..self.span {
+                let b = self.base + k as u32;
+                self.slot(b).clear();
+            }
+            (self.base, self.span, self.near) = (cur, 0, 0);
             for v in std::mem::take(&mut self.far) {
                 self.push(bucket_of(v).max(cur), v);
             }
         }
     }
 
-    /// Take bucket `cur`'s bin (empty if none).
-    fn take(&mut self, cur: u32) -> Vec<u32> {
-        match cur.checked_sub(self.base).and_then(|i| self.bins.get_mut(i as usize)) {
-            Some(b) => {
-                self.near -= b.len();
-                std::mem::take(b)
-            }
-            None => Vec::new(),
+    /// Swap bucket `cur`'s bin with `out` (empty, its capacity reused by the bin).
+    fn take_into(&mut self, cur: u32, out: &mut Vec<u32>) {
+        debug_assert!(out.is_empty());
+        if self.len_of(cur) > 0 {
+            std::mem::swap(self.slot(cur), out);
+            self.near -= out.len();
         }
     }
 }
 
 /// The state the threads share.
 struct Shared<'a> {
-    g: &'a Graph,
+    offsets: &'a [u64],
+    targets: &'a [u32],
     weights: &'a [u32],
     metric: Metric,
     dist: Vec<AtomicU32>,
@@ -187,21 +232,10 @@ impl Shared<'_> {
 
     /// Expand `u` (if its distance is still in bucket `cur` or later: else an earlier bucket
     /// expanded it), pushing the heads it lowers into `bins`; the arcs looked at.
+    #[inline(always)]
     fn expand(&self, u: u32, cur: u32, bins: &mut Bins) -> u64 {
         match self.metric {
-            // The integer loop on its own: no metric dispatch per arc, a plain add.
-            Metric::Integer => self.expand_with(u, cur, bins, |du, w| {
-                let c = du as u64 + w as u64;
-                if c > self.cutoff as u64 || c >= INF as u64 {
-                    // Beyond the cutoff, or (without one) reaching INF: an overflow.
-                    if self.cutoff == NO_CUTOFF && c >= INF as u64 {
-                        self.overflow.store(true, Relaxed);
-                    }
-                    None
-                } else {
-                    Some(c as u32)
-                }
-            }),
+            Metric::Integer => self.expand_integer(u, cur, bins),
             metric => self.expand_with(u, cur, bins, |du, w| match through(metric, du, w, self.cutoff) {
                 Through::Candidate(c) => Some(c),
                 Through::Beyond => None,
@@ -213,54 +247,117 @@ impl Shared<'_> {
         }
     }
 
+    /// [`Self::expand`] on integer weights, the loop a CPU spends its time in: a bucket test
+    /// by multiplication (no division per vertex), one comparison per arc against the bound
+    /// (the cutoff, or the largest finite distance), a division only per lowered head.
+    #[inline(always)]
+    fn expand_integer(&self, u: u32, cur: u32, bins: &mut Bins) -> u64 {
+        let du = self.dist[u as usize].load(Relaxed);
+        if du == INF || (du as u64) < cur as u64 * self.delta as u64 {
+            return 0;
+        }
+        let bound = self.cutoff.min(INF - 1) as u64;
+        let (s, e) = (self.offsets[u as usize] as usize, self.offsets[u as usize + 1] as usize);
+        for (&v, &w) in self.targets[s..e].iter().zip(&self.weights[s..e]) {
+            let c = du as u64 + w as u64;
+            if c > bound {
+                // Beyond the cutoff, or (without one) reaching INF: an overflow.
+                if self.cutoff == NO_CUTOFF {
+                    self.overflow.store(true, Relaxed);
+                }
+                continue;
+            }
+            self.lower(v, c as u32, bins);
+        }
+        (e - s) as u64
+    }
+
+    /// Lower `v`'s distance to `c` if that is smaller (a plain read first: most candidates
+    /// stop there), and bin `v` by its new distance.
+    #[inline(always)]
+    fn lower(&self, v: u32, c: u32, bins: &mut Bins) {
+        let cell = &self.dist[v as usize];
+        let mut old = cell.load(Relaxed);
+        while c < old {
+            match cell.compare_exchange_weak(old, c, Relaxed, Relaxed) {
+                Ok(_) => {
+                    bins.push(self.bucket_of(c), v);
+                    return;
+                }
+                Err(now) => old = now,
+            }
+        }
+    }
+
     #[inline(always)]
     fn expand_with(&self, u: u32, cur: u32, bins: &mut Bins, cand: impl Fn(u32, u32) -> Option<u32>) -> u64 {
         let du = self.dist[u as usize].load(Relaxed);
         if du == INF || self.bucket_of(du) < cur {
             return 0;
         }
-        let offsets = self.g.offsets();
-        let (s, e) = (offsets[u as usize] as usize, offsets[u as usize + 1] as usize);
-        for (&v, &w) in self.g.targets()[s..e].iter().zip(&self.weights[s..e]) {
-            let Some(c) = cand(du, w) else { continue };
-            let cell = &self.dist[v as usize];
-            let mut old = cell.load(Relaxed);
-            while c < old {
-                match cell.compare_exchange_weak(old, c, Relaxed, Relaxed) {
-                    Ok(_) => {
-                        bins.push(self.bucket_of(c), v);
-                        break;
-                    }
-                    Err(now) => old = now,
-                }
+        let (s, e) = (self.offsets[u as usize] as usize, self.offsets[u as usize + 1] as usize);
+        for (&v, &w) in self.targets[s..e].iter().zip(&self.weights[s..e]) {
+            if let Some(c) = cand(du, w) {
+                self.lower(v, c, bins);
             }
         }
         (e - s) as u64
     }
 
-    /// Copy a thread's bin of the next bucket into frontier `f` (one reservation); returns it
-    /// instead when it does not fit.
-    fn publish(&self, f: usize, mine: Vec<u32>) -> Vec<u32> {
+    /// Copy `mine` (a thread's bin of the next bucket) into frontier `f` with one reservation
+    /// and empty it; false (`mine` kept) when it does not fit.
+    fn publish(&self, f: usize, mine: &mut Vec<u32>) -> bool {
         let mut at = self.len[f].load(Relaxed);
         loop {
             if at + mine.len() > self.frontier[f].len() {
-                return mine;
+                return false;
             }
             match self.len[f].compare_exchange_weak(at, at + mine.len(), Relaxed, Relaxed) {
                 Ok(_) => break,
                 Err(now) => at = now,
             }
         }
-        for (cell, v) in self.frontier[f][at..].iter().zip(mine) {
+        for (cell, &v) in self.frontier[f][at..].iter().zip(mine.iter()) {
             cell.store(v, Relaxed);
         }
-        Vec::new()
+        mine.clear();
+        true
     }
 
-    /// One thread's whole run: per bucket, expand (the shared frontier, then this thread's own
-    /// small bin), agree on the next bucket, barrier, publish the bins of the next bucket into
-    /// the other frontier, barrier. Thread 0 resets the other frontier's counters while the
-    /// bucket is expanded (nobody reads them then: the last reads were before the barrier).
+    /// Bucket `cur` as one thread sees it: what it kept from the last publication, its pieces
+    /// of shared frontier `f`, then its own bin of `cur` again and again while that stays small
+    /// (the bucket's later rounds without a barrier: bucket fusion); the arcs looked at.
+    fn bucket(&self, f: usize, cur: u32, bins: &mut Bins, private: &mut Vec<u32>) -> u64 {
+        let mut arcs = 0;
+        for &v in private.iter() {
+            arcs += self.expand(v, cur, bins);
+        }
+        private.clear();
+        loop {
+            let at = self.taken[f].fetch_add(PIECE, Relaxed);
+            let len = self.len[f].load(Relaxed);
+            if at >= len {
+                break;
+            }
+            for cell in &self.frontier[f][at..(at + PIECE).min(len)] {
+                arcs += self.expand(cell.load(Relaxed), cur, bins);
+            }
+        }
+        // A large bin goes to the shared frontier instead, to be shared.
+        while (1..LOCAL_BIN).contains(&bins.len_of(cur)) {
+            bins.take_into(cur, private);
+            for &v in private.iter() {
+                arcs += self.expand(v, cur, bins);
+            }
+            private.clear();
+        }
+        arcs
+    }
+
+    /// One thread's whole run: per bucket, expand it ([`Self::bucket`]), agree on the next
+    /// bucket, barrier, publish the bins of the next bucket into the other frontier, barrier.
+    /// Thread 0 resets the other frontier's counters while the bucket is expanded (nobody reads
+    /// them then: the last reads were before the barrier).
     fn run(&self, me: usize) -> u32 {
         let mut bins = Bins::new();
         let mut arcs = 0u64;
@@ -275,34 +372,7 @@ impl Shared<'_> {
                 self.taken[other].store(0, Relaxed);
                 self.next[other].store(NONE, Relaxed);
             }
-            for v in std::mem::take(&mut private) {
-                arcs += self.expand(v, cur, &mut bins);
-            }
-            // The shared frontier of bucket `cur`, in pieces.
-            loop {
-                let at = self.taken[f].fetch_add(PIECE, Relaxed);
-                let len = self.len[f].load(Relaxed);
-                if at >= len {
-                    break;
-                }
-                for cell in &self.frontier[f][at..(at + PIECE).min(len)] {
-                    arcs += self.expand(cell.load(Relaxed), cur, &mut bins);
-                }
-            }
-            // This thread's own next round of the bucket, while it stays small.
-            loop {
-                let mine = bins.take(cur);
-                if mine.is_empty() || mine.len() >= LOCAL_BIN {
-                    // A large bin goes back, to the shared frontier.
-                    for v in mine {
-                        bins.push(cur, v);
-                    }
-                    break;
-                }
-                for v in mine {
-                    arcs += self.expand(v, cur, &mut bins);
-                }
-            }
+            arcs += self.bucket(f, cur, &mut bins, &mut private);
             self.next[f].fetch_min(bins.next(cur, |v| self.bucket_of_vertex(v)), Relaxed);
             self.barrier.wait();
             let next = self.next[f].load(Relaxed);
@@ -317,7 +387,10 @@ impl Shared<'_> {
             cur = next;
             buckets += 1;
             bins.advance(cur, |v| self.bucket_of_vertex(v));
-            private = self.publish(other, bins.take(cur));
+            bins.take_into(cur, &mut private);
+            if self.publish(other, &mut private) {
+                private.clear();
+            }
             self.barrier.wait();
         }
         self.arcs.fetch_add(arcs, Relaxed);
@@ -377,7 +450,8 @@ fn solve_with_room(g: &Graph, seeds: &[u32], opts: &Options, room: usize) -> Res
         dist[s as usize].store(metric.zero(), Relaxed);
     }
     let room = room.max(seeds.len());
-    let frontier = [crate::mem::try_atomic_vec(room, 0)?, crate::mem::try_atomic_vec(room, 0)?];
+    // Zeroed pages, touched only as far as the buckets fill them (the room is the worst case).
+    let frontier = [crate::mem::try_zeroed_atomic_vec(room)?, crate::mem::try_zeroed_atomic_vec(room)?];
     for (cell, &s) in frontier[0].iter().zip(seeds) {
         cell.store(s, Relaxed);
     }
@@ -388,7 +462,8 @@ fn solve_with_room(g: &Graph, seeds: &[u32], opts: &Options, room: usize) -> Res
         w => w as usize,
     };
     let shared = Shared {
-        g,
+        offsets: g.offsets(),
+        targets: g.targets(),
         weights,
         metric,
         dist,
@@ -446,6 +521,35 @@ mod tests {
                 assert_eq!(got.dist, want, "{spec}, room {room}, delta {delta:?}");
             }
         }
+    }
+
+    /// The bin ring: buckets pushed out of order and past the ring's length (it grows, each
+    /// live bin moving to its bucket's new slot), the next bucket found after each take, and an
+    /// emptied bin's capacity handed back.
+    #[test]
+    fn bins_grow_and_keep_their_buckets() {
+        let mut bins = Bins::new();
+        for (bucket, v) in [(3, 30), (100, 1000), (20, 200), (3, 31), (5000, 7), (WINDOW as u32 + 9, 9)] {
+            bins.push(bucket, v);
+        }
+        assert_eq!((bins.near, bins.far.clone()), (5, vec![9]));
+        assert!(bins.ring.len() >= 5001 && bins.ring.len().is_power_of_two());
+        let mut out = Vec::with_capacity(64);
+        let mut seen = vec![];
+        let mut cur = 0;
+        while bins.near > 0 {
+            cur = bins.next(cur, |_| NONE);
+            bins.advance(cur, |_| NONE);
+            bins.take_into(cur, &mut out);
+            seen.push((cur, out.clone()));
+            out.clear();
+        }
+        let want = [(3, vec![30, 31]), (20, vec![200]), (100, vec![1000]), (5000, vec![7])];
+        assert_eq!(seen, want);
+        assert!(bins.ring.iter().any(|b| b.capacity() >= 64), "the taken bin keeps the capacity");
+        // The far entry, binned once the ring is empty, by its distance's bucket now.
+        bins.advance(cur + 1, |v| if v == 9 { cur + 3 } else { NONE });
+        assert_eq!(bins.next(cur + 1, |_| NONE), cur + 3);
     }
 
     /// A vertex first pushed beyond the window (far) and then lowered into it: its far entry
