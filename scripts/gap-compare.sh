@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CPU backend against GAP's delta-stepping (issue #55): GAP's `sssp` (../shared/peers/gapbs,
+# The CPU backend against GAP's delta-stepping: GAP's `sssp` (../shared/peers/gapbs,
 # built outside the repository) and `sssp bench --device cpu` on the very same .wsg files, the
 # same sources, at each thread count of THREADS; one Markdown table on standard output.
 #

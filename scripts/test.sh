@@ -5,10 +5,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== PTX and SASS are fresh (rebuilt from crates/sssp-kernels and compared with the committed files)"
+# Each step says what it checks; the time of the one before it is printed with it (and the
+# total at the end), so a slow step shows in CI's log.
+step_started=$SECONDS
+step() {
+  [ -n "${step_name:-}" ] && echo "   ($step_name: $((SECONDS - step_started)) s)"
+  step_name=${1%% (*}
+  step_started=$SECONDS
+  echo "== $1"
+}
+
+step "PTX and SASS are fresh (rebuilt from crates/sssp-kernels and compared with the committed files)"
 cargo xtask ptx --check
 
-echo "== ptxas assembles the committed PTX modules for Volta (sm_70) and Hopper (sm_90)"
+step "ptxas assembles the committed PTX modules for Volta (sm_70) and Hopper (sm_90)"
 ptxas=${PTXAS:-}
 if [ -z "$ptxas" ]; then
   venv=target/ptxas
@@ -24,12 +34,12 @@ for arch in sm_70 sm_90; do
 done
 echo "ptxas: ok"
 
-echo "== unit, integration and property tests (CPU backend)"
+step "unit, integration and property tests (CPU backend)"
 # The Python extension (crates/sssp-py) is tested from Python below, not by cargo: its tests
 # are pytest's.
 cargo test --workspace --exclude sssp-py --no-fail-fast 2>&1
 
-echo "== the stated MSRV (rust-version, 1.88) builds the library, the kernels, the CLI and the API contract"
+step "the stated MSRV (rust-version, 1.88) builds the library, the kernels, the CLI and the API contract"
 # rustup fetches the minimal 1.88 toolchain once; its own target dir keeps it from rebuilding
 # the main one.
 msrv=$(sed -n 's/^rust-version = "\(.*\)"/\1/p' Cargo.toml)
@@ -37,10 +47,10 @@ rustup toolchain install "$msrv" --profile minimal --no-self-update >/dev/null 2
 CARGO_TARGET_DIR=target/msrv cargo "+$msrv" check -q -p sssp -p sssp-kernels -p sssp-cli -p sssp-api-contract
 echo "msrv $msrv: ok"
 
-echo "== library docs build without warnings (broken or private links, missing docs)"
+step "library docs build without warnings (broken or private links, missing docs)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p sssp
 
-echo "== Python package (crates/sssp-py): pip install from a fresh venv, pytest, the contract, NetworkX's own tests"
+step "Python package (crates/sssp-py): pip install from a fresh venv, pytest, the contract, NetworkX's own tests"
 # What a user does: a new venv, `pip install crates/sssp-py` (pip fetches maturin, which builds
 # the extension with this checkout's cargo into target/), then the tests against scipy and
 # NetworkX on the CPU backend.
@@ -51,3 +61,4 @@ python3 -m venv "$venv"
 "$venv/bin/python" -m pytest -q -p no:cacheprovider crates/sssp-py/tests
 "$venv/bin/python" crates/sssp-py/tests/contract.py ../shared/data/road/USA-road-d.NY.gr.gz
 "$venv/bin/python" crates/sssp-py/tests/nx_suite.py
+step "done in $SECONDS s"
