@@ -19,8 +19,10 @@ use sssp::{Dist, Error, Metric, RealDistances, Result, WeightSpec, UNREACHED};
 /// How to read a graph.
 #[derive(Args, Clone)]
 pub struct GraphArgs {
-    /// Graph file, or `gen:SPEC` to generate one in memory (see `sssp gen --help`). Any file
-    /// name the system allows, UTF-8 or not.
+    /// Graph file, `-` for standard input (with --format), or `gen:SPEC` to generate one in
+    /// memory (see `sssp gen --help`). Any file name the system allows, UTF-8 or not. Fifos,
+    /// process substitution and /dev/stdin are read as streams; gzip, xz, zstd and bzip2 data is
+    /// decompressed, told by its first bytes.
     pub graph: PathBuf,
     /// Input format when the extension does not tell: gr, mtx, el, snap, wel, metis, bin, sg, wsg.
     #[arg(long)]
@@ -94,13 +96,17 @@ impl GraphArgs {
         self.graph.to_string_lossy().into_owned()
     }
 
-    /// [`GraphArgs::load`] for commands that solve: a graph without vertices has no source, and
-    /// since only an input can be empty (generators refuse empty specs) that is bad input naming
-    /// the file (exit 4), not a bad argument.
+    /// [`GraphArgs::load`] for commands that solve: a graph without vertices has no source. An
+    /// empty file is a well-formed graph (`info` and `convert` take it); solving from a source
+    /// in it is the impossible request, like a source out of range: a usage error naming the
+    /// file (exit 2), not malformed input.
     pub fn load_nonempty(&self) -> Result<Graph> {
         let g = self.load()?;
         if g.num_vertices() == 0 {
-            return Err(Error::parse(&self.graph, 0, "the graph has no vertices: there is no source to solve from"));
+            return Err(Error::InvalidArgument(format!(
+                "{}: the graph has no vertices: there is no source to solve from",
+                self.graph.display()
+            )));
         }
         Ok(g)
     }
@@ -323,7 +329,9 @@ pub struct SolveArgs {
     pub block_loop: bool,
     /// Workers of --algo async: warps on the GPU, threads on the CPU backend (which runs at
     /// most its pool's size at once). Default: two warps per SM on a GPU (264 on an H100),
-    /// the pool on the CPU. For --algo delta-stepping: its threads (default: the pool's).
+    /// the pool on the CPU. For --algo delta-stepping: its threads (default: the pool's), at
+    /// most the machine's cores (more would only take turns at its barriers); above 4096 an
+    /// error.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub workers: Option<u32>,
     /// Source vertex (repeatable, or comma-separated: `--sources 3,17,42`). Default: `--trials`
@@ -331,7 +339,8 @@ pub struct SolveArgs {
     /// the graph (see --batch), unless --multi-source makes them one.
     #[arg(long, short = 's', value_delimiter = ',', visible_alias = "sources", allow_negative_numbers = true, value_parser = vertex_id)]
     pub source: Vec<u32>,
-    /// Sources from a file, one vertex id per line (`#` comments), after any --source.
+    /// Sources from a file, one vertex id per line (`#` comments), after any --source; at most
+    /// 256 MiB (longer is refused).
     #[arg(long)]
     pub sources_file: Option<PathBuf>,
     /// Number of random sources (instead of explicit sources, which it cannot be combined with).

@@ -55,9 +55,10 @@ pub struct DiameterArgs {
     /// unit-weight Workfront is a BFS), or the paper's level-synchronous kernels: thread
     /// (thread-centric), warp (warp-centric), hybrid (per level by the active vertices and their
     /// adjacency length), or direction (the hybrid plus bottom-up levels while the frontier is
-    /// large: Beamer's direction-optimising BFS). Ignored for weighted graphs.
-    #[arg(long, default_value = "queue")]
-    bfs: String,
+    /// large: Beamer's direction-optimising BFS). Unit-weight graphs only (`--weights unit`
+    /// makes one): on other weights it is refused rather than ignored. [default: queue]
+    #[arg(long)]
+    bfs: Option<String>,
     /// Bucket width of near-far and bucketing (default: Davidson's heuristic).
     #[arg(long)]
     delta: Option<u32>,
@@ -94,7 +95,16 @@ pub fn diameter(a: DiameterArgs) -> Result<()> {
     let device = DeviceKind::parse(&a.device)?;
     // The GPU's set-up runs while the graph loads.
     crate::common::warm_up(device, algo);
+    let bfs = sssp::diameter::BfsMode::parse(a.bfs.as_deref().unwrap_or("queue"))?;
     let g = a.graph.load_nonempty()?;
+    // A BFS is a unit-weight run: on other weights the flag would change nothing.
+    if a.bfs.is_some() && g.num_arcs() > 0 && g.weight_range() != Some((1, 1)) {
+        return Err(Error::InvalidArgument(
+            "--bfs chooses how unit-weight eccentricities run, and this graph's weights are not all 1: \
+             leave it out, or pass --weights unit to measure in hops"
+                .into(),
+        ));
+    }
     let opts = DiameterOptions {
         algo,
         sssp: Options {
@@ -103,7 +113,7 @@ pub fn diameter(a: DiameterArgs) -> Result<()> {
             delta: a.delta,
             ..Options::default()
         },
-        bfs: sssp::diameter::BfsMode::parse(&a.bfs)?,
+        bfs,
         scope: if a.whole { Scope::Whole } else { Scope::LargestComponent },
         radius: a.radius,
         center: a.center,

@@ -24,8 +24,10 @@ const AFTER_HELP: &str = "\
 Vertex ids on the command line and in every output are the graph's internal 0-based ids. For the
 1-based formats (DIMACS .gr, Matrix Market, METIS) internal id = file id - 1.
 
-A GRAPH is a file (format from its extension, .gz/.xz decompressed transparently; see --format)
-or a generator spec `gen:SPEC` (see `sssp gen --help`), e.g. gen:kron:20 or gen:grid2d:1000x1000.
+A GRAPH is a file (format from its extension, .gz/.xz/.zst/.bz2 decompressed transparently; see
+--format), `-` for standard input (with --format), or a generator spec `gen:SPEC` (see `sssp gen
+--help`), e.g. gen:kron:20 or gen:grid2d:1000x1000. No output (-o, --trace) may be one of the
+run's input files (the graph, --sources-file, --targets-file, --hierarchy).
 
 Exit codes: 0 success; 1 the run failed (e.g. a distance overflow) or `path`'s target is not
 reachable;
@@ -115,7 +117,8 @@ struct RunArgs {
     /// Target columns of `--output-kind matrix` (repeatable, or comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "T", allow_negative_numbers = true, value_parser = common::vertex_id)]
     targets: Vec<u32>,
-    /// Target columns from a file, one vertex id per line (`#` comments), after any --targets.
+    /// Target columns from a file, one vertex id per line (`#` comments), after any --targets;
+    /// at most 256 MiB (longer is refused).
     #[arg(long, value_name = "FILE")]
     targets_file: Option<PathBuf>,
     /// Print statistics as JSON (one object per trial) instead of text.
@@ -174,14 +177,19 @@ struct ConvertArgs {
     out: PathBuf,
     #[arg(long, help = OUTPUT_FORMATS)]
     to: Option<String>,
+    /// Allow writing GAP's .sg, which holds no weights, from a graph whose weights are not all
+    /// 1 (without it that is refused, since the weights would be lost).
+    #[arg(long)]
+    drop_weights: bool,
 }
 
 /// The writable formats, for `--help` (kept in step with `sssp::io::WRITABLE`).
 const OUTPUT_FORMATS: &str = "Output format when OUT's extension does not tell: bin (.bin, .sssp: binary CSR), \
 gr (.gr: DIMACS), mtx (.mtx: Matrix Market integer general), el (.el, .txt, .edges, .snap: `u v w` \
 lines), wel (.wel: `u v w` lines). Every one keeps the vertex count, the arcs and their weights; a \
-.gz or .xz suffix compresses (binary too). Also GAP's serialized graphs, for running GAP on the same \
-file: sg (.sg: no weights) and wsg (.wsg: i32 weights). METIS cannot be written (it is undirected only).";
+.gz or .xz suffix compresses (binary too; .zst and .bz2 are read, not written). A --to that \
+contradicts OUT's extension is refused. Also GAP's serialized graphs, for running GAP on the same \
+file: sg (.sg: no weights, so weights other than 1 need --drop-weights) and wsg (.wsg: i32 weights). METIS cannot be written (it is undirected only).";
 
 #[derive(Args)]
 struct GenArgs {
@@ -201,6 +209,9 @@ struct GenArgs {
     /// (f32), shifted:LO-HI:P[:SEED] (negative arcs, no negative cycle).
     #[arg(long, default_value = "given")]
     weights: String,
+    /// Allow writing GAP's .sg, which holds no weights, from weights that are not all 1.
+    #[arg(long)]
+    drop_weights: bool,
 }
 
 fn main() -> ExitCode {
@@ -246,8 +257,17 @@ fn exit_code(e: &Error) -> u8 {
 fn run(a: RunArgs) -> Result<()> {
     for p in a.output.iter().chain(&a.trace) {
         out::check_writable(p)?;
-        out::check_not_input(p, &a.graph.graph)?;
     }
+    let outputs: Vec<(&str, &std::path::Path)> =
+        [("-o", &a.output), ("--trace", &a.trace)].into_iter().filter_map(|(f, p)| Some((f, p.as_deref()?))).collect();
+    let inputs = [
+        ("the input graph", Some(a.graph.graph.as_path())),
+        ("the --sources-file", a.solve.sources_file.as_deref()),
+        ("the --targets-file", a.targets_file.as_deref()),
+        ("the --hierarchy file", a.solve.hierarchy.hierarchy.as_deref()),
+    ];
+    let inputs: Vec<(&str, &std::path::Path)> = inputs.into_iter().filter_map(|(f, p)| Some((f, p?))).collect();
+    out::check_distinct(&outputs, &inputs)?;
     if let Some(p) = a.devices {
         return distributed::run(&a, p);
     }
@@ -484,8 +504,9 @@ fn path(a: PathArgs) -> Result<()> {
 fn convert(a: ConvertArgs) -> Result<()> {
     let format = output_format(&a.out, a.to.as_deref())?;
     out::check_writable(&a.out)?;
-    out::check_not_input(&a.out, &a.graph.graph)?;
+    out::check_distinct(&[("OUT", &a.out)], &[("the input graph", &a.graph.graph)])?;
     let g = a.graph.load()?;
+    check_dropped_weights(&g, format, a.drop_weights)?;
     common::write_graph(&g, &a.out, format)?;
     eprintln!("wrote {} ({} vertices, {} arcs)", out::name(&a.out), g.num_vertices(), g.num_arcs());
     Ok(())
@@ -497,6 +518,7 @@ fn gen(a: GenArgs) -> Result<()> {
     let format = output_format(&a.output, a.to.as_deref())?;
     out::check_writable(&a.output)?;
     let g = sssp::generate::generate(&spec, a.seed, weights)?;
+    check_dropped_weights(&g, format, a.drop_weights)?;
     common::write_graph(&g, &a.output, format)?;
     eprintln!(
         "generated {} with seed {}: {} vertices, {} arcs -> {}",
@@ -509,12 +531,49 @@ fn gen(a: GenArgs) -> Result<()> {
     Ok(())
 }
 
+fn edge_list(f: sssp::io::Format) -> bool {
+    matches!(f, sssp::io::Format::EdgeList | sssp::io::Format::WeightedEdgeList)
+}
+
+/// GAP's `.sg` holds no weights: writing one from a graph whose weights are not all 1 loses
+/// them, which `--drop-weights` must ask for (an unweighted input read with its default
+/// random weights included: `--weights unit` makes the graph what the file will hold).
+fn check_dropped_weights(g: &sssp::graph::Graph, format: sssp::io::Format, drop: bool) -> Result<()> {
+    if format == sssp::io::Format::GapSerialized && !drop && g.num_arcs() > 0 && g.weight_range() != Some((1, 1)) {
+        return Err(Error::InvalidArgument(
+            "GAP's .sg holds no weights and this graph's are not all 1: write .wsg to keep them, or pass \
+             --drop-weights (or --weights unit) to write the arcs alone"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 /// The format to write `path` in, from `--to` or the file name, checked before any work: a
-/// name that tells nothing, or a format that cannot be written, is a bad argument (exit 2).
+/// name that tells nothing, a format that cannot be written, a `--to` that contradicts the
+/// name's extension (`out.gr --to mtx` would put Matrix Market in a `.gr` file, which every
+/// reader then takes for DIMACS), or a compression that is read but not written (`.zst`,
+/// `.bz2`) is a bad argument (exit 2). A name without a known extension takes any `--to`.
 fn output_format(path: &std::path::Path, to: Option<&str>) -> Result<sssp::io::Format> {
+    if !out::is_stdout(path) {
+        sssp::io::check_output_name(path)?;
+    }
     let format =
         match to {
-            Some(f) => sssp::io::Format::parse(f)?,
+            Some(f) => {
+                let f = sssp::io::Format::parse(f)?;
+                match sssp::io::Format::from_path(path) {
+                    // `.el` and `.wel` are written alike (`u v w` lines), and read alike.
+                    Some(named) if named != f && !(edge_list(named) && edge_list(f)) && !out::is_stdout(path) => {
+                        return Err(Error::InvalidArgument(format!(
+                            "{}: the name says {named} and --to says {f}: readers would take the file for {named}; \
+                             rename it (or leave --to out)",
+                            path.display()
+                        )))
+                    }
+                    _ => f,
+                }
+            }
             None if out::is_stdout(path) => return Err(Error::InvalidArgument(
                 "standard output (`-`) has no extension to tell the format: pass --to FORMAT (bin, gr, mtx, el, wel)"
                     .into(),

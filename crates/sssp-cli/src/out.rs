@@ -103,19 +103,50 @@ pub fn check_writable(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Refuse to write the output over the input graph: a binary graph is used straight from a
-/// memory map, and truncating the file under it kills the process with SIGBUS
-/// (`sssp convert g.bin g.bin`, found by the fuzzer); a text one would be lost.
-pub fn check_not_input(out: &Path, graph: &Path) -> Result<()> {
-    use std::os::unix::fs::MetadataExt;
-    let (Ok(o), Ok(g)) = (std::fs::metadata(out), std::fs::metadata(graph)) else {
-        return Ok(()); // a new output, or a generated graph: nothing to overwrite
-    };
-    if (o.dev(), o.ino()) == (g.dev(), g.ino()) {
-        return Err(Error::InvalidArgument(format!(
-            "{} is the input graph: write the output to another file",
-            out.display()
-        )));
+/// Refuse to write an output over one of the run's inputs, or two outputs to one file: a
+/// binary graph is used straight from a memory map, and truncating the file under it kills the
+/// process with SIGBUS (`sssp convert g.bin g.bin`, found by the fuzzer); any other input (a
+/// sources file, a trace, a hierarchy) would be lost, and two outputs would overwrite each
+/// other. `outputs` and `inputs` are (what it is, path) pairs, e.g. ("-o", p), ("the input
+/// graph", g), read in messages as "-o P is the input graph"; standard output (`-`) and generated graphs (`gen:`) are no files.
+pub fn check_distinct(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Result<()> {
+    for (k, &(what, out)) in outputs.iter().enumerate() {
+        if is_stdout(out) {
+            continue;
+        }
+        let earlier = outputs[..k].iter().map(|&(w, p)| (format!("the {w} output"), p));
+        let mut all = inputs.iter().map(|&(w, p)| (w.to_string(), p)).chain(earlier);
+        if let Some((other, _)) = all.find(|(_, other)| same_file(out, other)) {
+            return Err(Error::InvalidArgument(format!(
+                "{what} {} is {other}: write the output to another file",
+                out.display()
+            )));
+        }
     }
     Ok(())
+}
+
+/// Whether `a` and `b` name one file: the same device and inode when both exist (links and
+/// different spellings of one path included), else the same absolute path once the directory
+/// part is resolved (an output not yet created).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if is_stdout(a) || is_stdout(b) || b.to_str().is_some_and(|s| s.starts_with("gen:")) {
+        return false;
+    }
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(x), Ok(y)) => (x.dev(), x.ino()) == (y.dev(), y.ino()),
+        (Err(_), Err(_)) => resolved(a).is_some_and(|x| resolved(b) == Some(x)),
+        _ => false,
+    }
+}
+
+/// `p` with its directory canonicalized (the file itself may not exist yet).
+fn resolved(p: &Path) -> Option<PathBuf> {
+    let name = p.file_name()?;
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(dir).ok()?.join(name))
 }

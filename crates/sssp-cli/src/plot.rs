@@ -50,6 +50,9 @@ struct Trace {
 const REQUIRED: [&str; 4] = ["iter", "frontier", "arcs", "micros"];
 const OPTIONAL: [&str; 3] = ["bucket", "far", "slots"];
 const PANEL_HEIGHT: u32 = 280;
+/// The largest trace read (64 MiB): about a million iterations, more than a plot can show.
+/// Anything longer (`/dev/zero`) is refused at this size instead of filling memory.
+const TRACE_LIMIT: u64 = 64 << 20;
 const TITLE_HEIGHT: u32 = 40;
 const WIDTH: u32 = 960;
 
@@ -61,6 +64,8 @@ pub fn plot(a: PlotArgs) -> Result<()> {
             a.traces.len()
         )));
     }
+    let inputs: Vec<(&str, &Path)> = a.traces.iter().map(|p| ("a trace to draw", p.as_path())).collect();
+    crate::out::check_distinct(&[("-o", &a.output)], &inputs)?;
     let traces = a.traces.iter().map(|p| read_trace(p)).collect::<Result<Vec<_>>>()?;
     let titles: Vec<String> = if a.label.is_empty() {
         a.traces.iter().map(|p| p.file_stem().unwrap_or(p.as_os_str()).to_string_lossy().into_owned()).collect()
@@ -77,7 +82,10 @@ pub fn plot(a: PlotArgs) -> Result<()> {
 }
 
 fn read_trace(path: &Path) -> Result<Trace> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::sources::read_bounded(path, TRACE_LIMIT)?;
+    let text = String::from_utf8(text).map_err(|e| {
+        Error::parse(path, 0, format!("not UTF-8 text (byte {}): not a trace", e.utf8_error().valid_up_to()))
+    })?;
     let mut lines = text.lines().zip(1u64..).map(|(l, n)| (n, l.trim_end_matches('\r')));
     let header_help = "expected the header iter,frontier,arcs,micros[,bucket,far,slots] (from `sssp run --trace`)";
     let header: Vec<&str> = match lines.next() {

@@ -1,6 +1,7 @@
 //! `--sources-file FILE`: explicit sources, one vertex id per line, for `run` and `bench` (so a
 //! benchmark can use the same sources as another system's).
 
+use std::io::Read;
 use std::path::Path;
 
 use sssp::{Error, Result};
@@ -9,7 +10,7 @@ use sssp::{Error, Result};
 /// A line that is not a single 32-bit id is a parse error naming the file and line (exit 4);
 /// whether each id is a vertex of the graph is checked later, like `--source`.
 pub fn read(path: &Path) -> Result<Vec<u32>> {
-    let text = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let text = read_bounded(path, IDS_LIMIT)?;
     let mut out = Vec::new();
     for (k, line) in text.split(|&c| c == b'\n').enumerate() {
         let line = line.trim_ascii();
@@ -32,6 +33,29 @@ pub fn read(path: &Path) -> Result<Vec<u32>> {
         return Err(Error::parse(path, 0, "no source ids in the file"));
     }
     Ok(out)
+}
+
+/// The largest id file read (`--sources-file`, `--targets-file`): 256 MiB, some 25 million
+/// ids. Anything longer (`/dev/zero`, a mistaken graph file) is refused at this size instead
+/// of filling memory.
+pub const IDS_LIMIT: u64 = 256 << 20;
+
+/// The whole of an auxiliary file (ids, a trace), refused with a parse error once it passes
+/// `limit` bytes. Pipes and process substitution are read like files; a fifo without a writer
+/// waits for one, as any reader of it does.
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    let io = |e| Error::io(path, e);
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut text = Vec::new();
+    file.take(limit + 1).read_to_end(&mut text).map_err(io)?;
+    if text.len() as u64 > limit {
+        return Err(Error::parse(
+            path,
+            0,
+            format!("longer than {limit} bytes: too long for this file (is it the right one?)"),
+        ));
+    }
+    Ok(text)
 }
 
 /// `--source` ids followed by those of `--sources-file`, if any.
@@ -74,5 +98,18 @@ mod tests {
         assert!(msg.len() < 200, "{} bytes: {}", msg.len(), &msg[..200]);
         assert!(msg.contains(":2:") && msg.contains("999..."), "{msg}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A file longer than the bound is refused at the bound, not read to its end: `/dev/zero`
+    /// has no end.
+    #[test]
+    fn reads_are_bounded() {
+        let e = read_bounded(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+        assert!(
+            matches!(e, Error::Parse { line: 0, .. }) && e.to_string().contains("longer than 1048576 bytes"),
+            "{e}"
+        );
+        let e = read(Path::new("/dev/zero")).unwrap_err().to_string();
+        assert!(e.contains("longer than 268435456 bytes"), "{e}");
     }
 }

@@ -254,14 +254,15 @@ fn block_loop_rows_and_refusals() {
 
 #[test]
 fn empty_graph_is_an_error_not_a_silent_success() {
-    // Bad input (exit 4) that names the file, for every command that needs a source.
+    // A usage error (exit 2: an empty file is a graph, with no source to solve from) that
+    // names the file, for every command that needs a source.
     for (name, content) in [("empty.gr", "p sp 0 0\n"), ("empty.el", ""), ("comments.el", "# nothing\n")] {
         let g = tmp(name);
         std::fs::write(&g, content).unwrap();
         for cmd in [&["run", s(&g)][..], &["bench", s(&g)], &["path", s(&g), "-s", "0", "-t", "0"]] {
             let o = sssp(&[cmd, &["--device", "cpu"]].concat());
             let err = text(&o).1;
-            assert_eq!(o.status.code(), Some(4), "{cmd:?}: {err}");
+            assert_eq!(o.status.code(), Some(2), "{cmd:?}: {err}");
             assert!(err.contains(&format!("{}: the graph has no vertices", s(&g))), "{cmd:?}: {err}");
         }
     }
@@ -440,7 +441,8 @@ fn generators_too_big_for_the_limit_are_refused_at_once() {
 /// 256 copies of one member) must end as out of host memory (exit 5) once the text outgrows
 /// what the process may have, not as an I/O error (exit 4, "out of memory"), an abort or the
 /// OOM killer. Each growth of the buffer is checked against memory first; and a stream that
-/// expands past 200 times its size is refused there as a bomb (exit 4, `io::EXPANSION`).
+/// expands past 100 times the compressed bytes read (at least 256 MiB) is refused there as a
+/// bomb (exit 4, `io::EXPANSION`).
 #[cfg(target_os = "linux")]
 #[test]
 fn decompression_beyond_memory_is_out_of_host_memory() {
@@ -450,11 +452,11 @@ fn decompression_beyond_memory_is_out_of_host_memory() {
     let member = z.finish().unwrap();
     let g = tmp("bomb.gr.gz");
     std::fs::write(&g, member.repeat(256)).unwrap();
-    // 2 GiB from 2 MB: past the expansion limit (200x, 418 MB), so under a 400 MB limit the
-    // memory rule refuses it first (exit 5), and without a limit the expansion rule (exit 4).
+    // 2 GiB from 2 MB: past the expansion limit (the 256 MiB floor), so under a 250 MB limit
+    // the memory rule refuses it first (exit 5), and without a limit the expansion rule (exit 4).
     for cmd in [&["info", s(&g)][..], &["run", s(&g), "-s", "0", "--device", "cpu"]] {
         let t = std::time::Instant::now();
-        let o = sssp_limited(400_000, cmd);
+        let o = sssp_limited(250_000, cmd);
         let err = text(&o).1;
         assert_eq!(o.status.code(), Some(5), "{cmd:?}: {err}");
         assert!(err.contains("out of host memory"), "{err}");
@@ -463,7 +465,7 @@ fn decompression_beyond_memory_is_out_of_host_memory() {
         let o = sssp(cmd);
         let err = text(&o).1;
         assert_eq!(o.status.code(), Some(4), "{cmd:?}: {err}");
-        assert!(err.contains("decompression bomb") && err.contains("200x"), "{err}");
+        assert!(err.contains("decompression bomb") && err.contains("100x"), "{err}");
         assert!(t.elapsed().as_secs() < 10, "{cmd:?}");
     }
 }

@@ -48,6 +48,12 @@ const FLAG_TABLE: u32 = 1;
 const FLAG_SATURATED: u32 = 2;
 const HEADER_LEN: u64 = 104;
 
+/// Why a hierarchy path that is not a regular file is refused: the file is read at the length
+/// its header implies and written by a rename into place, which neither a fifo nor a device
+/// (nor standard input) can be.
+pub(crate) const NOT_REGULAR: &str =
+    "not a regular file: a hierarchy file is read at the length its header implies and written by renaming into place";
+
 /// A 64-bit fingerprint of a graph's CSR as the engines see it (sizes, offsets, targets, the
 /// engine weights and their metric): a hierarchy file names the graph it was built from.
 pub fn fingerprint(g: &Graph) -> u64 {
@@ -249,10 +255,15 @@ impl Hierarchy {
 
     /// Read a hierarchy of `g` written by [`Hierarchy::write`] (see the module doc for what is
     /// checked). Errors: [`Error::Io`], [`Error::Parse`] (line 0) for anything that is not a
-    /// sound hierarchy of `g`, [`Error::OutOfHostMemory`].
+    /// sound hierarchy of `g` (a path that is not a regular file included: a fifo or a device
+    /// is refused before it is opened, since opening a fifo waits for a writer for ever),
+    /// [`Error::OutOfHostMemory`].
     pub fn read(g: &Graph, path: &Path) -> Result<Hierarchy> {
         let bad = |msg: String| Error::Parse { path: path.into(), line: 0, msg };
         let io = |e| Error::io(path, e);
+        if !std::fs::metadata(path).map_err(io)?.is_file() {
+            return Err(bad(NOT_REGULAR.into()));
+        }
         let file = File::open(path).map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
         let mut r = BufReader::new(file);

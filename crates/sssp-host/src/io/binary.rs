@@ -123,10 +123,15 @@ fn write_to<W: Write>(g: &Graph, out: &mut W) -> std::io::Result<()> {
     out.write_all(&pad[..padding(weight_bytes.len())])
 }
 
-/// Open a binary graph by memory-mapping it (see the module docs for what is checked).
+/// Open a binary graph by memory-mapping it (see the module docs for what is checked). A
+/// compressed file, or a stream (standard input for `-`, a fifo), is read into an anonymous map
+/// first, no further than its header's length.
 pub fn open(path: &Path) -> Result<Graph> {
     refuse_big_endian()?;
     let io = |e| Error::io(path, e);
+    if !super::source::rereadable(path) {
+        return open_copied(path);
+    }
     let file = File::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     if len < HEADER_LEN as u64 {
@@ -137,8 +142,8 @@ pub fn open(path: &Path) -> Result<Graph> {
         use std::io::Read;
         (&file).read_exact(&mut head).map_err(io)?;
     }
-    if head.starts_with(&[0x1f, 0x8b]) || head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
-        return open_compressed(path);
+    if super::Compression::sniff(&head) != super::Compression::None {
+        return open_copied(path);
     }
     // SAFETY: the map is read-only and private to this process; the file changing underneath is
     // the documented caveat of memory-mapped files (see the module docs).
@@ -146,9 +151,16 @@ pub fn open(path: &Path) -> Result<Graph> {
     from_map(path, Arc::new(map))
 }
 
-/// A compressed binary graph: decompress into an anonymous map, then use it like a file map.
-fn open_compressed(path: &Path) -> Result<Graph> {
-    let bytes = super::read_bytes(path, false)?;
+/// The length a header declares, for reading a stream no further ([`super::Shape::Binary`]).
+fn declared_len(head: &[u8]) -> Option<u64> {
+    let h = Header::read(head).ok()?;
+    Some(Layout::of(h.n, h.m)?.end)
+}
+
+/// A compressed or streamed binary graph: read into an anonymous map, then used like a file map.
+fn open_copied(path: &Path) -> Result<Graph> {
+    let shape = super::Shape::Binary { header: HEADER_LEN, len: declared_len };
+    let bytes = super::read_bytes(path, false, shape)?;
     if bytes.len() < HEADER_LEN {
         return Err(corrupt(path, format!("truncated: {} bytes, but the header alone is {HEADER_LEN}", bytes.len())));
     }

@@ -3,7 +3,9 @@
 //! - Ids are 0-based; the vertex count is the largest id plus one, unless a comment line
 //!   `# vertices: N` before the first edge declares it (what our writer emits, so isolated
 //!   vertices above the largest id survive a round trip); then every id must be below `N`.
-//!   An empty list without that line is a graph with no vertices.
+//!   The word is matched in any case (`# Vertices: N`). Such a line after the first edge, or a
+//!   second one, is an error at its line rather than a comment: either would otherwise be
+//!   ignored without a word. An empty list without that line is a graph with no vertices.
 //! - Sparse ids are refused: a largest id that implies, or a `# vertices: N` line that declares,
 //!   more than `16 * (edges + 1) + 1024` vertices (SNAP dumps with ids like 400000000 for a
 //!   handful of edges) is an error naming its line, because every vertex costs memory and time
@@ -48,6 +50,8 @@ struct Part {
     err: Option<ErrAt>,
     /// A line with a real (non-integer) weight was met: the file must be read in real mode.
     real_seen: bool,
+    /// Position of the chunk's last `# vertices:` line, if any.
+    decl: Option<usize>,
 }
 
 pub(super) fn parse(
@@ -80,6 +84,14 @@ pub(super) fn parse(
         }
     }
 
+    // A declaration after the first edge would be silently ignored: say where it must be.
+    let first_edge = parts.iter().find_map(|p| p.first.map(|(pos, _)| pos));
+    if let (Some(edge), Some(at)) = (first_edge, parts.iter().filter_map(|p| p.decl).max()) {
+        if at > edge {
+            let msg = "a `# vertices: N` line after the first edge: it declares the count only before the edges";
+            return Err(ErrAt::parse(at, msg).into_error(path, text));
+        }
+    }
     let arcs: u64 = parts.iter().map(|p| p.src.len() as u64).sum();
     let max_id = parts.iter().filter_map(|p| p.max_id).max();
     let num_vertices = match declared_vertices(text, start).map_err(|e| e.into_error(path, text))? {
@@ -113,31 +125,43 @@ pub(super) fn parse(
 /// The comment line that declares the vertex count, as our writer emits it.
 const DECLARE: &[u8] = b"vertices:";
 
-/// `# vertices: N` (or `%`) among the comment and blank lines before the first edge line: N and
-/// the line's offset. A malformed count on such a line is an error; other comments are ignored.
+/// The count of a comment line that declares the vertex count, `# vertices: N` as our writer
+/// emits it (or `%`, any case, any blanks): the text after the colon. `None` for any other line.
+fn declaration(line: &[u8]) -> Option<&[u8]> {
+    let body = line.trim_ascii_start();
+    let rest = body.strip_prefix(b"#").or_else(|| body.strip_prefix(b"%"))?.trim_ascii_start();
+    let (word, count) = rest.split_at_checked(DECLARE.len())?;
+    word.eq_ignore_ascii_case(DECLARE).then_some(count)
+}
+
+/// `# vertices: N` (see [`declaration`]) among the comment and blank lines before the first
+/// edge line: N and the line's offset. A malformed count, or a second such line, is an error
+/// (which one would hold is not for the reader to guess); other comments are ignored.
 fn declared_vertices(text: &[u8], start: usize) -> Result<Option<(u64, usize)>, ErrAt> {
     let mut pos = start;
+    let mut found = None;
     while pos < text.len() {
         let line = line_at(text, pos);
-        let body = line.trim_ascii_start();
-        match body.first() {
+        match line.trim_ascii_start().first() {
             None => {}
             Some(b'#' | b'%') => {
-                let rest = body[1..].trim_ascii_start();
-                if let Some(count) = rest.strip_prefix(DECLARE) {
-                    let tok = count.trim_ascii();
-                    let n = header_count(tok, "declared vertex count", pos)?;
+                if let Some(count) = declaration(line) {
+                    if let Some((_, first)) = found {
+                        let msg = format!("a second `# vertices:` line (the first is line {})", line_of(text, first));
+                        return Err(ErrAt::parse(pos, msg));
+                    }
+                    let n = header_count(count.trim_ascii(), "declared vertex count", pos)?;
                     if n > MAX_VERTICES {
                         return Err(ErrAt::parse(pos, format!("declared vertex count {n} exceeds {MAX_VERTICES}")));
                     }
-                    return Ok(Some((n, pos)));
+                    found = Some((n, pos));
                 }
             }
-            Some(_) => return Ok(None),
+            Some(_) => break,
         }
         pos = line_end(text, pos);
     }
-    Ok(None)
+    Ok(found)
 }
 
 /// Offset of the first edge line whose ids satisfy `hit` (only for error messages; the text
@@ -170,6 +194,7 @@ fn parse_chunk(b: &[u8], base: usize, require_weights: bool, real: bool) -> Part
         max_id: None,
         err: None,
         real_seen: false,
+        decl: None,
     };
     if let Err(e) = fill(&mut p, b, base, require_weights, cap, real) {
         p.err = Some(e);
@@ -222,6 +247,9 @@ fn fill(p: &mut Part, b: &[u8], base: usize, require_weights: bool, cap: usize, 
                 continue;
             }
             b'#' | b'%' => {
+                if declaration(line_at(b, s.pos() - base)).is_some() {
+                    p.decl = Some(s.pos());
+                }
                 s.skip_line();
                 continue;
             }
@@ -416,8 +444,15 @@ mod tests {
         assert_eq!(line, 3);
         assert!(msg.contains("not below the declared vertex count 3"), "{msg}");
         assert_eq!(parse_line(el("# vertices: x\n0 1\n")).0, 1);
-        // Only before the first edge: later it is an ordinary comment.
-        assert_eq!(el("0 1\n# vertices: 9\n").unwrap().num_vertices, 2);
+        // Only before the first edge, once, in any case.
+        let (line, msg) = parse_line(el("0 1\n# vertices: 9\n"));
+        assert!(line == 2 && msg.contains("after the first edge"), "{line}: {msg}");
+        let (line, msg) = parse_line(el("# vertices: 4\n# vertices: 5\n0 1\n"));
+        assert!(line == 2 && msg.contains("second `# vertices:` line (the first is line 1)"), "{line}: {msg}");
+        assert_eq!(el("# Vertices: 6\n0 1\n").unwrap().num_vertices, 6);
+        assert_eq!(el("#VERTICES:3\n").unwrap().num_vertices, 3);
+        // Other comments anywhere are comments.
+        assert_eq!(el("0 1\n# vertex count: 9\n").unwrap().num_vertices, 2);
     }
 
     #[test]

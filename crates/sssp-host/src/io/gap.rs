@@ -27,7 +27,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::{read_bytes, with_options, LoadOptions, Sink};
+use super::{read_bytes, with_options, LoadOptions, Shape, Sink};
 use crate::error::{Error, Result};
 use crate::graph::{Buf, EdgeList, Graph, Weights, MAX_VERTICES};
 
@@ -36,7 +36,8 @@ const HEADER: usize = 17;
 
 /// Read a `.sg` (`weighted = false`) or `.wsg` file (compressed or not).
 pub fn read(path: &Path, weighted: bool, opts: &LoadOptions) -> Result<Graph> {
-    let bytes = read_bytes(path, opts.progress)?;
+    let shape = Shape::Binary { header: HEADER, len: if weighted { declared_len::<8> } else { declared_len::<4> } };
+    let bytes = read_bytes(path, opts.progress, shape)?;
     let bad = |msg: String| Error::parse(path, 0, msg);
     if bytes.len() < HEADER {
         return Err(bad(format!("truncated: {} bytes, but a GAP serialized graph's header is {HEADER}", bytes.len())));
@@ -81,7 +82,11 @@ pub fn read(path: &Path, weighted: bool, opts: &LoadOptions) -> Result<Graph> {
     if let Some(e) = targets.par_iter().position_first(|&v| v as usize >= n) {
         return Err(bad(format!("arc {e} goes to vertex {}: not below n = {n}", targets[e] as i32)));
     }
-    if !weighted {
+    let w: Option<Vec<i32>> = weighted.then(|| body.par_chunks_exact(8).map(|b| int(&b[4..])).collect());
+    if !directed {
+        unmatched_arc(&offsets, &targets, w.as_deref()).map_or(Ok(()), |msg| Err(bad(msg)))?;
+    }
+    let Some(w) = w else {
         // No weights: the unweighted formats' rule. An undirected file's edge is listed from
         // both ends; keep one listing (tail <= head) and let the build double it, so that both
         // arcs get the same generated weight.
@@ -97,8 +102,7 @@ pub fn read(path: &Path, weighted: bool, opts: &LoadOptions) -> Result<Graph> {
         }
         let edges = EdgeList { num_vertices: n as u32, src, dst, weights: None, undirected: !directed, real: false };
         return edges.into_graph(opts.weights, opts.symmetrize);
-    }
-    let w: Vec<i32> = body.par_chunks_exact(8).map(|b| int(&b[4..])).collect();
+    };
     let weights = if w.par_iter().any(|&x| x < 0) {
         Weights::Signed(Buf::Owned(w))
     } else {
@@ -106,6 +110,65 @@ pub fn read(path: &Path, weighted: bool, opts: &LoadOptions) -> Result<Graph> {
     };
     let g = Graph::from_csr(Buf::Owned(offsets), Buf::Owned(targets), weights)?.with_both_ways(!directed);
     with_options(g, opts)
+}
+
+/// An undirected file lists every edge from both ends: the arcs `u -> v` with `u < v` must be
+/// those with `u > v` reversed, weights included (self loops pair with nothing). A file whose
+/// rows disagree is not the undirected graph it says it is, and keeping one listing of each
+/// edge would silently drop or invent arcs: the first unmatched arc, described, or `None`.
+fn unmatched_arc(offsets: &[u64], targets: &[u32], weights: Option<&[i32]>) -> Option<String> {
+    let n = offsets.len() - 1;
+    let arcs = |down: bool| -> Vec<(u32, u32, i32)> {
+        let mut v: Vec<(u32, u32, i32)> = (0..n)
+            .into_par_iter()
+            .flat_map_iter(|u| {
+                let (lo, hi) = (offsets[u] as usize, offsets[u + 1] as usize);
+                (lo..hi).filter_map(move |e| {
+                    let (u, t) = (u as u32, targets[e]);
+                    let w = weights.map_or(0, |w| w[e]);
+                    match down {
+                        false if u < t => Some((u, t, w)),
+                        true if u > t => Some((t, u, w)),
+                        _ => None,
+                    }
+                })
+            })
+            .collect();
+        v.par_sort_unstable();
+        v
+    };
+    let (up, down) = (arcs(false), arcs(true));
+    let differ = up.iter().zip(&down).position(|(a, b)| a != b).unwrap_or(up.len().min(down.len()));
+    if differ == up.len() && up.len() == down.len() {
+        return None;
+    }
+    // The smaller of the two at the first difference is the arc without its reverse.
+    let (a, b) = (up.get(differ), down.get(differ));
+    let (u, v, w) = match (a, b) {
+        (Some(a), Some(b)) if a < b => *a,
+        (_, Some(&(t, u, w))) => (u, t, w),
+        (Some(a), None) => *a,
+        (None, None) => return None,
+    };
+    let weight = weights.map(|_| format!(" of weight {w}")).unwrap_or_default();
+    Some(format!(
+        "the header says undirected, but arc {u} -> {v}{weight} is not listed as {v} -> {u}{weight} too \
+         (an undirected file lists every edge in both endpoints' rows)"
+    ))
+}
+
+/// The length a header declares with `EACH` bytes per arc entry, for reading a stream no
+/// further ([`Shape::Binary`]); `None` for a header that is no GAP header (the reader says why).
+fn declared_len<const EACH: u128>(head: &[u8]) -> Option<u64> {
+    let directed = match head[0] {
+        0 => false,
+        1 => true,
+        _ => return None,
+    };
+    let word = |at: usize| i64::from_le_bytes(head[at..at + 8].try_into().expect("8 bytes"));
+    let (m, n) = (u128::try_from(word(1)).ok()?, u128::try_from(word(9)).ok()?);
+    let half = 8 * (n + 1) + EACH * m;
+    u64::try_from(HEADER as u128 + if directed { 2 * half } else { half }).ok()
 }
 
 /// Write `g` as `.sg` (`weighted = false`: the weights are dropped) or `.wsg`. A graph built
@@ -237,5 +300,34 @@ mod tests {
         }
         assert_eq!(b, want);
         std::fs::remove_file(&p).unwrap();
+    }
+
+    /// An undirected file whose rows disagree is refused, naming the arc without its reverse;
+    /// one whose rows agree (weights included) loads.
+    #[test]
+    fn undirected_rows_must_agree() {
+        // 3 vertices; rows: 0: [1], 1: [0, 2], 2: [] -- 1 -> 2 has no 2 -> 1.
+        let offsets = [0u64, 1, 3, 3];
+        let targets = [1u32, 0, 2];
+        let msg = unmatched_arc(&offsets, &targets, None).expect("refused");
+        assert!(msg.contains("arc 1 -> 2 is not listed as 2 -> 1"), "{msg}");
+        assert_eq!(unmatched_arc(&[0, 1, 2], &[1, 0], None), None);
+        // Both listings, but weights 5 and 6: not one edge.
+        let msg = unmatched_arc(&[0, 1, 2], &[1, 0], Some(&[5, 6])).expect("refused");
+        assert!(msg.contains("arc 0 -> 1 of weight 5"), "{msg}");
+        assert_eq!(unmatched_arc(&[0, 2, 3], &[0, 1, 0], Some(&[9, 4, 4])), None, "a self loop pairs with nothing");
+        // Through a file: the reader refuses it with a parse error.
+        let mut b = vec![0u8];
+        for x in [3i64, 3, 0, 1, 3, 3] {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        for v in [1i32, 0, 2] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        let p = tmp("asym.sg");
+        std::fs::write(&p, b).unwrap();
+        let r = read(&p, false, &LoadOptions::default());
+        std::fs::remove_file(&p).unwrap();
+        assert!(matches!(r, Err(Error::Parse { ref msg, .. }) if msg.contains("says undirected")), "{r:?}");
     }
 }

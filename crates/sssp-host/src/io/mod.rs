@@ -27,13 +27,18 @@
 //!
 //! **Writing.** [`write_text`] writes every format in [`WRITABLE`] (all but METIS) so that reading
 //! the file back gives the same graph: vertex count, arcs in CSR order, weights and their
-//! signedness. A `.gz` / `.xz` suffix compresses, binary files included.
+//! signedness. A `.gz` / `.xz` suffix compresses, binary files included; `.zst` and `.bz2`
+//! are refused ([`check_output_name`]).
 //!
-//! **Compression.** A `.gz` or `.xz` suffix is stripped before the format is told from the name;
-//! the data itself is recognised by its magic bytes, so a compressed file with a plain name also
-//! loads. Compressed inputs are decompressed to memory, then parsed like any other text.
+//! **Compression and streams.** A `.gz`, `.xz`, `.zst` or `.bz2` suffix is stripped before
+//! the format is told from the name; the data itself is recognised by its magic bytes, so a
+//! compressed file with a plain name also loads. The path `-` is standard input, and any input
+//! that is not a regular file with a length (a fifo, `/dev/stdin`, process substitution, a
+//! `/proc` file) is read as a stream, never seeked. Compressed inputs and streams are read into
+//! memory within the bounds of [`EXPANSION`] (see `source.rs`), then parsed like any other
+//! text. `.gz` and `.xz` are also written; `.zst` and `.bz2` are read only.
 //!
-//! **Speed.** A plain text file is memory-mapped (a compressed one is decompressed into memory)
+//! **Speed.** A plain text file is memory-mapped (a compressed one or a stream is read into memory)
 //! and cut into line-aligned chunks, several per thread. The chunks are parsed in parallel with
 //! hand-written byte-level integer parsing into per-chunk vectors, which are then concatenated in
 //! file order (also in parallel). A header (DIMACS `p` line, Matrix Market banner and size line,
@@ -66,10 +71,15 @@ mod edgelist;
 pub mod gap;
 mod metis;
 mod mtx;
+mod source;
 mod text;
 
+use source::Compression;
+pub(crate) use source::{read_bytes, Shape};
+pub use source::{EXPANSION, EXPANSION_FLOOR};
+
 use std::fs::File;
-use std::io::{BufReader, BufWriter, IsTerminal, Read, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::path::Path;
 
 use crate::error::{Error, Result};
@@ -97,11 +107,11 @@ pub enum Format {
 }
 
 impl Format {
-    /// The format for a file name's extension, after stripping `.gz` / `.xz`.
+    /// The format for a file name's extension, after stripping `.gz`, `.xz`, `.zst` or `.bz2`.
     pub fn from_path(p: &Path) -> Option<Format> {
         // Only the extension must be text: the rest of a (Unix) file name may be any bytes.
         let name = p.file_name()?.to_string_lossy().to_ascii_lowercase();
-        let name = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".xz")).unwrap_or(&name);
+        let name = [".gz", ".xz", ".zst", ".bz2"].iter().find_map(|c| name.strip_suffix(c)).unwrap_or(&name);
         let (_, ext) = name.rsplit_once('.')?;
         Some(match ext {
             "gr" => Format::Dimacs,
@@ -266,21 +276,31 @@ pub fn read_graph(path: &Path, opts: &LoadOptions) -> Result<Graph> {
         Format::GapSerialized | Format::GapWeighted => return gap::read(path, format == Format::GapWeighted, opts),
         _ => {}
     }
-    let bytes = read_bytes(path, opts.progress)?;
+    let bytes = read_bytes(path, opts.progress, Shape::Text)?;
     let parsed = parse_any(path, &bytes, format, opts)?;
-    drop(bytes);
+    // A file is read again for the line of a weight error (an error path only); a stream
+    // cannot be, so its text is kept until the graph is built.
+    let kept = if source::rereadable(path) {
+        drop(bytes);
+        None
+    } else {
+        Some(bytes)
+    };
     // A list whose parser already generated weights (see the module docs) is built as returned.
     let spec = if parsed.weights_final { WeightSpec::AsGiven } else { opts.weights };
-    parsed.edges.into_graph(spec, opts.symmetrize).map_err(|e| at_edge_line(path, format, e))
+    parsed.edges.into_graph(spec, opts.symmetrize).map_err(|e| at_edge_line(path, format, e, kept.as_deref()))
 }
 
 /// A weight range error of the graph's build as a parse error at the edge's line: the range is
 /// only known once every weight is (one negative weight makes them all `i32`), so the parsers
 /// cannot tell, and the file is read again to find the line (an error path only).
-fn at_edge_line(path: &Path, format: Format, e: Error) -> Error {
+fn at_edge_line(path: &Path, format: Format, e: Error, kept: Option<&[u8]>) -> Error {
     let Error::WeightOutOfRange { edge, weight, kind, .. } = e else { return e };
     let msg = format!("weight {weight} does not fit in {kind}");
-    let line = read_bytes(path, false).ok().and_then(|t| edge_line(&t, format, edge));
+    let line = match kept {
+        Some(t) => edge_line(t, format, edge),
+        None => read_bytes(path, false, Shape::Text).ok().and_then(|t| edge_line(&t, format, edge)),
+    };
     Error::parse(path, line.unwrap_or(0), msg)
 }
 
@@ -336,7 +356,7 @@ pub fn read_edge_list(path: &Path, opts: &LoadOptions) -> Result<EdgeList> {
     if format.is_binary() {
         return Err(binary_is_not_text(path));
     }
-    let bytes = read_bytes(path, opts.progress)?;
+    let bytes = read_bytes(path, opts.progress, Shape::Text)?;
     Ok(parse_any(path, &bytes, format, opts)?.edges)
 }
 
@@ -455,202 +475,6 @@ pub(crate) fn twin_weight_rule(spec: WeightSpec, file_has_weights: bool) -> Opti
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reading and decompression
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Compression {
-    None,
-    Gzip,
-    Xz,
-}
-
-impl Compression {
-    /// By magic bytes: gzip `1f 8b`, xz `fd 37 7a 58 5a 00`.
-    fn sniff(head: &[u8]) -> Compression {
-        if head.starts_with(&[0x1f, 0x8b]) {
-            Compression::Gzip
-        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
-            Compression::Xz
-        } else {
-            Compression::None
-        }
-    }
-
-    /// By name, for writing.
-    fn from_name(path: &Path) -> Compression {
-        let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default().to_ascii_lowercase();
-        if name.ends_with(".gz") {
-            Compression::Gzip
-        } else if name.ends_with(".xz") {
-            Compression::Xz
-        } else {
-            Compression::None
-        }
-    }
-}
-
-/// A whole input text: a read-only map of a plain file, or the decompressed bytes of a compressed
-/// one.
-pub(crate) enum Text {
-    Mapped(memmap2::Mmap),
-    Owned(Vec<u8>),
-}
-
-impl std::ops::Deref for Text {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Text::Mapped(m) => m,
-            Text::Owned(v) => v,
-        }
-    }
-}
-
-/// The whole file, decompressed if its magic bytes say so.
-///
-/// A plain file is memory-mapped rather than read: parsing straight from the page cache saves a
-/// copy and the page faults of a private buffer as large as the file (about a fifth of the load
-/// time of a large edge list). The usual caveat of maps applies: truncating the file while it is
-/// being parsed is undefined behaviour.
-pub(crate) fn read_bytes(path: &Path, progress: bool) -> Result<Text> {
-    let io = |e| Error::io(path, e);
-    let mut file = File::open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    let mut head = [0u8; 6];
-    let head_len = read_head(&mut file, &mut head).map_err(io)?;
-    let kind = Compression::sniff(&head[..head_len]);
-    if kind == Compression::None {
-        if len == 0 {
-            return Ok(Text::Owned(Vec::new()));
-        }
-        // SAFETY: read-only private map; see the caveat above.
-        let map = unsafe { memmap2::MmapOptions::new().populate().map(&file) }.map_err(io)?;
-        return Ok(Text::Mapped(map));
-    }
-    use std::io::Seek;
-    file.rewind().map_err(io)?;
-    let bar = Progress::new(progress, len, "reading");
-    let reader = BufReader::with_capacity(1 << 20, Counted { inner: file, progress: &bar });
-    let limit = expansion_limit(len);
-    let res = match kind {
-        Compression::Gzip => read_all(flate2::bufread::MultiGzDecoder::new(reader), limit),
-        _ => read_all(xz2::bufread::XzDecoder::new_multi_decoder(reader), limit),
-    };
-    bar.finish();
-    let what = if kind == Compression::Gzip { "gzip" } else { "xz" };
-    match res {
-        Ok(out) => Ok(Text::Owned(out)),
-        Err(Unread::Memory(e)) => Err(e),
-        Err(Unread::Expands) => Err(Error::parse(
-            path,
-            0,
-            format!(
-                "{what} data expands past {limit} bytes, {EXPANSION}x its {len} (a decompression bomb, or a \
-                 graph to decompress first: a plain file is read in place, without a copy in memory)"
-            ),
-        )),
-        // Bad compressed data is a property of the file, not of the system: report it as such.
-        Err(Unread::Io(e)) if is_data_error(&e) => {
-            Err(Error::parse(path, 0, format!("corrupt or truncated {what} data: {e}")))
-        }
-        Err(Unread::Io(e)) => Err(io(e)),
-    }
-}
-
-/// Compressed input may expand to at most this many times its size, or [`EXPANSION_FLOOR`],
-/// whichever is more, before it is refused. Graph text compresses 4-6x with gzip (NY's DIMACS file: 3.9x)
-/// and up to about 26x with xz on the most regular generated graphs (a unit-weight 1000x1000
-/// grid edge list); a few megabytes that expand to gigabytes (gzip reaches about 1000x on blank
-/// lines) are a bomb, not a graph, and would otherwise cost their whole expansion in memory and
-/// time before the parser could refuse them. A real graph past the limit is read
-/// decompressed: plain files are mapped in place.
-pub const EXPANSION: u64 = 200;
-
-/// Compressed files may always expand to this much (256 MiB), whatever their ratio: small
-/// files of any ratio are read, and what a refusal costs stays under a few hundred megabytes
-/// and a fraction of a second (the fuzzer's bound: 1 GB and 2 s).
-pub const EXPANSION_FLOOR: u64 = 256 << 20;
-
-/// The most bytes a compressed file of `len` bytes may expand to ([`EXPANSION`],
-/// [`EXPANSION_FLOOR`]).
-fn expansion_limit(len: u64) -> u64 {
-    len.saturating_mul(EXPANSION).max(EXPANSION_FLOOR)
-}
-
-/// Why [`read_all`] stopped short.
-enum Unread {
-    /// The text would outgrow memory: [`Error::OutOfHostMemory`].
-    Memory(Error),
-    /// The text would pass the expansion limit.
-    Expands,
-    /// The reader failed.
-    Io(std::io::Error),
-}
-
-/// Everything `r` gives, in a buffer whose every growth is first checked against the memory
-/// this process may have ([`crate::mem::check_fits`]) and then reserved fallibly: a few
-/// megabytes of compressed input can expand to more than the machine holds, which must end as
-/// [`Error::OutOfHostMemory`] (exit 5), not as an abort, an `io` error or the OOM killer.
-/// More than `limit` bytes in all is [`Unread::Expands`].
-fn read_all(mut r: impl Read, limit: u64) -> std::result::Result<Vec<u8>, Unread> {
-    let mut out: Vec<u8> = Vec::new();
-    let mut chunk = vec![0u8; 1 << 20];
-    loop {
-        let n = match r.read(&mut chunk) {
-            Ok(0) => return Ok(out),
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Unread::Io(e)),
-        };
-        if (out.len() + n) as u64 > limit {
-            return Err(Unread::Expands);
-        }
-        if out.len() + n > out.capacity() {
-            // Doubling, as `Vec` would, but asked for only once it is known to fit.
-            let grow = out.capacity().max(n).max(chunk.len());
-            let needed = (out.len() as u64).saturating_add(grow as u64);
-            crate::mem::check_fits(needed)
-                .and_then(|()| crate::mem::reserve(&mut out, grow))
-                .map_err(Unread::Memory)?;
-        }
-        out.extend_from_slice(&chunk[..n]);
-    }
-}
-
-/// Fill `head` as far as the file allows; how many bytes were read.
-fn read_head(file: &mut File, head: &mut [u8]) -> std::io::Result<usize> {
-    let mut got = 0;
-    while got < head.len() {
-        match file.read(&mut head[got..]) {
-            Ok(0) => break,
-            Ok(k) => got += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(got)
-}
-
-fn is_data_error(e: &std::io::Error) -> bool {
-    use std::io::ErrorKind::*;
-    matches!(e.kind(), InvalidData | InvalidInput | UnexpectedEof)
-}
-
-/// A reader that advances a progress bar.
-struct Counted<'a, R> {
-    inner: R,
-    progress: &'a Progress,
-}
-
-impl<R: Read> Read for Counted<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.progress.inc(n as u64);
-        Ok(n)
-    }
-}
-
 /// An output file, compressed by its name's suffix, or standard output for the path `-` (the
 /// command line's convention, kept here so that every writer honours it). `finish` must be
 /// called to see errors.
@@ -660,18 +484,39 @@ pub(crate) enum Sink {
     Xz(xz2::write::XzEncoder<BufWriter<Box<dyn Write>>>),
 }
 
+/// Refuse an output name whose compression suffix is read but not written: `.gz` and `.xz` are
+/// written, `.zst` and `.bz2` only read (no encoder is built in), so such a name is refused
+/// ([`Error::InvalidArgument`]) before anything is written rather than given plain bytes.
+pub fn check_output_name(path: &Path) -> Result<()> {
+    compression_to_write(path).map(|_| ())
+}
+
+/// The compression `path`'s name asks a writer for ([`check_output_name`]).
+fn compression_to_write(path: &Path) -> Result<Compression> {
+    let c = Compression::from_name(path);
+    if matches!(c, Compression::Zstd | Compression::Bzip2) {
+        return Err(Error::InvalidArgument(format!(
+            "{}: .zst and .bz2 files are read but not written; write .gz, .xz or a plain file (and compress it after)",
+            path.display()
+        )));
+    }
+    Ok(c)
+}
+
 impl Sink {
     pub(crate) fn create(path: &Path) -> Result<Sink> {
+        compression_to_write(path)?;
         let target: Box<dyn Write> = if path == Path::new("-") {
             Box::new(std::io::stdout())
         } else {
             Box::new(File::create(path).map_err(|e| Error::io(path, e))?)
         };
         let file = BufWriter::with_capacity(1 << 20, target);
-        Ok(match Compression::from_name(path) {
+        Ok(match compression_to_write(path)? {
             Compression::None => Sink::Plain(file),
             Compression::Gzip => Sink::Gzip(flate2::write::GzEncoder::new(file, flate2::Compression::default())),
             Compression::Xz => Sink::Xz(xz2::write::XzEncoder::new(file, 6)),
+            Compression::Zstd | Compression::Bzip2 => unreachable!("refused by compression_to_write"),
         })
     }
 
@@ -783,23 +628,6 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A few kilobytes of gzip that expand past the limit stop there, at the limit, whatever
-    /// the whole would be; below it everything is read. (The limit of a real file is
-    /// `expansion_limit`: 200 times its size, at least 256 MiB.)
-    #[test]
-    fn compressed_input_stops_at_the_expansion_limit() {
-        use std::io::Write;
-        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        z.write_all(&vec![b'\n'; 8 << 20]).unwrap();
-        let gz = z.finish().unwrap();
-        assert!(gz.len() < 64 << 10, "{} bytes", gz.len());
-        let read = |limit| read_all(flate2::bufread::MultiGzDecoder::new(&gz[..]), limit);
-        assert!(matches!(read(4 << 20), Err(Unread::Expands)), "8 MiB past a 4 MiB limit");
-        assert_eq!(read(8 << 20).ok().map(|v| v.len()), Some(8 << 20), "exactly at the limit");
-        assert_eq!(expansion_limit(1000), EXPANSION_FLOOR);
-        assert_eq!(expansion_limit(10 << 20), 200 * (10 << 20));
-    }
 
     #[test]
     fn formats_from_names_and_paths() {

@@ -325,7 +325,13 @@ pub(crate) fn int_problem(tok: &[u8]) -> Option<String> {
         if fits_i64(digits) {
             return None;
         }
-        return Some(format!("number `{}` does not fit in a 64-bit integer", show(tok)));
+        // `18446744073709551615` fits 64 bits unsigned: say which range is meant.
+        return Some(format!(
+            "number `{}` is out of range: integers here are signed 64-bit ({} to {})",
+            show(tok),
+            i64::MIN,
+            i64::MAX
+        ));
     }
     let hint = if tok.contains(&b',') {
         " (fields are separated by spaces or tabs, not commas)"

@@ -31,6 +31,15 @@
 //! power-of-two ring whose emptied bins keep their capacity (a taken bin was a lost allocation:
 //! 5.9 M instructions of reallocation per solve), and the shared frontiers come from zeroed pages
 //! that a run touches only as far as its buckets fill them.
+//!
+//! **Thread counts.** Every thread must run at once (they meet at a spinning barrier per
+//! bucket), so a count asked for ([`DeltaStepping::threads`], `--workers`) is capped at the
+//! machine's available parallelism (`std::thread::available_parallelism`: its cores, within
+//! the process's affinity and cgroup quota): more threads only take turns at the barriers (3000
+//! on 2 cores: 23 s on a 1000-vertex path), and tens of thousands exhaust the process's
+//! threads. [`Stats::host_threads`] says how many ran. A count above [`MAX_THREADS`] is
+//! refused ([`crate::Error::InvalidArgument`]) rather than capped: no machine runs that many
+//! here, so it is a mistake. A thread the system will not start is an error too, not an abort.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 use std::time::Instant;
@@ -403,13 +412,37 @@ pub fn threads() -> usize {
     rayon::current_num_threads().max(1)
 }
 
+/// The most threads a run may ask for (see the module docs): beyond it the count is refused.
+pub const MAX_THREADS: u32 = 4096;
+
+/// The threads a run asking for `asked` (0: the pool's) uses: capped at the machine's
+/// available parallelism; an error above [`MAX_THREADS`].
+fn threads_for(asked: u32) -> Result<usize> {
+    if asked > MAX_THREADS {
+        return Err(crate::Error::InvalidArgument(format!(
+            "{asked} delta-stepping threads: at most {MAX_THREADS} (a run uses at most the machine's {} cores)",
+            cores()
+        )));
+    }
+    Ok(match asked {
+        0 => threads(),
+        w => (w as usize).min(cores()),
+    })
+}
+
+/// The threads this machine runs at once.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Delta-stepping's parameters ([`super::Strategy::DeltaStepping`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DeltaStepping {
     /// Bucket width in the graph's distance units (an `f32`'s bits on real weights); `None`:
     /// the heuristic ([`super::heuristic_delta`]).
     pub delta: Option<u32>,
-    /// Threads; 0: the pool's.
+    /// Threads; 0: the pool's. Capped at the machine's available parallelism; above
+    /// [`MAX_THREADS`] an error (see the module docs).
     pub threads: u32,
 }
 
@@ -457,10 +490,7 @@ fn solve_with_room(g: &Graph, seeds: &[u32], opts: &Options, room: usize) -> Res
     }
     // `Options::workers` threads when set (auto caps road graphs, whose small buckets stop
     // paying for more threads at 4-8), else the pool's.
-    let threads = match opts.workers {
-        0 => threads(),
-        w => w as usize,
-    };
+    let threads = threads_for(opts.workers)?;
     let shared = Shared {
         offsets: g.offsets(),
         targets: g.targets(),
@@ -478,18 +508,7 @@ fn solve_with_room(g: &Graph, seeds: &[u32], opts: &Options, room: usize) -> Res
         overflow: AtomicBool::new(false),
         barrier: SpinBarrier::new(threads),
     };
-    // Threads of their own (not rayon tasks): the barrier needs every one running at once.
-    let buckets = std::thread::scope(|s| {
-        let shared = &shared;
-        let others: Vec<_> = (1..threads).map(|me| s.spawn(move || shared.run(me))).collect();
-        let mine = shared.run(0);
-        for h in others {
-            if let Err(panic) = h.join() {
-                std::panic::resume_unwind(panic);
-            }
-        }
-        mine
-    });
+    let buckets = run_threads(&shared, threads)?;
     let raw = crate::mem::into_plain(shared.dist);
     let stats = Stats {
         compute: started.elapsed(),
@@ -500,6 +519,52 @@ fn solve_with_room(g: &Graph, seeds: &[u32], opts: &Options, room: usize) -> Res
         ..Stats::default()
     };
     finish_host(g, raw, shared.overflow.into_inner(), stats)
+}
+
+/// Run `shared` on `threads` threads of their own (not rayon tasks: the barrier needs every
+/// one running at once); the buckets. They start together once all are spawned: a thread the
+/// system refuses ends the others before they reach a barrier it would never pass, and the run
+/// is an error.
+fn run_threads(shared: &Shared, threads: usize) -> Result<u32> {
+    // 0: wait, 1: run, 2: every thread was not started, return.
+    let gate = std::sync::atomic::AtomicU8::new(0);
+    std::thread::scope(|s| {
+        let gate = &gate;
+        let mut others = Vec::with_capacity(threads.saturating_sub(1));
+        let mut failed = None;
+        for me in 1..threads {
+            let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                while gate.load(Acquire) == 0 {
+                    std::thread::yield_now();
+                }
+                if gate.load(Acquire) == 1 {
+                    shared.run(me)
+                } else {
+                    0
+                }
+            });
+            match spawned {
+                Ok(h) => others.push(h),
+                Err(e) => {
+                    failed = Some((me, e));
+                    break;
+                }
+            }
+        }
+        gate.store(if failed.is_some() { 2 } else { 1 }, Release);
+        let mine = if failed.is_none() { shared.run(0) } else { 0 };
+        for h in others {
+            if let Err(panic) = h.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+        match failed {
+            None => Ok(mine),
+            Some((me, e)) => Err(crate::Error::InvalidArgument(format!(
+                "delta-stepping could not start thread {me} of {threads}: {e} (ask for fewer threads)"
+            ))),
+        }
+    })
 }
 
 #[cfg(test)]

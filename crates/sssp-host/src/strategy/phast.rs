@@ -118,9 +118,15 @@ pub fn held(eng: &mut dyn Engine) -> Option<Arc<Hierarchy>> {
 /// `g`'s contraction hierarchy from the file `path` when it exists (it must hold a hierarchy
 /// of this graph: [`Hierarchy::read`]), else built and written there ([`Hierarchy::write`]).
 /// Returns it and whether it was read (`false`: built and written).
+///
+/// A path that exists but is not a regular file (a fifo, a device, a directory) is refused
+/// ([`Error::Parse`]) rather than opened: a fifo would wait for a writer for ever.
 pub fn hierarchy_file(g: &Graph, path: &std::path::Path) -> Result<(Arc<Hierarchy>, bool)> {
-    if path.exists() {
-        return Ok((Arc::new(Hierarchy::read(g, path)?), true));
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => return Ok((Arc::new(Hierarchy::read(g, path)?), true)),
+        Ok(_) => return Err(Error::parse(path, 0, crate::hierarchy::file::NOT_REGULAR)),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(path, e)),
+        Err(_) => {}
     }
     let h = Hierarchy::build(g)?;
     h.write(g, path)?;
