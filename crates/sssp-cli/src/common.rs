@@ -812,43 +812,7 @@ pub fn report(
         });
         to.line(format_args!("{v}"));
     } else {
-        let buckets = match (s.delta.map(|d| g.metric().show(d as Dist)), s.buckets) {
-            (Some(d), Some(1)) => format!(", delta {d}, {} far-pile splits", s.far_splits),
-            (Some(d), Some(a)) => format!(", delta {d} x {a} buckets, {} far-pile splits", s.far_splits),
-            _ => String::new(),
-        };
-        let buckets = match s.settled_per_step {
-            Some(x) => format!("{buckets}, {x:.1} vertices settled per step"),
-            None => buckets,
-        };
-        // The edge classes are computed once per engine, before the first run's clock starts.
-        // `--classify auto` counts the classes, then relaxes without them where they do not pay.
-        let buckets = match (s.classify.is_zero(), s.classes_used) {
-            (true, _) => buckets,
-            (false, true) => format!(
-                "{buckets} (+{:.3} ms for the edge classes and their kernels, once)",
-                s.classify.as_secs_f64() * 1e3
-            ),
-            (false, false) => format!(
-                "{buckets} (+{:.3} ms to count the edge classes, once; too few to pay, so not used)",
-                s.classify.as_secs_f64() * 1e3
-            ),
-        };
-        // PHAST's hierarchy, when --hierarchy did not give one, is built by the graph's first
-        // solve, and put on the device with it, outside its clock.
-        let buckets = if s.prepare.is_zero() {
-            buckets
-        } else {
-            format!("{buckets} (+{:.3} s to build the contraction hierarchy, once)", s.prepare.as_secs_f64())
-        };
-        let buckets = if s.hierarchy_upload.is_zero() {
-            buckets
-        } else {
-            format!(
-                "{buckets} (+{:.3} ms to put the contraction hierarchy on the device, once)",
-                s.hierarchy_upload.as_secs_f64() * 1e3
-            )
-        };
+        let buckets = run_notes(g, s);
         // The serial references have no iterations to count.
         let iterations = if ran.uses_engine() { format!(", {} iterations", s.iterations) } else { String::new() };
         let from = match from {
@@ -871,6 +835,49 @@ pub fn report(
             to.line(format_args!("device memory: {}", memory_line(g, f)));
         }
     }
+}
+
+/// The text report's notes on a run: its buckets and far-pile splits, the vertices settled per
+/// step, and the once-per-engine costs outside its clock (edge classes, PHAST's hierarchy).
+fn run_notes(g: &Graph, s: &sssp::strategy::Stats) -> String {
+    let buckets = match (s.delta.map(|d| g.metric().show(d as Dist)), s.buckets) {
+        (Some(d), Some(1)) => format!(", delta {d}, {} far-pile splits", s.far_splits),
+        (Some(d), Some(a)) => format!(", delta {d} x {a} buckets, {} far-pile splits", s.far_splits),
+        _ => String::new(),
+    };
+    let buckets = match s.settled_per_step {
+        Some(x) => format!("{buckets}, {x:.1} vertices settled per step"),
+        None => buckets,
+    };
+    // The edge classes are computed once per engine, before the first run's clock starts.
+    // `--classify auto` counts the classes, then relaxes without them where they do not pay.
+    let buckets = match (s.classify.is_zero(), s.classes_used) {
+        (true, _) => buckets,
+        (false, true) => format!(
+            "{buckets} (+{:.3} ms for the edge classes and their kernels, once)",
+            s.classify.as_secs_f64() * 1e3
+        ),
+        (false, false) => format!(
+            "{buckets} (+{:.3} ms to count the edge classes, once; too few to pay, so not used)",
+            s.classify.as_secs_f64() * 1e3
+        ),
+    };
+    // PHAST's hierarchy, when --hierarchy did not give one, is built by the graph's first
+    // solve, and put on the device with it, outside its clock.
+    let buckets = if s.prepare.is_zero() {
+        buckets
+    } else {
+        format!("{buckets} (+{:.3} s to build the contraction hierarchy, once)", s.prepare.as_secs_f64())
+    };
+    let buckets = if s.hierarchy_upload.is_zero() {
+        buckets
+    } else {
+        format!(
+            "{buckets} (+{:.3} ms to put the contraction hierarchy on the device, once)",
+            s.hierarchy_upload.as_secs_f64() * 1e3
+        )
+    };
+    buckets
 }
 
 /// A run's device memory for people: `1.23 GB peak (8.0 B/arc + 40.0 B/vertex)`, the peak split

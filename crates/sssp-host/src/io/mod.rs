@@ -625,6 +625,28 @@ impl Progress {
     }
 }
 
+/// What every format's unit tests need: parse a text, or take a parse error apart.
+#[cfg(test)]
+pub(crate) mod test_util {
+    use super::{parse_text, Format, LoadOptions};
+    use crate::error::Error;
+    use crate::graph::EdgeList;
+    use std::path::Path;
+
+    /// Parse `text` as `format`, as if read from a file called `name`.
+    pub fn parse(name: &str, format: Format, text: &str) -> crate::Result<EdgeList> {
+        parse_text(Path::new(name), text.as_bytes(), format, &LoadOptions::default())
+    }
+
+    /// The (line, message) of the parse error `r` must be; anything else fails the test.
+    pub fn parse_error(r: crate::Result<EdgeList>) -> (u64, String) {
+        match r {
+            Err(Error::Parse { line, msg, .. }) => (line, msg),
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -672,27 +694,5 @@ mod tests {
         assert!(twin_weight_rule(WeightSpec::AsGiven, true).is_none());
         assert!(twin_weight_rule(WeightSpec::Unit, false).is_none());
         assert_eq!(twin_weight_rule(WeightSpec::Random { lo: 2, hi: 3, seed: 4 }, true), Some((2, 3, 4)));
-    }
-}
-
-/// What every format's unit tests need: parse a text, or take a parse error apart.
-#[cfg(test)]
-pub(crate) mod test_util {
-    use super::{parse_text, Format, LoadOptions};
-    use crate::error::Error;
-    use crate::graph::EdgeList;
-    use std::path::Path;
-
-    /// Parse `text` as `format`, as if read from a file called `name`.
-    pub fn parse(name: &str, format: Format, text: &str) -> crate::Result<EdgeList> {
-        parse_text(Path::new(name), text.as_bytes(), format, &LoadOptions::default())
-    }
-
-    /// The (line, message) of the parse error `r` must be; anything else fails the test.
-    pub fn parse_error(r: crate::Result<EdgeList>) -> (u64, String) {
-        match r {
-            Err(Error::Parse { line, msg, .. }) => (line, msg),
-            other => panic!("expected a parse error, got {other:?}"),
-        }
     }
 }

@@ -203,20 +203,7 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
                 Metric::Real => (f32::from_bits(h) / divisor as f32).max(f32::MIN_POSITIVE).to_bits(),
             };
             let shown = g.metric().show(d as crate::Dist);
-            let pool = super::delta_stepping::threads();
-            let road = !skewed && mean < ROAD_MEAN_DEGREE;
-            // A thread per so many vertices: on a small graph the threads' start and their
-            // barriers cost more than the work they share (road 20k on 2 cores: 0.8 ms on one
-            // thread, 2.4 on two).
-            let per = if road { CPU_ROAD_VERTICES_PER_THREAD } else { CPU_VERTICES_PER_THREAD };
-            let by_size = (n / per).max(1);
-            let threads = match road {
-                // Roads on a small machine: one thread (2 cores: NY 17.4 ms on one, 20-27 on
-                // two; road 1M 76 against 85): their small buckets do not pay for a second.
-                true if pool < CPU_ROAD_MIN_POOL => 1,
-                true => pool.min(by_size).min(CPU_ROAD_THREADS),
-                false => pool.min(by_size),
-            };
+            let (pool, threads) = cpu_threads(n, !skewed && mean < ROAD_MEAN_DEGREE);
             let mut c = with(
                 Algo::DeltaStepping,
                 Balance::Thread,
@@ -230,6 +217,25 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
             c
         }
     }
+}
+
+/// The host's threads for delta-stepping on a graph of `n` vertices (a road network or not), as
+/// (the pool, the threads `auto` asks for).
+fn cpu_threads(n: usize, road: bool) -> (usize, usize) {
+    let pool = super::delta_stepping::threads();
+    // A thread per so many vertices: on a small graph the threads' start and their
+    // barriers cost more than the work they share (road 20k on 2 cores: 0.8 ms on one
+    // thread, 2.4 on two).
+    let per = if road { CPU_ROAD_VERTICES_PER_THREAD } else { CPU_VERTICES_PER_THREAD };
+    let by_size = (n / per).max(1);
+    let threads = match road {
+        // Roads on a small machine: one thread (2 cores: NY 17.4 ms on one, 20-27 on
+        // two; road 1M 76 against 85): their small buckets do not pay for a second.
+        true if pool < CPU_ROAD_MIN_POOL => 1,
+        true => pool.min(by_size).min(CPU_ROAD_THREADS),
+        false => pool.min(by_size),
+    };
+    (pool, threads)
 }
 
 /// Most threads `auto` gives delta-stepping on a road network: its buckets are small, and more
