@@ -21,7 +21,7 @@ fn unread(a: &crate::RunArgs) -> Vec<&'static str> {
         ("--batch", a.batch != 1),
         ("--trace", a.trace.is_some()),
         ("--targets/--targets-file", !a.targets.is_empty() || a.targets_file.is_some()),
-        ("--output-kind nearest/matrix", !matches!(kind, "distances" | "tree")),
+        ("--output-kind nearest/matrix/dag", !matches!(kind, "distances" | "tree")),
         ("--workers", a.solve.workers.is_some()),
         ("--hierarchy", a.solve.hierarchy.hierarchy.is_some()),
         // The ranks split the graph by ranges of its own ids, and their results are gathered

@@ -9,6 +9,7 @@ mod common;
 mod diameter;
 mod distributed;
 mod info;
+mod kpaths;
 mod plot;
 mod sources;
 
@@ -53,6 +54,11 @@ enum Cmd {
     /// Print a shortest path from one source (one --source, or one seeded random pick) to a
     /// target. Exit code 1 if the target is not reachable.
     Path(PathArgs),
+    /// Print the K shortest simple paths from one source to a target (Yen's algorithm), one
+    /// line per path, shortest first: `LENGTH: V0 V1 ...`. Equal lengths: fewer arcs first, then
+    /// the lexicographically smaller vertex sequence. Fewer than K lines when fewer simple paths
+    /// exist (none when the target is not reached); negative weights are refused (exit 2).
+    Paths(kpaths::PathsArgs),
     /// Exact diameter of the largest (strongly) connected component by eccentricity bounding;
     /// with --radius, --center, --periphery the others from the same bounds.
     #[command(after_help = diameter::DEFINITIONS)]
@@ -99,9 +105,11 @@ struct RunArgs {
     /// and unreached vertices); `nearest` (with --multi-source): lines `VERTEX SOURCE DIST`,
     /// SOURCE the nearest source (`-` if unreached); `matrix`: one line per source, streamed
     /// as each run ends: `SOURCE D1 D2 ...`, the distances to the --targets (every vertex, in
-    /// id order, without them), after a `# source` header line naming the columns. Needs -o.
+    /// id order, without them), after a `# source` header line naming the columns; `dag`: lines
+    /// `VERTEX DIST P1 P2 ...`, the Pi every predecessor on a shortest path (d(Pi) + w == DIST,
+    /// exactly as the engines add; none for the source and unreached vertices). Needs -o.
     /// [default: distances]
-    #[arg(long, requires = "output", value_parser = ["distances", "tree", "nearest", "matrix"])]
+    #[arg(long, requires = "output", value_parser = ["distances", "tree", "nearest", "matrix", "dag"])]
     output_kind: Option<String>,
     /// One run from all the sources at once (--source, --sources-file or the random picks):
     /// each vertex gets its distance to the nearest of them (and, with `--output-kind nearest`,
@@ -220,6 +228,7 @@ fn main() -> ExitCode {
         Cmd::Run(a) => run(a),
         Cmd::Bench(a) => bench::bench(a),
         Cmd::Path(a) => path(a),
+        Cmd::Paths(a) => kpaths::paths(a),
         Cmd::Diameter(a) => diameter::diameter(a),
         Cmd::Info(a) => info::info(&a.graph, a.json),
         Cmd::Convert(a) => convert(a),
@@ -350,6 +359,9 @@ fn run(a: RunArgs) -> Result<()> {
         if let Some(p) = &a.trace {
             common::write_trace(p, &sol.stats.trace)?;
         }
+        if let (Some(p), "dag") = (&a.output, kind) {
+            return kpaths::write_dag(&ordered, &sol.dist, p);
+        }
         if let Some(p) = &a.output {
             let sol = ordered.solution(&sources, sol, tree)?;
             common::write_result(g, &user_sources, &sol, p, kind)?;
@@ -392,6 +404,9 @@ fn run(a: RunArgs) -> Result<()> {
             if first {
                 if let Some(p) = &a.trace {
                     common::write_trace(p, &sol.stats.trace)?;
+                }
+                if let (Some(p), "dag") = (&a.output, kind) {
+                    return kpaths::write_dag(&ordered, &sol.dist, p);
                 }
                 if let (Some(p), false) = (&a.output, kind == "matrix") {
                     let sol = ordered.solution(&[src], sol, tree)?;

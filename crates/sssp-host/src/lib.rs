@@ -71,6 +71,7 @@ pub mod generate;
 pub mod graph;
 pub mod hierarchy;
 pub mod io;
+pub mod kpaths;
 pub mod mem;
 mod paths;
 pub mod reference;

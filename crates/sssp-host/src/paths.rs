@@ -47,6 +47,8 @@ pub struct Paths<'g, W: Weight> {
     parents: OnceLock<Vec<u32>>,
     /// Each vertex's nearest source (several sources only), built on first use.
     roots: OnceLock<Vec<u32>>,
+    /// Every shortest-path predecessor (CSR: offsets, predecessors), built on first use.
+    dag: OnceLock<(Vec<u64>, Vec<u32>)>,
     stats: Stats,
     algo: Algo,
 }
@@ -59,7 +61,17 @@ impl<'g, W: Weight> Paths<'g, W> {
         if let Some(p) = sol.parents {
             let _ = parents.set(p);
         }
-        Paths { graph, sources, dist: sol.dist, bound, parents, roots: OnceLock::new(), stats: sol.stats, algo: ran }
+        Paths {
+            graph,
+            sources,
+            dist: sol.dist,
+            bound,
+            parents,
+            roots: OnceLock::new(),
+            dag: OnceLock::new(),
+            stats: sol.stats,
+            algo: ran,
+        }
     }
 
     /// The shortest distance to `v`; `None` when `v` is not reached (or is beyond the query's
@@ -139,6 +151,32 @@ impl<'g, W: Weight> Paths<'g, W> {
         }
         let p = crate::tree::predecessors_nearest(self.graph.raw(), &self.sources, &self.dist, self.bound)?;
         Ok(self.parents.get_or_init(|| p))
+    }
+
+    /// Every predecessor of `v` on a shortest path, in increasing id order, each once: every
+    /// `u` with an arc `u -> v` such that `d(u) + w == d(v)`, the sum computed as the engines
+    /// compute distances (exactly for integer weights; in `f32` for `f32` weights: the exact
+    /// equality of the computed sum, the rule NetworkX applies in `float64`). Empty for a
+    /// vertex not reached, and for a source unless a zero-weight cycle leads back to it. The
+    /// first call builds the whole shortest-path DAG (O(n + m log m), on the host), later ones
+    /// read it. Zero-weight cycles on shortest paths appear whole (the DAG is then none).
+    ///
+    /// ```
+    /// use sssp::{Device, Graph, Solver};
+    /// let g = Graph::from_edges(4, [(0, 1, 1u32), (0, 2, 1), (1, 3, 1), (2, 3, 1), (0, 3, 5)])?;
+    /// let paths = Solver::new(&g, Device::Cpu)?.shortest_paths(0)?;
+    /// assert_eq!(paths.predecessors_all(3), &[1, 2]);
+    /// assert_eq!(paths.predecessors_all(0), &[] as &[u32]);
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn predecessors_all(&self, v: u32) -> &[u32] {
+        let (off, preds) = self.dag.get_or_init(|| {
+            crate::kpaths::shortest_path_dag(self.graph.raw(), &self.dist).unwrap_or_else(|_| (vec![0], Vec::new()))
+        });
+        match (off.get(v as usize), off.get(v as usize + 1)) {
+            (Some(&a), Some(&b)) => &preds[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     /// The source that `v` is nearest to, for a query from several sources

@@ -325,6 +325,37 @@ impl<'g, W: Weight> Solver<'g, W> {
     pub fn path(&mut self, source: u32, target: u32) -> Result<Option<(W::Distance, Vec<u32>)>> {
         self.query().path(source, target)
     }
+
+    /// Up to `k` shortest simple paths (no vertex twice) from `source` to `target`, each with
+    /// its length, shortest first; among equal lengths fewer arcs first, then the
+    /// lexicographically smaller vertex sequence (Yen's algorithm: [`crate::kpaths`]). Fewer
+    /// than `k` when no more simple paths exist (none when `target` is not reached);
+    /// `source == target` gives the one path `[source]` of length 0. One solve from `source` on
+    /// the solver's device guides the spur searches.
+    ///
+    /// Errors: [`Error::InvalidArgument`] for `k == 0`, [`Error::VertexOutOfRange`],
+    /// [`Error::NegativeWeight`] naming the first negative arc (Yen needs none),
+    /// [`Error::DistanceOverflow`], and the device's errors.
+    ///
+    /// ```
+    /// use sssp::{Device, Graph, Solver};
+    /// let g = Graph::from_edges(4, [(0, 1, 1u32), (1, 3, 1), (0, 2, 1), (2, 3, 1), (0, 3, 3), (1, 2, 0)])?;
+    /// let paths = Solver::new(&g, Device::Cpu)?.k_shortest_paths(0, 3, 3)?;
+    /// assert_eq!(paths, vec![(2, vec![0, 1, 3]), (2, vec![0, 2, 3]), (2, vec![0, 1, 2, 3])]);
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn k_shortest_paths(&mut self, source: u32, target: u32, k: usize) -> Result<Vec<(W::Distance, Vec<u32>)>> {
+        let raw = self.graph.raw();
+        crate::reference::check_source(raw, source)?;
+        crate::reference::check_source(raw, target)?;
+        if k == 0 {
+            return Err(crate::Error::InvalidArgument("k shortest paths: k must be at least 1".into()));
+        }
+        crate::kpaths::refuse_negative_arcs(raw)?;
+        let from = self.shortest_paths(source)?;
+        let found = crate::kpaths::k_shortest_graph(raw, source, target, k, from.raw_distances())?;
+        Ok(found.into_iter().map(|(d, p)| (W::distance(d), p)).collect())
+    }
 }
 
 /// One query's options, then the query: from [`Solver::query`].

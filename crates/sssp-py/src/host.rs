@@ -125,6 +125,14 @@ impl Csr64 {
         self.negative
     }
 
+    /// Up to `k` shortest simple paths from `s` to `t` in float64 (`sssp::kpaths`, plain
+    /// Dijkstra spur searches: no potential), with their lengths.
+    pub fn k_shortest(&self, s: u32, t: u32, k: usize) -> Result<Vec<(f64, Vec<u32>)>, Error> {
+        let arcs = sssp::kpaths::Arcs::new(&self.offsets, &self.heads, Cow::Borrowed(&self.w[..]))?;
+        let pot = vec![Some(0.0); self.num_vertices()];
+        sssp::kpaths::k_shortest(&arcs, s, t, k, &pot)
+    }
+
     /// The arcs of `u`: `(head, weight)`.
     fn arcs(&self, u: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
         let (a, b) = (self.offsets[u] as usize, self.offsets[u + 1] as usize);

@@ -557,6 +557,24 @@ impl Native {
         self.run_detached(py, &srcs, limit, true, &mut out)
     }
 
+    /// Up to `k` shortest simple paths from `source` to `sink` (Yen: `sssp::kpaths`), shortest
+    /// first: their float64 lengths and their vertices. Integer weights run on the solver (its
+    /// distances guide the spur searches), real ones in float64 on the host.
+    fn yen(&mut self, source: u32, sink: u32, k: usize) -> PyResult<(Vec<f64>, Vec<Vec<u32>>)> {
+        let found: Vec<(f64, Vec<u32>)> = match &mut self.kind {
+            Kind::Unsigned(h) => {
+                let got = h.solver.k_shortest_paths(source, sink, k).map_err(py_err)?;
+                got.into_iter().map(|(d, p)| (d as f64, p)).collect()
+            }
+            Kind::Signed(h) => {
+                let got = h.solver.k_shortest_paths(source, sink, k).map_err(py_err)?;
+                got.into_iter().map(|(d, p)| (d as f64, p)).collect()
+            }
+            Kind::Real(_, c) | Kind::Host(c) => c.k_shortest(source, sink, k).map_err(py_err)?,
+        };
+        Ok(found.into_iter().unzip())
+    }
+
     /// The exact diameter and radius of the whole graph (`inf` when it is not strongly
     /// connected), on integer weights; `None` for real weights (the Python layer then takes the
     /// eccentricities one by one).

@@ -1,7 +1,7 @@
 """sssp: exact single-source shortest paths on GPUs (CUDA) and CPUs.
 
 - scipy.sparse.csgraph's calls as drop-ins: ``dijkstra``, ``bellman_ford``, ``johnson``,
-  ``floyd_warshall``, ``shortest_path`` (same signatures and answers, plus ``device=``).
+  ``floyd_warshall``, ``shortest_path``, ``yen`` (same signatures and answers, plus ``device=``).
 - ``Graph``: a graph uploaded once for many queries (``distances``, ``shortest_paths``,
   ``nearest``, ``path``, ``diameter``, ``radius``).
 - A NetworkX backend named "sssp" (``sssp.nx``): ``nx.shortest_path(G, s, t, weight="weight",
@@ -18,6 +18,7 @@ _LAZY = {
     "floyd_warshall": "._csgraph",
     "johnson": "._csgraph",
     "shortest_path": "._csgraph",
+    "yen": "._csgraph",
 }
 
 __all__ = sorted(_LAZY)

@@ -10,11 +10,12 @@ for a negative cycle reachable from a source). With ties, predecessors may name 
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as np
 
-from ._graph import Graph
+from ._graph import NO_PRED, Graph
 
 _NEGATIVE_WARNING = (
     "Graph has negative weights: dijkstra will give inaccurate results if the graph contains "
@@ -140,3 +141,53 @@ def shortest_path(
         return bellman_ford(csgraph, directed, indices, return_predecessors, unweighted, device)
     # "auto" picks Johnson on negative weights in scipy, "J" is Johnson.
     return johnson(csgraph, directed, indices, return_predecessors, unweighted, device)
+
+
+def yen(
+    csgraph,
+    source,
+    sink,
+    K,
+    *,
+    directed=True,
+    return_predecessors=False,
+    unweighted=False,
+    device="auto",
+):
+    """scipy.sparse.csgraph.yen: the ``K`` shortest simple paths from ``source`` to ``sink``
+    (Yen's algorithm), their lengths as a float64 array, shortest first, with
+    ``return_predecessors`` a ``(len, N)`` int32 array whose row ``i`` holds each vertex's
+    predecessor on path ``i`` (-9999 off it). Fewer than ``K`` when fewer simple paths exist (none
+    when ``sink`` is not reached); ``source == sink`` gives one path of length 0.
+
+    Equal lengths come with fewer arcs first, then in lexicographic order of the vertex
+    sequence (scipy's order among ties is its heap's). Integer weights run on the device's
+    solver; other weights on the host in float64. Negative weights raise ValueError naming the
+    arc (scipy answers them through Bellman-Ford).
+
+    >>> import numpy as np, scipy.sparse as sp, sssp
+    >>> A = sp.csr_array(np.array([[0, 1, 2], [0, 0, 1], [0, 0, 0]], dtype=float))
+    >>> sssp.yen(A, 0, 2, 3).tolist()
+    [2.0, 2.0]
+    """
+    g = Graph.from_scipy(csgraph, directed=directed, unweighted=unweighted, device=device)
+    n = g.num_vertices
+    if not (0 <= source < n and 0 <= sink < n):
+        raise ValueError(
+            "For csgraph with shape (N, N), must have 0 <= source < N and 0 <= sink < N. "
+            f"Got N={n}, source={source}, sink={sink}."
+        )
+    K = operator.index(K)
+    if K < 0:
+        raise ValueError("negative dimensions are not allowed")
+    if K == 0:
+        lengths, paths = [], []
+    else:
+        lengths, paths = g._native.yen(int(source), int(sink), K)
+    dist = np.array(lengths, dtype=np.float64)
+    if not return_predecessors:
+        return dist
+    pred = np.full((len(paths), n), NO_PRED, dtype=np.int32)
+    for i, p in enumerate(paths):
+        pred[i, p[1:]] = p[:-1]
+    return dist, pred
