@@ -264,60 +264,17 @@ fn exit_code(e: &Error) -> u8 {
 }
 
 fn run(a: RunArgs) -> Result<()> {
-    for p in a.output.iter().chain(&a.trace) {
-        out::check_writable(p)?;
-    }
-    let outputs: Vec<(&str, &std::path::Path)> =
-        [("-o", &a.output), ("--trace", &a.trace)].into_iter().filter_map(|(f, p)| Some((f, p.as_deref()?))).collect();
-    let inputs = [
-        ("the input graph", Some(a.graph.graph.as_path())),
-        ("the --sources-file", a.solve.sources_file.as_deref()),
-        ("the --targets-file", a.targets_file.as_deref()),
-        ("the --hierarchy file", a.solve.hierarchy.hierarchy.as_deref()),
-    ];
-    let inputs: Vec<(&str, &std::path::Path)> = inputs.into_iter().filter_map(|(f, p)| Some((f, p?))).collect();
-    out::check_distinct(&outputs, &inputs)?;
+    check_run_files(&a)?;
     if let Some(p) = a.devices {
         return distributed::run(&a, p);
     }
     let algo = a.solve.algo()?;
     a.solve.check_flags(algo)?;
-    check_batch(a.batch, algo)?;
-    if a.trace.is_some() && !algo.uses_engine() {
-        return Err(Error::InvalidArgument(format!(
-            "--trace records the iterations of an engine algorithm (topo-bf, workfront, near-far, bucketing); `{}` has none",
-            algo.name()
-        )));
-    }
     let kind = a.output_kind.as_deref().unwrap_or("distances");
-    if a.output.as_deref().is_some_and(out::is_stdout) && a.trace.as_deref().is_some_and(out::is_stdout) {
-        return Err(Error::InvalidArgument(
-            "-o - and --trace - would mix results and the trace on standard output: send one to a file".into(),
-        ));
-    }
+    let targets = sources::explicit(&a.targets, a.targets_file.as_deref())?;
+    check_run_args(&a, algo, kind, &targets)?;
     // Statistics share standard output only when no data is written there.
     let stats_to = out::Channel::for_stats(a.output.iter().chain(&a.trace));
-    let targets = sources::explicit(&a.targets, a.targets_file.as_deref())?;
-    if !targets.is_empty() && kind != "matrix" {
-        return Err(Error::InvalidArgument(
-            "--targets and --targets-file name the columns of `--output-kind matrix`".into(),
-        ));
-    }
-    if a.multi_source && kind == "matrix" {
-        return Err(Error::InvalidArgument(
-            "--multi-source makes one run; `--output-kind matrix` has a row per source".into(),
-        ));
-    }
-    if kind == "nearest" && !a.multi_source {
-        return Err(Error::InvalidArgument(
-            "`--output-kind nearest` names the nearest of the --multi-source sources".into(),
-        ));
-    }
-    if a.batch > 1 && (a.multi_source || kind == "tree") {
-        return Err(Error::InvalidArgument(
-            "--batch runs independent distance queries; --multi-source and trees run with --batch 1".into(),
-        ));
-    }
     a.order.check(&a.solve.hierarchy)?;
     a.solve.warm_up(algo);
     let g = a.graph.load_nonempty()?;
@@ -344,29 +301,8 @@ fn run(a: RunArgs) -> Result<()> {
     // Trees are built (on the engine after frontier and settling runs) only where written.
     let tree = a.output.is_some() && matches!(kind, "tree" | "nearest");
     if a.multi_source {
-        let o = sssp::strategy::Options { trace: a.trace.is_some(), tree, ..opts };
-        let sol = session.solve_nearest(algo, &sources, &o)?;
-        let verified = if a.verify {
-            Some(common::verify_nearest(g, &sources, &sol, common::reference_wanted(g, a.reference), &opts)?)
-        } else {
-            None
-        };
-        if let Some(why) = &sol.stats.chosen {
-            eprintln!("{why}");
-        }
-        let order = ordered.json();
-        common::report(g, algo, device.as_deref(), &user_sources, &sol, verified.as_deref(), a.json, stats_to, order);
-        if let Some(p) = &a.trace {
-            common::write_trace(p, &sol.stats.trace)?;
-        }
-        if let (Some(p), "dag") = (&a.output, kind) {
-            return kpaths::write_dag(&ordered, &sol.dist, p);
-        }
-        if let Some(p) = &a.output {
-            let sol = ordered.solution(&sources, sol, tree)?;
-            common::write_result(g, &user_sources, &sol, p, kind)?;
-        }
-        return Ok(());
+        let ran = Ran { a: &a, algo, kind, device: device.as_deref(), stats_to };
+        return run_nearest(&ran, &ordered, &mut session, (&user_sources, &sources), opts, tree);
     }
     let mut matrix = match (&a.output, kind) {
         (Some(p), "matrix") => {
@@ -418,6 +354,109 @@ fn run(a: RunArgs) -> Result<()> {
     )?;
     if let Some((p, mut w)) = matrix {
         std::io::Write::flush(&mut w).map_err(|e| Error::io(&p, e))?;
+    }
+    Ok(())
+}
+
+/// What a `run` reports with: its arguments, the algorithm, the output kind, the engine's name
+/// and where statistics go.
+struct Ran<'r> {
+    a: &'r RunArgs,
+    algo: Algo,
+    kind: &'r str,
+    device: Option<&'r str>,
+    stats_to: out::Channel,
+}
+
+/// `run --multi-source`: one solve from the set `(user ids, internal ids)`, its report, trace and
+/// output.
+fn run_nearest(
+    ran: &Ran,
+    ordered: &common::Ordered,
+    session: &mut sssp::session::Session,
+    (user_sources, sources): (&[u32], &[u32]),
+    opts: sssp::strategy::Options,
+    tree: bool,
+) -> Result<()> {
+    let Ran { a, algo, kind, device, stats_to } = *ran;
+    let g = ordered.graph();
+    let o = sssp::strategy::Options { trace: a.trace.is_some(), tree, ..opts };
+    let sol = session.solve_nearest(algo, sources, &o)?;
+    let verified = if a.verify {
+        Some(common::verify_nearest(g, sources, &sol, common::reference_wanted(g, a.reference), &opts)?)
+    } else {
+        None
+    };
+    if let Some(why) = &sol.stats.chosen {
+        eprintln!("{why}");
+    }
+    let order = ordered.json();
+    common::report(g, algo, device, user_sources, &sol, verified.as_deref(), a.json, stats_to, order);
+    if let Some(p) = &a.trace {
+        common::write_trace(p, &sol.stats.trace)?;
+    }
+    if let (Some(p), "dag") = (&a.output, kind) {
+        return kpaths::write_dag(ordered, &sol.dist, p);
+    }
+    if let Some(p) = &a.output {
+        let sol = ordered.solution(sources, sol, tree)?;
+        common::write_result(g, user_sources, &sol, p, kind)?;
+    }
+    Ok(())
+}
+
+/// `run`'s outputs and inputs: every output writable, and none of them one of the inputs or
+/// another output.
+fn check_run_files(a: &RunArgs) -> Result<()> {
+    for p in a.output.iter().chain(&a.trace) {
+        out::check_writable(p)?;
+    }
+    let outputs: Vec<(&str, &std::path::Path)> =
+        [("-o", &a.output), ("--trace", &a.trace)].into_iter().filter_map(|(f, p)| Some((f, p.as_deref()?))).collect();
+    let inputs = [
+        ("the input graph", Some(a.graph.graph.as_path())),
+        ("the --sources-file", a.solve.sources_file.as_deref()),
+        ("the --targets-file", a.targets_file.as_deref()),
+        ("the --hierarchy file", a.solve.hierarchy.hierarchy.as_deref()),
+    ];
+    let inputs: Vec<(&str, &std::path::Path)> = inputs.into_iter().filter_map(|(f, p)| Some((f, p?))).collect();
+    out::check_distinct(&outputs, &inputs)?;
+    Ok(())
+}
+
+/// `run`'s flags that do not go together, refused before the graph is read.
+fn check_run_args(a: &RunArgs, algo: Algo, kind: &str, targets: &[u32]) -> Result<()> {
+    check_batch(a.batch, algo)?;
+    if a.trace.is_some() && !algo.uses_engine() {
+        return Err(Error::InvalidArgument(format!(
+            "--trace records the iterations of an engine algorithm (topo-bf, workfront, near-far, bucketing); `{}` has none",
+            algo.name()
+        )));
+    }
+    if a.output.as_deref().is_some_and(out::is_stdout) && a.trace.as_deref().is_some_and(out::is_stdout) {
+        return Err(Error::InvalidArgument(
+            "-o - and --trace - would mix results and the trace on standard output: send one to a file".into(),
+        ));
+    }
+    if !targets.is_empty() && kind != "matrix" {
+        return Err(Error::InvalidArgument(
+            "--targets and --targets-file name the columns of `--output-kind matrix`".into(),
+        ));
+    }
+    if a.multi_source && kind == "matrix" {
+        return Err(Error::InvalidArgument(
+            "--multi-source makes one run; `--output-kind matrix` has a row per source".into(),
+        ));
+    }
+    if kind == "nearest" && !a.multi_source {
+        return Err(Error::InvalidArgument(
+            "`--output-kind nearest` names the nearest of the --multi-source sources".into(),
+        ));
+    }
+    if a.batch > 1 && (a.multi_source || kind == "tree") {
+        return Err(Error::InvalidArgument(
+            "--batch runs independent distance queries; --multi-source and trees run with --batch 1".into(),
+        ));
     }
     Ok(())
 }

@@ -15,7 +15,8 @@ fn repo() -> PathBuf {
 /// mesh, a sparse and a dense uniform graph, Kronecker graphs below and above the CPU's serial
 /// bound) and a real graph; the other quick rows are the same code on bigger inputs, and they
 /// would double the test's time. The ones generated in memory:
-const GENERATED_ROWS: &[&str] = &["road 40k", "grid2d 400^2", "uniform 2^15 x 8", "uniform 2^16 x 16", "kron 10", "kron 12"];
+const GENERATED_ROWS: &[&str] =
+    &["road 40k", "grid2d 400^2", "uniform 2^15 x 8", "uniform 2^16 x 16", "kron 10", "kron 12"];
 /// ... and the real one (when ../shared/data is there).
 const REAL_ROWS: &[&str] = &["ca-CondMat (social)"];
 
