@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
 # The integration suites that run on the GPU.
-SUITE="strategies block_loop phast classes queries many real negative diameter certify large memory distributed order"
+SUITE="strategies block_loop phast classes queries many real negative diameter certify large memory distributed order kpaths"
 
 # Keep .gpu/ out of `git status`. The exclude file's folder may not exist (a fresh clone made
 # without templates), and in a worktree `.git` is a file: ask git where the file lives.

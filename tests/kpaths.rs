@@ -3,7 +3,8 @@
 //! and sorted in the documented order, and every tight arc of the reference distances.
 
 use proptest::prelude::*;
-use sssp::{Device, Error, Graph, Solver};
+use sssp::{Error, Graph, Solver};
+use sssp_tests::device;
 
 /// Every simple path from `s` to `t` with its length (the lightest of parallel arcs), sorted by
 /// (length, arcs, vertices): the order `k_shortest_paths` documents.
@@ -72,7 +73,7 @@ proptest! {
         let arcs: Vec<_> = arcs.into_iter().map(|(u, v, w)| (u % n, v % n, w)).collect();
         let (s, t) = (s % n, t % n);
         let g = Graph::from_edges(n as usize, arcs.iter().copied()).unwrap();
-        let mut solver = Solver::new(&g, Device::Cpu).unwrap();
+        let mut solver = Solver::new(&g, device()).unwrap();
         let all = brute_force(n as usize, &arcs, s, t);
         let found = solver.k_shortest_paths(s, t, k).unwrap();
         let want: Vec<_> = all.iter().take(k).cloned().collect();
@@ -92,10 +93,10 @@ proptest! {
         let arcs: Vec<_> = arcs.into_iter().map(|(u, v, w)| (u % n, v % n, w)).collect();
         let s = s % n;
         let g = Graph::from_edges(n as usize, arcs.iter().copied()).unwrap();
-        let paths = Solver::new(&g, Device::Cpu).unwrap().shortest_paths(s).unwrap();
+        let paths = Solver::new(&g, device()).unwrap().shortest_paths(s).unwrap();
         let d = sssp::reference::dijkstra(g.raw(), s).unwrap();
         let gr = Graph::from_edges(n as usize, arcs.iter().map(|&(u, v, w)| (u, v, w as f32 * 0.5))).unwrap();
-        let real = Solver::new(&gr, Device::Cpu).unwrap().shortest_paths(s).unwrap();
+        let real = Solver::new(&gr, device()).unwrap().shortest_paths(s).unwrap();
         for v in 0..n {
             let mut want: Vec<u32> = arcs
                 .iter()
@@ -116,8 +117,8 @@ fn real_weights_order_as_integers() {
     let arcs = [(0, 1, 1u32), (1, 4, 2), (0, 2, 2), (2, 4, 1), (0, 3, 0), (3, 4, 3), (1, 2, 0), (2, 1, 0), (0, 4, 4)];
     let g = Graph::from_edges(5, arcs).unwrap();
     let gr = Graph::from_edges(5, arcs.iter().map(|&(u, v, w)| (u, v, w as f32 * 0.5))).unwrap();
-    let a = Solver::new(&g, Device::Cpu).unwrap().k_shortest_paths(0, 4, 20).unwrap();
-    let b = Solver::new(&gr, Device::Cpu).unwrap().k_shortest_paths(0, 4, 20).unwrap();
+    let a = Solver::new(&g, device()).unwrap().k_shortest_paths(0, 4, 20).unwrap();
+    let b = Solver::new(&gr, device()).unwrap().k_shortest_paths(0, 4, 20).unwrap();
     assert_eq!(a.len(), 6);
     let halves: Vec<_> = a.iter().map(|(l, p)| (*l as f32 * 0.5, p.clone())).collect();
     assert_eq!(b, halves);
@@ -134,7 +135,7 @@ fn grid_paths_are_simple_and_sorted() {
     )
     .unwrap();
     let g = Graph::<u32>::from_raw(g0).unwrap();
-    let mut solver = Solver::new(&g, Device::Cpu).unwrap();
+    let mut solver = Solver::new(&g, device()).unwrap();
     let found = solver.k_shortest_paths(0, 143, 200).unwrap();
     assert_eq!(found.len(), 200);
     assert_eq!(Some(found[0].0), solver.shortest_paths(0).unwrap().distance(143));
@@ -144,7 +145,7 @@ fn grid_paths_are_simple_and_sorted() {
 #[test]
 fn bad_input_is_a_typed_error() {
     let g = Graph::from_edges(4, [(0, 1, 1u32), (1, 2, 1)]).unwrap();
-    let mut solver = Solver::new(&g, Device::Cpu).unwrap();
+    let mut solver = Solver::new(&g, device()).unwrap();
     assert!(matches!(solver.k_shortest_paths(0, 2, 0), Err(Error::InvalidArgument(_))));
     assert!(matches!(solver.k_shortest_paths(0, 9, 1), Err(Error::VertexOutOfRange { vertex: 9, .. })));
     assert!(matches!(solver.k_shortest_paths(9, 0, 1), Err(Error::VertexOutOfRange { vertex: 9, .. })));
@@ -152,6 +153,6 @@ fn bad_input_is_a_typed_error() {
     assert_eq!(solver.k_shortest_paths(2, 0, 5).unwrap(), vec![]);
     assert_eq!(solver.k_shortest_paths(1, 1, 5).unwrap(), vec![(0, vec![1])]);
     let neg = Graph::from_edges(3, [(0, 1, 2i32), (1, 2, -1)]).unwrap();
-    let err = Solver::new(&neg, Device::Cpu).unwrap().k_shortest_paths(0, 2, 2).unwrap_err();
+    let err = Solver::new(&neg, device()).unwrap().k_shortest_paths(0, 2, 2).unwrap_err();
     assert!(matches!(err, Error::NegativeWeight { from: 1, to: 2, weight: -1, .. }), "{err:?}");
 }
