@@ -2,8 +2,8 @@
 # Distributed SSSP on several GPUs, in two halves like gpu-suite.sh, because the GPU
 # machine has no Rust toolchain:
 #   scripts/gpu-multi.sh build      # here: the `nccl` builds into .gpumulti/ (packed, to carry)
-#   scripts/gpu-multi.sh run OUT    # there (nvidia-h100-x2 or larger): suite and benchmark
-# `run` writes everything under OUT (the device tool's $OUT), most important first, so that a
+#   scripts/gpu-multi.sh run OUT    # there (a machine with 2 or more GPUs): suite and benchmark
+# `run` writes everything under OUT, most important first, so that a
 # call cut by its time limit still returns what finished:
 #   OUT/setup.txt   the GPUs, their links, the NCCL library found
 #   OUT/one.txt     examples/nccl_one_rank on 1 and on every GPU
@@ -53,7 +53,7 @@ run)
   mkdir -p "$out"
   if [ ! -x .gpumulti/sssp ]; then mkdir -p .gpumulti && tar xJf .gpumultipack/multi.tar.xz -C .gpumulti; fi
   bin=${SSSP_BIN:-.gpumulti/sssp}
-  # NVLink multicast stays off on the shared hosts (the device tool's KINDS.md).
+  # NVLink multicast stays off (on shared multi-GPU hosts it is not available to every job).
   export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
   gpus=$(nvidia-smi -L | wc -l)
   bindir=/tmp

@@ -41,7 +41,7 @@ for line in sys.stdin:
   ny=../shared/data/road/USA-road-d.NY.gr.gz
   [ -f "$ny" ] && cp "$ny" .gpu/
   # What the GPU machine needs, stripped and packed: every test binary embeds the SASS (about
-  # 4.6 MB), and the device tool carries at most 64 MiB. Carry .gpupack; `run` unpacks it.
+  # 4.6 MB), and what goes to the GPU machine should stay small. Carry .gpupack; `run` unpacks it.
   mkdir -p .gpupack
   exclude=$(git rev-parse --git-path info/exclude)
   grep -qxF '/.gpupack/' "$exclude" 2>/dev/null || echo '/.gpupack/' >> "$exclude"
@@ -54,7 +54,7 @@ run)
   # The distributed suite's device steps on GPU 0 (simulated ranks, a stream each).
   export SSSP_TEST_RANKS=gpu
   fail=0
-  # SUITE_LOG=FILE keeps every line (the device tool returns only the output's tail);
+  # SUITE_LOG=FILE keeps every line (a remote run often returns only the output's tail);
   # SUITE_LIMIT=S stops a test binary that runs past S seconds (a hang fails the suite instead
   # of the whole call); SANITIZE=0 skips the compute-sanitizer part, SANITIZE=only runs it alone.
   log=${SUITE_LOG:-/dev/null}

@@ -12,7 +12,7 @@
 //! | GPU | even degrees, mean 5 to 12 (3D meshes, sparse uniform random graphs) | Near-Far, partition balance, heuristic delta | H200: grid3d 256^3 15.8 ms (virtual warps 17.5); `gen:uniform:4194304:8` 2.6 (virtual warps 7.3 in the plain loop, 3.9 in the wide one) |
 //! | GPU | even degrees, mean >= 12 (dense uniform random graphs) | Near-Far, partition balance, delta = heuristic / 2 | H200: `gen:uniform:16777216:16` 20.5 ms (heuristic 22.4; virtual warps 87.5 in the plain loop, 30.6 in the wide one); `gen:uniform:67108864:16` 91.9 (100.1) |
 //! | CPU | fewer than [`CPU_SERIAL_ARCS`] arcs | serial Dijkstra | a 15-vertex path 0.023 ms (delta-stepping 0.076); road 2k 0.110 (0.138) |
-//! | CPU | even degrees, mean < 3.5 (roads) | delta-stepping on the host's threads ([`super::delta_stepping`]), delta = heuristic / 4 | NY on 2 cores: 16-18 ms (serial Dijkstra 26, Bucketing 95); road 1M: 50-66 vs 112 |
+//! | CPU | even degrees, mean < 3.5 (roads) | delta-stepping ([`super::delta_stepping`]): below a pool of 4 threads one thread, delta = heuristic / 4; else a thread per 16k vertices (at most 16), delta = heuristic | NY on 2 cores: 16-18 ms (serial Dijkstra 26, Bucketing 95); 16-core host: NY 6.6 ms, road 1M 14.9 (GAP: 5.9, 19.2) |
 //! | CPU | every other graph | delta-stepping, delta = heuristic / 64 | kron 20 on 2 cores: 285 ms (Dijkstra 1562, the old Near-Far pick slower than Dijkstra); uniform 1M x 8: 230 vs 1455 |
 //! | any | a negative weight | serial Bellman-Ford (the only algorithm that accepts one) | |
 //! | any | one source, no cutoff or target, the engine already holds a contraction hierarchy of the graph whose core is at most 1/[`PHAST_CORE_SHARE`] of the vertices (built, or read with `--hierarchy`) | PHAST ([`phast_fits`]) | H100: NY 1.76 ms (auto's frontier pick 8.07), road 4M 3.13 (25.6), grid2d 1M 2.67 (16.1); CPU engine on 2 cores: NY 4-6.5 ms (Dijkstra 23-42). kron 16's core is 42% of its vertices: 30.4 ms against 0.69 |
@@ -197,13 +197,18 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
         (false, skewed) => {
             // Narrower buckets than the GPU's heuristic: a CPU thread pays little per bucket (a
             // barrier, about a microsecond) and a lot per repeated expansion.
-            let divisor = if !skewed && mean < ROAD_MEAN_DEGREE { CPU_ROAD_DELTA_DIVISOR } else { CPU_DELTA_DIVISOR };
+            let road = !skewed && mean < ROAD_MEAN_DEGREE;
+            let (pool, threads) = cpu_threads(n, road);
+            let divisor = match road {
+                true if threads > 1 => CPU_ROAD_SHARED_DELTA_DIVISOR,
+                true => CPU_ROAD_DELTA_DIVISOR,
+                false => CPU_DELTA_DIVISOR,
+            };
             let d = match g.metric() {
                 Metric::Integer | Metric::Signed => (h / divisor).max(1),
                 Metric::Real => (f32::from_bits(h) / divisor as f32).max(f32::MIN_POSITIVE).to_bits(),
             };
             let shown = g.metric().show(d as crate::Dist);
-            let (pool, threads) = cpu_threads(n, !skewed && mean < ROAD_MEAN_DEGREE);
             let mut c = with(
                 Algo::DeltaStepping,
                 Balance::Thread,
@@ -230,7 +235,7 @@ fn cpu_threads(n: usize, road: bool) -> (usize, usize) {
     let by_size = (n / per).max(1);
     let threads = match road {
         // Roads on a small machine: one thread (2 cores: NY 17.4 ms on one, 20-27 on
-        // two; road 1M 76 against 85): their small buckets do not pay for a second.
+        // two; road 1M 76 against 85): a second shares the cores with everything else.
         true if pool < CPU_ROAD_MIN_POOL => 1,
         true => pool.min(by_size).min(CPU_ROAD_THREADS),
         false => pool.min(by_size),
@@ -238,26 +243,31 @@ fn cpu_threads(n: usize, road: bool) -> (usize, usize) {
     (pool, threads)
 }
 
-/// Most threads `auto` gives delta-stepping on a road network: its buckets are small, and more
-/// threads share each one (the GPU machine's 16-core host: road 1M 70 ms on 4 threads, 77 on
-/// 8, 110 on 16; NY 20.6, 17.1, 19.2). Measured before the leaner loop of docs/performance.md
-/// ("CPU backend against GAP"); `scripts/gap-compare.sh` with `THREADS="2 16"` re-measures it
-/// beside GAP, whose best delta on roads is 4-9 times this rule's width.
-pub const CPU_ROAD_THREADS: usize = 8;
+/// Most threads `auto` gives delta-stepping on a road network. Measured on the H200 machine's
+/// 16-core host, 2026-11-29 (`RAYON_NUM_THREADS=T sssp bench G --device cpu --algos
+/// delta-stepping --deltas 0.25x,0.5x,1x,2x,4x --trials 5`; docs/performance.md): NY at the
+/// heuristic width 20.7 ms on 1 thread, 15.5 on 2, 11.5 on 4, 7.6 on 8, 6.6 on 16; road 1M 30.0
+/// on 4, 19.8 on 8, 14.9 on 16.
+pub const CPU_ROAD_THREADS: usize = 16;
 
 /// The pool below which `auto` runs delta-stepping on one thread on a road network (measured
 /// on 2 cores against the GPU machine's 16: roads gain from 4-8 threads there, lose from 2 here).
 pub const CPU_ROAD_MIN_POOL: usize = 4;
 
-/// Vertices per delta-stepping thread `auto` asks for on a road network (NY, 264k vertices:
-/// two threads 16.4 ms, one 17.1; road 20k: one 0.8 ms, two 2.4).
-pub const CPU_ROAD_VERTICES_PER_THREAD: usize = 1 << 17;
+/// Vertices per delta-stepping thread `auto` asks for on a road network: small ones stay on one
+/// thread (road 20k on 2 cores: one 0.8 ms, two 2.4), NY (264k vertices) takes 16 (see
+/// [`CPU_ROAD_THREADS`]).
+pub const CPU_ROAD_VERTICES_PER_THREAD: usize = 1 << 14;
 /// ... and on every other graph (kron 16, 65k vertices: 11.6 ms on two threads).
 pub const CPU_VERTICES_PER_THREAD: usize = 1 << 13;
 
-/// The CPU's bucket width for road networks: the heuristic over this (NY on 2 cores: best at
-/// 4000 of the heuristic's 14907, 2026-11-25).
+/// The CPU's bucket width for road networks on one thread: the heuristic over this (NY on 2
+/// cores: best at 4000 of the heuristic's 14907, 2026-11-25).
 pub const CPU_ROAD_DELTA_DIVISOR: u32 = 4;
+/// ... and on several threads, which share each bucket: the heuristic itself (16-core host, 16
+/// threads: NY 6.6 ms at 1x against 10.9 at 1/4 and 7.0 at 2x; road 1M 14.9 against 21.4 and
+/// 13.8; on 8 threads NY 7.6 against 10.0).
+pub const CPU_ROAD_SHARED_DELTA_DIVISOR: u32 = 1;
 /// ... and for every other graph (kron 20: best at 2 of 128; `gen:uniform:1000000:8`: 4-16 of
 /// 512).
 pub const CPU_DELTA_DIVISOR: u32 = 64;
@@ -330,6 +340,14 @@ mod tests {
         assert_eq!(choose(&big_road, true, &o).opts.delta, Some(heuristic_delta(&big_road) * 8));
         assert_eq!(choose(&road, false, &o).algo, Algo::DeltaStepping);
         assert_eq!(choose(&road, false, &o).opts.delta, Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR));
+        // On a pool of 8 a road network shares its buckets: a thread per 16k vertices at the
+        // heuristic width; road 20k stays on one thread at a quarter of it.
+        let pool8 = rayon::ThreadPoolBuilder::new().num_threads(8).build().unwrap();
+        let shared = pool8.install(|| choose(&big_road, false, &o));
+        assert_eq!((shared.opts.workers, shared.opts.delta), (7, Some(heuristic_delta(&big_road))));
+        assert!(shared.why.contains("7 threads"), "{}", shared.why);
+        let alone = pool8.install(|| choose(&road, false, &o));
+        assert_eq!((alone.opts.workers, alone.opts.delta), (1, Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR)));
         // Lanes need a frontier strategy: a batch on the CPU does not run the host's algorithm.
         assert_eq!(choose_lanes(&road, false, &o, 1).algo, Algo::DeltaStepping);
         assert_eq!(choose_lanes(&road, false, &o, 4).algo, Algo::NearFar);
