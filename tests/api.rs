@@ -33,6 +33,11 @@ fn check_paths<W: Weight>(g: &Graph<W>, paths: &Paths<'_, W>, want: &[i64], what
     let parents = paths.parents().map_err(|e| TestCaseError::fail(format!("{what}: tree: {e}")))?;
     verify::check_tree(g.raw(), src, want, parents).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
     for v in 0..want.len() as u32 {
+        // The typed parent is the tree's, `None` for the source and the vertices not reached.
+        let parent = paths.parent(v).map_err(|e| TestCaseError::fail(format!("{what}: parent: {e}")))?;
+        let tree = Some(parents[v as usize]).filter(|&p| p != sssp::graph::NO_VERTEX);
+        prop_assert_eq!(parent, tree, "{}: parent of {}", what, v);
+        prop_assert_eq!(parent.is_some(), v != src && paths.distance(v).is_some(), "{}: parent of {}", what, v);
         match paths.path_to(v) {
             None => prop_assert!(paths.distance(v).is_none(), "{}: no path to reached {}", what, v),
             Some(p) => {

@@ -135,8 +135,27 @@ impl<'g, W: Weight> Paths<'g, W> {
         Ok(Some(path))
     }
 
+    /// The parent of `v` on a shortest path: `None` for a source, a vertex not reached, or an id
+    /// that is not a vertex. The first call builds the tree (see [`Paths::path_to`]); its errors
+    /// are [`Paths::try_path_to`]'s.
+    ///
+    /// ```
+    /// use sssp::{Device, Graph, Solver};
+    /// let g = Graph::from_edges(4, [(0, 1, 1u32), (1, 2, 1)])?;
+    /// let paths = Solver::new(&g, Device::Cpu)?.shortest_paths(0)?;
+    /// assert_eq!((paths.parent(2)?, paths.parent(0)?, paths.parent(3)?, paths.parent(9)?), (Some(1), None, None, None));
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn parent(&self, v: u32) -> Result<Option<u32>> {
+        if self.distance(v).is_none() {
+            return Ok(None);
+        }
+        Ok(Some(self.parents()?[v as usize]).filter(|&p| p != NO_VERTEX))
+    }
+
     /// Each vertex's parent on a shortest path ([`NO_VERTEX`] for the sources and for vertices
-    /// not reached), built on first use (see [`Paths::path_to`]).
+    /// not reached), built on first use (see [`Paths::path_to`]): the whole tree as one slice,
+    /// for bulk use; [`Paths::parent`] reads one vertex's as an `Option`.
     ///
     /// ```
     /// use sssp::{graph::NO_VERTEX, Device, Graph, Solver};
