@@ -46,6 +46,7 @@ MODULES = [
     "networkx.algorithms.approximation.tests.test_distance_measures",
     "networkx.algorithms.tests.test_dag",
     "networkx.algorithms.tests.test_cycles",
+    "networkx.algorithms.tests.test_simple_paths",  # shortest_simple_paths
     "networkx.algorithms.tests.test_threshold",
     "networkx.algorithms.flow.tests.test_gomory_hu",
     "networkx.generators.tests.test_ego",
