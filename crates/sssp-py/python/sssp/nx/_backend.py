@@ -763,6 +763,126 @@ def has_path(G, source, target):
 
 
 # --------------------------------------------------------------------------------------------
+# every shortest path: the shortest-path DAG, and k shortest simple paths
+
+
+def _tight_preds(G, w, weight, dist):
+    """{node id: [predecessor ids]} over the reached nodes: every ``u`` with
+    ``d(u) + w(u, v) == d(v)`` (float64, the sum NetworkX's Dijkstra compares), each once (a
+    multigraph's parallel edges count as one, as NetworkX's minimum weight does), ordered by
+    increasing ``d(u)``, then by position in the graph."""
+    tails, heads = G._tails, G._heads
+    ws = np.ones(tails.shape[0]) if w.values is None else w.values
+    if not G._directed:
+        tails, heads = np.concatenate([tails, heads]), np.concatenate([heads, tails])
+        ws = np.concatenate([ws, ws])
+    du = dist[tails]
+    tight = np.isfinite(du) & (du + ws == dist[heads])
+    us, vs = tails[tight], heads[tight]
+    order = np.lexsort((us, dist[us], vs))  # by head, then d(tail), then tail id
+    us, vs = us[order].tolist(), vs[order].tolist()
+    preds = {}
+    for u, v in zip(us, vs):
+        got = preds.setdefault(v, [])
+        if not got or got[-1] != u:
+            got.append(u)
+    return preds
+
+
+def _predecessors(G, source, weight, cutoff, w):
+    """(pred, dist) dicts of NetworkX's dijkstra_predecessor_and_distance (``w`` the weights)."""
+    s = G._index[source]
+    limit = _limit(cutoff)
+    nodes = G._nodes
+    if limit is None:
+        return {source: []}, {source: 0}
+    dist, _ = _solve(G, weight, [s], limit, preds=False)
+    lengths, ids = _lengths(G, w, dist, [s])
+    preds = _tight_preds(G, w, weight, dist)
+    pred = {nodes[i]: [nodes[u] for u in preds.get(i, ())] for i in itertools.chain([s], ids)}
+    return pred, lengths
+
+
+def dijkstra_predecessor_and_distance(G, source, cutoff=None, weight="weight"):
+    if source not in G:
+        raise nx.NodeNotFound(f"Node {source} is not found in the graph")
+    w = _dijkstra_weights(G, weight)
+    return _predecessors(G, source, weight, cutoff, w)
+
+
+def _dag_paths(source, target, pred):
+    """Every path from ``source`` to ``target`` through ``pred`` (node -> predecessors),
+    depth first, each built from the target back (NetworkX's _build_paths_from_predecessors
+    order)."""
+    if target not in pred:
+        raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
+    stack = [(target, 0)]
+    on_path = {target}
+    while stack:
+        node, i = stack[-1]
+        if node == source:  # at every visit, as NetworkX (a zero-weight loop at the source)
+            yield [n for n, _ in reversed(stack)]
+        ps = pred[node]
+        if i < len(ps):
+            stack[-1] = (node, i + 1)
+            if ps[i] not in on_path:
+                stack.append((ps[i], 0))
+                on_path.add(ps[i])
+        else:
+            stack.pop()
+            on_path.discard(node)
+
+
+def all_shortest_paths(G, source, target, weight=None, method="dijkstra"):
+    method = "unweighted" if weight is None else method
+    if method == "unweighted":
+        if source not in G:
+            raise nx.NodeNotFound(f"Source {source} not in G")
+        pred, _ = _predecessors(G, source, None, None, _UNIT)
+    elif method == "dijkstra":
+        pred, _ = dijkstra_predecessor_and_distance(G, source, weight=weight)
+    elif method == "bellman-ford":
+        raise NotImplementedError("all_shortest_paths with method='bellman-ford'")
+    else:
+        raise ValueError(f"method not supported: {method}")
+    return _dag_paths(source, target, pred)
+
+
+# Yen's k for the first batch of shortest_simple_paths, then times 4 per batch.
+_YEN_FIRST = 8
+
+
+def shortest_simple_paths(G, source, target, weight=None):
+    if G.is_multigraph():
+        raise nx.NetworkXNotImplemented("not implemented for multigraph type")
+    if weight is not None:
+        _dijkstra_weights(G, weight)  # refused ones go back to NetworkX before the generator
+    return _simple_paths(G, source, target, weight)
+
+
+def _simple_paths(G, source, target, weight):
+    if source not in G:
+        raise nx.NodeNotFound(f"source node {source} not in graph")
+    if target not in G:
+        raise nx.NodeNotFound(f"target node {target} not in graph")
+    s, t = G._index[source], G._index[target]
+    native = G.solver(weight)._native
+    nodes = G._nodes
+    done = 0
+    k = _YEN_FIRST
+    while True:
+        _, paths = native.yen(s, t, k)
+        if not paths:
+            raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
+        for p in paths[done:]:
+            yield [nodes[i] for i in p]
+        done = len(paths)
+        if done < k:
+            return
+        k *= 4
+
+
+# --------------------------------------------------------------------------------------------
 # distance measures
 
 

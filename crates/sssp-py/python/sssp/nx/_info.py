@@ -49,6 +49,24 @@ _DOCS = {
         "target). Dijkstra with negative weights: see dijkstra_path_length."
     ),
     "has_path": "One breadth-first-equivalent run (unit weights) from the source.",
+    # every shortest path
+    "dijkstra_predecessor_and_distance": (
+        f"Every tight predecessor (``d(u) + w(u, v) == d(v)`` in float64, as NetworkX compares). "
+        f"Each list in increasing distance of the predecessors, as NetworkX; equally distant "
+        f"predecessors may come in another order. {_CUTOFF} {_NEG}"
+    ),
+    "all_shortest_paths": (
+        "The same paths as NetworkX, from the same predecessor lists (see "
+        "dijkstra_predecessor_and_distance); equally long paths may come in another order. "
+        "``method='bellman-ford'`` is run by NetworkX."
+    ),
+    "shortest_simple_paths": (
+        "A generator, shortest first, from Yen's algorithm in the engine, run for 8, 32, 128, ... "
+        "paths as the generator is consumed. Equally long paths come with fewer edges first, "
+        "then in lexicographic order of the nodes' positions in ``list(G)`` (NetworkX's order "
+        f"among them is its heap's). Real weights: lengths are compared as the engine sums "
+        f"them in float64. {_NEG}"
+    ),
     # distance measures
     "diameter": (
         "From the engine's exact diameter. Not run by sssp: ``e=`` given, the null graph, "
