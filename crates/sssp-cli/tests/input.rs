@@ -334,3 +334,18 @@ fn thread_counts_are_capped_and_bounded() {
     let o = sssp(&["run", s(&g), "-s", "0", "-a", "delta-stepping", "--workers", "20000"]);
     assert!(o.status.code() == Some(2) && err(&o).contains("at most 4096"), "{}", err(&o));
 }
+
+/// An f32 distance past the largest finite f32 says so (it read "does not fit in 32 bits").
+#[test]
+fn an_f32_overflow_names_the_largest_f32() {
+    let g = tmp("overflow.mtx");
+    std::fs::write(&g, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 3e38\n2 3 3e38\n").unwrap();
+    for algo in ["dijkstra", "near-far"] {
+        let o = sssp(&["run", s(&g), "-s", "0", "--device", "cpu", "--algo", algo]);
+        assert!(
+            !o.status.success() && err(&o).contains("vertex 2") && err(&o).contains("largest finite f32"),
+            "{algo}: {}",
+            err(&o)
+        );
+    }
+}

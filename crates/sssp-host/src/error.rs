@@ -116,7 +116,7 @@ pub enum Error {
     },
 
     /// A shortest distance does not fit the distance type in use.
-    #[error("shortest distance to vertex {vertex} does not fit in {bits} bits")]
+    #[error("shortest distance to vertex {vertex} does not fit in {}", distance_width(*bits))]
     DistanceOverflow {
         /// The first vertex found whose distance does not fit.
         vertex: u32,
@@ -229,4 +229,14 @@ fn show_cycle(c: &[u32]) -> String {
     }
     s.push(c.first().map_or(String::new(), u32::to_string));
     s.join(" -> ")
+}
+
+/// How [`Error::DistanceOverflow`] names the distances that overflowed: the engines' 32-bit ones
+/// hold a `u32`, an `i32` or an `f32` by the graph's weights (an `f32` overflows past its largest
+/// finite value, not at a bit count).
+fn distance_width(bits: u32) -> String {
+    match bits {
+        32 => "the 32-bit distances (the u32 or i32 range; with f32 weights, the largest finite f32, 3.4e38)".into(),
+        b => format!("{b} bits"),
+    }
 }
