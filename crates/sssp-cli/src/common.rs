@@ -434,6 +434,17 @@ pub fn dedupe_name(d: Dedupe) -> &'static str {
 }
 
 impl SolveArgs {
+    /// The files a solve reads beside the graph at `graph`, each with its name for messages
+    /// (for `out::check_distinct`): the graph, the --sources-file and the --hierarchy file.
+    pub fn input_files<'a>(&'a self, graph: &'a Path) -> Vec<(&'static str, &'a Path)> {
+        let inputs = [
+            ("the input graph", Some(graph)),
+            ("the --sources-file", self.sources_file.as_deref()),
+            ("the --hierarchy file", self.hierarchy.hierarchy.as_deref()),
+        ];
+        inputs.into_iter().filter_map(|(f, p)| Some((f, p?))).collect()
+    }
+
     pub fn algo(&self) -> Result<Algo> {
         Algo::parse(&self.algo)
     }

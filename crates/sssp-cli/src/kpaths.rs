@@ -38,13 +38,7 @@ pub fn paths(a: PathsArgs) -> Result<()> {
     }
     if let Some(p) = &a.output {
         crate::out::check_writable(p)?;
-        let inputs = [
-            ("the input graph", Some(a.graph.graph.as_path())),
-            ("the --sources-file", a.solve.sources_file.as_deref()),
-            ("the --hierarchy file", a.solve.hierarchy.hierarchy.as_deref()),
-        ];
-        let inputs: Vec<(&str, &std::path::Path)> = inputs.into_iter().filter_map(|(f, p)| Some((f, p?))).collect();
-        crate::out::check_distinct(&[("-o", p.as_path())], &inputs)?;
+        crate::out::check_distinct(&[("-o", p.as_path())], &a.solve.input_files(&a.graph.graph))?;
     }
     let algo = a.solve.algo()?;
     a.solve.check_flags(algo)?;

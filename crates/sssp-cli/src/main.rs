@@ -413,13 +413,8 @@ fn check_run_files(a: &RunArgs) -> Result<()> {
     }
     let outputs: Vec<(&str, &std::path::Path)> =
         [("-o", &a.output), ("--trace", &a.trace)].into_iter().filter_map(|(f, p)| Some((f, p.as_deref()?))).collect();
-    let inputs = [
-        ("the input graph", Some(a.graph.graph.as_path())),
-        ("the --sources-file", a.solve.sources_file.as_deref()),
-        ("the --targets-file", a.targets_file.as_deref()),
-        ("the --hierarchy file", a.solve.hierarchy.hierarchy.as_deref()),
-    ];
-    let inputs: Vec<(&str, &std::path::Path)> = inputs.into_iter().filter_map(|(f, p)| Some((f, p?))).collect();
+    let mut inputs = a.solve.input_files(&a.graph.graph);
+    inputs.extend(a.targets_file.as_deref().map(|p| ("the --targets-file", p)));
     out::check_distinct(&outputs, &inputs)?;
     Ok(())
 }
