@@ -23,12 +23,7 @@ CLASSES = [nx.Graph, nx.DiGraph, nx.MultiGraph, nx.MultiDiGraph]
 WEIGHTS = ["int", "float", "mixed", "partial", "none"]
 
 
-@pytest.fixture(autouse=True)
-def _quiet_cache_warning():
-    ignored = set(nx.config.warnings_to_ignore)
-    nx.config.warnings_to_ignore.add("cache")
-    yield
-    nx.config.warnings_to_ignore = ignored
+pytestmark = pytest.mark.usefixtures("quiet_nx_cache")
 
 
 def _weight(rng, mode):

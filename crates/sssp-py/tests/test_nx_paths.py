@@ -11,12 +11,7 @@ nx = pytest.importorskip("networkx")
 import sssp.nx  # noqa: E402,F401
 
 
-@pytest.fixture(autouse=True)
-def _quiet_cache_warning():
-    ignored = set(nx.config.warnings_to_ignore)
-    nx.config.warnings_to_ignore.add("cache")
-    yield
-    nx.config.warnings_to_ignore = ignored
+pytestmark = pytest.mark.usefixtures("quiet_nx_cache")
 
 B = {"backend": "sssp"}
 NX = {"backend": "networkx"}
