@@ -42,17 +42,15 @@ pub fn paths(a: PathsArgs) -> Result<()> {
     }
     let algo = a.solve.algo()?;
     a.solve.check_flags(algo)?;
-    a.solve.warm_up(algo);
     let g = a.graph.load_nonempty()?;
+    // `--cutoff`, parsed for this graph's weights: no path longer is printed.
     let opts = a.solve.options(&g, false)?;
     let src = a.solve.sources(&g)?[0];
     sssp::reference::check_source(&g, a.target)?;
     sssp::kpaths::refuse_negative_arcs(&g)?;
-    let (mut session, _) = a.solve.session(&g, algo, &opts, None, 1)?;
-    let sol = session.solve(algo, src, &sssp::strategy::Options { cutoff: None, target: None, ..opts })?;
     let k = usize::try_from(a.k).unwrap_or(usize::MAX);
     let t = std::time::Instant::now();
-    let found = sssp::kpaths::k_shortest_graph(&g, src, a.target, k, &sol.dist)?;
+    let found = sssp::kpaths::k_shortest_graph(&g, src, a.target, k, opts.cutoff)?;
     eprintln!("{} path(s) from {src} to {} ({:.3} s)", found.len(), a.target, t.elapsed().as_secs_f64());
     let out = a.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     let mut w = common::create_output(&out)?;

@@ -58,6 +58,8 @@ enum Cmd {
     /// line per path, shortest first: `LENGTH: V0 V1 ...`. Equal lengths: fewer arcs first, then
     /// the lexicographically smaller vertex sequence. Fewer than K lines when fewer simple paths
     /// exist (none when the target is not reached); negative weights are refused (exit 2).
+    /// With --cutoff D no path longer than D is printed, and the searches stop there. The
+    /// searches run on the host (each visits a small part of the graph), whatever --device says.
     Paths(kpaths::PathsArgs),
     /// Exact diameter of the largest (strongly) connected component by eccentricity bounding;
     /// with --radius, --center, --periphery the others from the same bounds.

@@ -327,15 +327,7 @@ impl<'g, W: Weight> Solver<'g, W> {
     }
 
     /// Up to `k` shortest simple paths (no vertex twice) from `source` to `target`, each with
-    /// its length, shortest first; among equal lengths fewer arcs first, then the
-    /// lexicographically smaller vertex sequence (Yen's algorithm: [`crate::kpaths`]). Fewer
-    /// than `k` when no more simple paths exist (none when `target` is not reached);
-    /// `source == target` gives the one path `[source]` of length 0. One solve from `source` on
-    /// the solver's device guides the spur searches.
-    ///
-    /// Errors: [`Error::InvalidArgument`] for `k == 0`, [`Error::VertexOutOfRange`],
-    /// [`Error::NegativeWeight`] naming the first negative arc (Yen needs none),
-    /// [`Error::DistanceOverflow`], and the device's errors.
+    /// its length: [`Query::k_shortest_paths`] without a cutoff.
     ///
     /// ```
     /// use sssp::{Device, Graph, Solver};
@@ -345,16 +337,7 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// # Ok::<(), sssp::Error>(())
     /// ```
     pub fn k_shortest_paths(&mut self, source: u32, target: u32, k: usize) -> Result<Vec<(W::Distance, Vec<u32>)>> {
-        let raw = self.graph.raw();
-        crate::reference::check_source(raw, source)?;
-        crate::reference::check_source(raw, target)?;
-        if k == 0 {
-            return Err(crate::Error::InvalidArgument("k shortest paths: k must be at least 1".into()));
-        }
-        crate::kpaths::refuse_negative_arcs(raw)?;
-        let from = self.shortest_paths(source)?;
-        let found = crate::kpaths::k_shortest_graph(raw, source, target, k, from.raw_distances())?;
-        Ok(found.into_iter().map(|(d, p)| (W::distance(d), p)).collect())
+        self.query().k_shortest_paths(source, target, k)
     }
 }
 
@@ -502,6 +485,40 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
         }
         let sol = self.solver.session.solve(algo, source, opts)?;
         finish(graph, vec![source], sol, opts, host_cut, algo)
+    }
+
+    /// Up to `k` shortest simple paths (no vertex twice) from `source` to `target`, each with
+    /// its length, shortest first; among equal lengths fewer arcs first, then the
+    /// lexicographically smaller vertex sequence (Yen's algorithm: [`crate::kpaths`]). Fewer
+    /// than `k` when no more simple paths exist (none when `target` is not reached). With
+    /// [`Query::cutoff`], no path longer than the cutoff (for `f32` weights: the path's `f64`
+    /// sum), and the searches stop there. `source == target` gives the one path `[source]` of
+    /// length 0. The searches run on the host, each over a small part of the graph (the
+    /// module docs say why), whatever the solver's device.
+    ///
+    /// Errors: [`Error::InvalidArgument`] for `k == 0` or a negative cutoff,
+    /// [`Error::VertexOutOfRange`], [`Error::NegativeWeight`] naming the first negative arc
+    /// (Yen needs none), [`Error::DistanceOverflow`], and the device's errors.
+    ///
+    /// ```
+    /// use sssp::{Device, Graph, Solver};
+    /// let g = Graph::from_edges(4, [(0, 1, 1u32), (1, 3, 1), (0, 2, 1), (2, 3, 1), (0, 3, 3), (1, 2, 0)])?;
+    /// let mut solver = Solver::new(&g, Device::Cpu)?;
+    /// let paths = solver.query().cutoff(2).k_shortest_paths(0, 3, 10)?;
+    /// assert_eq!(paths.len(), 3); // the three of length 2; 0 -> 3 (3) is past the cutoff
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn k_shortest_paths(self, source: u32, target: u32, k: usize) -> Result<Vec<(W::Distance, Vec<u32>)>> {
+        let raw = self.solver.graph.raw();
+        crate::reference::check_source(raw, source)?;
+        crate::reference::check_source(raw, target)?;
+        if k == 0 {
+            return Err(crate::Error::InvalidArgument("k shortest paths: k must be at least 1".into()));
+        }
+        crate::kpaths::refuse_negative_arcs(raw)?;
+        let cutoff = self.cutoff.map(W::cutoff).transpose()?;
+        let found = crate::kpaths::k_shortest_graph(raw, source, target, k, cutoff)?;
+        Ok(found.into_iter().map(|(d, p)| (W::distance(d), p)).collect())
     }
 
     /// Shortest paths from `source` to every vertex (within the cutoff).

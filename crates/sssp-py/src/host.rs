@@ -129,8 +129,7 @@ impl Csr64 {
     /// Dijkstra spur searches: no potential), with their lengths.
     pub fn k_shortest(&self, s: u32, t: u32, k: usize) -> Result<Vec<(f64, Vec<u32>)>, Error> {
         let arcs = sssp::kpaths::Arcs::new(&self.offsets, &self.heads, Cow::Borrowed(&self.w[..]))?;
-        let pot = vec![Some(0.0); self.num_vertices()];
-        sssp::kpaths::k_shortest(&arcs, s, t, k, &pot)
+        sssp::kpaths::k_shortest(&arcs, s, t, k, None)
     }
 
     /// The arcs of `u`: `(head, weight)`.

@@ -558,8 +558,8 @@ impl Native {
     }
 
     /// Up to `k` shortest simple paths from `source` to `sink` (Yen: `sssp::kpaths`), shortest
-    /// first: their float64 lengths and their vertices. Integer weights run on the solver (its
-    /// distances guide the spur searches), real ones in float64 on the host.
+    /// first: their float64 lengths and their vertices. Integer weights exactly in the solver's
+    /// graph, real ones in float64; both on the host (`sssp::kpaths` says why).
     fn yen(&mut self, source: u32, sink: u32, k: usize) -> PyResult<(Vec<f64>, Vec<Vec<u32>>)> {
         let found: Vec<(f64, Vec<u32>)> = match &mut self.kind {
             Kind::Unsigned(h) => {

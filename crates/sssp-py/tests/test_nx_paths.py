@@ -180,3 +180,39 @@ def test_fallback_to_networkx():
     with nx.config(backend_priority=["sssp"]):
         assert sorted(nx.all_shortest_paths(H, 0, 2, weight="weight")) == [[0, 1, 2], [0, 2]]
         assert list(nx.shortest_simple_paths(H, 0, 2, weight=w)) == [[0, 2], [0, 1, 2]]
+
+
+needs_all_pairs = pytest.mark.skipif(
+    not hasattr(nx, "all_pairs_all_shortest_paths"), reason="NetworkX without all_pairs_all_shortest_paths"
+)
+
+
+@needs_all_pairs
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("directed", [False, True])
+@pytest.mark.parametrize("weights", [(1,), (0, 1, 2), (0.5, 0.25, 1.5)])
+def test_all_pairs_all_shortest_paths(seed, directed, weights):
+    """Ties (small weights, zero weights, self loops): the same sources in the same order, the
+    same targets, the same paths to each (as sorted lists: equal paths' order is free)."""
+    G = _random_graph(seed, directed, weights=weights, loops=True)
+    for weight in (None, "weight"):
+        want = list(nx.all_pairs_all_shortest_paths(G, weight=weight, **NX))
+        got = list(nx.all_pairs_all_shortest_paths(G, weight=weight, **B))
+        assert [n for n, _ in got] == [n for n, _ in want] == list(G)
+        for (_, g), (_, w) in zip(got, want):
+            assert {t: sorted(p) for t, p in g.items()} == {t: sorted(p) for t, p in w.items()}
+            assert sum(len(p) for p in g.values()) == sum(len(p) for p in w.values())
+
+
+@needs_all_pairs
+def test_all_pairs_all_shortest_paths_errors_and_fallback():
+    G = nx.cycle_graph(4)
+    with pytest.raises(ValueError, match="method not supported: SPAM"):
+        list(nx.all_pairs_all_shortest_paths(G, weight="weight", method="SPAM", **B))
+    H = nx.DiGraph([(0, 1, {"weight": -1}), (1, 2, {"weight": 1}), (0, 2, {"weight": 0})])
+    with pytest.raises(NotImplementedError):
+        nx.all_pairs_all_shortest_paths(H, weight="weight", **B)
+    want = dict(nx.all_pairs_all_shortest_paths(H, weight="weight", **NX))
+    with nx.config(backend_priority=["sssp"]):
+        got = dict(nx.all_pairs_all_shortest_paths(H, weight="weight"))
+    assert sorted(got[0][2]) == sorted(want[0][2]) == [[0, 1, 2], [0, 2]]

@@ -161,8 +161,9 @@ def yen(
     when ``sink`` is not reached); ``source == sink`` gives one path of length 0.
 
     Equal lengths come with fewer arcs first, then in lexicographic order of the vertex
-    sequence (scipy's order among ties is its heap's). Integer weights run on the device's
-    solver; other weights on the host in float64. Negative weights raise ValueError naming the
+    sequence (scipy's order among ties is its heap's). The searches run on the host, whatever
+    the device: integer weights exactly (each spur search guided by every vertex's best
+    remainder to ``sink``), other weights in float64. Negative weights raise ValueError naming the
     arc (scipy answers them through Bellman-Ford).
 
     >>> import numpy as np, scipy.sparse as sp, sssp

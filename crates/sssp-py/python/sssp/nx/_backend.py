@@ -848,6 +848,24 @@ def all_shortest_paths(G, source, target, weight=None, method="dijkstra"):
     return _dag_paths(source, target, pred)
 
 
+def all_pairs_all_shortest_paths(G, weight=None, method="dijkstra"):
+    # The weights are checked here, at the call, so that refused ones go back to NetworkX;
+    # the rest runs as the generator is consumed (NetworkX's own is a generator too).
+    unweighted = weight is None or method == "unweighted"
+    w = _UNIT if unweighted else _dijkstra_weights(G, weight) if method == "dijkstra" else None
+    return _all_pairs_dags(G, None if unweighted else weight, w, method)
+
+
+def _all_pairs_dags(G, weight, w, method):
+    """(node, {target: every shortest path}) for each node of ``G`` in its order, one solve per
+    node: NetworkX's single_source_all_shortest_paths over its predecessor lists."""
+    if w is None:
+        raise ValueError(f"method not supported: {method}")
+    for n in G:
+        pred, _ = _predecessors(G, n, weight, None, w)
+        yield n, {t: list(_dag_paths(n, t, pred)) for t in pred}
+
+
 # Yen's k for the first batch of shortest_simple_paths, then times 4 per batch.
 _YEN_FIRST = 8
 
@@ -957,6 +975,9 @@ class BackendInterface:
                     return "the null graph"
             except TypeError:
                 return False
+        if name == "all_pairs_all_shortest_paths" and arguments.get("method") == "bellman-ford":
+            if weight is not None:
+                return "method='bellman-ford' is run by NetworkX"
         if (
             name in ("shortest_path", "shortest_path_length")
             and _NX_VERSION < (3, 5)

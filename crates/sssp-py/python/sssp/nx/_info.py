@@ -60,6 +60,13 @@ _DOCS = {
         "dijkstra_predecessor_and_distance); equally long paths may come in another order. "
         "``method='bellman-ford'`` is run by NetworkX."
     ),
+    "all_pairs_all_shortest_paths": (
+        "For each node in the graph's order, every shortest path to every node it reaches, "
+        "from the predecessor lists of dijkstra_predecessor_and_distance (one solve per node): "
+        "the nodes in NetworkX's order, the same paths to each target (equally long paths may "
+        "come in another order, as in all_shortest_paths). ``method='bellman-ford'`` is run by "
+        "NetworkX."
+    ),
     "shortest_simple_paths": (
         "A generator, shortest first, from Yen's algorithm in the engine, run for 8, 32, 128, ... "
         "paths as the generator is consumed. Equally long paths come with fewer edges first, "

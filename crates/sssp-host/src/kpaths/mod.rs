@@ -13,19 +13,24 @@
 //!   the lexicographically smaller vertex sequence. The order compares two paths with a common
 //!   prefix by their remainders, which is all Yen's argument needs, so each spur search only has
 //!   to return the best remainder in that order, and the result is the same on every device.
-//! - **Spur searches.** Each is a Dijkstra search *backwards* from the target over the in-arcs,
-//!   on pairs (distance, arcs), which stops when the spur vertex is settled; the remainder is
-//!   then read forwards from the spur vertex, taking the smallest id among the tight arcs at each
-//!   step. Removed vertices and arcs are a per-search mask (an epoch stamp per vertex, and the
-//!   spur vertex's barred successors), so nothing is copied per search. The engine solves once,
-//!   forwards from the source on the whole graph, and its distances guide every spur search as
-//!   an A* potential on integer weights (`d(s, u)` never exceeds `d(s, spur) + d(spur, u)`, so
-//!   the reduced arc costs stay non-negative); vertices the source does not reach are never
-//!   entered. A spur search so visits the vertices of near-shortest detours, usually far fewer
-//!   than a whole solve, which is why the spur searches are not solves of their own on the
-//!   engine (a masked solve per spur would cost a pass over the graph each, batched lanes or
-//!   not). On real weights the potential is not used (rounded sums would break its
-//!   consistency); the searches are then plain Dijkstra.
+//! - **Spur searches.** On integer weights (`forward.rs`): one search backwards from the target
+//!   on the whole graph first gives every vertex its best remainder (length, arcs, first step,
+//!   whether another ties with it); each spur search then runs forwards from the spur vertex with
+//!   those lengths as an exact A* potential, and stops at every vertex whose best remainder
+//!   avoids the root (Feng's node classification), so it visits only the few vertices near the
+//!   spur whose remainders run back into the root. Where remainders tie, the smallest vertex
+//!   sequence among them is read off the search's tight arcs. On real weights (rounded sums
+//!   would break a potential's consistency and the split of a length into root and remainder)
+//!   each spur search is a Dijkstra search *backwards* from the target over the in-arcs, on
+//!   pairs (distance, arcs), which stops when the spur vertex is settled; the remainder is read
+//!   forwards from the spur vertex, taking the smallest id among the tight arcs at each step.
+//!   Removed vertices and arcs are a per-search mask (epoch stamps per vertex, and the spur
+//!   vertex's barred successors), so nothing is copied per search. The spur searches are not
+//!   solves of their own on the engine: each visits a small part of the graph, where a masked
+//!   solve per spur would cost a pass over it, batched lanes or not. The engine's one solve
+//!   from the source tells the real-weight searches which vertices are reached.
+//! - **Cutoff.** With a cutoff no path longer is returned: the first search ignores remainders
+//!   beyond it and every spur search stops there.
 //! - **Memory.** Candidates beyond the number of paths still wanted are dropped (they can never
 //!   be chosen), and a spur search stops at the length of the last candidate still wanted, so a
 //!   large `k` costs no more than the paths that exist: the run ends when no simple path is left.
@@ -49,6 +54,8 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, Metric, Weights};
 use crate::{Dist, UNREACHED};
 
+mod forward;
+
 /// The name errors give the algorithm.
 const ALGO: &str = "k shortest paths (Yen)";
 
@@ -56,6 +63,9 @@ const ALGO: &str = "k shortest paths (Yen)";
 pub trait Length: Copy + PartialEq + PartialOrd + std::fmt::Debug + Send + Sync + 'static {
     /// The length of an empty path.
     const ZERO: Self;
+    /// Sums are exact (associative): a path's length is its root's plus its remainder's, and a
+    /// remainder's length is a valid search potential (`forward.rs`).
+    const EXACT: bool;
     /// `self + w`, or `None` when the sum does not fit.
     fn plus(self, w: Self) -> Option<Self>;
     /// A total order agreeing with `<` on the lengths that occur (finite, non-negative).
@@ -71,6 +81,7 @@ pub trait Length: Copy + PartialEq + PartialOrd + std::fmt::Debug + Send + Sync 
 
 impl Length for i64 {
     const ZERO: i64 = 0;
+    const EXACT: bool = true;
     fn plus(self, w: i64) -> Option<i64> {
         self.checked_add(w)
     }
@@ -90,6 +101,7 @@ impl Length for i64 {
 
 impl Length for f64 {
     const ZERO: f64 = 0.0;
+    const EXACT: bool = false;
     fn plus(self, w: f64) -> Option<f64> {
         Some(self + w).filter(|x| x.is_finite())
     }
@@ -174,13 +186,21 @@ impl<'a, L: Length> Arcs<'a, L> {
     /// The length of `path` summed from its first vertex (the lightest of parallel arcs), or
     /// `None` if it is no path.
     fn length_of(&self, path: &[u32]) -> Result<L> {
-        let mut total = L::ZERO;
+        Ok(*self.prefix_lengths(path)?.last().expect("one vertex at least"))
+    }
+
+    /// The lengths of `path`'s prefixes: entry `j` that of `path[..=j]`, summed from the first
+    /// vertex as [`Arcs::length_of`] sums.
+    fn prefix_lengths(&self, path: &[u32]) -> Result<Vec<L>> {
+        let mut out = Vec::with_capacity(path.len());
+        out.push(L::ZERO);
         for p in path.windows(2) {
             let w = self.out(p[0]).filter(|&(h, _)| h == p[1]).map(|(_, w)| w).min_by(|a, b| a.order(b));
             let w = w.ok_or_else(|| Error::InvalidArgument(format!("no arc {} -> {}", p[0], p[1])))?;
-            total = total.plus(w).ok_or(Error::DistanceOverflow { vertex: p[1], bits: 64 })?;
+            let total = out[out.len() - 1].plus(w).ok_or(Error::DistanceOverflow { vertex: p[1], bits: 64 })?;
+            out.push(total);
         }
-        Ok(total)
+        Ok(out)
     }
 }
 
@@ -235,8 +255,6 @@ impl<L: Length> Eq for Entry<L> {}
 struct Search<'s, 'a, L: Length> {
     arcs: &'s Arcs<'a, L>,
     target: u32,
-    /// The A* potential (`None`: not reached from the source, never entered).
-    pot: &'s [Option<L>],
     /// Distance and arcs to the target, valid where `seen == epoch`.
     dist: Vec<L>,
     hops: Vec<u32>,
@@ -249,12 +267,11 @@ struct Search<'s, 'a, L: Length> {
 }
 
 impl<'s, 'a, L: Length> Search<'s, 'a, L> {
-    fn new(arcs: &'s Arcs<'a, L>, target: u32, pot: &'s [Option<L>]) -> Self {
+    fn new(arcs: &'s Arcs<'a, L>, target: u32) -> Self {
         let n = arcs.n();
         Search {
             arcs,
             target,
-            pot,
             dist: vec![L::ZERO; n],
             hops: vec![0; n],
             seen: vec![0; n],
@@ -271,18 +288,17 @@ impl<'s, 'a, L: Length> Search<'s, 'a, L> {
         self.epoch += 1;
         let (e, spur) = (self.epoch, *root.last()?);
         root[..root.len() - 1].iter().for_each(|&v| self.barred[v as usize] = e);
-        if self.barred[self.target as usize] == e || self.pot[spur as usize].is_none() {
+        if self.barred[self.target as usize] == e {
             return None;
         }
         self.heap.clear();
-        self.reach(self.target, L::ZERO, 0)?;
-        let bound = limit.and_then(|l| l.plus(self.pot[spur as usize]?));
+        self.reach(self.target, L::ZERO, 0);
         while let Some(Entry(key, h, v)) = self.heap.pop() {
-            if bound.is_some_and(|b| key > b) {
+            if limit.is_some_and(|b| key > b) {
                 return None;
             }
             let i = v as usize;
-            if self.done[i] == e || h != self.hops[i] || self.pot[i].and_then(|p| self.dist[i].plus(p)) != Some(key) {
+            if self.done[i] == e || h != self.hops[i] || self.dist[i] != key {
                 continue; // settled, or a stale entry
             }
             self.done[v as usize] = e;
@@ -302,16 +318,14 @@ impl<'s, 'a, L: Length> Search<'s, 'a, L> {
         None
     }
 
-    /// Offer `u` the distance `d` over `h` arcs; `None` when `u` is never to be entered.
-    fn reach(&mut self, u: u32, d: L, h: u32) -> Option<()> {
+    /// Offer `u` the distance `d` over `h` arcs.
+    fn reach(&mut self, u: u32, d: L, h: u32) {
         let (i, e) = (u as usize, self.epoch);
-        let p = self.pot[i]?;
         if self.seen[i] == e && (self.dist[i].order(&d).then(self.hops[i].cmp(&h))) != Ordering::Greater {
-            return Some(());
+            return;
         }
         (self.seen[i], self.dist[i], self.hops[i]) = (e, d, h);
-        self.heap.push(Entry(d.plus(p)?, h, u));
-        Some(())
+        self.heap.push(Entry(d, h, u));
     }
 
     /// The remainder from `spur` after its search: the smallest tight successor each step.
@@ -347,19 +361,17 @@ impl<'s, 'a, L: Length> Search<'s, 'a, L> {
 }
 
 /// Up to `k` shortest simple paths from `source` to `target` over `arcs`, shortest first (ties
-/// as the module docs say), each with its length. `potential`: for each vertex, a lower bound
-/// of its distance from `source` that no arc breaks (`pot[v] <= pot[u] + w(u, v)`), `None`
-/// for vertices `source` does not reach; distances from `source` are one.
+/// as the module docs say), each with its length, none longer than `cutoff`.
 ///
 /// `source == target` gives the one path `[source]` of length 0. Errors:
-/// [`Error::InvalidArgument`] for `k == 0` or a potential of the wrong length,
-/// [`Error::VertexOutOfRange`], [`Error::DistanceOverflow`].
+/// [`Error::InvalidArgument`] for `k == 0` or a negative cutoff, [`Error::VertexOutOfRange`],
+/// [`Error::DistanceOverflow`].
 pub fn k_shortest<L: Length>(
     arcs: &Arcs<'_, L>,
     source: u32,
     target: u32,
     k: usize,
-    potential: &[Option<L>],
+    cutoff: Option<L>,
 ) -> Result<Vec<(L, Vec<u32>)>> {
     let n = arcs.n();
     for v in [source, target] {
@@ -367,21 +379,32 @@ pub fn k_shortest<L: Length>(
             return Err(Error::VertexOutOfRange { vertex: v as u64, num_vertices: n as u64 });
         }
     }
-    if k == 0 || potential.len() != n {
+    if k == 0 || cutoff.is_some_and(L::is_negative) {
         return Err(Error::InvalidArgument(format!(
-            "k shortest paths: k = {k} (at least 1), a potential of {} for {n} vertices",
-            potential.len()
+            "k shortest paths: k = {k} (at least 1), cutoff {cutoff:?} (not negative)"
         )));
     }
     if source == target {
         return Ok(vec![(L::ZERO, vec![source])]);
     }
-    let mut search = Search::new(arcs, target, potential);
-    let Some(first) = search.spur(&[source], &[], None) else { return Ok(Vec::new()) };
-    let mut done = vec![Cand { len: arcs.length_of(&first)?, path: first, dev: 0 }];
+    let to = L::EXACT.then(|| forward::ToTarget::new(arcs, target, cutoff));
+    let mut spurs = match to.as_ref() {
+        Some(to) => Spurs::Forward(forward::Forward::new(arcs, to, target)),
+        None => Spurs::Backward(Search::new(arcs, target)),
+    };
+    spurs.set_path(&[source]);
+    let Some((first, len)) = spurs.spur(&[source], 0, &[], cutoff) else { return Ok(Vec::new()) };
+    let len = match len {
+        Some(l) => l,
+        None => arcs.length_of(&first)?,
+    };
+    if beyond(len, cutoff) {
+        return Ok(Vec::new());
+    }
+    let mut done = vec![Cand { len, path: first, dev: 0 }];
     let mut pool: BTreeSet<Cand<L>> = BTreeSet::new();
     while done.len() < k {
-        spur_all(arcs, &mut search, &done, &mut pool, k - done.len())?;
+        spur_all(arcs, &mut spurs, &done, &mut pool, k - done.len(), cutoff)?;
         match pool.pop_first() {
             Some(c) => done.push(c),
             None => break,
@@ -390,17 +413,49 @@ pub fn k_shortest<L: Length>(
     Ok(done.into_iter().map(|c| (c.len, c.path)).collect())
 }
 
+/// Whether `len` is past `cutoff`.
+fn beyond<L: Length>(len: L, cutoff: Option<L>) -> bool {
+    cutoff.is_some_and(|c| len.order(&c) == Ordering::Greater)
+}
+
+/// The spur searches: forward ones on exact lengths, backwards ones on real lengths.
+enum Spurs<'s, 'a, L: Length> {
+    Forward(forward::Forward<'s, 'a, L>),
+    Backward(Search<'s, 'a, L>),
+}
+
+impl<L: Length> Spurs<'_, '_, L> {
+    /// The path whose spur vertices come next.
+    fn set_path(&mut self, p: &[u32]) {
+        if let Spurs::Forward(f) = self {
+            f.set_path(p);
+        }
+    }
+
+    /// The best remainder from `p[i]` avoiding `p[..i]` and the arcs to `banned`, no longer than
+    /// `limit`, with its length where the search knows it exactly.
+    fn spur(&mut self, p: &[u32], i: usize, banned: &[u32], limit: Option<L>) -> Option<(Vec<u32>, Option<L>)> {
+        match self {
+            Spurs::Forward(f) => f.spur(i as u32, p[i], banned, limit).map(|(l, r)| (r, Some(l))),
+            Spurs::Backward(b) => b.spur(&p[..=i], banned, limit).map(|r| (r, None)),
+        }
+    }
+}
+
 /// Yen's inner loop: the candidates of the last accepted path's spur vertices into `pool`,
-/// which keeps the `want` best.
+/// which keeps the `want` best, none past `cutoff`.
 fn spur_all<L: Length>(
     arcs: &Arcs<'_, L>,
-    search: &mut Search<'_, '_, L>,
+    spurs: &mut Spurs<'_, '_, L>,
     done: &[Cand<L>],
     pool: &mut BTreeSet<Cand<L>>,
     want: usize,
+    cutoff: Option<L>,
 ) -> Result<()> {
     let last = done.last().expect("one path at least");
     let p = &last.path;
+    spurs.set_path(p);
+    let roots = arcs.prefix_lengths(p)?;
     // The accepted paths that share p's prefix up to the spur index, narrowed as it grows.
     let mut sharing: Vec<&[u32]> = done.iter().map(|c| &c.path[..]).collect();
     for i in 0..p.len() - 1 {
@@ -410,22 +465,31 @@ fn spur_all<L: Length>(
         }
         let banned: Vec<u32> = sharing.iter().filter_map(|q| q.get(i + 1).copied()).collect();
         // A remainder longer than the last candidate still wanted is never chosen.
-        let limit = match pool.len() >= want {
+        let mut limit = match pool.len() >= want {
             true => pool.iter().nth(want - 1).map(|c| c.len),
             false => None,
         };
+        if let Some(c) = cutoff {
+            limit = Some(limit.map_or(c, |l| if beyond(l, Some(c)) { c } else { l }));
+        }
         let rest = match limit {
-            Some(l) => match l.minus(arcs.length_of(&p[..=i])?) {
+            Some(l) => match l.minus(roots[i]) {
                 Some(r) => Some(r),
                 None => continue, // the root alone is longer
             },
             None => None,
         };
-        let Some(rest) = search.spur(&p[..=i], &banned, rest) else { continue };
+        let Some((rest, rest_len)) = spurs.spur(p, i, &banned, rest) else { continue };
         let mut path = p[..i].to_vec();
         path.extend_from_slice(&rest);
-        let cand = Cand { len: arcs.length_of(&path)?, path, dev: i };
-        pool.insert(cand);
+        let len = match rest_len {
+            Some(l) => roots[i].plus(l).ok_or(Error::DistanceOverflow { vertex: target_of(&path), bits: 64 })?,
+            None => arcs.length_of(&path)?,
+        };
+        if beyond(len, cutoff) {
+            continue; // real lengths: the search's limit had some slack
+        }
+        pool.insert(Cand { len, path, dev: i });
         while pool.len() > want {
             pool.pop_last();
         }
@@ -433,46 +497,45 @@ fn spur_all<L: Length>(
     Ok(())
 }
 
-/// [`k_shortest`] on a graph of the library, `from_source` the shortest distances from `source`
-/// on it (an engine's answer, [`crate::Paths::raw_distances`]): the potential of integer
-/// weights, and which vertices are reached. Lengths come as [`Dist`] (for real weights the
-/// `f32` bits of the `f64` sum, rounded).
+/// The last vertex of a path.
+fn target_of(path: &[u32]) -> u32 {
+    *path.last().expect("one vertex at least")
+}
+
+/// [`k_shortest`] on a graph of the library. `cutoff` as [`crate::strategy::Options::cutoff`]
+/// encodes it: no path longer is returned, and the searches stop there. Lengths come as
+/// [`Dist`] (for real weights the `f32` bits of the `f64` sum, rounded; the cutoff applies to
+/// the `f64` sum).
 ///
 /// Errors: those of [`k_shortest`], and [`Error::NegativeWeight`] for a graph with a negative
 /// weight (naming the first negative arc).
 ///
 /// ```
-/// use sssp::{kpaths, reference::dijkstra, EdgeList};
+/// use sssp::{kpaths, EdgeList};
 /// let mut e = EdgeList::with_capacity(4, 5);
 /// for (u, v, w) in [(0, 1, 1), (1, 3, 1), (0, 2, 1), (2, 3, 1), (0, 3, 3)] {
 ///     e.push(u, v, w);
 /// }
 /// let g = e.into_graph_as_given()?;
-/// let found = kpaths::k_shortest_graph(&g, 0, 3, 5, &dijkstra(&g, 0)?)?;
+/// let found = kpaths::k_shortest_graph(&g, 0, 3, 5, None)?;
 /// assert_eq!(found, vec![(2, vec![0, 1, 3]), (2, vec![0, 2, 3]), (3, vec![0, 3])]);
+/// assert_eq!(kpaths::k_shortest_graph(&g, 0, 3, 5, Some(2))?, found[..2]);
 /// # Ok::<(), sssp::Error>(())
 /// ```
-pub fn k_shortest_graph(
-    g: &Graph,
-    source: u32,
-    target: u32,
-    k: usize,
-    from_source: &[Dist],
-) -> Result<Vec<(Dist, Vec<u32>)>> {
-    let reached = |d: Dist| d != UNREACHED;
+pub fn k_shortest_graph(g: &Graph, source: u32, target: u32, k: usize, cutoff: Option<u64>) -> Result<Vec<(Dist, Vec<u32>)>> {
     match g.weights() {
         Weights::Unsigned(w) => {
             let len: Vec<i64> = w.iter().map(|&x| x as i64).collect();
             let arcs = Arcs::new(g.offsets(), g.targets(), Cow::Owned(len))?;
-            let pot: Vec<Option<i64>> = from_source.iter().map(|&d| Some(d).filter(|&d| reached(d))).collect();
-            k_shortest(&arcs, source, target, k, &pot)
+            let cut = cutoff.map(|c| i64::try_from(c).unwrap_or(i64::MAX));
+            k_shortest(&arcs, source, target, k, cut)
         }
         Weights::Signed(_) => refuse_negative_arcs(g).and(Ok(Vec::new())),
         Weights::Real(w) => {
             let len: Vec<f64> = w.iter().map(|&x| f32::from_bits(x) as f64).collect();
             let arcs = Arcs::new(g.offsets(), g.targets(), Cow::Owned(len))?;
-            let pot: Vec<Option<f64>> = from_source.iter().map(|&d| reached(d).then_some(0.0)).collect();
-            let found = k_shortest(&arcs, source, target, k, &pot)?;
+            let cut = cutoff.map(|c| f32::from_bits(c as u32) as f64);
+            let found = k_shortest(&arcs, source, target, k, cut)?;
             Ok(found.into_iter().map(|(l, p)| ((l as f32).to_bits() as Dist, p)).collect())
         }
     }
