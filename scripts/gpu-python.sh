@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine (no Rust there): the Python package from its wheel. pytest on the GPU
 # (SSSP_TEST_DEVICE=gpu), the contract on NY, NetworkX's own tests under the backend, and the
-# benchmark against scipy and NetworkX (crates/sssp-py/bench/bench.py) on NY, kron 20, kron 22.
+# benchmark against scipy and NetworkX (crates/sssp-py/bench/bench.py) on NY, kron 20, kron 22,
+# and k shortest paths (crates/sssp-py/bench/yen.py) on NY (K = 100) and road 1M (K = 20).
 #
 # Here, first:  VIRTUAL_ENV=... maturin build --release -m crates/sssp-py/Cargo.toml -o .whl
 #               plus scipy, networkx, pytest (and its needs) as wheels in .whl (device README),
@@ -19,6 +20,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/dev
 "$bin" convert "$ny" /tmp/NY.bin
 "$bin" gen kron:20 -o /tmp/kron20.bin
 "$bin" gen kron:22 -o /tmp/kron22.bin
+"$bin" gen road:1000000 -o /tmp/road1m.bin
 
 echo "== pytest on the GPU"
 SSSP_TEST_DEVICE=gpu python3 -m pytest -q -p no:cacheprovider crates/sssp-py/tests 2>&1 | tee "$out/pytest-gpu.log"
@@ -32,3 +34,6 @@ python3 $b --device gpu --nx --json "$out/ny-gpu.json" /tmp/NY.bin | tee "$out/b
 python3 $b --device gpu --scipy-many 8 --json "$out/kron20-gpu.json" /tmp/kron20.bin | tee -a "$out/bench.md"
 python3 $b --device gpu --scipy-many 2 --repeat 3 --json "$out/kron22-gpu.json" /tmp/kron22.bin | tee -a "$out/bench.md"
 python3 $b --device cpu --scipy-many 8 --json "$out/cpu.json" /tmp/NY.bin /tmp/kron20.bin | tee -a "$out/bench.md"
+echo "== k shortest paths: sssp.yen (cpu, gpu), sssp paths, scipy's yen and NetworkX, 10 min limit each"
+python3 crates/sssp-py/bench/yen.py --sssp "$bin" --limit 600 --json "$out/yen.json" \
+    /tmp/NY.bin:100 /tmp/road1m.bin:20 | tee "$out/yen.md"
