@@ -458,14 +458,17 @@ impl Native {
         phases.mark("heads checked");
         let arcs = host::arcs(indptr, heads, weights, directed).map_err(PyValueError::new_err)?;
         phases.mark("arcs");
+        let m = arcs.heads.len();
+        // The host's float64 Dijkstra needs only to know that no weight is negative.
+        if one_query && serial_host(device) && !arcs.w.iter().any(|&x| x < 0.0) {
+            let kind = Kind::Host(Csr64::from_arcs(arcs, false));
+            phases.mark("host graph ready");
+            return Ok(Native { kind, lazy: OnceCell::new(), n, arcs: m, negative: false });
+        }
         let range = WeightRange::of(&arcs.w);
         phases.mark("weights classified");
-        let (m, negative) = (arcs.heads.len(), range.lo < 0.0);
-        let kind = if one_query && !negative && serial_host(device) {
-            Kind::Host(Csr64::from_arcs(arcs, false))
-        } else {
-            Kind::pick(arcs, range, device, &phases).map_err(py_err)?
-        };
+        let negative = range.lo < 0.0;
+        let kind = Kind::pick(arcs, range, device, &phases).map_err(py_err)?;
         phases.mark("solver ready");
         Ok(Native { kind, lazy: OnceCell::new(), n, arcs: m, negative })
     }
@@ -603,8 +606,9 @@ impl Native {
 /// Whether a query on `device` runs on one CPU thread: then the float64 host Dijkstra
 /// (`host::solve`, a binary heap) beats the engines, which are built for many threads or a
 /// GPU and pay for the typed graph, the solver and (for predecessors) a certified tree on top
-/// of the run. On NY with one thread: 1 source 27 ms against the engine's 45, 3 sources with
-/// predecessors 90 against 389, real weights 30 against 447 (docs/performance.md, "Python").
+/// of the run (with predecessors, a certified tree; with real weights, the f32 engine and its
+/// float64 repair): on NY with one thread, 3 sources with predecessors went from 2.1 times
+/// scipy's time to 0.9, real weights from 7 times to 1.1 (docs/performance.md, "Python").
 /// Whether `Auto` finds a GPU is asked once per process.
 fn serial_host(device: Device) -> bool {
     static GPU: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -661,7 +665,10 @@ struct WeightRange {
 
 impl WeightRange {
     fn of(w: &[f64]) -> WeightRange {
-        let step = |(i, lo, hi): (bool, f64, f64), &x: &f64| (i && x.fract() == 0.0, lo.min(x), hi.max(x));
+        // Integral: past 2^52 every float64 is; below, a round trip through i64 (one
+        // conversion instruction each way, where `fract` is a libm call: 3 times slower).
+        let integral = |x: f64| x.abs() >= 4_503_599_627_370_496.0 || (x as i64) as f64 == x;
+        let step = |(i, lo, hi): (bool, f64, f64), &x: &f64| (i && integral(x), lo.min(x), hi.max(x));
         let (integral, lo, hi) = if host::parallel(w.len()) {
             w.par_iter()
                 .fold(|| (true, 0.0f64, 0.0f64), step)

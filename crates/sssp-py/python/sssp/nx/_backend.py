@@ -105,7 +105,8 @@ def _analyse_weights(ws):
         return _Weights(None, "float", False, f"edge weights not convertible to float64: {e}")
     if not np.isfinite(values).all():
         return _Weights(None, "float", False, "NaN or infinite edge weights")
-    overflow = has_float and not np.isfinite(np.abs(values).sum() * 4)
+    with np.errstate(over="ignore"):  # an inf sum is the answer sought, not a problem
+        overflow = has_float and not np.isfinite(np.abs(values).sum() * 4)
     return _Weights(values, "float" if has_float else "int", bool((values < 0).any()), None, overflow)
 
 
@@ -360,7 +361,9 @@ def _solve_engine(G, weight, source_ids, limit, *, preds, reverse=False):
 
 
 def _value(w, x):
-    return int(x) if w.kind == "int" else float(abs(x))  # abs: _OVERFLOWED is inf
+    if x == _OVERFLOWED:
+        return math.inf
+    return int(x) if w.kind == "int" else float(x)
 
 
 def _lengths(G, w, dist, source_ids):
@@ -369,7 +372,8 @@ def _lengths(G, w, dist, source_ids):
     reached = dist != np.inf
     reached[source_ids] = False
     ids = np.flatnonzero(reached)
-    vals = np.abs(dist[ids])  # _OVERFLOWED is inf, and comes last
+    vals = dist[ids]
+    vals = np.where(vals == _OVERFLOWED, np.inf, vals)  # reached at inf: last, as inf
     order = np.argsort(vals, kind="stable")
     ids, vals = ids[order], vals[order]
     vals = vals.astype(np.int64).tolist() if w.kind == "int" else vals.tolist()
