@@ -744,3 +744,6 @@ def test_overflow_to_inf(cls):
     assert got == dict(nx.all_pairs_dijkstra_path_length(G, **NX))
     with pytest.raises(nx.NetworkXNoPath):
         nx.dijkstra_path_length(G, 0, 5, **B)
+    # NetworkX's Bellman-Ford compares `d + w < inf`: it leaves such nodes unreached
+    bf = nx.single_source_bellman_ford_path_length(G, 0, **NX)
+    assert 3 not in bf and nx.single_source_bellman_ford_path_length(G, 0, **B) == bf

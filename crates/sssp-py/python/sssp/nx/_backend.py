@@ -8,6 +8,9 @@ Conventions (each one checked against NetworkX 3.6's own code):
   distance of a source is the ``int`` 0 as in NetworkX.
 * Dicts of lengths and paths: sources first, then nodes by increasing distance (NetworkX's
   Dijkstra order; nodes at equal distance may come in another order).
+* Sums past the largest float64 are inf, as NetworkX's Dijkstra computes them: a node whose
+  every path overflows is reached, at length inf (scipy and the engine leave it unreached;
+  ``_mark_overflowed`` tells the two apart). NetworkX's Bellman-Ford does leave it unreached.
 * Paths: one shortest path per node; where several are equally short it may differ from
   NetworkX's choice.
 * Anything that cannot be answered exactly raises ``NotImplementedError`` (NetworkX then runs
