@@ -2,12 +2,12 @@
 argument combination, on however many cores the process is given (docs/performance.md runs
 it on one: `taskset -c 0` with RAYON_NUM_THREADS=1):
 
-    python onecore.py [--repeat 7] GRAPH
+    python onecore.py [--repeat 11] GRAPH
 
 GRAPH is any file `sssp.read` takes, read into a float64 scipy CSR matrix with the parallel
 arcs reduced to the lightest (`sssp.read_csr`), what both libraries then get. Each row is the
 median wall time of --repeat calls; every answer is compared with scipy's (a mismatch stops
-the run). "real weights" multiplies every weight by 1.1 (not integral: sssp's f32 engine
+the run); the two libraries' calls alternate. "real weights" multiplies every weight by 1.1 (not integral: sssp's f32 engine
 with its float64 repair); "tiny" is one call on a 3-vertex graph, in microseconds.
 """
 
@@ -23,13 +23,18 @@ import scipy.sparse.csgraph as csg
 import sssp
 
 
-def timed(fn, repeat):
-    times, out = [], None
+def timed_pair(f, g, repeat):
+    """(median seconds of f, of g, last results): the calls alternate, so that a busy spell
+    of the machine slows both alike."""
+    tf, tg, a, b = [], [], None, None
     for _ in range(repeat):
         t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), out
+        a = f()
+        tf.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        b = g()
+        tg.append(time.perf_counter() - t)
+    return statistics.median(tf), statistics.median(tg), a, b
 
 
 def same(got, want):
@@ -43,7 +48,7 @@ def same(got, want):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("graph")
-    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--repeat", type=int, default=11)
     args = ap.parse_args()
     A = sssp.read_csr(args.graph)
     R = A.copy()
@@ -66,8 +71,7 @@ def main():
     for name, M, kw in cases:
         rep = args.repeat * (200 if "tiny" in name else 1)
         sssp.dijkstra(M, device="cpu", **kw)  # warm: the first call opens the engine
-        t_sp, want = timed(lambda: csg.dijkstra(M, **kw), rep)
-        t_ss, got = timed(lambda: sssp.dijkstra(M, device="cpu", **kw), rep)
+        t_sp, t_ss, want, got = timed_pair(lambda: csg.dijkstra(M, **kw), lambda: sssp.dijkstra(M, device="cpu", **kw), rep)
         if not same(got, want):
             sys.exit(f"MISMATCH: {name}")
         scale = 1e6 if "tiny" in name else 1e3

@@ -76,6 +76,8 @@ def _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, m
             dist = np.full(n, np.inf)
             pred = np.full(n, -9999, dtype=np.int32)
             src = np.full(n, -9999, dtype=np.int32)
+        elif not return_predecessors:
+            return g._nearest_distances(idx, limit)
         else:
             dist, pred, src = g.nearest(idx, limit)
         return (dist, pred, src) if return_predecessors else dist

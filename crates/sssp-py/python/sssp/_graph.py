@@ -252,6 +252,16 @@ class Graph:
         )
         return dist, pred, src
 
+    def _nearest_distances(self, sources, limit=np.inf):
+        """``nearest``'s distances alone: no predecessors or nearest sources are built (scipy's
+        ``min_only`` without ``return_predecessors``)."""
+        s, _ = self._sources(sources)
+        if s.size == 0:
+            raise ValueError("nearest needs at least one source")
+        dist = np.empty(self.num_vertices, dtype=np.float64)
+        _native_call(self._native.nearest, s.ctypes.data, s.size, self._limit(limit), dist.ctypes.data, 0, 0)
+        return dist
+
     def path(self, source, target):
         """``(length, [source, ..., target])`` of a shortest path, or None when ``target`` is
         not reached."""
