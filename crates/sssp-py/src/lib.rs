@@ -608,7 +608,7 @@ impl Native {
 /// GPU and pay for the typed graph, the solver and (for predecessors) a certified tree on top
 /// of the run (with predecessors, a certified tree; with real weights, the f32 engine and its
 /// float64 repair): on NY with one thread, 3 sources with predecessors went from 2.1 times
-/// scipy's time to 0.9, real weights from 7 times to 1.1 (docs/performance.md, "Python").
+/// scipy's time to 0.9, real weights from 7 times to 1.0 (docs/performance.md, "Python").
 /// Whether `Auto` finds a GPU is asked once per process.
 fn serial_host(device: Device) -> bool {
     static GPU: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -735,7 +735,12 @@ fn read(py: Python<'_>, path: std::path::PathBuf, format: Option<&str>) -> PyRes
             Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!("{}: no such file", path.display())))
         }
         Err(e @ Error::Io { .. }) => Err(pyo3::exceptions::PyOSError::new_err(e.to_string())),
-        Err(e @ (Error::Parse { .. } | Error::UnknownFormat { .. } | Error::TooLarge { .. })) => {
+        // The library's message names the command line's `--format`; here it is an argument.
+        Err(Error::UnknownFormat { path }) => Err(PyValueError::new_err(format!(
+            "{}: cannot tell the graph format from the file name; pass format= (gr, mtx, el, wel, snap, metis, bin, sg, wsg)",
+            path.display()
+        ))),
+        Err(e @ (Error::Parse { .. } | Error::TooLarge { .. })) => {
             Err(PyValueError::new_err(e.to_string()))
         }
         Err(e) => Err(py_err(e)),
