@@ -423,7 +423,11 @@ impl Native {
     /// infinite weights drop their arc (scipy's convention); `directed=False` adds each arc's
     /// reverse.
     #[new]
-    #[pyo3(signature = (n, indptr, indices, nnz, wide, data, directed, device))]
+    ///
+    /// `one_query`: the graph answers one query (scipy's drop-in calls), so that on one CPU
+    /// thread a non-negative graph is solved by the float64 host Dijkstra without building the
+    /// engine's graph at all ([`serial_host`]).
+    #[pyo3(signature = (n, indptr, indices, nnz, wide, data, directed, device, one_query=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         n: usize,
@@ -434,6 +438,7 @@ impl Native {
         data: usize,
         directed: bool,
         device: &str,
+        one_query: bool,
     ) -> PyResult<Self> {
         if n as u64 >= sssp::graph::MAX_VERTICES {
             return Err(PyValueError::new_err(format!(
@@ -453,9 +458,16 @@ impl Native {
         phases.mark("heads checked");
         let arcs = host::arcs(indptr, heads, weights, directed).map_err(PyValueError::new_err)?;
         phases.mark("arcs");
+        let m = arcs.heads.len();
+        // The host's float64 Dijkstra needs only to know that no weight is negative.
+        if one_query && serial_host(device) && !arcs.w.iter().any(|&x| x < 0.0) {
+            let kind = Kind::Host(Csr64::from_arcs(arcs, false));
+            phases.mark("host graph ready");
+            return Ok(Native { kind, lazy: OnceCell::new(), n, arcs: m, negative: false });
+        }
         let range = WeightRange::of(&arcs.w);
         phases.mark("weights classified");
-        let (m, negative) = (arcs.heads.len(), range.lo < 0.0);
+        let negative = range.lo < 0.0;
         let kind = Kind::pick(arcs, range, device, &phases).map_err(py_err)?;
         phases.mark("solver ready");
         Ok(Native { kind, lazy: OnceCell::new(), n, arcs: m, negative })
@@ -591,15 +603,43 @@ impl Native {
     }
 }
 
+/// Whether a query on `device` runs on one CPU thread: then the float64 host Dijkstra
+/// (`host::solve`, a binary heap) beats the engines, which are built for many threads or a
+/// GPU and pay for the typed graph, the solver and (for predecessors) a certified tree on top
+/// of the run (with predecessors, a certified tree; with real weights, the f32 engine and its
+/// float64 repair): on NY with one thread, 3 sources with predecessors went from 2.1 times
+/// scipy's time to 0.9, real weights from 7 times to 1.0 (docs/performance.md, "Python").
+/// Whether `Auto` finds a GPU is asked once per process.
+fn serial_host(device: Device) -> bool {
+    static GPU: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if rayon::current_num_threads() > 1 {
+        return false;
+    }
+    match device {
+        Device::Cpu => true,
+        Device::Gpu => false,
+        _ => !*GPU.get_or_init(|| {
+            let probe = Graph::from_csr(vec![0, 0], Vec::new(), Vec::<u32>::new());
+            probe.and_then(|g| Solver::new(&g, Device::Auto).map(|s| s.is_gpu())).unwrap_or(false)
+        }),
+    }
+}
+
 /// Column indices as vertex ids: checked in one parallel pass, then converted without a
 /// fallible step (a collect of `Result`s is several times slower: kron 22's 134M heads took
 /// 0.5 s that way on 16 cores).
 fn heads_of<T: Copy + Into<i64> + Send + Sync>(h: &[T], n: usize) -> PyResult<Vec<u32>> {
-    if let Some(&x) = h.par_iter().find_first(|&&x| !(0..n as i64).contains(&x.into())) {
+    let bad = |&x: &T| !(0..n as i64).contains(&x.into());
+    let first_bad = if host::parallel(h.len()) { h.par_iter().find_first(|x| bad(x)) } else { h.iter().find(|x| bad(x)) };
+    if let Some(&x) = first_bad {
         let x: i64 = x.into();
         return Err(PyValueError::new_err(format!("column index {x} is out of range for {n} vertices")));
     }
-    Ok(h.par_iter().map(|&x| x.into() as u32).collect())
+    if host::parallel(h.len()) {
+        Ok(h.par_iter().map(|&x| x.into() as u32).collect())
+    } else {
+        Ok(h.iter().map(|&x| x.into() as u32).collect())
+    }
 }
 
 /// Sources as vertex ids, checked.
@@ -625,10 +665,17 @@ struct WeightRange {
 
 impl WeightRange {
     fn of(w: &[f64]) -> WeightRange {
-        let (integral, lo, hi) = w
-            .par_iter()
-            .fold(|| (true, 0.0f64, 0.0f64), |(i, lo, hi), &x| (i && x.fract() == 0.0, lo.min(x), hi.max(x)))
-            .reduce(|| (true, 0.0, 0.0), |a, b| (a.0 && b.0, a.1.min(b.1), a.2.max(b.2)));
+        // Integral: past 2^52 every float64 is; below, a round trip through i64 (one
+        // conversion instruction each way, where `fract` is a libm call: 3 times slower).
+        let integral = |x: f64| x.abs() >= 4_503_599_627_370_496.0 || (x as i64) as f64 == x;
+        let step = |(i, lo, hi): (bool, f64, f64), &x: &f64| (i && integral(x), lo.min(x), hi.max(x));
+        let (integral, lo, hi) = if host::parallel(w.len()) {
+            w.par_iter()
+                .fold(|| (true, 0.0f64, 0.0f64), step)
+                .reduce(|| (true, 0.0, 0.0), |a, b| (a.0 && b.0, a.1.min(b.1), a.2.max(b.2)))
+        } else {
+            w.iter().fold((true, 0.0, 0.0), step)
+        };
         WeightRange { integral, lo, hi }
     }
 }
@@ -668,9 +715,85 @@ impl Kind {
     }
 }
 
+/// A graph file read by the library's loaders (every format and compression the CLI reads,
+/// `-` and other streams included), held until the Python layer copies its arrays out.
+#[pyclass(unsendable, module = "sssp._native")]
+struct Loaded {
+    graph: sssp::graph::Graph,
+}
+
+/// The graph in the file at `path`, in `format` (None: told from the name, as the CLI does).
+#[pyfunction]
+#[pyo3(signature = (path, format=None))]
+fn read(py: Python<'_>, path: std::path::PathBuf, format: Option<&str>) -> PyResult<Loaded> {
+    let format = format.map(sssp::io::Format::parse).transpose().map_err(py_err)?;
+    let opts = sssp::io::LoadOptions { format, ..sssp::io::LoadOptions::default() };
+    let graph = py.detach(|| sssp::io::read_graph(&path, &opts));
+    match graph {
+        Ok(graph) => Ok(Loaded { graph }),
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!("{}: no such file", path.display())))
+        }
+        Err(e @ Error::Io { .. }) => Err(pyo3::exceptions::PyOSError::new_err(e.to_string())),
+        // The library's message names the command line's `--format`; here it is an argument.
+        Err(Error::UnknownFormat { path }) => Err(PyValueError::new_err(format!(
+            "{}: cannot tell the graph format from the file name; pass format= (gr, mtx, el, wel, snap, metis, bin, sg, wsg)",
+            path.display()
+        ))),
+        Err(e @ (Error::Parse { .. } | Error::TooLarge { .. })) => {
+            Err(PyValueError::new_err(e.to_string()))
+        }
+        Err(e) => Err(py_err(e)),
+    }
+}
+
+#[pymethods]
+impl Loaded {
+    #[getter]
+    fn num_vertices(&self) -> usize {
+        self.graph.num_vertices()
+    }
+
+    #[getter]
+    fn num_arcs(&self) -> usize {
+        self.graph.num_arcs()
+    }
+
+    /// The arrays into memory the caller owns: `n + 1` int64 offsets at `indptr`, `m` heads
+    /// at `indices` (int64 when `wide`, else int32: the caller picks int64 for more than
+    /// `i32::MAX` vertices) and `m` float64 weights at `data` (every engine weight, `u32`,
+    /// `i32` or `f32`, is exact in float64).
+    fn fill(&self, indptr: usize, indices: usize, wide: bool, data: usize) -> PyResult<()> {
+        use sssp::graph::Weights;
+        let g = &self.graph;
+        let (n, m) = (g.num_vertices(), g.num_arcs());
+        if !wide && n > i32::MAX as usize {
+            return Err(PyValueError::new_err(format!("{n} vertices need int64 column indices")));
+        }
+        // SAFETY: the caller's promise (module docs), with these lengths.
+        let (o, w) = unsafe { (view_mut::<i64>(indptr, n + 1), view_mut::<f64>(data, m)) };
+        o.par_iter_mut().zip(g.offsets()).for_each(|(o, &x)| *o = x as i64);
+        if wide {
+            let h = unsafe { view_mut::<i64>(indices, m) };
+            h.par_iter_mut().zip(g.targets()).for_each(|(h, &x)| *h = x as i64);
+        } else {
+            let h = unsafe { view_mut::<i32>(indices, m) };
+            h.par_iter_mut().zip(g.targets()).for_each(|(h, &x)| *h = x as i32);
+        }
+        match g.weights() {
+            Weights::Unsigned(x) => w.par_iter_mut().zip(&x[..]).for_each(|(w, &x)| *w = x as f64),
+            Weights::Signed(x) => w.par_iter_mut().zip(&x[..]).for_each(|(w, &x)| *w = x as f64),
+            Weights::Real(x) => w.par_iter_mut().zip(&x[..]).for_each(|(w, &x)| *w = f32::from_bits(x) as f64),
+        }
+        Ok(())
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Native>()?;
+    m.add_class::<Loaded>()?;
+    m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add("NegativeCycle", m.py().get_type::<NegativeCycle>())?;
     m.add("NO_PRED", NO_PRED)?;
     Ok(())

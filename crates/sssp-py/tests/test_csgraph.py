@@ -269,7 +269,7 @@ def test_bad_input_raises_scipys_exceptions():
     with pytest.raises(ValueError, match="limit"):
         sssp.dijkstra(A, limit=-1, device=DEVICE)
     with pytest.raises(ValueError, match="limit"):
-        sssp.dijkstra(A, limit=np.nan, device=DEVICE)
+        sssp.dijkstra(A, limit=-np.inf, device=DEVICE)
     with pytest.raises(ValueError, match="method"):
         sssp.shortest_path(A, method="XY", device=DEVICE)
     with pytest.raises(ValueError, match="FW"):
@@ -308,3 +308,49 @@ def test_floyd_warshall_and_methods_agree():
     B = random_graph(rng, 40, 160, "int")
     assert same(sssp.floyd_warshall(B, device=DEVICE), csg.floyd_warshall(B))
     assert same(sssp.floyd_warshall(B, directed=False, device=DEVICE), csg.floyd_warshall(B, directed=False))
+
+
+def _with_duplicates(fmt, dtype):
+    """A graph whose entries repeat (0->1 three times, 2->3 twice) in the storage ``fmt``:
+    "csr" and "csc" built from raw arrays (scipy keeps their duplicates until something sums
+    them), the other formats converted from COO."""
+    rows = np.array([0, 0, 0, 1, 2, 2, 0, 3])
+    cols = np.array([1, 1, 1, 2, 3, 3, 2, 0])
+    w = np.array([5, 7, 2, 1, 3, 4, 30, 6]).astype(dtype)
+    if fmt in ("csr", "csc"):
+        major, minor = (rows, cols) if fmt == "csr" else (cols, rows)
+        order = np.argsort(major, kind="stable")
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(major, minlength=4))])
+        cls = sp.csr_matrix if fmt == "csr" else sp.csc_matrix
+        return cls((w[order], minor[order], indptr), shape=(4, 4))
+    return sp.coo_matrix((w, (rows, cols)), shape=(4, 4)).asformat(fmt)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int64, np.uint8, np.bool_])
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "lil", "dok", "bsr"])
+def test_duplicate_entries_as_scipy(fmt, dtype):
+    # scipy sums duplicates wherever its conversion to float64 CSR does (every dtype but
+    # float64, and every format but CSR and CSC); a float64 CSR keeps them as parallel arcs.
+    A = _with_duplicates(fmt, dtype)
+    for directed in (True, False):
+        for unweighted in (False, True):
+            want = csg.dijkstra(A, directed=directed, unweighted=unweighted)
+            got = sssp.dijkstra(A, directed=directed, unweighted=unweighted, device=DEVICE)
+            assert same(got, want), (fmt, np.dtype(dtype).name, directed, unweighted)
+    want = csg.shortest_path(A, method="BF")
+    assert same(sssp.shortest_path(A, method="BF", device=DEVICE), want)
+
+
+def test_nan_limit_as_scipy():
+    # No distance compares `<= nan`: scipy reaches the sources only.
+    rng = np.random.default_rng(3)
+    A = random_graph(rng, 30, 120, "int")
+    idx = [0, 4, 4, 17]
+    for nan in (np.nan, float("nan")):
+        want = csg.dijkstra(A, indices=idx, limit=nan, return_predecessors=True)
+        got = sssp.dijkstra(A, indices=idx, limit=nan, return_predecessors=True, device=DEVICE)
+        assert same(got[0], want[0]) and np.array_equal(got[1], want[1])
+        want = csg.dijkstra(A, indices=idx, limit=nan, min_only=True, return_predecessors=True)
+        got = sssp.dijkstra(A, indices=idx, limit=nan, min_only=True, return_predecessors=True, device=DEVICE)
+        assert all(same(g, w) for g, w in zip(got, want))
+        assert same(sssp.dijkstra(A, indices=3, limit=nan, device=DEVICE), csg.dijkstra(A, indices=3, limit=nan))

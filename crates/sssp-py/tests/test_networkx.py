@@ -710,3 +710,40 @@ def test_larger_graph():
             "float",
             [s],
         )
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+def test_overflow_to_inf(cls):
+    # 1e308 + 1e308 is inf in NetworkX's float64 sums: the node is still reached, at inf, as
+    # has_path says; the nodes past it too, and a node with a finite path keeps its length.
+    G = cls()
+    G.add_edge(0, 1, weight=1e308)
+    G.add_edge(1, 2, weight=1e308)
+    G.add_edge(2, 3, weight=1.0)
+    G.add_edge(0, 4, weight=1.5)
+    G.add_edge(4, 6, weight=1e308)
+    G.add_edge(6, 2, weight=1e308)
+    G.add_node(5)
+    for s in (0, 1):
+        assert nx.single_source_dijkstra_path_length(G, s, **B) == nx.single_source_dijkstra_path_length(G, s, **NX)
+        assert dict(nx.shortest_path_length(G, s, weight="weight", **B)) == dict(
+            nx.shortest_path_length(G, s, weight="weight", **NX)
+        )
+        lengths, paths = nx.single_source_dijkstra(G, s, **B)
+        want, _ = nx.single_source_dijkstra(G, s, **NX)
+        assert lengths == want
+        for t, p in paths.items():  # a path of the length given, to every node reached
+            assert p[0] == s and p[-1] == t
+            assert nx.path_weight(G, p, "weight") == lengths[t]
+    assert nx.has_path(G, 0, 3, **B)
+    assert nx.dijkstra_path_length(G, 0, 3, **B) == nx.dijkstra_path_length(G, 0, 3, **NX) == float("inf")
+    assert nx.shortest_path_length(G, 0, 3, weight="weight", **B) == float("inf")
+    assert nx.bidirectional_dijkstra(G, 0, 3, **B)[0] == float("inf")
+    assert nx.multi_source_dijkstra_path_length(G, {0, 1}, **B) == nx.multi_source_dijkstra_path_length(G, {0, 1}, **NX)
+    got = dict(nx.all_pairs_dijkstra_path_length(G, **B))
+    assert got == dict(nx.all_pairs_dijkstra_path_length(G, **NX))
+    with pytest.raises(nx.NetworkXNoPath):
+        nx.dijkstra_path_length(G, 0, 5, **B)
+    # NetworkX's Bellman-Ford compares `d + w < inf`: it leaves such nodes unreached
+    bf = nx.single_source_bellman_ford_path_length(G, 0, **NX)
+    assert 3 not in bf and nx.single_source_bellman_ford_path_length(G, 0, **B) == bf

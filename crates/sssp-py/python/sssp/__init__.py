@@ -4,6 +4,8 @@
   ``floyd_warshall``, ``shortest_path``, ``yen`` (same signatures and answers, plus ``device=``).
 - ``Graph``: a graph uploaded once for many queries (``distances``, ``shortest_paths``,
   ``nearest``, ``path``, ``diameter``, ``radius``).
+- ``read(path)`` / ``read_csr(path)``: a graph file (every format the command line reads) as
+  a ``Graph`` or as a scipy CSR matrix with parallel arcs reduced to the lightest.
 - A NetworkX backend named "sssp" (``sssp.nx``): ``nx.shortest_path(G, s, t, weight="weight",
   backend="sssp")``.
 """
@@ -17,6 +19,8 @@ _LAZY = {
     "dijkstra": "._csgraph",
     "floyd_warshall": "._csgraph",
     "johnson": "._csgraph",
+    "read": "._read",
+    "read_csr": "._read",
     "shortest_path": "._csgraph",
     "yen": "._csgraph",
 }

@@ -10,6 +10,7 @@ for a negative cycle reachable from a source). With ties, predecessors may name 
 
 from __future__ import annotations
 
+import math
 import operator
 import warnings
 
@@ -37,11 +38,29 @@ def _indices(indices, n):
     return idx, shape
 
 
+def _nan_limit(n, idx, shape, return_predecessors, min_only):
+    """scipy's answer for ``limit=nan``: no distance compares ``<= nan``, so only the sources
+    are reached (at 0), and no vertex has a predecessor."""
+    if min_only:
+        dist = np.full(n, np.inf)
+        dist[idx] = 0.0
+        src = np.full(n, NO_PRED, dtype=np.int32)
+        src[idx] = idx
+        pred = np.full(n, NO_PRED, dtype=np.int32)
+        return (dist, pred, src) if return_predecessors else dist
+    dist = np.full((idx.size, n), np.inf)
+    dist[np.arange(idx.size), idx] = 0.0
+    dist = dist.reshape(shape + (n,))
+    if not return_predecessors:
+        return dist
+    return dist, np.full(dist.shape, NO_PRED, dtype=np.int32)
+
+
 def _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, min_only, device, negative_ok, any_cycle=False):
     limit = float(limit)
-    if not limit >= 0:
+    if limit < 0:
         raise ValueError("limit must be >= 0")
-    g = Graph.from_scipy(csgraph, directed=directed, unweighted=unweighted, device=device)
+    g = Graph.from_scipy(csgraph, directed=directed, unweighted=unweighted, device=device, _one_query=True)
     n = g.num_vertices
     if g.has_negative_weights and not negative_ok:
         warnings.warn(_NEGATIVE_WARNING, UserWarning, stacklevel=3)
@@ -50,11 +69,15 @@ def _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, m
         # one run from all vertices at once, which raises for a negative cycle anywhere.
         g.nearest(np.arange(n))
     idx, shape = _indices(indices, n)
+    if math.isnan(limit):
+        return _nan_limit(n, idx, shape, return_predecessors, min_only)
     if min_only:
         if idx.size == 0:
             dist = np.full(n, np.inf)
             pred = np.full(n, -9999, dtype=np.int32)
             src = np.full(n, -9999, dtype=np.int32)
+        elif not return_predecessors:
+            return g._nearest_distances(idx, limit)
         else:
             dist, pred, src = g.nearest(idx, limit)
         return (dist, pred, src) if return_predecessors else dist

@@ -42,7 +42,14 @@ def _csr_parts(A, unweighted):
     if sp.issparse(A):
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
             raise ValueError("graph should be a square array")
-        csr = A.tocsr() if A.format != "csr" else A  # no copy for CSR input
+        # scipy's own conversion (csgraph's validate_graph), so that duplicate entries mean
+        # what they mean to scipy: COO (and DOK, LIL, ...) sums them on the way to CSR in its
+        # own dtype, and a change of dtype to float64 sums them again (`astype` dedupes), so
+        # only a float64 CSR or CSC input keeps its duplicates, as parallel arcs of which the
+        # lightest wins. A float64 CSR input is read without a copy.
+        csr = A.tocsr()
+        if not unweighted:
+            csr = csr.astype(np.float64, copy=False)
         n = csr.shape[0]
         indptr = np.ascontiguousarray(csr.indptr, dtype=np.int64)
         indices = csr.indices
@@ -87,8 +94,10 @@ class Graph:
     (4.0, [0, 1, 2, 3])
     """
 
-    def __init__(self, n, indptr, indices, data, directed=True, device="auto"):
-        """From CSR arrays (``data`` None: every weight 1); see ``from_scipy``, ``from_edges``."""
+    def __init__(self, n, indptr, indices, data, directed=True, device="auto", *, _one_query=False):
+        """From CSR arrays (``data`` None: every weight 1); see ``from_scipy``, ``from_edges``.
+        ``_one_query`` (the scipy drop-ins): the graph answers one query, which on one CPU
+        thread the float64 host Dijkstra runs without building the engine's graph."""
         indptr = np.ascontiguousarray(indptr, dtype=np.int64)
         if indptr.shape != (n + 1,):
             raise ValueError(f"indptr has {indptr.shape[0]} entries; {n} vertices need {n + 1}")
@@ -108,18 +117,19 @@ class Graph:
             0 if data is None else data.ctypes.data,
             bool(directed),
             str(device),
+            _one_query,
         )
         self.directed = bool(directed)
         self._extremes = None
 
     @classmethod
-    def from_scipy(cls, A, directed=True, unweighted=False, device="auto"):
+    def from_scipy(cls, A, directed=True, unweighted=False, device="auto", *, _one_query=False):
         """From scipy's csgraph input: a sparse matrix or array (explicit zeros are edges of
         weight 0; CSR is read without a copy), or a dense array (0, inf and NaN are no edge).
         ``directed=False`` makes each edge usable both ways; ``unweighted=True`` gives every
         edge weight 1."""
         n, indptr, indices, data = _csr_parts(A, unweighted)
-        return cls(n, indptr, indices, data, directed=directed, device=device)
+        return cls(n, indptr, indices, data, directed=directed, device=device, _one_query=_one_query)
 
     @classmethod
     def from_edges(cls, n, tails, heads, weights=None, directed=True, device="auto"):
@@ -241,6 +251,16 @@ class Graph:
             self._native.nearest, s.ctypes.data, s.size, self._limit(limit), dist.ctypes.data, pred.ctypes.data, src.ctypes.data
         )
         return dist, pred, src
+
+    def _nearest_distances(self, sources, limit=np.inf):
+        """``nearest``'s distances alone: no predecessors or nearest sources are built (scipy's
+        ``min_only`` without ``return_predecessors``)."""
+        s, _ = self._sources(sources)
+        if s.size == 0:
+            raise ValueError("nearest needs at least one source")
+        dist = np.empty(self.num_vertices, dtype=np.float64)
+        _native_call(self._native.nearest, s.ctypes.data, s.size, self._limit(limit), dist.ctypes.data, 0, 0)
+        return dist
 
     def path(self, source, target):
         """``(length, [source, ..., target])`` of a shortest path, or None when ``target`` is

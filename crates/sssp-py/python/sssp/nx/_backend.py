@@ -8,6 +8,9 @@ Conventions (each one checked against NetworkX 3.6's own code):
   distance of a source is the ``int`` 0 as in NetworkX.
 * Dicts of lengths and paths: sources first, then nodes by increasing distance (NetworkX's
   Dijkstra order; nodes at equal distance may come in another order).
+* Sums past the largest float64 are inf, as NetworkX's Dijkstra computes them: a node whose
+  every path overflows is reached, at length inf (scipy and the engine leave it unreached;
+  ``_mark_overflowed`` tells the two apart). NetworkX's Bellman-Ford does leave it unreached.
 * Paths: one shortest path per node; where several are equally short it may differ from
   NetworkX's choice.
 * Anything that cannot be answered exactly raises ``NotImplementedError`` (NetworkX then runs
@@ -58,16 +61,25 @@ class _Weights:
     integer (results are then ints), whether any is negative, and why sssp cannot run them
     (None when it can)."""
 
-    __slots__ = ("values", "kind", "negative", "problem")
+    __slots__ = ("values", "kind", "negative", "problem", "overflow")
 
-    def __init__(self, values, kind, negative, problem):
+    def __init__(self, values, kind, negative, problem, overflow=False):
         self.values = values
         self.kind = kind
         self.negative = negative
         self.problem = problem
+        # Whether a path's float64 sum may pass the largest float64 (and be inf in NetworkX's
+        # Dijkstra, which still reaches the node): the weights' absolute sum, with room for
+        # rounding, is not finite.
+        self.overflow = overflow
 
 
 _UNIT = _Weights(None, "int", False, None)
+
+# The engine's marker, in a distance array, of a node NetworkX's Dijkstra reaches at a length
+# that overflowed to inf (the engine, as scipy, leaves such nodes unreached): -inf, which no
+# shortest distance can be otherwise. `_length` reads it back as inf.
+_OVERFLOWED = -np.inf
 
 
 def _analyse_weights(ws):
@@ -96,7 +108,9 @@ def _analyse_weights(ws):
         return _Weights(None, "float", False, f"edge weights not convertible to float64: {e}")
     if not np.isfinite(values).all():
         return _Weights(None, "float", False, "NaN or infinite edge weights")
-    return _Weights(values, "float" if has_float else "int", bool((values < 0).any()), None)
+    with np.errstate(over="ignore"):  # an inf sum is the answer sought, not a problem
+        overflow = has_float and not np.isfinite(np.abs(values).sum() * 4)
+    return _Weights(values, "float" if has_float else "int", bool((values < 0).any()), None, overflow)
 
 
 class SsspGraph:
@@ -304,9 +318,34 @@ def _source_ids(G, sources):
     return list(dict.fromkeys(G._index[s] for s in sources))
 
 
-def _solve(G, weight, source_ids, limit, *, preds, reverse=False):
+def _solve(G, weight, source_ids, limit, *, preds, reverse=False, overflow=False):
     """(dist, pred) float64 / int32 arrays over the nodes from all ``source_ids`` at once (pred
-    None without ``preds``); a negative cycle raises NetworkXUnbounded."""
+    None without ``preds``); a negative cycle raises NetworkXUnbounded. ``overflow`` (Dijkstra
+    on weights whose sums may overflow): nodes reached only at a length past the largest
+    float64 hold ``_OVERFLOWED``, as NetworkX's Dijkstra reaches them at inf."""
+    dist, pred = _solve_engine(G, weight, source_ids, limit, preds=preds, reverse=reverse)
+    if overflow and limit == np.inf:
+        _mark_overflowed(G, source_ids, reverse, dist, pred)
+    return dist, pred
+
+
+def _mark_overflowed(G, source_ids, reverse, dist, pred):
+    """Marks the nodes the unweighted graph reaches and the weighted solve does not: every
+    path to them sums to inf (the float64 solve's distance bounds each path's sum), so
+    NetworkX's Dijkstra reaches them at inf. Their predecessors are the unweighted search's,
+    which lead back to the weighted tree or to a source: a path of length inf."""
+    unit = G.solver(None, reverse)
+    if len(source_ids) == 1:
+        d, p = unit.shortest_paths(source_ids[0])
+    else:
+        d, p, _ = unit.nearest(source_ids)
+    late = np.isinf(dist) & np.isfinite(d)
+    dist[late] = _OVERFLOWED
+    if pred is not None:
+        pred[late] = p[late]
+
+
+def _solve_engine(G, weight, source_ids, limit, *, preds, reverse=False):
     n = len(G)
     if limit is None:
         dist = np.full(n, np.inf)
@@ -325,17 +364,21 @@ def _solve(G, weight, source_ids, limit, *, preds, reverse=False):
 
 
 def _value(w, x):
+    if x == _OVERFLOWED:
+        return math.inf
     return int(x) if w.kind == "int" else float(x)
 
 
 def _lengths(G, w, dist, source_ids):
     """(dict node -> length, ids of the other reached nodes in the dict's order)."""
     nodes = G._nodes
-    reached = np.isfinite(dist)
+    reached = dist != np.inf
     reached[source_ids] = False
     ids = np.flatnonzero(reached)
-    ids = ids[np.argsort(dist[ids], kind="stable")]
     vals = dist[ids]
+    vals = np.where(vals == _OVERFLOWED, np.inf, vals)  # reached at inf: last, as inf
+    order = np.argsort(vals, kind="stable")
+    ids, vals = ids[order], vals[order]
     vals = vals.astype(np.int64).tolist() if w.kind == "int" else vals.tolist()
     ids = ids.tolist()
     out = dict.fromkeys([nodes[s] for s in source_ids], 0)
@@ -402,7 +445,7 @@ def multi_source_dijkstra_path_length(G, sources, cutoff=None, weight="weight"):
     src = _source_ids(G, sources)
     if not src:  # an iterator, exhausted by the checks (as in NetworkX)
         return {}
-    dist, _ = _solve(G, weight, src, _limit(cutoff), preds=False)
+    dist, _ = _solve(G, weight, src, _limit(cutoff), preds=False, overflow=w.overflow)
     return _lengths(G, w, dist, src)[0]
 
 
@@ -420,14 +463,14 @@ def multi_source_dijkstra(G, sources, target=None, cutoff=None, weight="weight")
     if target is None:
         if not src:
             return ({}, {})
-        dist, pred = _solve(G, weight, src, limit, preds=True)
+        dist, pred = _solve(G, weight, src, limit, preds=True, overflow=w.overflow)
         lengths, ids = _lengths(G, w, dist, src)
         return (lengths, _paths(G, pred, src, ids))
     t = G._index.get(target)
     if t is None or not src:
         raise nx.NetworkXNoPath(f"No path to {target}.")
-    dist, pred = _solve(G, weight, src, limit, preds=True)
-    if not np.isfinite(dist[t]):
+    dist, pred = _solve(G, weight, src, limit, preds=True, overflow=w.overflow)
+    if dist[t] == np.inf:
         raise nx.NetworkXNoPath(f"No path to {target}.")
     return (_value(w, dist[t]), _walk(G, pred, t))
 
@@ -463,8 +506,8 @@ def dijkstra_path_length(G, source, target, weight="weight"):
     t = G._index.get(target)
     if t is None:
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
-    dist, _ = _solve(G, weight, [G._index[source]], np.inf, preds=False)
-    if not np.isfinite(dist[t]):
+    dist, _ = _solve(G, weight, [G._index[source]], np.inf, preds=False, overflow=w.overflow)
+    if dist[t] == np.inf:
         raise nx.NetworkXNoPath(f"Node {target} not reachable from {source}")
     return _value(w, dist[t])
 
@@ -478,8 +521,8 @@ def bidirectional_dijkstra(G, source, target, weight="weight"):
         return (0, [source])
     w = _dijkstra_weights(G, weight)
     t = G._index[target]
-    dist, pred = _solve(G, weight, [G._index[source]], np.inf, preds=True)
-    if not np.isfinite(dist[t]):
+    dist, pred = _solve(G, weight, [G._index[source]], np.inf, preds=True, overflow=w.overflow)
+    if dist[t] == np.inf:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return (_value(w, dist[t]), _walk(G, pred, t))
 
@@ -488,6 +531,14 @@ def _all_pairs(G, w, weight, limit, *, lengths, paths, reverse=False):
     """Yield (node, lengths dict and/or paths dict) for each node, solving chunks of sources."""
     nodes = G._nodes
     for chunk in _chunks(G):
+        if w.overflow and limit == np.inf:
+            # the overflow marks come from _solve, one source at a time
+            for s in chunk:
+                dist, pred = _solve(G, weight, [s], limit, preds=paths, reverse=reverse, overflow=True)
+                d, ids = _lengths(G, w, dist, [s])
+                p = _paths(G, pred, [s], ids) if paths else None
+                yield (nodes[s], (d, p) if lengths and paths else (p if paths else d))
+            continue
         if limit is None:
             dist = np.full((len(chunk), len(G)), np.inf)
             dist[np.arange(len(chunk)), chunk] = 0.0
@@ -539,7 +590,7 @@ def bellman_ford_path_length(G, source, target, weight="weight"):
         return 0
     w, dist, _ = _bf_solve(G, weight, source, preds=False)
     t = G._index.get(target)
-    if t is None or not np.isfinite(dist[t]):
+    if t is None or dist[t] == np.inf:
         raise nx.NetworkXNoPath(f"node {target} not reachable from {source}")
     return _value(w, dist[t])
 
@@ -560,7 +611,7 @@ def single_source_bellman_ford(G, source, target=None, weight="weight"):
         lengths, ids = _lengths(G, w, dist, [s])
         return (lengths, _paths(G, pred, [s], ids))
     t = G._index.get(target)
-    if t is None or not np.isfinite(dist[t]):
+    if t is None or dist[t] == np.inf:
         raise nx.NetworkXNoPath(f"Target {target} cannot be reached from given sources")
     return (_value(w, dist[t]), _walk(G, pred, t))
 
@@ -651,7 +702,7 @@ def _unweighted_st_path(G, source, target):
         return [source]
     t = G._index[target]
     dist, pred = _solve(G, None, [G._index[source]], np.inf, preds=True)
-    if not np.isfinite(dist[t]):
+    if dist[t] == np.inf:
         raise nx.NetworkXNoPath(f"No path between {source} and {target}.")
     return _walk(G, pred, t)
 
@@ -662,7 +713,7 @@ def _dijkstra_lengths(G, source, weight, *, reverse=False):
         raise nx.NodeNotFound(f"Node {source} not found in graph")
     w = _dijkstra_weights(G, weight)
     s = G._index[source]
-    dist, _ = _solve(G, weight, [s], np.inf, preds=False, reverse=reverse)
+    dist, _ = _solve(G, weight, [s], np.inf, preds=False, reverse=reverse, overflow=w.overflow)
     return _lengths(G, w, dist, [s])[0]
 
 
@@ -671,7 +722,7 @@ def _dijkstra_paths(G, source, weight, *, reverse=False):
         raise nx.NodeNotFound(f"Node {source} not found in graph")
     w = _dijkstra_weights(G, weight)
     s = G._index[source]
-    dist, pred = _solve(G, weight, [s], np.inf, preds=True, reverse=reverse)
+    dist, pred = _solve(G, weight, [s], np.inf, preds=True, reverse=reverse, overflow=w.overflow)
     _, ids = _lengths(G, w, dist, [s])
     return _paths(G, pred, [s], ids, reverse_paths=reverse)
 
@@ -708,7 +759,7 @@ def shortest_path(G, source=None, target=None, weight=None, method="dijkstra"):
         else:
             w = _dijkstra_weights(G, weight) if method == "dijkstra" else _any_weights(G, weight)
         t = G._index[target]
-        dist, pred = _solve(G, weight, [t], np.inf, preds=True, reverse=G.is_directed())
+        dist, pred = _solve(G, weight, [t], np.inf, preds=True, reverse=G.is_directed(), overflow=w.overflow and method == "dijkstra")
         _, ids = _lengths(G, w, dist, [t])
         return _paths(G, pred, [t], ids, reverse_paths=True)
     if target is None:
@@ -796,6 +847,10 @@ def _predecessors(G, source, weight, cutoff, w):
     nodes = G._nodes
     if limit is None:
         return {source: []}, {source: 0}
+    if w.overflow:
+        # NetworkX lists as predecessors of a node reached at inf every neighbour that found it
+        # before it left the heap: an order this backend does not reproduce.
+        raise NotImplementedError("predecessor lists on weights whose sums may overflow float64")
     dist, _ = _solve(G, weight, [s], limit, preds=False)
     lengths, ids = _lengths(G, w, dist, [s])
     preds = _tight_preds(G, w, weight, dist)
