@@ -266,6 +266,18 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
         }
         v.push((Algo::Async, Options { delta: heuristic, workers: 3, ..Options::default() }));
     }
+    // Resident pieces (non-negative weights): the device's piece size and the smallest (most
+    // crossings, several pieces per block on a GPU), at its default width and at the widths
+    // that put everything in one bucket, in the narrowest buckets, and in between.
+    if metric != Metric::Signed {
+        let [_, narrow, wide, odd] = deltas(metric);
+        v.push((Algo::Resident, Options::default()));
+        v.push((Algo::Resident, Options { piece_bits: 4, ..Options::default() }));
+        for delta in [narrow, wide, odd] {
+            v.push((Algo::Resident, Options { delta, piece_bits: 4, ..Options::default() }));
+        }
+        v.push((Algo::Resident, Options { delta: odd, piece_bits: 6, ..Options::default() }));
+    }
     v
 }
 

@@ -206,6 +206,9 @@ const LAUNCH_BOUNDS: &[(&str, u32, u32)] = &[
     ("sssp_pile_block", 1024, 1),
     // PHAST's top levels: one block of 1024 threads.
     ("sssp_sweep_block", 1024, 1),
+    // Resident pieces: one block of 1024 threads per SM.
+    ("sssp_resident", 1024, 1),
+    ("sssp_resident_async", 1024, 1),
 ];
 
 /// Add a provenance header (PTX accepts `//` comments): what generated the file, and with which

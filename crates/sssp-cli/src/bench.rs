@@ -104,6 +104,10 @@ pub struct BenchArgs {
     /// Rows show `w=N` as their balance.
     #[arg(long, default_value = "0", value_delimiter = ',', value_name = "N")]
     workers: Vec<u32>,
+    /// Piece sizes (log2) of resident rows, comma-separated (0: the default; `run
+    /// --piece-bits`). Rows show `p=N` as their balance.
+    #[arg(long, default_value = "0", value_delimiter = ',', value_name = "BITS")]
+    piece_bits: Vec<u32>,
     /// Also compare every trial with serial Dijkstra (slow on big graphs).
     #[arg(long)]
     reference: bool,
@@ -142,6 +146,8 @@ struct Config {
     block: bool,
     /// Workers of an async row (`--workers`).
     workers: u32,
+    /// Piece size of a resident row (`--piece-bits`).
+    piece_bits: u32,
     /// Target query at this fraction of the eccentricity (`--target-at`).
     target_at: Option<f64>,
     criterion: Criterion,
@@ -182,10 +188,15 @@ fn configs(a: &BenchArgs, g: &Graph) -> Result<Vec<Config>> {
         },
         |c, block| Config { block, ..c },
     );
-    Ok(expand(
+    let out = expand(
         out,
         |c| if c.algo == Algo::Async { a.workers.clone() } else { vec![0] },
         |c, workers| Config { workers, ..c },
+    );
+    Ok(expand(
+        out,
+        |c| if c.algo == Algo::Resident { a.piece_bits.clone() } else { vec![0] },
+        |c, piece_bits| Config { piece_bits, ..c },
     ))
 }
 
@@ -197,11 +208,12 @@ fn expand<T>(rows: Vec<Config>, values: impl Fn(&Config) -> Vec<T>, set: impl Fn
 /// The rows of one algorithm: the product of the parameters it has (one value of the others).
 fn algo_rows(a: &BenchArgs, g: &Graph, algo: Algo) -> Result<Vec<Config>> {
     // `auto` picks its own modes, and PHAST's sweep has none: one row.
-    let balances: Vec<Balance> = if algo.uses_engine() && !matches!(algo, Algo::Auto | Algo::Phast | Algo::Async) {
-        a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()?
-    } else {
-        vec![Balance::Thread]
-    };
+    let balances: Vec<Balance> =
+        if algo.uses_engine() && !matches!(algo, Algo::Auto | Algo::Phast | Algo::Async | Algo::Resident) {
+            a.balance.iter().map(|s| parse_balance(s)).collect::<Result<_>>()?
+        } else {
+            vec![Balance::Thread]
+        };
     let dedupes: Vec<Dedupe> = if is_frontier(algo) && algo != Algo::Auto {
         a.dedupe.iter().map(|s| parse_dedupe(s)).collect::<Result<_>>()?
     } else {
@@ -240,6 +252,7 @@ fn algo_rows(a: &BenchArgs, g: &Graph, algo: Algo) -> Result<Vec<Config>> {
         classify: Classify::Auto,
         block: false,
         workers: 0,
+        piece_bits: 0,
         balance: Balance::Thread,
         hub_degree: sssp::HUB_DEGREE,
         dedupe: Dedupe::Stamp,
@@ -282,6 +295,7 @@ impl Config {
                 _ => Driver::Device,
             }),
             workers: Some(self.workers),
+            piece_bits: Some(self.piece_bits),
         };
         let query = Options { certify: crate::common::certify_mode(true, a.host_certificate), ..Options::default() };
         knobs.lay(Strategy::from(self.algo)).options(&query)
@@ -666,6 +680,7 @@ fn mode_columns(c: &Config) -> (String, &'static str) {
     let bal = &balance_name(c.balance)[..2];
     let (bal, ded) = match c.algo {
         Algo::Async => (if c.workers == 0 { "w=auto".to_string() } else { format!("w={}", c.workers) }, "-"),
+        Algo::Resident => (if c.piece_bits == 0 { "p=auto".to_string() } else { format!("p={}", c.piece_bits) }, "-"),
         Algo::Crauser => (format!("{}/{}/{bal}{mark}", c.criterion.name(), &c.variant.name()[..4]), "-"),
         a if a.settles() => (format!("-/{}/{bal}{mark}", &c.variant.name()[..4]), "-"),
         a if a.uses_engine() && a != Algo::Auto => {

@@ -334,6 +334,11 @@ pub struct SolveArgs {
     /// error.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub workers: Option<u32>,
+    /// Log2 of the vertices per piece of --algo resident, 4 to 12 (pieces of 16 to 4096
+    /// vertices). Default: on a GPU, the size that spreads the pieces over its multiprocessors
+    /// once; on the CPU backend, 12.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=12))]
+    pub piece_bits: Option<u32>,
     /// Source vertex (repeatable, or comma-separated: `--sources 3,17,42`). Default: `--trials`
     /// seeded random non-isolated vertices. Each source is a separate solve, on one upload of
     /// the graph (see --batch), unless --multi-source makes them one.
@@ -490,6 +495,7 @@ impl SolveArgs {
                 _ => None,
             },
             workers: self.workers,
+            piece_bits: self.piece_bits,
         };
         Ok(knobs.lay(Strategy::from(algo)))
     }
@@ -513,6 +519,7 @@ impl SolveArgs {
             (Param::Driver, "--host-loop", self.host_loop),
             (Param::Driver, "--block-loop", self.block_loop),
             (Param::Workers, "--workers", self.workers.is_some()),
+            (Param::PieceBits, "--piece-bits", self.piece_bits.is_some()),
         ];
         let strategy = Strategy::from(algo);
         let Some(&(param, flag, _)) = given.iter().find(|(p, _, given)| *given && !strategy.takes(*p)) else {
@@ -1018,6 +1025,7 @@ pub struct Knobs {
     pub check_every: Option<u32>,
     pub driver: Option<Driver>,
     pub workers: Option<u32>,
+    pub piece_bits: Option<u32>,
 }
 
 impl Knobs {
@@ -1053,6 +1061,10 @@ impl Knobs {
             Strategy::Async(p) => {
                 set(&mut p.delta, delta);
                 set(&mut p.workers, self.workers);
+            }
+            Strategy::Resident(p) => {
+                set(&mut p.delta, delta);
+                set(&mut p.piece_bits, self.piece_bits);
             }
             Strategy::TopoBf(p) => spread(&mut p.spread),
             Strategy::Workfront(p) => set(&mut p.check_every, self.check_every),
@@ -1112,7 +1124,9 @@ mod tests {
     #[test]
     fn flags_an_algorithm_would_ignore_are_refused() {
         let refused = |args: &[&str], algo| parse(args).check_flags(algo).unwrap_err().to_string();
-        assert!(refused(&["--delta", "5"], Algo::Dijkstra).contains("delta-stepping, near-far, bucketing, async only"));
+        assert!(refused(&["--delta", "5"], Algo::Dijkstra)
+            .contains("delta-stepping, near-far, bucketing, async, resident only"));
+        assert!(refused(&["--piece-bits", "5"], Algo::Bucketing).contains("resident only"));
         assert!(refused(&["--buckets", "4"], Algo::NearFar).contains("`near-far` would ignore it"));
         assert!(refused(&["--balance", "cta"], Algo::Dijkstra).contains("--balance"));
         assert!(refused(&["--hub-degree", "4"], Algo::Crauser).contains("--hub-degree"));

@@ -17,6 +17,7 @@ use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_OVER, B_RH
 use crate::certify::{self, CertArgs, CERT_ARCS, CERT_SOURCES, CERT_UNREACHED};
 use crate::classify::{self, ClassifyArgs, SinkArgs};
 use crate::ranks::{self, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN};
+use crate::resident::{ResidentArgs, RESIDENT_THREADS};
 use crate::sweep::{self, SweepArgs, SWEEP_BLOCK_THREADS};
 use crate::tree;
 use crate::types::*;
@@ -169,6 +170,11 @@ kernels! {
     PileLoopPartition(PileArgs) = "sssp_pile_loop_partition", Resident;
     /// The frontier loop in one block of `BLOCK_LOOP_THREADS` threads.
     PileBlock(PileArgs) = "sssp_pile_block", OneBlock [BLOCK_LOOP_THREADS];
+    /// Resident pieces: rounds of local fixpoints in shared memory (`resident`), one block of
+    /// `RESIDENT_THREADS` per SM.
+    ResidentLoop(ResidentArgs) = "sssp_resident", Resident [RESIDENT_THREADS];
+    /// Resident pieces without grid barriers, one piece per block (`resident::gpu::run_async`).
+    ResidentAsync(ResidentArgs) = "sssp_resident_async", Resident [RESIDENT_THREADS];
     /// The stand-alone multisplit.
     Multisplit(MultisplitArgs) = "sssp_multisplit", Resident;
     /// Lookup dedupe's mark pass.

@@ -38,6 +38,7 @@ pub mod entry;
 pub mod frontier;
 pub mod ranks;
 pub mod relax;
+pub mod resident;
 pub mod settle;
 pub mod split;
 pub mod sweep;

@@ -19,6 +19,7 @@ use crate::bounds::{self, BoundsArgs, B_DHI, B_DLO, B_ECC, B_LOWER, B_OVER, B_RH
 use crate::certify::{self, CertArgs, CERT_ARCS, CERT_SOURCES, CERT_UNREACHED};
 use crate::classify::{self, ClassifyArgs, SinkArgs};
 use crate::ranks::{self, RankArgs, C_ARCS, C_EXPANDED, C_FAR_MIN};
+use crate::resident::ResidentArgs;
 use crate::sweep::{self, SweepArgs};
 use crate::warp::{block_barrier, lane_id, warp_add_u64, warp_fold};
 use crate::worklist::{self, AsyncArgs};
@@ -153,6 +154,19 @@ mod main_module {
     #[unsafe(no_mangle)]
     pub unsafe extern "ptx-kernel" fn sssp_pile_block(a: PileArgs) {
         block_loop::pile_block(&a)
+    }
+
+    /// Resident pieces (`resident`): one block of `RESIDENT_THREADS` per SM, every block
+    /// resident (grid barriers between rounds).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_resident(a: ResidentArgs) {
+        crate::resident::gpu::run(&a)
+    }
+
+    /// Resident pieces without grid barriers: one piece per block, every block resident.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "ptx-kernel" fn sssp_resident_async(a: ResidentArgs) {
+        crate::resident::gpu::run_async(&a)
     }
 
     /// The stand-alone multisplit (co-resident grid, like the loop).

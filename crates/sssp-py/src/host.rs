@@ -45,11 +45,8 @@ pub fn arcs<'a>(
 ) -> Result<Arcs<'a>, String> {
     let n = indptr.len() - 1;
     let m = heads.len();
-    let decreasing = if parallel(n) {
-        indptr.par_windows(2).any(|p| p[0] > p[1])
-    } else {
-        indptr.windows(2).any(|p| p[0] > p[1])
-    };
+    let decreasing =
+        if parallel(n) { indptr.par_windows(2).any(|p| p[0] > p[1]) } else { indptr.windows(2).any(|p| p[0] > p[1]) };
     if indptr[0] != 0 || indptr[n] != m as i64 || decreasing {
         return Err(format!(
             "indptr must start at 0, never decrease and end at the number of entries ({m}); it starts at {} and ends at {}",

@@ -630,7 +630,8 @@ fn serial_host(device: Device) -> bool {
 /// 0.5 s that way on 16 cores).
 fn heads_of<T: Copy + Into<i64> + Send + Sync>(h: &[T], n: usize) -> PyResult<Vec<u32>> {
     let bad = |&x: &T| !(0..n as i64).contains(&x.into());
-    let first_bad = if host::parallel(h.len()) { h.par_iter().find_first(|x| bad(x)) } else { h.iter().find(|x| bad(x)) };
+    let first_bad =
+        if host::parallel(h.len()) { h.par_iter().find_first(|x| bad(x)) } else { h.iter().find(|x| bad(x)) };
     if let Some(&x) = first_bad {
         let x: i64 = x.into();
         return Err(PyValueError::new_err(format!("column index {x} is out of range for {n} vertices")));

@@ -48,7 +48,12 @@ impl CpuDevice {
     pub fn new() -> Self {
         let threads = rayon::current_num_threads();
         CpuDevice {
-            facts: Facts { name: format!("CPU (rayon, {threads} threads)"), gpu: false, threads: CPU_THREADS },
+            facts: Facts {
+                name: format!("CPU (rayon, {threads} threads)"),
+                gpu: false,
+                threads: CPU_THREADS,
+                units: rayon::current_num_threads() as u32,
+            },
             meter: Meter::default(),
         }
     }

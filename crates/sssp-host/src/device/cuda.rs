@@ -99,6 +99,9 @@ pub struct CudaDevice {
     functions: Box<[OnceLock<CudaFunction>]>,
     /// Blocks of a grid-stride launch over plenty of work.
     grid: u32,
+    /// Streaming multiprocessors: a resident kernel's grid is this times the blocks of it
+    /// that fit on one.
+    sms: u32,
     /// Bytes the device may still hand out (the engine's fit check set the start); buffers
     /// give theirs back when they go ([`Refund`]).
     spare: Arc<Mutex<u64>>,
@@ -128,13 +131,15 @@ impl CudaDevice {
         spare: u64,
         meter: Meter,
     ) -> Result<Self> {
+        let sms = stream.context().attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)? as u32;
         let dev = CudaDevice {
-            facts: Facts { name, gpu: true, threads: grid * BLOCK },
+            facts: Facts { name, gpu: true, threads: grid * BLOCK, units: sms },
             stream,
             main: main.clone(),
             twins: OnceLock::new(),
             functions: ALL.iter().map(|_| OnceLock::new()).collect(),
             grid,
+            sms,
             spare: Arc::new(Mutex::new(spare)),
             pinned: Mutex::new(None),
             debug_sync: std::env::var_os("SSSP_DEBUG_SYNC").is_some(),
@@ -291,6 +296,11 @@ impl Device for CudaDevice {
         let blocks = match k.shape() {
             Shape::Grid => (items.div_ceil(k.threads() as u64).min(self.grid as u64) as u32).max(1),
             Shape::OneBlock => 1,
+            // Every block resident at once (grid barriers): as many as fit, from the
+            // function's own occupancy (its registers and shared memory).
+            Shape::Resident => {
+                self.sms * f.occupancy_max_active_blocks_per_multiprocessor(k.threads(), 0, None)?.max(1)
+            }
             other => {
                 return Err(Error::InvalidArgument(format!(
                     "{}: {other:?} kernels are launched by their feature, not through the generic path",

@@ -44,6 +44,9 @@ pub struct Facts {
     pub gpu: bool,
     /// Threads a grid-stride launch over plenty of work gets.
     pub threads: u32,
+    /// Units that each run one block of a resident kernel at a time: the GPU's
+    /// multiprocessors, the CPU's pool threads.
+    pub units: u32,
 }
 
 /// What a buffer's size grows with, for the split of a [`Footprint`]: the arcs of a graph

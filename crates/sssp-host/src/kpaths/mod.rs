@@ -522,7 +522,13 @@ fn target_of(path: &[u32]) -> u32 {
 /// assert_eq!(kpaths::k_shortest_graph(&g, 0, 3, 5, Some(2))?, found[..2]);
 /// # Ok::<(), sssp::Error>(())
 /// ```
-pub fn k_shortest_graph(g: &Graph, source: u32, target: u32, k: usize, cutoff: Option<u64>) -> Result<Vec<(Dist, Vec<u32>)>> {
+pub fn k_shortest_graph(
+    g: &Graph,
+    source: u32,
+    target: u32,
+    k: usize,
+    cutoff: Option<u64>,
+) -> Result<Vec<(Dist, Vec<u32>)>> {
     match g.weights() {
         Weights::Unsigned(w) => {
             let len: Vec<i64> = w.iter().map(|&x| x as i64).collect();

@@ -27,6 +27,7 @@ pub mod near_far;
 mod options;
 mod params;
 pub mod phast;
+pub mod resident;
 mod run;
 mod solution;
 pub mod topo_bf;
@@ -107,6 +108,10 @@ pub enum Algo {
     /// Asynchronous delta-stepping on an engine ([`asynchronous`]): no barrier, a device-wide
     /// worklist of delta-wide buckets. Non-negative weights, one solve per engine.
     Async,
+    /// Resident pieces on an engine ([`resident`]): the vertices cut into pieces that blocks
+    /// relax to a local fixpoint in shared memory, a grid barrier per round of crossings.
+    /// Non-negative weights, one solve per engine.
+    Resident,
     /// Pick one of the above, and its parameters, from the device and the graph
     /// ([`auto::choose`]).
     Auto,
@@ -114,7 +119,7 @@ pub enum Algo {
 
 impl Algo {
     /// Every algorithm, in the order `--help` lists them.
-    pub const ALL: [Algo; 13] = [
+    pub const ALL: [Algo; 14] = [
         Algo::Auto,
         Algo::Dijkstra,
         Algo::BellmanFord,
@@ -128,6 +133,7 @@ impl Algo {
         Algo::Martin,
         Algo::Phast,
         Algo::Async,
+        Algo::Resident,
     ];
 
     /// The `--algo` name.
@@ -144,6 +150,7 @@ impl Algo {
             Algo::Martin => "martin",
             Algo::Phast => "phast",
             Algo::Async => "async",
+            Algo::Resident => "resident",
             Algo::DeltaStepping => "delta-stepping",
             Algo::Auto => "auto",
         }
@@ -151,7 +158,7 @@ impl Algo {
 
     /// Uses a bucket width (`Options::delta`).
     pub fn uses_delta(self) -> bool {
-        matches!(self, Algo::NearFar | Algo::Bucketing | Algo::Async | Algo::DeltaStepping)
+        matches!(self, Algo::NearFar | Algo::Bucketing | Algo::Async | Algo::DeltaStepping | Algo::Resident)
     }
 
     /// Parse an `--algo` name.
@@ -176,6 +183,7 @@ impl Algo {
                 | Algo::Martin
                 | Algo::Phast
                 | Algo::Async
+                | Algo::Resident
                 | Algo::Auto
         )
     }
@@ -188,7 +196,7 @@ impl Algo {
     /// Whether [`Options::classify`] applies: every engine strategy (the settling ones in
     /// their push variant).
     pub fn classifies(self) -> bool {
-        self.uses_engine() && !matches!(self, Algo::Phast | Algo::Async)
+        self.uses_engine() && !matches!(self, Algo::Phast | Algo::Async | Algo::Resident)
     }
 }
 
@@ -334,6 +342,7 @@ fn solve_unclipped(
         (Algo::Martin, Some(e)) => crauser::solve(g, e, source, opts, crauser::Family::Martin),
         (Algo::Phast, Some(e)) => phast::phast(g, e, source, opts),
         (Algo::Async, Some(e)) => asynchronous::asynchronous(g, e, source, opts),
+        (Algo::Resident, Some(e)) => resident::resident(g, e, &[source], opts),
         (a, None) => Err(Error::InvalidArgument(format!("`{}` runs on an engine; none was opened", a.name()))),
     }
 }

@@ -75,6 +75,8 @@ pub struct Options {
     /// the CPU (which runs at most its pool's size at once). 0: two warps per SM on a GPU, the
     /// pool on the CPU. Also the threads of [`delta_stepping`] (0: the pool's).
     pub workers: u32,
+    /// Log2 of the vertices per piece of [`resident`] (0: sized to the device).
+    pub piece_bits: u32,
 }
 
 /// Builder-style setters: `Options::default().with_cutoff(5000).with_tree()`; each returns the
@@ -256,6 +258,7 @@ impl Default for Options {
             variant: crauser::Variant::Successor,
             classify: Classify::Auto,
             workers: 0,
+            piece_bits: 0,
         }
     }
 }

@@ -10,7 +10,9 @@
 //! `Strategy` from its flags and refuses a flag whose [`Param`] the strategy does not take
 //! ([`Strategy::params`]); the [`crate::Solver`] takes one through `with_strategy`.
 
-use super::{asynchronous, bucketing, crauser, delta_stepping, near_far, topo_bf, workfront, Algo, Classify, Options};
+use super::{
+    asynchronous, bucketing, crauser, delta_stepping, near_far, resident, topo_bf, workfront, Algo, Classify, Options,
+};
 use crate::engine::{Balance, Dedupe};
 
 /// An algorithm with its parameters: what [`crate::Solver::with_strategy`] and the CLI's flags
@@ -53,6 +55,8 @@ pub enum Strategy {
     Phast,
     /// Asynchronous delta-stepping on an engine ([`asynchronous`]).
     Async(asynchronous::Async),
+    /// Resident pieces on an engine ([`resident`]).
+    Resident(resident::Resident),
 }
 
 /// A strategy parameter, by the name of its CLI flag (`--delta`, `--buckets`, ...): what
@@ -83,11 +87,13 @@ pub enum Param {
     Driver,
     /// Workers (async) or threads (delta-stepping).
     Workers,
+    /// Log2 of the vertices per piece (resident).
+    PieceBits,
 }
 
 impl Param {
     /// Every parameter.
-    pub const ALL: [Param; 12] = [
+    pub const ALL: [Param; 13] = [
         Param::Delta,
         Param::Buckets,
         Param::WideAt,
@@ -100,6 +106,7 @@ impl Param {
         Param::CheckEvery,
         Param::Driver,
         Param::Workers,
+        Param::PieceBits,
     ];
 }
 
@@ -120,6 +127,7 @@ impl From<Algo> for Strategy {
             Algo::Martin => Strategy::Martin(Default::default()),
             Algo::Phast => Strategy::Phast,
             Algo::Async => Strategy::Async(Default::default()),
+            Algo::Resident => Strategy::Resident(Default::default()),
         }
     }
 }
@@ -141,6 +149,7 @@ impl Strategy {
             Strategy::Martin(_) => Algo::Martin,
             Strategy::Phast => Algo::Phast,
             Strategy::Async(_) => Algo::Async,
+            Strategy::Resident(_) => Algo::Resident,
         }
     }
 
@@ -159,6 +168,7 @@ impl Strategy {
             Strategy::Crauser(p) => p.apply(&mut o),
             Strategy::CrauserEconomic(p) | Strategy::Martin(p) => p.apply(&mut o),
             Strategy::Async(p) => p.apply(&mut o),
+            Strategy::Resident(p) => p.apply(&mut o),
         }
         o
     }
@@ -169,6 +179,7 @@ impl Strategy {
         match self {
             Strategy::Auto | Strategy::Dijkstra | Strategy::BellmanFord | Strategy::Phast => &[],
             Strategy::DeltaStepping(_) | Strategy::Async(_) => &[Delta, Workers],
+            Strategy::Resident(_) => &[Delta, PieceBits],
             Strategy::TopoBf(_) => &[Balance, HubDegree, Classify],
             Strategy::Workfront(_) => &[Balance, HubDegree, Dedupe, Classify, Driver, CheckEvery],
             Strategy::NearFar(_) => &[Balance, HubDegree, Dedupe, Classify, Driver, Delta, WideAt],
@@ -316,6 +327,8 @@ mod tests {
             (Delta, Strategy::Bucketing(x)) => x.delta = Some(7),
             (Delta, Strategy::Async(x)) => x.delta = Some(7),
             (Delta, Strategy::DeltaStepping(x)) => x.delta = Some(7),
+            (Delta, Strategy::Resident(x)) => x.delta = Some(7),
+            (PieceBits, Strategy::Resident(x)) => x.piece_bits = 5,
             (Workers, Strategy::Async(x)) => x.workers = 3,
             (Workers, Strategy::DeltaStepping(x)) => x.threads = 3,
             (Buckets, Strategy::Bucketing(x)) => x.buckets = 3,
