@@ -433,16 +433,60 @@ pub mod gpu {
         }
     }
 
+    /// A block's view of its shared memory: the piece's working copy, the words handed from
+    /// thread 0 to the block, the fold's slots and the `Any` ring.
+    struct Block {
+        local: Local,
+        handed: *mut u32,
+        fold: *mut u64,
+        any: Any,
+    }
+
+    impl Block {
+        unsafe fn new() -> Block {
+            let s = smem();
+            Block {
+                local: Local { dist: s, done: s.add(1 << MAX_PIECE_BITS) },
+                handed: s.add(HANDED),
+                fold: (s as *mut u8).add(FOLD_BYTES) as *mut u64,
+                any: Any::new(s.add(ANY)),
+            }
+        }
+
+        /// Passes over piece `q` at threshold `thr` until one lowers nothing below it (every
+        /// thread of the block); arcs out of the piece go to `send`. The arcs relaxed by this
+        /// thread and the passes.
+        unsafe fn fixpoint(
+            &mut self,
+            a: &ResidentArgs,
+            q: u32,
+            thr: u32,
+            send: impl Fn(u32, u32) + Copy,
+        ) -> (u64, u32) {
+            let t = block_pos().2;
+            let (mut arcs, mut passes) = (0, 0);
+            loop {
+                let p = pass(a, q, self.local, thr, t, RESIDENT_THREADS, send);
+                arcs += p.arcs;
+                passes += 1;
+                if !self.any.any(p.again) {
+                    return (arcs, passes);
+                }
+            }
+        }
+
+        /// The least of every thread's `x` (every thread of the block).
+        unsafe fn least(&self, x: u32) -> u32 {
+            block_fold_in(x as u64, |x, y| x.min(y), self.fold, WARPS_HERE) as u32
+        }
+    }
+
     /// The kernel (see the module doc).
     pub unsafe fn run(a: &ResidentArgs) {
         let (b, grid, t) = block_pos();
         let bar = GridBarrier::in_cells(a.cells);
-        let s = smem();
-        let l = Local { dist: s, done: s.add(1 << MAX_PIECE_BITS) };
-        let handed = s.add(HANDED);
-        let fold = (s as *mut u8).add(FOLD_BYTES) as *mut u64;
-        let mut any = Any::new(s.add(ANY));
-        let nt = RESIDENT_THREADS;
+        let mut k = Block::new();
+        let (l, handed, nt) = (k.local, k.handed, RESIDENT_THREADS);
         let mut thr = threshold_above(a.csr.metric(), 0, a.delta);
         let (mut r, mut arcs, mut visits, mut passes) = (0u32, 0u64, 0u32, 0u32);
         loop {
@@ -460,16 +504,9 @@ pub mod gpu {
                 if m < thr {
                     load(a, q, l, t, nt);
                     block_barrier();
-                    loop {
-                        let p = pass(a, q, l, thr, t, nt, |h, c| send_round(a, h, c, thr, r));
-                        arcs += p.arcs;
-                        passes += 1;
-                        if !any.any(p.again) {
-                            break;
-                        }
-                    }
-                    let least = store(a, q, l, r, t, nt) as u64;
-                    m = block_fold_in(least, |x, y| x.min(y), fold, WARPS_HERE) as u32;
+                    let (e, p) = k.fixpoint(a, q, thr, |h, c| send_round(a, h, c, thr, r));
+                    (arcs, passes) = (arcs + e, passes + p);
+                    m = k.least(store(a, q, l, r, t, nt));
                     visits += 1;
                     if t == 0 {
                         keep(a, q, m);
@@ -615,12 +652,8 @@ pub mod gpu {
         if q >= a.pieces {
             return;
         }
-        let s = smem();
-        let l = Local { dist: s, done: s.add(1 << MAX_PIECE_BITS) };
-        let handed = s.add(HANDED);
-        let fold = (s as *mut u8).add(FOLD_BYTES) as *mut u64;
-        let mut any = Any::new(s.add(ANY));
-        let nt = RESIDENT_THREADS;
+        let mut k = Block::new();
+        let (l, handed, nt) = (k.local, k.handed, RESIDENT_THREADS);
         let mut thr = threshold_above(a.csr.metric(), 0, a.delta);
         let mut epoch = 0u32;
         // The host counted a unit for every seeded piece.
@@ -632,16 +665,9 @@ pub mod gpu {
                 block_barrier();
                 pull(a, q, l, t, nt);
                 block_barrier();
-                loop {
-                    let p = pass(a, q, l, thr, t, nt, |h, c| send_async(a, h, c));
-                    arcs += p.arcs;
-                    passes += 1;
-                    if !any.any(p.again) {
-                        break;
-                    }
-                }
-                let least = publish(a, q, l, t, nt) as u64;
-                let m = block_fold_in(least, |x, y| x.min(y), fold, WARPS_HERE) as u32;
+                let (e, p) = k.fixpoint(a, q, thr, |h, c| send_async(a, h, c));
+                (arcs, passes) = (arcs + e, passes + p);
+                let m = k.least(publish(a, q, l, t, nt));
                 visits += 1;
                 if t == 0 {
                     *a.pieces_state.add(q as usize) = !m;
