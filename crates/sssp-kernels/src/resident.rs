@@ -259,9 +259,10 @@ pub unsafe fn send_round(a: &ResidentArgs, h: u32, c: u32, thr: u32, r: u32) {
 
 /// A visit's last step: thread `t` of `nt` writes its share of the piece back (distances by
 /// atomic min: other pieces may have lowered them meanwhile, and that lowering is in the
-/// inbox) and returns the least distance still pending among them ([`INF`]: none).
+/// inbox; the `done` marks too when `marks`, for a piece that leaves shared memory) and returns
+/// the least distance still pending among them ([`INF`]: none).
 #[inline(always)]
-pub unsafe fn store(a: &ResidentArgs, q: u32, l: Local, r: u32, t: u32, nt: u32) -> u32 {
+pub unsafe fn store(a: &ResidentArgs, q: u32, l: Local, r: u32, t: u32, nt: u32, marks: bool) -> u32 {
     let (base, len) = a.span(q);
     let mut pending = INF;
     let mut i = t;
@@ -270,7 +271,9 @@ pub unsafe fn store(a: &ResidentArgs, q: u32, l: Local, r: u32, t: u32, nt: u32)
         if d < dist_of(load_packed(a.dist, base + i)) {
             relax::relax_direct(a.dist, base + i, d, r);
         }
-        *a.done.add((base + i) as usize) = !done;
+        if marks {
+            *a.done.add((base + i) as usize) = !done;
+        }
         if d < done && d < pending {
             pending = d;
         }
@@ -349,26 +352,6 @@ pub unsafe fn pull(a: &ResidentArgs, q: u32, l: Local, t: u32, nt: u32) {
         }
         i += nt;
     }
-}
-
-/// The asynchronous kernel's last step of an activation: thread `t` of `nt` publishes its share
-/// of the piece's distances (atomic mins) and returns the least still pending among them.
-#[inline(always)]
-pub unsafe fn publish(a: &ResidentArgs, q: u32, l: Local, t: u32, nt: u32) -> u32 {
-    let (base, len) = a.span(q);
-    let mut pending = INF;
-    let mut i = t;
-    while i < len {
-        let (d, done) = (*l.dist.add(i as usize), *l.done.add(i as usize));
-        if d < dist_of(load_packed(a.dist, base + i)) {
-            relax::relax_direct(a.dist, base + i, d, 0);
-        }
-        if d < done && d < pending {
-            pending = d;
-        }
-        i += nt;
-    }
-    pending
 }
 
 /// A vertex's distance in a piece's working copy, read while other threads lower it.
@@ -506,7 +489,7 @@ pub mod gpu {
                     block_barrier();
                     let (e, p) = k.fixpoint(a, q, thr, |h, c| send_round(a, h, c, thr, r));
                     (arcs, passes) = (arcs + e, passes + p);
-                    m = k.least(store(a, q, l, r, t, nt));
+                    m = k.least(store(a, q, l, r, t, nt, true));
                     visits += 1;
                     if t == 0 {
                         keep(a, q, m);
@@ -667,7 +650,7 @@ pub mod gpu {
                 block_barrier();
                 let (e, p) = k.fixpoint(a, q, thr, |h, c| send_async(a, h, c));
                 (arcs, passes) = (arcs + e, passes + p);
-                let m = k.least(publish(a, q, l, t, nt));
+                let m = k.least(store(a, q, l, 0, t, nt, false));
                 visits += 1;
                 if t == 0 {
                     *a.pieces_state.add(q as usize) = !m;

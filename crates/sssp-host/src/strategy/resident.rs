@@ -291,7 +291,7 @@ unsafe fn visit(a: &ResidentArgs, q: u32, r: u32, thr: u32) -> (u32, u64, u64) {
                 break;
             }
         }
-        let pending = rk::store(a, q, l, r, 0, 1);
+        let pending = rk::store(a, q, l, r, 0, 1, true);
         rk::keep(a, q, pending);
         (pending, 1, arcs)
     }
