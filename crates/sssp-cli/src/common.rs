@@ -246,19 +246,12 @@ pub fn warm_up(kind: DeviceKind, algo: Algo) {
 /// How to solve.
 #[derive(Args, Clone)]
 pub struct SolveArgs {
-    /// Algorithm: auto (picks one of the others and its balance and delta from the device and
-    /// the graph, and says which and why), dijkstra, bellman-ford (serial references;
-    /// bellman-ford accepts negative weights), topo-bf (topology-driven Bellman-Ford), workfront
-    /// (Workfront Sweep), near-far (Near-Far Pile), bucketing (delta-stepping with a window of
-    /// buckets and a far pile), crauser (parallel Dijkstra: each step settles every vertex
-    /// Crauser's criterion proves final; see --criterion), crauser-economic (the same with one
-    /// global least arc weight), martin (parallel Dijkstra settling the minimum distance),
-    /// phast (PHAST on a contraction hierarchy built once per graph, or read with --hierarchy;
-    /// non-negative integer weights).
-    #[arg(long, short = 'a', default_value = "auto")]
+    /// Algorithm (the list is `Algo::ALL` with each one's summary: `algo_help`).
+    #[arg(long, short = 'a', default_value = "auto", help = algo_help())]
     pub algo: String,
-    /// Bucket width of near-far and bucketing (default: Davidson's heuristic, 32 x mean weight
-    /// / mean out-degree, printed with the result). A decimal on real-weighted graphs.
+    /// Bucket width of the bucketed algorithms: near-far, bucketing, delta-stepping, async,
+    /// resident (default: Davidson's heuristic, 32 x mean weight / mean out-degree, twice that
+    /// for resident; printed with the result). A decimal on real-weighted graphs.
     #[arg(long)]
     pub delta: Option<String>,
     /// Buckets per window of bucketing (1-30; near-far is 1). [default: 10]
@@ -1009,6 +1002,13 @@ pub fn write_graph(g: &Graph, path: &Path, format: Format) -> Result<()> {
     }
 }
 
+/// The `--algo` help: every algorithm of [`Algo::ALL`] with its summary, so that a new one is
+/// listed without an edit here.
+pub fn algo_help() -> String {
+    let each: Vec<String> = Algo::ALL.iter().map(|a| format!("{} ({})", a.name(), a.summary())).collect();
+    format!("Algorithm: {}", each.join(", "))
+}
+
 /// Strategy parameters parsed from flags or a benchmark row; `None`: not given (the
 /// strategy's default stays).
 #[derive(Clone, Copy, Debug, Default)]
@@ -1118,6 +1118,19 @@ mod tests {
             format!("[default: {}]", dedupe_name(d.dedupe)),
         ] {
             assert!(help.contains(&stated), "no {stated} in\n{help}");
+        }
+    }
+
+    /// `run --help` names every algorithm (the list comes from `Algo::ALL`).
+    #[test]
+    fn algo_help_names_every_algorithm() {
+        let help = Solve::command().render_long_help().to_string().split_whitespace().collect::<Vec<_>>().join(" ");
+        for a in Algo::ALL {
+            assert!(
+                help.contains(&format!("{} ({}", a.name(), &a.summary()[..10])),
+                "{} missing from\n{help}",
+                a.name()
+            );
         }
     }
 

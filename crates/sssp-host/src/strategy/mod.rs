@@ -156,6 +156,27 @@ impl Algo {
         }
     }
 
+    /// What it is, in a few words: the CLI's `--algo` help lists every algorithm with this, so
+    /// the help and [`Algo::ALL`] cannot drift.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Algo::Auto => "picks one of the others and its parameters from the device and the graph, and says which and why",
+            Algo::Dijkstra => "serial binary-heap Dijkstra, the reference",
+            Algo::BellmanFord => "serial queue-based Bellman-Ford; accepts negative weights",
+            Algo::DeltaStepping => "delta-stepping on the host's threads (--workers)",
+            Algo::TopoBf => "topology-driven Bellman-Ford",
+            Algo::Workfront => "Workfront Sweep",
+            Algo::NearFar => "Near-Far Pile",
+            Algo::Bucketing => "delta-stepping with a window of buckets and a far pile",
+            Algo::Crauser => "parallel Dijkstra: each step settles every vertex Crauser's criterion proves final; see --criterion",
+            Algo::CrauserEconomic => "the same with one global least arc weight",
+            Algo::Martin => "parallel Dijkstra settling the minimum distance",
+            Algo::Phast => "PHAST on a contraction hierarchy built once per graph, or read with --hierarchy; non-negative integer weights",
+            Algo::Async => "asynchronous delta-stepping, one launch without barriers (--workers)",
+            Algo::Resident => "resident pieces relaxed to local fixpoints in shared memory (--piece-bits)",
+        }
+    }
+
     /// Uses a bucket width (`Options::delta`).
     pub fn uses_delta(self) -> bool {
         matches!(self, Algo::NearFar | Algo::Bucketing | Algo::Async | Algo::DeltaStepping | Algo::Resident)
