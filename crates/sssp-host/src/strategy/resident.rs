@@ -101,6 +101,13 @@ fn piece_bits(asked: u32, n: u32, gpu_units: Option<u32>) -> Result<u32> {
 /// Solve from `sources` (their nearest) on `eng` (which holds `g`). See the module doc.
 pub fn resident(g: &Graph, eng: &mut dyn Engine, sources: &[u32], opts: &Options) -> Result<Solution> {
     one_lane(eng.lanes(), "resident")?;
+    // No source, no unit of work: the barrier-free kernel would wait for one for ever.
+    if sources.is_empty() {
+        return Err(Error::InvalidArgument("`resident` needs at least one source".into()));
+    }
+    for &s in sources {
+        crate::reference::check_source(g, s)?;
+    }
     if g.metric() == Metric::Signed {
         return Err(Error::InvalidArgument(
             "`resident` needs non-negative weights (its buckets settle in order); use bellman-ford or workfront".into(),
@@ -313,6 +320,26 @@ mod tests {
         assert_eq!(piece_bits(7, 10, None).unwrap(), 7);
         assert!(piece_bits(3, 10, None).is_err());
         assert!(piece_bits(13, 10, None).is_err());
+    }
+
+    /// Several sources give their nearest's distances (one piece state seeded per source), and
+    /// a call without a source, or with one out of range, is a typed error (without a source
+    /// the barrier-free kernel would have no unit of work to start from).
+    #[test]
+    fn sources_are_checked_and_several_give_the_nearest() {
+        use crate::engine::{self, DeviceKind};
+        use crate::generate::{generate, GenSpec};
+        use crate::WeightSpec;
+        let g = generate(&GenSpec::parse("road:3000").unwrap(), 3, WeightSpec::AsGiven).unwrap();
+        let mut eng = engine::open(&g, DeviceKind::Cpu).unwrap();
+        let opts = Options { piece_bits: 6, ..Options::default() };
+        assert!(resident(&g, eng.as_mut(), &[], &opts).is_err());
+        assert!(resident(&g, eng.as_mut(), &[3000], &opts).is_err());
+        let sources = [0, 1500, 2999];
+        let got = resident(&g, eng.as_mut(), &sources, &opts).unwrap().dist;
+        let each: Vec<Vec<_>> = sources.iter().map(|&s| crate::reference::dijkstra(&g, s).unwrap()).collect();
+        let nearest: Vec<_> = (0..g.num_vertices()).map(|v| each.iter().map(|d| d[v]).min().unwrap()).collect();
+        assert_eq!(got, nearest);
     }
 
     #[test]
