@@ -23,7 +23,8 @@
 //! "never"); a vertex is *pending* while its distance is below its `done`. Per piece: `own`, the
 //! least pending distance its owner left (inverted), and a two-slot `inbox`, the least candidate
 //! sent into it in a round (inverted; round `r` writes slot `(r + 1) & 1` and the owner reads and
-//! clears slot `r & 1`, so a slot is never written and read in the same round). Control cells:
+//! clears slot `r & 1`, so a slot is never written and read in the same round; the barrier-free
+//! kernel uses the first slot as a flag: "something was lowered here"). Control cells:
 //! per round, whether anything was sent below `T` and the least pending distance (a ring of
 //! three, the slot two rounds ahead cleared by block 0: every block has read a slot before the
 //! barrier after next).
