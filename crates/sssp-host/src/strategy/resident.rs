@@ -115,7 +115,7 @@ pub fn resident(g: &Graph, eng: &mut dyn Engine, sources: &[u32], opts: &Options
     }
     let delta = match opts.delta {
         Some(_) => opts.delta_for(g)?,
-        None => scaled_delta(g, opts.delta_for(g)?),
+        None => super::scaled_delta(g, DELTA_SCALE as f64),
     };
     let n = eng.resident().csr.n;
     let units = eng.is_gpu().then(|| eng.device().facts().units);
@@ -133,21 +133,6 @@ pub fn resident(g: &Graph, eng: &mut dyn Engine, sources: &[u32], opts: &Options
     sol.stats.delta = Some(delta);
     sol.stats.iterations = rounds;
     Ok(sol)
-}
-
-/// [`DELTA_SCALE`] heuristic widths (for real weights, the product in `f32`).
-fn scaled_delta(g: &Graph, heuristic: u32) -> u32 {
-    match g.metric() {
-        Metric::Real => {
-            let d = f32::from_bits(heuristic) * DELTA_SCALE as f32;
-            if d.is_finite() {
-                d.to_bits()
-            } else {
-                f32::MAX.to_bits()
-            }
-        }
-        _ => heuristic.saturating_mul(DELTA_SCALE).min(INF - 1),
-    }
 }
 
 /// One solve on prepared pieces: the state zeroed, the sources seeded, the rounds run; the
