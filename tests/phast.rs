@@ -69,6 +69,18 @@ fn roads_meshes_and_paths() {
 }
 
 #[test]
+fn stars_zero_weights_multigraphs_and_disconnected_parts() {
+    // A hub whose leaves are contracted all in one round; about half the weights 0 (witnesses
+    // that tie with the shortcut); every arc 2-4 times; parts that never meet; a clique that
+    // stays a core.
+    for spec in ["star:500", "zero:400", "multi:300", "disconnected:4:400", "complete:40"] {
+        let g = generate(&GenSpec::parse(spec).unwrap(), 11, WeightSpec::AsGiven).unwrap();
+        let n = g.num_vertices() as u32;
+        check(&g, &[0, 1, n / 2, n - 1], spec);
+    }
+}
+
+#[test]
 fn contraction_that_stops_at_a_core() {
     // Scale-free and dense graphs: the remaining graph passes CORE_DEGREE arcs per vertex
     // and the rest is searched by every query.

@@ -29,14 +29,32 @@
 //! - **Order**: priority `4 * (shortcuts - arcs removed) + contracted neighbours + 4 * level`:
 //!   the usual edge difference and spread terms, plus a level term because here the number of
 //!   levels is the sweep's latency ([`PRIORITY_LEVEL`]).
-//! - **Parallel rounds**: each round contracts every vertex whose `(priority, id)` is below all
-//!   its neighbours' (an independent set that always holds the least vertex), its witness
-//!   searches in parallel and avoiding every vertex of the round (two of them must not serve as
-//!   each other's witness); then the shortcuts are added and the vertices detached in order,
-//!   and their neighbours' priorities recomputed in parallel. The result does not depend on the
-//!   thread count. Each thread keeps its own witness distances: 8 bytes per vertex per thread
-//!   (road 4M on 16 threads: 512 MB while building). On the H100 machine's 16 cores this built road 4M in 52 s instead of the
-//!   serial heap order's 126 s, with 68 levels instead of 84 (docs/gpu.md, "PHAST").
+//! - **Parallel rounds** (`hierarchy/build.rs`): each round contracts every vertex whose `(priority, id)`
+//!   is below all its neighbours' (an independent set that always holds the least vertex), its
+//!   witness searches in parallel and avoiding every vertex of the round (two of them must not
+//!   serve as each other's witness); then the next round's graph is written in parallel, and
+//!   the priorities of the vertices that lost a neighbour recomputed in parallel. The result
+//!   does not depend on the thread count. On the H100 machine's 16 cores this built road 4M
+//!   in 52 s instead of the serial heap order's 126 s, with 68 levels instead of 84
+//!   (docs/gpu.md, "PHAST").
+//! - **Build cost**: most of a build is the neighbours' priority simulations (road 4M on 16
+//!   cores, before the changes below: 35 s of 47 s; the round's own searches 4.4 s, the serial
+//!   graph edits 4.4 s, the first priorities 2.5 s), and they are cheap to make cheaper without
+//!   changing the hierarchy. A witness search stops as soon as each target is decided (a
+//!   third fewer vertices settled), takes a witness when it is relaxed, and queues nothing
+//!   beyond the farthest undecided bound; each round's graph is a CSR in compact ids written in
+//!   parallel (`hierarchy/build.rs` says why), so the searches read arrays in id order and the edits
+//!   are no longer serial. The same hierarchy as before (the same arcs; a vertex's in another order) in 20.5 s instead of
+//!   46.7 s on the H200 machine's 16 cores (contraction alone, `gen:road:4000000`). Cheaper
+//!   priorities were measured and left out: simulations that give up after 32 settled
+//!   vertices instead of 64 built road 4M in 17.3 s but with 73 levels instead of 68 (NY at
+//!   16: 140 levels instead of 122); priorities refreshed only when a vertex is about to be
+//!   contracted (lazy updates) built it in 22 s with 26% more shortcuts and a core of 11,965;
+//!   adding to a round the vertices whose lower neighbours are all blocked halved the rounds
+//!   but not the work, with 22% more shortcuts on NY. Each thread keeps its own witness
+//!   distances and target marks: 12 bytes per vertex per thread (road 4M on 16 threads: 768 MB).
+//! - **Progress**: [`Hierarchy::build_reporting`] reports each round (rounds, vertices left) to
+//!   a callback; the command line draws a bar from it on a terminal.
 //! - **Core**: contraction stops when the remaining graph becomes dense (mean out-degree above
 //!   [`CORE_DEGREE`]): the last vertices of a road graph form a near-clique whose contraction
 //!   would give one level per vertex, and on a scale-free graph contraction would never end
@@ -71,7 +89,10 @@ use crate::error::{Error, Result};
 use crate::graph::{Graph, Metric};
 use crate::mem::try_vec;
 
+mod build;
 pub mod file;
+
+pub use build::BuildProgress;
 
 /// Mean out-degree of the remaining graph above which contraction stops and the rest becomes
 /// the core (see the module doc). NY and the generated road graphs contract completely below
@@ -216,263 +237,6 @@ pub struct Upward {
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
-/// The remaining graph while contracting: adjacency of uncontracted vertices, both ways.
-struct Remaining {
-    out: Vec<Arcs>,
-    inn: Vec<Arcs>,
-    /// Out-arcs of uncontracted vertices, in all.
-    arcs: u64,
-}
-
-impl Remaining {
-    /// `g` without self loops (never on a shortest path) and with the lightest of parallel
-    /// arcs, in one pass: each row is merged through a position table rather than by
-    /// [`Remaining::add`]'s search of the row, which costs a hub the square of its degree.
-    fn of(g: &Graph) -> Result<Remaining> {
-        let (n, weights) = (g.num_vertices(), g.engine_weights());
-        let (mut out, mut inn) = (arc_lists(n)?, arc_lists(n)?);
-        let mut at = try_vec(n, u32::MAX)?;
-        let mut arcs = 0;
-        for v in 0..n as u32 {
-            let row = &mut out[v as usize];
-            for e in g.arc_range(v) {
-                let (x, w) = (g.targets()[e], weights[e] as u64);
-                match at[x as usize] {
-                    _ if x == v => {}
-                    u32::MAX => {
-                        at[x as usize] = row.len() as u32;
-                        row.push((x, w));
-                    }
-                    i => row[i as usize].1 = row[i as usize].1.min(w),
-                }
-            }
-            for &(x, w) in row.iter() {
-                at[x as usize] = u32::MAX;
-                inn[x as usize].push((v, w));
-            }
-            arcs += row.len() as u64;
-        }
-        Ok(Remaining { out, inn, arcs })
-    }
-
-    /// Add `u -> x` of weight `w`, or lower an existing one.
-    fn add(&mut self, u: u32, x: u32, w: u64) {
-        match self.out[u as usize].iter_mut().find(|a| a.0 == x) {
-            Some(a) => a.1 = a.1.min(w),
-            None => {
-                self.out[u as usize].push((x, w));
-                self.arcs += 1;
-            }
-        }
-        match self.inn[x as usize].iter_mut().find(|a| a.0 == u) {
-            Some(a) => a.1 = a.1.min(w),
-            None => self.inn[x as usize].push((u, w)),
-        }
-    }
-}
-
-/// A bounded Dijkstra on the remaining graph, with its buffers kept between searches.
-struct Witness {
-    dist: Vec<u64>,
-    touched: Vec<u32>,
-    heap: BinaryHeap<Reverse<(u64, u32)>>,
-}
-
-impl Witness {
-    /// Distances from `from` avoiding the vertices `avoid` names, exact up to `limit` (farther ones may be
-    /// missing), settling at most [`WITNESS_SETTLES`] vertices. Read with [`Witness::at`]
-    /// until the next search.
-    fn search(&mut self, g: &Remaining, from: u32, avoid: impl Fn(u32) -> bool, limit: u64) {
-        for &t in &self.touched {
-            self.dist[t as usize] = u64::MAX;
-        }
-        self.touched.clear();
-        self.heap.clear();
-        self.dist[from as usize] = 0;
-        self.touched.push(from);
-        self.heap.push(Reverse((0, from)));
-        let (mut settled, mut scanned) = (0, 0);
-        while let Some(Reverse((d, v))) = self.heap.pop() {
-            if d > self.dist[v as usize] {
-                continue;
-            }
-            if d > limit || settled >= WITNESS_SETTLES || scanned >= WITNESS_ARCS {
-                break;
-            }
-            settled += 1;
-            scanned += g.out[v as usize].len();
-            for &(x, w) in &g.out[v as usize] {
-                let c = d + w;
-                if !avoid(x) && c < self.dist[x as usize] {
-                    if self.dist[x as usize] == u64::MAX {
-                        self.touched.push(x);
-                    }
-                    self.dist[x as usize] = c;
-                    self.heap.push(Reverse((c, x)));
-                }
-            }
-        }
-    }
-
-    fn at(&self, v: u32) -> u64 {
-        self.dist[v as usize]
-    }
-}
-
-/// Per-vertex state of the contraction.
-struct Contraction {
-    g: Remaining,
-    level: Vec<u32>,
-    /// Neighbours already contracted.
-    gone: Vec<u32>,
-    contracted: Vec<bool>,
-    /// The vertices of the round being contracted: witness searches go around them.
-    in_round: Vec<bool>,
-    /// One witness search state per rayon thread (searches run in parallel).
-    witnesses: Vec<std::sync::Mutex<Witness>>,
-}
-
-/// A shortcut `u -> x` of weight `w`.
-type Shortcut = (u32, u32, u64);
-
-impl Contraction {
-    /// The contraction state of `g`, nothing contracted yet, with a witness search state for
-    /// each of rayon's threads.
-    fn new(g: &Graph) -> Result<Contraction> {
-        let n = g.num_vertices();
-        let threads = rayon::current_num_threads().max(1);
-        let mut witnesses = Vec::new();
-        crate::mem::reserve(&mut witnesses, threads)?;
-        for _ in 0..threads {
-            let w = Witness { dist: try_vec(n, u64::MAX)?, touched: Vec::new(), heap: BinaryHeap::new() };
-            witnesses.push(std::sync::Mutex::new(w));
-        }
-        Ok(Contraction {
-            g: Remaining::of(g)?,
-            level: try_vec(n, 0)?,
-            gone: try_vec(n, 0)?,
-            contracted: try_vec(n, false)?,
-            in_round: try_vec(n, false)?,
-            witnesses,
-        })
-    }
-
-    /// Contract the independent set `round`: its shortcuts found in parallel, then added and
-    /// its vertices detached in order (their arcs into `up` and `down`), then the priorities of
-    /// the neighbours left recomputed. Returns the shortcuts added.
-    fn contract_round(
-        &mut self,
-        round: &[u32],
-        prio: &mut [i64],
-        (up, down): (&mut [Arcs], &mut [Arcs]),
-        touched: &mut [bool],
-    ) -> u64 {
-        use rayon::prelude::*;
-        for &v in round {
-            self.in_round[v as usize] = true;
-        }
-        let this = &*self;
-        let cuts: Vec<Vec<Shortcut>> = round
-            .par_iter()
-            .map(|&v| {
-                let mut out = Vec::new();
-                this.with_witness(|w| this.shortcuts(v, w, Some(&mut out)));
-                out
-            })
-            .collect();
-        let (mut next, mut shortcuts) = (Vec::new(), 0);
-        for (&v, cuts) in round.iter().zip(cuts) {
-            shortcuts += cuts.len() as u64;
-            for (u, x, w) in cuts {
-                self.g.add(u, x, w);
-            }
-            let (u, d) = self.detach(v);
-            for &(y, _) in u.iter().chain(&d) {
-                if !std::mem::replace(&mut touched[y as usize], true) {
-                    next.push(y);
-                }
-            }
-            up[v as usize] = u;
-            down[v as usize] = d;
-        }
-        for &v in round {
-            self.in_round[v as usize] = false;
-        }
-        // Priorities of the neighbours left (their degrees, levels and counts changed).
-        for &y in &next {
-            touched[y as usize] = false;
-        }
-        next.retain(|&y| !self.contracted[y as usize]);
-        let fresh: Vec<i64> = next.par_iter().map(|&y| self.priority(y)).collect();
-        for (&y, p) in next.iter().zip(fresh) {
-            prio[y as usize] = p;
-        }
-        shortcuts
-    }
-
-    /// Run `f` with this thread's witness search state.
-    fn with_witness<R>(&self, f: impl FnOnce(&mut Witness) -> R) -> R {
-        let i = rayon::current_thread_index().unwrap_or(0) % self.witnesses.len();
-        f(&mut self.witnesses[i].lock().unwrap_or_else(|e| e.into_inner()))
-    }
-
-    /// The shortcuts removing `v` needs (pushed to `out` when given), and how many: a pair
-    /// `u -> v -> x` needs one unless a witness path no longer than it avoids `v` and every
-    /// other vertex of the round. Reads the graph only, so rounds run it in parallel.
-    fn shortcuts(&self, v: u32, w: &mut Witness, mut out: Option<&mut Vec<Shortcut>>) -> u64 {
-        let (ins, outs) = (&self.g.inn[v as usize], &self.g.out[v as usize]);
-        let avoid = |x: u32| x == v || self.in_round[x as usize];
-        let mut count = 0;
-        for &(u, wu) in ins {
-            let Some(limit) = outs.iter().filter(|a| a.0 != u).map(|a| wu + a.1).max() else { continue };
-            w.search(&self.g, u, avoid, limit);
-            for &(x, wx) in outs {
-                if x != u && w.at(x) > wu + wx {
-                    count += 1;
-                    if let Some(o) = out.as_deref_mut() {
-                        o.push((u, x, wu + wx));
-                    }
-                }
-            }
-        }
-        count
-    }
-
-    fn priority(&self, v: u32) -> i64 {
-        let (ins, outs) = (self.g.inn[v as usize].len(), self.g.out[v as usize].len());
-        let removed = (ins + outs) as i64;
-        let added = if ins * outs > SIMULATE_PAIRS {
-            (ins * outs) as i64
-        } else {
-            self.with_witness(|w| self.shortcuts(v, w, None)) as i64
-        };
-        4 * (added - removed) + self.gone[v as usize] as i64 + PRIORITY_LEVEL * self.level[v as usize] as i64
-    }
-
-    /// Remove `v` (its shortcuts already added): detach it from its neighbours and return its
-    /// upward out-arcs and downward in-arcs.
-    fn detach(&mut self, v: u32) -> (Arcs, Arcs) {
-        let up = std::mem::take(&mut self.g.out[v as usize]);
-        let down = std::mem::take(&mut self.g.inn[v as usize]);
-        self.g.arcs -= up.len() as u64;
-        let next = self.level[v as usize] + 1;
-        for &(u, _) in &down {
-            let before = self.g.out[u as usize].len();
-            self.g.out[u as usize].retain(|a| a.0 != v);
-            self.g.arcs -= (before - self.g.out[u as usize].len()) as u64;
-        }
-        for &(x, _) in &up {
-            self.g.inn[x as usize].retain(|a| a.0 != v);
-        }
-        for &(y, _) in up.iter().chain(&down) {
-            self.gone[y as usize] += 1;
-            self.level[y as usize] = self.level[y as usize].max(next);
-        }
-        self.contracted[v as usize] = true;
-        (up, down)
-    }
-}
-
 /// One vertex's arcs while contracting: (other end, weight).
 type Arcs = Vec<(u32, u64)>;
 
@@ -541,14 +305,6 @@ impl CoreTable {
     }
 }
 
-/// `n` empty arc lists, or [`Error::OutOfHostMemory`].
-fn arc_lists(n: usize) -> Result<Vec<Arcs>> {
-    let mut v = Vec::new();
-    crate::mem::reserve(&mut v, n)?;
-    v.resize_with(n, Vec::new);
-    Ok(v)
-}
-
 /// Rows of arcs as a CSR: offsets (one per row, plus the end), other ends, stored weights.
 fn flatten<'a>(rows: impl Iterator<Item = &'a Arcs> + Clone) -> Result<Arrays> {
     let (count, total) = rows.clone().fold((0, 0), |(c, t), r| (c + 1, t + r.len()));
@@ -582,6 +338,33 @@ impl Hierarchy {
 
     /// [`Hierarchy::build`] with other size limits.
     pub fn build_with(g: &Graph, params: HierarchyParams) -> Result<Hierarchy> {
+        Self::build_reporting(g, params, &|_| {})
+    }
+
+    /// [`Hierarchy::build_with`], telling `progress` how far it has come: once before the
+    /// first round, after every round, and once when the contraction is over (before the core
+    /// table and the sweep layout, which take a small part of the time). The library draws
+    /// nothing itself; the command line draws a bar from it on a terminal.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use sssp::generate::{generate, GenSpec};
+    /// use sssp::hierarchy::{Hierarchy, HierarchyParams};
+    /// use sssp::WeightSpec;
+    ///
+    /// let g = generate(&GenSpec::parse("grid2d:30x30").unwrap(), 1, WeightSpec::AsGiven).unwrap();
+    /// let rounds = AtomicU32::new(0);
+    /// let h = Hierarchy::build_reporting(&g, HierarchyParams::default(), &|p| {
+    ///     rounds.store(p.rounds, Ordering::Relaxed)
+    /// })
+    /// .unwrap();
+    /// assert!(rounds.load(Ordering::Relaxed) >= h.stats.levels);
+    /// ```
+    pub fn build_reporting(
+        g: &Graph,
+        params: HierarchyParams,
+        progress: &(dyn Fn(BuildProgress) + Sync),
+    ) -> Result<Hierarchy> {
         let started = Instant::now();
         if g.metric() != Metric::Integer {
             return Err(Error::InvalidArgument(
@@ -590,51 +373,13 @@ impl Hierarchy {
                     .into(),
             ));
         }
-        use rayon::prelude::*;
-        let n = g.num_vertices();
-        let mut c = Contraction::new(g)?;
-        let mut prio = try_vec(n, 0i64)?;
-        prio.par_iter_mut().enumerate().for_each(|(v, p)| *p = c.priority(v as u32));
-        let mut up = arc_lists(n)?;
-        let mut down = arc_lists(n)?;
-        let mut alive: Vec<u32> = Vec::new();
-        crate::mem::reserve(&mut alive, n)?;
-        alive.extend(0..n as u32);
-        let mut touched = try_vec(n, false)?;
-        let mut shortcuts = 0u64;
-        // Rounds: every vertex whose (priority, id) is below all its neighbours' is contracted
-        // at once (such vertices are never adjacent, and the least one always qualifies); the
-        // witness searches run in parallel, the graph updates after them in order.
-        while !alive.is_empty() {
-            let remaining = alive.len() as u64;
-            if remaining > 1 && c.g.arcs > params.core_degree.saturating_mul(remaining) {
-                break;
-            }
-            let key = |v: u32| (prio[v as usize], v);
-            let round: Vec<u32> = alive
-                .par_iter()
-                .copied()
-                .filter(|&v| {
-                    let (o, i) = (&c.g.out[v as usize], &c.g.inn[v as usize]);
-                    o.iter().chain(i).all(|&(x, _)| key(v) < key(x))
-                })
-                .collect();
-            shortcuts += c.contract_round(&round, &mut prio, (&mut up, &mut down), &mut touched);
-            alive.retain(|&v| !c.contracted[v as usize]);
-        }
-        let remaining = alive.len() as u64;
-        // The core (the `remaining` vertices) keeps its arcs, all to core vertices.
-        for ((arcs, out), &done) in up.iter_mut().zip(&mut c.g.out).zip(&c.contracted) {
-            if !done {
-                *arcs = std::mem::take(out);
-            }
-        }
-        let table = match remaining {
+        let c = build::contract(g, params, progress)?;
+        let table = match c.core {
             0 => None,
-            r if r <= params.core_table as u64 => Some(CoreTable::build(&up, &c.contracted)?),
+            r if r <= params.core_table => Some(CoreTable::build(&c.up, &c.contracted)?),
             _ => None,
         };
-        Self::assemble(n, &c.contracted, &c.level, up, down, table, remaining as u32, shortcuts, started)
+        Self::assemble(g.num_vertices(), &c.contracted, &c.level, c.up, c.down, table, c.core, c.shortcuts, started)
     }
 
     /// Flatten the per-vertex arc lists into the upward CSR and the sweep layout.
