@@ -9,7 +9,7 @@ use clap::Args;
 use sssp::engine::{Balance, Dedupe, DeviceKind};
 use sssp::graph::order::{Order, Relabelled};
 use sssp::graph::Graph;
-use sssp::hierarchy::Hierarchy;
+use sssp::hierarchy::{BuildProgress, Hierarchy};
 use sssp::io::{Format, LoadOptions, RealPolicy};
 use sssp::session::Session;
 use sssp::strategy::crauser::{Criterion, Variant};
@@ -375,12 +375,55 @@ impl HierarchyArg {
             ));
         }
         let started = std::time::Instant::now();
-        let (h, read) = sssp::strategy::phast::hierarchy_file(g, path)?;
+        let bar = hierarchy_bar();
+        let progress: &(dyn Fn(BuildProgress) + Sync) = match &bar {
+            Some(b) => &**b,
+            None => &|_| {},
+        };
+        let (h, read) = sssp::strategy::phast::hierarchy_file_reporting(g, path, progress)?;
         let took = started.elapsed().as_secs_f64();
         let what = if read { "read from" } else { "built and written to" };
         eprintln!("phast: contraction hierarchy {what} {} in {took:.2} s ({})", path.display(), h.stats.summary());
         Ok(Some(h))
     }
+}
+
+/// A bar on standard error for a contraction hierarchy's build (vertices contracted, rounds),
+/// when standard error is a terminal, and drawn only once a build has taken a second: the
+/// seconds a road graph of millions of vertices takes are then visible, while short builds,
+/// tests and pipes print nothing. `None` off a terminal.
+pub fn hierarchy_bar() -> Option<sssp::strategy::phast::Progress> {
+    use std::io::IsTerminal;
+    /// A build shorter than this draws nothing.
+    const AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let state = std::sync::Mutex::new((Instant::now(), None::<indicatif::ProgressBar>));
+    Some(Arc::new(move |p: BuildProgress| {
+        let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+        if p.rounds == 0 && !p.done {
+            // A new build starts.
+            *s = (Instant::now(), None);
+        }
+        if p.done {
+            if let Some(bar) = s.1.take() {
+                bar.finish_and_clear();
+            }
+            return;
+        }
+        if s.1.is_none() && s.0.elapsed() >= AFTER {
+            let style = indicatif::ProgressStyle::with_template(
+                "contracting [{bar:40}] {pos}/{len} vertices, {msg} ({elapsed})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            s.1 = Some(indicatif::ProgressBar::new(p.vertices).with_style(style.progress_chars("=> ")));
+        }
+        if let Some(bar) = &s.1 {
+            bar.set_position(p.vertices - p.remaining);
+            bar.set_message(format!("round {}", p.rounds));
+        }
+    }))
 }
 
 /// Where a host algorithm (no engine) ran: the serial references on one thread, delta-stepping
@@ -675,6 +718,9 @@ pub fn open_session<'g>(
 ) -> Result<(Session<'g>, Option<String>)> {
     let needed = engine_needed(g, algo)?;
     let mut session = Session::new(g, kind)?;
+    if let Some(bar) = hierarchy_bar() {
+        session.report_hierarchy_builds(bar);
+    }
     if let Some(h) = hierarchy {
         session.set_hierarchy(h)?;
     }

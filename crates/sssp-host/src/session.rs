@@ -39,6 +39,8 @@ pub struct Session<'g> {
     lanes: Option<Box<dyn Engine>>,
     /// PHAST's hierarchy, given to every engine this session opens.
     hierarchy: Option<Arc<Hierarchy>>,
+    /// Where the one-lane engine's hierarchy builds report ([`Session::report_hierarchy_builds`]).
+    build_progress: Option<strategy::phast::Progress>,
     opened: Option<Opened>,
 }
 
@@ -70,7 +72,16 @@ impl<'g> Session<'g> {
             (DeviceKind::Gpu, Err(why)) => return Err(Error::NoGpu(why)),
             (DeviceKind::Auto, Err(why)) => (DeviceKind::Cpu, Some(why)),
         };
-        Ok(Session { graph, kind, fallback, engine: None, lanes: None, hierarchy: None, opened: None })
+        Ok(Session {
+            graph,
+            kind,
+            fallback,
+            engine: None,
+            lanes: None,
+            hierarchy: None,
+            build_progress: None,
+            opened: None,
+        })
     }
 
     /// The graph.
@@ -111,6 +122,15 @@ impl<'g> Session<'g> {
             Some(e) => strategy::phast::attach(e, h).map(Some),
             None => Ok(None),
         }
+    }
+
+    /// Have the hierarchy builds of PHAST's engine, open now or later, tell `progress` how far
+    /// they have come ([`strategy::phast::report_builds`]).
+    pub fn report_hierarchy_builds(&mut self, progress: strategy::phast::Progress) {
+        if let Some(e) = self.engine.as_deref_mut() {
+            strategy::phast::report_builds(e, progress.clone());
+        }
+        self.build_progress = Some(progress);
     }
 
     /// Build the graph's contraction hierarchy (or find the one held) on the one-lane engine,
@@ -197,6 +217,9 @@ impl<'g> Session<'g> {
         };
         self.kind = if e.is_gpu() { DeviceKind::Gpu } else { DeviceKind::Cpu };
         let opened = t.elapsed();
+        if let (Some(p), 1) = (&self.build_progress, lanes) {
+            strategy::phast::report_builds(e.as_mut(), p.clone());
+        }
         let hierarchy_upload = match (&self.hierarchy, lanes) {
             (Some(h), 1) => Some(strategy::phast::attach(e.as_mut(), h.clone())?),
             _ => None,

@@ -37,7 +37,7 @@ use crate::device::{Buffer, Device, GpuOnly};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
 use crate::graph::Graph;
-use crate::hierarchy::{Hierarchy, SweepGraph};
+use crate::hierarchy::{BuildProgress, Hierarchy, HierarchyParams, SweepGraph};
 use crate::UNREACHED;
 
 /// Solve from `source` by PHAST on `eng` (which holds `g`).
@@ -66,9 +66,26 @@ fn held_or_built(g: &Graph, eng: &mut dyn Engine) -> Result<(Arc<Hierarchy>, Opt
     if let Some(h) = held(eng) {
         return Ok((h, None));
     }
-    let h = Arc::new(Hierarchy::build(g)?);
+    let report = eng.extras().get::<Reporter>().map(|r| r.0.clone());
+    let h = Arc::new(match report {
+        Some(p) => Hierarchy::build_reporting(g, HierarchyParams::default(), &*p)?,
+        None => Hierarchy::build(g)?,
+    });
     let upload = attach(eng, h.clone())?;
     Ok((h, Some(upload)))
+}
+
+/// A receiver of a hierarchy build's progress ([`Hierarchy::build_reporting`]).
+pub type Progress = Arc<dyn Fn(BuildProgress) + Send + Sync>;
+
+/// Where an engine's hierarchy builds report their progress ([`report_builds`]).
+struct Reporter(Progress);
+
+/// Have the hierarchy builds this engine does for PHAST ([`hierarchy`], or a first solve)
+/// tell `progress` how far they have come, so that a caller can show the seconds a build of
+/// a large graph takes (the command line draws a bar on a terminal).
+pub fn report_builds(eng: &mut dyn Engine, progress: Progress) {
+    eng.extras().put(Reporter(progress));
 }
 
 /// Give the engine `h`, a hierarchy of the graph it holds (read from a file, or built by the
@@ -122,13 +139,23 @@ pub fn held(eng: &mut dyn Engine) -> Option<Arc<Hierarchy>> {
 /// A path that exists but is not a regular file (a fifo, a device, a directory) is refused
 /// ([`Error::Parse`]) rather than opened: a fifo would wait for a writer for ever.
 pub fn hierarchy_file(g: &Graph, path: &std::path::Path) -> Result<(Arc<Hierarchy>, bool)> {
+    hierarchy_file_reporting(g, path, &|_| {})
+}
+
+/// [`hierarchy_file`], telling `progress` how a build goes when there is no file to read
+/// ([`Hierarchy::build_reporting`]).
+pub fn hierarchy_file_reporting(
+    g: &Graph,
+    path: &std::path::Path,
+    progress: &(dyn Fn(BuildProgress) + Sync),
+) -> Result<(Arc<Hierarchy>, bool)> {
     match std::fs::metadata(path) {
         Ok(m) if m.is_file() => return Ok((Arc::new(Hierarchy::read(g, path)?), true)),
         Ok(_) => return Err(Error::parse(path, 0, crate::hierarchy::file::NOT_REGULAR)),
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(path, e)),
         Err(_) => {}
     }
-    let h = Hierarchy::build(g)?;
+    let h = Hierarchy::build_reporting(g, HierarchyParams::default(), progress)?;
     h.write(g, path)?;
     Ok((Arc::new(h), false))
 }
