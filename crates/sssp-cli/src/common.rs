@@ -417,7 +417,8 @@ pub fn hierarchy_bar() -> Option<sssp::strategy::phast::Progress> {
                 "contracting [{bar:40}] {pos}/{len} vertices, {msg} ({elapsed})",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
-            s.1 = Some(indicatif::ProgressBar::new(p.vertices).with_style(style.progress_chars("=> ")));
+            let bar = indicatif::ProgressBar::new(p.vertices).with_style(style.progress_chars("=> "));
+            s.1 = Some(bar.with_elapsed(s.0.elapsed()));
         }
         if let Some(bar) = &s.1 {
             bar.set_position(p.vertices - p.remaining);
