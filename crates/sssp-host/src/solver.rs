@@ -156,7 +156,7 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// use sssp::strategy::{bucketing::Bucketing, Strategy};
     /// use sssp::{Device, Graph, Solver};
     /// let g = Graph::from_edges(3, [(0, 1, 7u32), (1, 2, 5)])?;
-    /// let buckets = Strategy::Bucketing(Bucketing { delta: Some(4), buckets: 2, ..Bucketing::default() });
+    /// let buckets = Strategy::Bucketing(Bucketing { delta: Some(4u32.into()), buckets: 2, ..Bucketing::default() });
     /// let mut solver = Solver::new(&g, Device::Cpu)?.with_strategy(buckets);
     /// assert_eq!(solver.shortest_paths(0)?.distance(2), Some(12));
     /// # Ok::<(), sssp::Error>(())
@@ -405,7 +405,7 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
     /// use sssp::strategy::{near_far::NearFar, Algo, Strategy};
     /// use sssp::{Device, Graph, Solver};
     /// let g = Graph::from_edges(2, [(0, 1, 3u32)])?;
-    /// let nf = Strategy::NearFar(NearFar { delta: Some(1), ..NearFar::default() });
+    /// let nf = Strategy::NearFar(NearFar { delta: Some(1u32.into()), ..NearFar::default() });
     /// let paths = Solver::new(&g, Device::Cpu)?.query().strategy(nf).shortest_paths(0)?;
     /// assert_eq!((paths.distance(1), paths.algorithm()), (Some(3), Algo::NearFar));
     /// # Ok::<(), sssp::Error>(())

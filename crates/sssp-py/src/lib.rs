@@ -280,7 +280,7 @@ impl Native {
                     let paths = solve_group(h, group, nearest, cut).map_err(py_err)?;
                     let sets: Vec<&[u32]> = if nearest { vec![group] } else { group.chunks(1).collect() };
                     for (p, set) in paths.iter().zip(sets) {
-                        let (d, parents) = host::repair(csr, set, p.parents().map_err(py_err)?, limit);
+                        let (d, parents) = host::repair(csr, set, p.raw_parents().map_err(py_err)?, limit);
                         write_host(&d, &parents, row, out);
                         row += 1;
                     }
@@ -314,7 +314,7 @@ where
             };
         }
         if let Some(pred) = out.pred.as_deref_mut() {
-            let parents = paths.parents().map_err(py_err)?;
+            let parents = paths.raw_parents().map_err(py_err)?;
             for ((slot, &p), &d) in pred[cells.clone()].iter_mut().zip(parents).zip(&*dist) {
                 *slot = if p == NO_VERTEX || d.is_infinite() { NO_PRED } else { p as i32 };
             }
