@@ -274,7 +274,8 @@ impl Native {
             }
             Kind::Real(h, csr) => {
                 // The engine in f32, cut just above `limit`; the repair finds what it missed.
-                let cut = limit.is_finite().then(|| next_up_f32(limit));
+                // A limit past f32's range cuts nothing: every f32 distance is below it.
+                let cut = Some(limit).filter(|&l| l <= f32::MAX as f64).map(next_up_f32).filter(|c| c.is_finite());
                 let mut row = 0;
                 for group in groups(sources, nearest) {
                     let paths = solve_group(h, group, nearest, cut).map_err(py_err)?;
