@@ -76,6 +76,7 @@ pub mod mem;
 mod paths;
 pub mod reference;
 pub mod rng;
+pub mod route;
 pub mod session;
 mod solver;
 pub mod strategy;
