@@ -515,18 +515,29 @@ impl Router {
         None
     }
 
-    /// Each of `pairs`' distance and path (`None`: no path), on all of rayon's threads.
-    /// Errors as [`Router::route`], for the first pair that fails.
-    pub fn route_many(&self, g: &Graph, pairs: &[(u32, u32)]) -> Result<Vec<Option<(u64, Vec<u32>)>>> {
+    /// Each of `pairs` answered on all of rayon's threads, with its path when `unpack` (else
+    /// the distance alone, and an empty path), and the time each took. Errors as
+    /// [`Router::route`], for the first pair that fails.
+    pub fn route_many(&self, g: &Graph, pairs: &[(u32, u32)], unpack: bool) -> Result<Vec<Routed>> {
         use rayon::prelude::*;
-        pairs.par_iter().map(|&(s, t)| self.route(g, s, t)).collect()
+        pairs
+            .par_iter()
+            .map(|&(s, t)| {
+                let started = std::time::Instant::now();
+                let found = if unpack { self.route(g, s, t)? } else { self.distance(s, t)?.map(|d| (d, Vec::new())) };
+                Ok(Routed { found, took: started.elapsed() })
+            })
+            .collect()
     }
+}
 
-    /// Each of `pairs`' distance (`None`: no path), on all of rayon's threads.
-    pub fn distance_many(&self, pairs: &[(u32, u32)]) -> Result<Vec<Option<u64>>> {
-        use rayon::prelude::*;
-        pairs.par_iter().map(|&(s, t)| self.distance(s, t)).collect()
-    }
+/// One pair's answer from [`Router::route_many`].
+#[derive(Clone, Debug)]
+pub struct Routed {
+    /// The distance and the path (empty when not unpacked), `None` when there is no path.
+    pub found: Option<(u64, Vec<u32>)>,
+    /// Its query's time, on one thread.
+    pub took: std::time::Duration,
 }
 
 /// The answer `best` to `t` after search `q`: `None` when there is no path, or

@@ -113,7 +113,8 @@ impl Restricted {
                 next += 1;
             }
         }
-        let core = if sg.core.is_empty() { Vec::new() } else { core_vertices.iter().map(|&c| local[c as usize]).collect() };
+        let core =
+            if sg.core.is_empty() { Vec::new() } else { core_vertices.iter().map(|&c| local[c as usize]).collect() };
         let (mut offsets, mut tails, mut weights) = (vec![0u64], Vec::new(), Vec::new());
         for &v in &order {
             let p = r.pos[v as usize] as usize;

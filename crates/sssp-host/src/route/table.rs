@@ -163,7 +163,9 @@ impl Buckets {
         }
         let core = r.h.sweep_graph().core;
         let core_hit = match r.tabled() {
-            true => (0..core.len() as u32).filter(|&i| offsets[core[i as usize] as usize + 1] > offsets[core[i as usize] as usize]).collect(),
+            true => (0..core.len() as u32)
+                .filter(|&i| offsets[core[i as usize] as usize + 1] > offsets[core[i as usize] as usize])
+                .collect(),
             false => Vec::new(),
         };
         let overflow = spaces.iter().any(|s| s.1);

@@ -24,7 +24,8 @@ fn graphs() -> Vec<(String, Graph)> {
         ("kron:9".into(), gen("kron:9", 2, WeightSpec::parse("random:1-20:3").unwrap())),
     ];
     // Parallel arcs (the lighter one counts), zero weights, a self loop, two components, a sink.
-    let arcs = [(0, 1, 5), (0, 1, 2), (1, 2, 0), (2, 0, 1), (2, 3, 4), (3, 3, 1), (1, 3, 9), (4, 5, 1), (5, 4, 0), (3, 6, 2)];
+    let arcs =
+        [(0, 1, 5), (0, 1, 2), (1, 2, 0), (2, 0, 1), (2, 3, 4), (3, 3, 1), (1, 3, 9), (4, 5, 1), (5, 4, 0), (3, 6, 2)];
     out.push(("small".into(), Graph::from_arcs(7, &arcs).unwrap()));
     out
 }
@@ -108,7 +109,13 @@ fn tables_equal_dijkstra_by_buckets_and_rphast() {
         targets.push(targets[0]);
         for (kind, h) in hierarchies(&g) {
             let r = Router::new(h).unwrap();
-            check_table(&format!("{name} {kind} buckets"), &g, &r.table(&sources, &targets).unwrap(), &sources, &targets);
+            check_table(
+                &format!("{name} {kind} buckets"),
+                &g,
+                &r.table(&sources, &targets).unwrap(),
+                &sources,
+                &targets,
+            );
             let eng = engine::open(&g, DeviceKind::Cpu).unwrap();
             for lanes in [1, 4, 64] {
                 let t = rphast::table(eng.device(), &r, &sources, &targets, lanes).unwrap();
