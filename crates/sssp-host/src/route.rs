@@ -141,7 +141,8 @@ struct Side {
     parent: Vec<u32>,
     touched: Vec<u32>,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
-    /// Vertices settled, in order, with their distances (core entries included).
+    /// Vertices settled and not stalled, in order, with their distances (core entries
+    /// included).
     settled: Vec<(u64, u32)>,
     /// With a core table: the core vertices settled (not expanded), with their distances.
     entries: Vec<(u64, u32)>,
@@ -296,8 +297,11 @@ impl Router {
                 break (d, v);
             }
         };
-        side.settled.push((d, v));
         let p = self.pos[v as usize];
+        if p != NONE && self.stalled(side, v, p, d, forward) {
+            return Some((d, v));
+        }
+        side.settled.push((d, v));
         if p == NONE && self.tabled() {
             side.entries.push((d, v));
             return Some((d, v));
@@ -318,6 +322,23 @@ impl Router {
             }
         }
         Some((d, v))
+    }
+
+    /// Stall-on-demand (Geisberger et al. 2008, §4.2): `v` (swept, at position `p`) reached at
+    /// `d` is not expanded when a higher neighbour already gives it less (forward: a tail of its
+    /// downward in-arcs; backward: a head of its upward arcs). Such a `v` is on no shortest
+    /// path's upward part (there every distance is exact), so the search loses nothing; on NY
+    /// it settles several times fewer vertices.
+    fn stalled(&self, side: &Side, v: u32, p: u32, d: u64, forward: bool) -> bool {
+        let below = |x: u32, w: u32| w != INF && side.dist[x as usize] != FAR && side.dist[x as usize] + (w as u64) < d;
+        if forward {
+            let sg = self.h.sweep_graph();
+            let (s, e) = (sg.offsets[p as usize] as usize, sg.offsets[p as usize + 1] as usize);
+            sg.tails[s..e].iter().zip(&sg.weights[s..e]).any(|(&u, &w)| below(u, w))
+        } else {
+            let (uo, uh, uw) = self.h.upward_graph();
+            (uo[v as usize] as usize..uo[v as usize + 1] as usize).any(|k| below(uh[k], uw[k]))
+        }
     }
 
     /// The bidirectional search from `s` to `t` on `q`: the best length and where it meets.
