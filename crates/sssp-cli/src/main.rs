@@ -537,6 +537,11 @@ fn path(a: PathArgs) -> Result<()> {
     let algo = a.solve.algo()?;
     a.solve.check_flags(algo)?;
     a.order.check(&a.solve.hierarchy)?;
+    if a.solve.hierarchy.hierarchy.is_some() && a.solve.cutoff.is_some() {
+        return Err(Error::InvalidArgument(
+            "--cutoff bounds a solve; with --hierarchy the path comes from the hierarchy's search, which takes none".into(),
+        ));
+    }
     if a.pairs_file.is_some() && a.solve.hierarchy.hierarchy.is_none() {
         return Err(Error::InvalidArgument(
             "--pairs-file runs on the contraction hierarchy: give --hierarchy FILE (built and written there when missing)"

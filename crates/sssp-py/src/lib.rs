@@ -593,14 +593,14 @@ impl Native {
     /// the file exists (else built and written there), or built in memory. Returns whether it
     /// was read.
     #[pyo3(signature = (path=None))]
-    fn prepare_hierarchy(&mut self, py: Python<'_>, path: Option<std::path::PathBuf>) -> PyResult<bool> {
+    fn prepare_hierarchy(&mut self, path: Option<std::path::PathBuf>) -> PyResult<bool> {
         let Kind::Unsigned(h) = &mut self.kind else {
             return Err(PyValueError::new_err(
                 "a contraction hierarchy needs non-negative integer weights (this graph's are not)",
             ));
         };
         let solver = &mut *h.solver;
-        let read = py.detach(|| -> Result<bool, Error> {
+        let read = (|| -> Result<bool, Error> {
             match path {
                 Some(p) => {
                     let (hier, read) = sssp::strategy::phast::hierarchy_file(solver.graph().raw(), &p)?;
@@ -609,7 +609,7 @@ impl Native {
                 }
                 None => solver.prepare_hierarchy().map(|_| false),
             }
-        });
+        })();
         let read = read.map_err(py_err)?;
         self.hierarchy = true;
         Ok(read)
@@ -633,15 +633,7 @@ impl Native {
     /// The distance table from `k` sources (int32 at `sources`) to `m` targets (int32 at
     /// `targets`) into `k x m` float64 at `out` (`inf`: no path), integer weights only
     /// (`Solver::table`: on the hierarchy when the graph holds one).
-    fn table(
-        &mut self,
-        py: Python<'_>,
-        sources: usize,
-        k: usize,
-        targets: usize,
-        m: usize,
-        out: usize,
-    ) -> PyResult<()> {
+    fn table(&mut self, sources: usize, k: usize, targets: usize, m: usize, out: usize) -> PyResult<()> {
         let Kind::Unsigned(h) = &mut self.kind else {
             return Err(PyValueError::new_err("the native table takes non-negative integer weights"));
         };
@@ -652,7 +644,7 @@ impl Native {
         // SAFETY: as above, `k * m` float64 the caller owns.
         let out = unsafe { view_mut::<f64>(out, k * m) };
         let solver = &mut *h.solver;
-        let table = py.detach(|| solver.table(&s, &t)).map_err(py_err)?;
+        let table = solver.table(&s, &t).map_err(py_err)?;
         for (o, &d) in out.iter_mut().zip(table.raw().cells()) {
             *o = if d == sssp::UNREACHED { f64::INFINITY } else { d as f64 };
         }
