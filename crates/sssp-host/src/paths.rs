@@ -372,3 +372,46 @@ impl<W: Weight> fmt::Debug for Paths<'_, W> {
             .finish()
     }
 }
+
+/// A distance table with typed distances ([`crate::Solver::table`]): rows are the sources,
+/// columns the targets, in the order given; `None` where there is no path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table<W: Weight> {
+    raw: crate::route::table::DistTable,
+    _w: std::marker::PhantomData<W>,
+}
+
+impl<W: Weight> Table<W> {
+    pub(crate) fn new(raw: crate::route::table::DistTable) -> Self {
+        Table { raw, _w: std::marker::PhantomData }
+    }
+
+    /// Rows (sources).
+    pub fn rows(&self) -> usize {
+        self.raw.rows()
+    }
+
+    /// Columns (targets).
+    pub fn cols(&self) -> usize {
+        self.raw.cols()
+    }
+
+    /// The distance from source `i` to target `j`, `None` when there is no path.
+    pub fn get(&self, i: usize, j: usize) -> Option<W::Distance> {
+        typed::<W>(self.raw.get(i, j))
+    }
+
+    /// Row `i`: the distances from source `i`.
+    pub fn row(&self, i: usize) -> Vec<Option<W::Distance>> {
+        self.raw.row(i).iter().map(|&d| typed::<W>(d)).collect()
+    }
+
+    /// The untyped table ([`crate::UNREACHED`] where there is no path).
+    pub fn raw(&self) -> &crate::route::table::DistTable {
+        &self.raw
+    }
+}
+
+fn typed<W: Weight>(d: Dist) -> Option<W::Distance> {
+    (d != crate::UNREACHED).then(|| W::distance(d))
+}
