@@ -30,9 +30,12 @@ fn check_paths<W: Weight>(g: &Graph<W>, paths: &Paths<'_, W>, want: &[i64], what
     }
     prop_assert_eq!(paths.reached().count(), want.iter().filter(|&&d| d != UNREACHED).count());
     prop_assert_eq!(paths.distance(want.len() as u32), None);
-    let parents = paths.parents().map_err(|e| TestCaseError::fail(format!("{what}: tree: {e}")))?;
+    let parents = paths.raw_parents().map_err(|e| TestCaseError::fail(format!("{what}: tree: {e}")))?;
     verify::check_tree(g.raw(), src, want, parents).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
+    let typed: Vec<Option<u32>> = paths.parents().unwrap().collect();
+    prop_assert_eq!(typed.len(), want.len(), "{}", what);
     for v in 0..want.len() as u32 {
+        prop_assert_eq!(typed[v as usize], paths.parent(v).unwrap(), "{}: parents() at {}", what, v);
         // The typed parent is the tree's, `None` for the source and the vertices not reached.
         let parent = paths.parent(v).map_err(|e| TestCaseError::fail(format!("{what}: parent: {e}")))?;
         let tree = Some(parents[v as usize]).filter(|&p| p != sssp::graph::NO_VERTEX);
@@ -110,7 +113,7 @@ fn check_queries<W: Weight>(g: &Graph<W>, src: u32, others: &[u32], cutoff: W::D
     }
     let near = solver.nearest(&sources).unwrap();
     prop_assert_eq!(near.raw_distances(), &dijkstra_nearest(raw, &sources).unwrap()[..]);
-    verify::check_tree_nearest(raw, near.sources(), near.raw_distances(), near.parents().unwrap())
+    verify::check_tree_nearest(raw, near.sources(), near.raw_distances(), near.raw_parents().unwrap())
         .map_err(|e| TestCaseError::fail(format!("nearest: {e}")))?;
     for v in 0..g.num_vertices() as u32 {
         if let Some(s) = near.nearest_source(v) {
@@ -334,7 +337,7 @@ fn a_hierarchy_is_prepared_once_and_auto_runs_phast_on_it() {
         let paths = solver.shortest_paths(src).unwrap();
         assert_eq!(paths.algorithm(), Algo::Phast);
         assert_eq!(paths.raw_distances(), &dijkstra(g.raw(), src).unwrap()[..]);
-        verify::check_tree(g.raw(), src, paths.raw_distances(), paths.parents().unwrap()).unwrap();
+        verify::check_tree(g.raw(), src, paths.raw_distances(), paths.raw_parents().unwrap()).unwrap();
     }
 }
 
@@ -362,4 +365,25 @@ fn paths_debug_is_short() {
     let s = format!("{paths:?}");
     assert!(s.starts_with("Paths { sources: [0], algorithm: ") && s.contains("reached: 40"), "{s}");
     assert!(s.contains("\"..\": 32") && s.len() < 300, "{s}");
+}
+
+/// A strategy's bucket width is a number in the graph's own weight type: 2 on real weights is
+/// 2.0 (not an `f32` bit pattern), a fraction on integer weights is refused, and either runs
+/// exactly (the stats report the width as the graph's distances encode it).
+#[test]
+fn bucket_widths_are_numbers_of_the_weight_type() {
+    use sssp::strategy::{near_far::NearFar, Strategy, Width};
+    let edges = |w: f32| (0..59u32).flat_map(move |v| [(v, v + 1, w), (v, (v * 7 + 3) % 60, 2.0 * w)]);
+    let real = Graph::from_edges(60, edges(0.75)).unwrap();
+    let ints = Graph::from_edges(60, edges(3.0).map(|(u, v, w)| (u, v, w as u32))).unwrap();
+    let near_far = |w: Width| Strategy::NearFar(NearFar { delta: Some(w), ..NearFar::default() });
+    for (delta, bits) in [(Width::from(2u32), 2.0f32.to_bits()), (Width::from(1.5f32), 1.5f32.to_bits())] {
+        let paths = Solver::new(&real, dev()).unwrap().with_strategy(near_far(delta)).shortest_paths(0).unwrap();
+        assert_eq!(paths.raw_distances(), &dijkstra(real.raw(), 0).unwrap()[..], "{delta:?}");
+        assert_eq!(paths.stats().delta, Some(bits), "{delta:?}");
+    }
+    let paths = Solver::new(&ints, dev()).unwrap().with_strategy(near_far(Width::from(4.0f32))).shortest_paths(0).unwrap();
+    assert_eq!((paths.raw_distances(), paths.stats().delta), (&dijkstra(ints.raw(), 0).unwrap()[..], Some(4)));
+    let half = Solver::new(&ints, dev()).unwrap().with_strategy(near_far(Width::from(2.5f32))).shortest_paths(0);
+    assert!(matches!(half, Err(Error::InvalidArgument(ref m)) if m.contains("whole number")), "{half:?}");
 }

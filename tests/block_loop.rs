@@ -27,7 +27,7 @@ fn check(g: &Graph, sources: &[u32], deltas: &[u32], what: &str) {
         let mut runs = vec![(Algo::Workfront, block())];
         for delta in std::iter::once(None).chain(deltas.iter().map(|&d| Some(d))) {
             for device_loop in [true, false] {
-                let o = Options { delta, device_loop, ..block() };
+                let o = Options { delta: delta.map(Into::into), device_loop, ..block() };
                 runs.push((Algo::NearFar, o));
                 runs.push((Algo::Bucketing, o));
                 runs.push((Algo::Bucketing, Options { buckets: 2, ..o }));
@@ -78,7 +78,7 @@ fn one_iteration_per_launch_resumes_across_the_shared_capacity() {
     let mut eng = engine::open(&g, device()).unwrap();
     let want = sssp::reference::dijkstra(&g, 3).unwrap();
     for algo in [Algo::Workfront, Algo::NearFar, Algo::Bucketing] {
-        let o = Options { trace: true, delta: Some(1000), buckets: 2, ..block() };
+        let o = Options { trace: true, delta: Some(1000u32.into()), buckets: 2, ..block() };
         let sol = solve(&g, algo, Some(eng.as_mut()), 3, &o).unwrap();
         sssp::verify::compare(&sol.dist, &want).unwrap();
         assert_eq!(sol.stats.trace.len() as u32, sol.stats.iterations, "{}: a trace row per iteration", algo.name());

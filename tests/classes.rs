@@ -34,8 +34,8 @@ fn classifying_configs() -> Vec<(Algo, Options)> {
                 let base = Options { balance, dedupe, hub_degree, ..on };
                 v.push((Algo::Workfront, base));
                 v.push((Algo::Workfront, Options { device_loop: false, check_every: 1, ..base }));
-                v.push((Algo::NearFar, Options { delta: Some(3), ..base }));
-                v.push((Algo::Bucketing, Options { delta: Some(1), buckets: 3, ..base }));
+                v.push((Algo::NearFar, Options { delta: Some(3u32.into()), ..base }));
+                v.push((Algo::Bucketing, Options { delta: Some(1u32.into()), buckets: 3, ..base }));
             }
         }
     }
@@ -194,7 +194,7 @@ fn sinks_are_never_expanded_and_relaxed_once() {
     assert_eq!(sol.dist, vec![0, sssp::UNREACHED, 1]);
     // A target that is a sink: the run still answers it (classes off for that run).
     for algo in [Algo::NearFar, Algo::Bucketing] {
-        let o = Options { target: Some(1), delta: Some(1), classify: Classify::On, ..Options::default() };
+        let o = Options { target: Some(1), delta: Some(1u32.into()), classify: Classify::On, ..Options::default() };
         let sol = solve(&g, algo, Some(eng.as_mut()), 0, &o).unwrap();
         assert_eq!(sol.distance(1), Some(sssp::Distance::Integer(2)), "{algo:?}");
     }
@@ -295,7 +295,7 @@ fn readers_that_do_not_classify_see_plain_heads_after_classification() {
         for (algo, o) in [
             (Algo::Workfront, off),
             (Algo::TopoBf, off),
-            (Algo::NearFar, Options { delta: Some(2), ..off }),
+            (Algo::NearFar, Options { delta: Some(2u32.into()), ..off }),
             (Algo::Crauser, off),
             (Algo::Martin, Options { variant: Variant::Predecessor, ..off }),
             (Algo::Async, Options { tree: false, ..off }),

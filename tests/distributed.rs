@@ -77,7 +77,7 @@ fn unit_weights_and_small_and_large_deltas() {
     check(&g, &[0, 17], &DistOptions::default(), "kron unit");
     let g = generate(&GenSpec::parse("road:2000").unwrap(), 4, WeightSpec::AsGiven).unwrap();
     for delta in [1, 7, u32::MAX - 1] {
-        check(&g, &[3], &DistOptions { delta: Some(delta), ..DistOptions::default() }, &format!("road delta {delta}"));
+        check(&g, &[3], &DistOptions { delta: Some(delta.into()), ..DistOptions::default() }, &format!("road delta {delta}"));
     }
 }
 
@@ -189,7 +189,7 @@ proptest! {
         }
         let p = p_pick.min(max_ranks());
         let step = if on_device { StepOn::Device } else { StepOn::Host };
-        let run = dist_solve(&g, src, p, &DistOptions { delta, cutoff, step, hub_arcs, wide_arcs, fault: None }).unwrap().unwrap();
+        let run = dist_solve(&g, src, p, &DistOptions { delta: delta.map(Into::into), cutoff, step, hub_arcs, wide_arcs, fault: None }).unwrap().unwrap();
         prop_assert_eq!(run.solution.dist, want, "{} ranks, delta {:?}, cutoff {:?}, {:?} step, hubs {:?}, wide {:?}", p, delta, cutoff, step, hub_arcs, wide_arcs);
     }
 }

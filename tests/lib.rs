@@ -110,17 +110,17 @@ use sssp::distributed::{DistOptions, DistSolution, Group, Ranks};
 use sssp::engine::{Balance, Dedupe};
 use sssp::graph::Graph;
 use sssp::strategy::crauser::{Criterion, Variant};
-use sssp::strategy::{Algo, Classify, Options};
+use sssp::strategy::{Algo, Classify, Options, Width};
 use sssp::Metric;
 
 /// Bucket widths that stress the bucketed strategies on `metric`'s graphs: the heuristic
 /// (`None`), the narrowest width, one larger than any distance the tests produce (one bucket:
-/// Workfront with a far pile that stays empty), and an odd one in between. Real widths are
-/// `f32` bit patterns (the narrowest is the smallest subnormal: bucket numbers saturate).
-fn deltas(metric: Metric) -> [Option<u32>; 4] {
+/// Workfront with a far pile that stays empty), and an odd one in between. On real weights the
+/// narrowest is the smallest subnormal `f32` (bucket numbers saturate).
+fn deltas(metric: Metric) -> [Option<Width>; 4] {
     match metric {
-        Metric::Integer | Metric::Signed => [None, Some(1), Some(u32::MAX - 1), Some(7)],
-        Metric::Real => [None, Some(1), Some(f32::MAX.to_bits()), Some(0.37f32.to_bits())],
+        Metric::Integer | Metric::Signed => [None, Some(1u32.into()), Some((u32::MAX - 1).into()), Some(7u32.into())],
+        Metric::Real => [None, Some(f32::from_bits(1).into()), Some(f32::MAX.into()), Some(0.37f32.into())],
     }
 }
 

@@ -23,10 +23,10 @@ fn configs() -> Vec<(Algo, Options)> {
             let base = Options { balance, dedupe, ..Options::default() };
             v.push((Algo::Workfront, base));
             v.push((Algo::NearFar, base));
-            v.push((Algo::Bucketing, Options { delta: Some(40), buckets: 3, ..base }));
+            v.push((Algo::Bucketing, Options { delta: Some(40u32.into()), buckets: 3, ..base }));
         }
     }
-    v.push((Algo::NearFar, Options { device_loop: false, delta: Some(7), ..Options::default() }));
+    v.push((Algo::NearFar, Options { device_loop: false, delta: Some(7u32.into()), ..Options::default() }));
     v.push((Algo::NearFar, Options { wide_at: 4, ..Options::default() }));
     v
 }
@@ -44,7 +44,7 @@ fn check_nearest(g: &Graph, eng: &mut (dyn Engine + 'static), sources: &[u32], c
     let mut runs = configs();
     runs.push((Algo::Dijkstra, Options::default()));
     runs.push((Algo::DeltaStepping, Options::default()));
-    runs.push((Algo::DeltaStepping, Options { delta: Some(1), ..Options::default() }));
+    runs.push((Algo::DeltaStepping, Options { delta: Some(1u32.into()), ..Options::default() }));
     for (algo, base) in runs {
         let opts = Options { cutoff, tree: true, ..base };
         let what = format!("{} {opts:?} from {sources:?}", algo.name());

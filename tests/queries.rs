@@ -23,8 +23,8 @@ fn configs() -> Vec<(Algo, Options)> {
             let base = Options { balance, dedupe, ..Options::default() };
             v.push((Algo::Workfront, base));
             v.push((Algo::NearFar, base));
-            v.push((Algo::Bucketing, Options { delta: Some(40), buckets: 3, ..base }));
-            v.push((Algo::NearFar, Options { device_loop: false, delta: Some(1), ..base }));
+            v.push((Algo::Bucketing, Options { delta: Some(40u32.into()), buckets: 3, ..base }));
+            v.push((Algo::NearFar, Options { device_loop: false, delta: Some(1u32.into()), ..base }));
         }
     }
     v.push((Algo::TopoBf, Options::default()));
@@ -272,8 +272,8 @@ proptest! {
 /// a shortest path (every arc tight, weights summing to the distance) from every algorithm.
 #[test]
 fn builder_options_and_solution_paths() {
-    let o = Options::default().with_cutoff(70).with_target(3).with_tree().with_delta(9).with_buckets(4);
-    assert_eq!((o.cutoff, o.target, o.tree, o.delta, o.buckets), (Some(70), Some(3), true, Some(9), 4));
+    let o = Options::default().with_cutoff(70).with_target(3).with_tree().with_delta(9u32).with_buckets(4);
+    assert_eq!((o.cutoff, o.target, o.tree, o.delta, o.buckets), (Some(70), Some(3), true, Some(9u32.into()), 4));
     let o = Options::default().with_balance(Balance::Partition).with_dedupe(Dedupe::Lookup).with_wide_at(5);
     assert_eq!((o.balance, o.dedupe, o.wide_at), (Balance::Partition, Dedupe::Lookup, 5));
     let g = generate(&GenSpec::parse("road:1500").unwrap(), 3, WeightSpec::AsGiven).unwrap();

@@ -10,7 +10,7 @@ use sssp::engine::{self, Engine};
 use sssp::generate::{generate, GenSpec};
 use sssp::graph::Graph;
 use sssp::io::{read_graph, LoadOptions, RealPolicy};
-use sssp::strategy::{solve, solve_each, solve_nearest, Algo, Options};
+use sssp::strategy::{solve, solve_each, solve_nearest, Algo, Options, Width};
 use sssp::{Dist, EdgeList, Error, Metric, RealDistances, WeightSpec, UNREACHED};
 
 use sssp_tests::{configs, device, TempDir};
@@ -226,11 +226,12 @@ fn the_certificate_uses_rounded_sums() {
 fn bad_real_deltas_and_serial_bellman_ford_are_refused() {
     let g = real_graph(2, &[(0, 1, 0.5)]);
     let mut eng = engine::open(&g, device()).unwrap();
-    for bad in [0, f32::INFINITY.to_bits(), f32::NAN.to_bits(), (-1.0f32).to_bits()] {
+    let bad = [0.0, -0.0, f32::INFINITY, f32::NAN, -1.0].map(Width::from);
+    for bad in bad.into_iter().chain([Width::from(0u32)]) {
         let opts = Options::default().with_delta(bad);
         assert!(
             matches!(solve(&g, Algo::NearFar, Some(eng.as_mut()), 0, &opts), Err(Error::InvalidArgument(_))),
-            "{bad:#x}"
+            "{bad:?}"
         );
     }
     assert!(matches!(sssp::reference::bellman_ford(&g, 0), Err(Error::InvalidArgument(_))));

@@ -208,7 +208,7 @@ fn bucketed_trace_shows_buckets_in_order_and_accounts_for_every_arc() {
     let g = generate(&GenSpec::parse("grid2d:30x30").unwrap(), 2, WeightSpec::AsGiven).unwrap();
     let mut eng = engine::open(&g, device()).unwrap();
     for algo in [Algo::NearFar, Algo::Bucketing] {
-        let opts = Options { trace: true, delta: Some(100), buckets: 4, ..Options::default() };
+        let opts = Options { trace: true, delta: Some(100u32.into()), buckets: 4, ..Options::default() };
         let sol = solve(&g, algo, Some(eng.as_mut()), 0, &opts).unwrap();
         sssp::verify::compare(&sol.dist, &sssp::reference::dijkstra(&g, 0).unwrap()).unwrap();
         let t = &sol.stats.trace;
@@ -246,7 +246,7 @@ fn overflowed_slots_are_gathered_from_the_distances_and_stay_exact() {
     let g = Graph::from_arcs(2 * n, &arcs).unwrap();
     let want = sssp::reference::dijkstra(&g, 0).unwrap();
     let mut eng = engine::open(&g, device()).unwrap();
-    let base = Options { delta: Some(10), buckets: 10, ..Options::default() };
+    let base = Options { delta: Some(10u32.into()), buckets: 10, ..Options::default() };
     let mut runs = Vec::new();
     for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition] {
         for dedupe in [sssp::engine::Dedupe::Stamp, sssp::engine::Dedupe::Lookup] {
@@ -314,7 +314,7 @@ fn crauser_settles_many_vertices_per_step_and_martin_one_distance() {
 fn bad_bucket_parameters_are_refused() {
     let g = generate(&GenSpec::parse("path:10").unwrap(), 1, WeightSpec::AsGiven).unwrap();
     let mut eng = engine::open(&g, device()).unwrap();
-    for (delta, buckets) in [(Some(0), 10), (None, 0), (None, 31)] {
+    for (delta, buckets) in [(Some(0u32.into()), 10), (None, 0), (None, 31)] {
         let opts = Options { delta, buckets, ..Options::default() };
         let r = solve(&g, Algo::Bucketing, Some(eng.as_mut()), 0, &opts);
         assert!(matches!(r, Err(Error::InvalidArgument(_))), "{delta:?} x {buckets}: {r:?}");
@@ -409,7 +409,7 @@ fn hub_path_and_tiles_relax_each_arc_once() {
     for balance in [Balance::Thread, Balance::VirtualWarp, Balance::Partition, Balance::Cta, Balance::CtaWarpScan] {
         for hub_degree in [0, sssp::HUB_DEGREE, 1] {
             for algo in [Algo::Workfront, Algo::NearFar] {
-                let o = Options { balance, hub_degree, delta: Some(u32::MAX - 1), ..Options::default() };
+                let o = Options { balance, hub_degree, delta: Some((u32::MAX - 1).into()), ..Options::default() };
                 let sol = solve(&g, algo, Some(eng.as_mut()), 0, &o).unwrap();
                 let what = format!("{algo:?} {balance:?} hub {hub_degree}");
                 assert_eq!(sol.dist, want, "{what}");
@@ -454,7 +454,7 @@ fn sinks_in_the_frontier() {
         // Without edge classes, which would leave the arcs into sinks out of the count.
         let o = Options {
             balance: Balance::Partition,
-            delta: Some(u32::MAX - 1),
+            delta: Some((u32::MAX - 1).into()),
             classify: Classify::Off,
             ..Options::default()
         };

@@ -101,7 +101,7 @@ pub fn file(findings: &Path, t: Target, f: &Finding, input: &Input, iter: u64) -
     if kept < KEEP_PER_BUCKET {
         let ext = if input.bytes.len() > 1 << 20 { format!("{}.big", input.ext) } else { input.ext.clone() };
         std::fs::write(dir.join(format!("{iter}.{ext}")), &input.bytes).map_err(|e| e.to_string())?;
-        std::fs::write(dir.join(format!("{iter}.txt")), format!("{}: {}\n", f.class, f.detail))
+        std::fs::write(dir.join(format!("{iter}.finding")), format!("{}: {}\n", f.class, f.detail))
             .map_err(|e| e.to_string())?;
     }
     Ok(bucket)

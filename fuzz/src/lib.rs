@@ -8,11 +8,14 @@
 //! Targets ([`target::ALL`]): `dimacs`, `mtx`, `edgelist`, `metis`, `binary`, `gap` (graph files read
 //! by `sssp::io::read_graph`), `hierarchy` (`Hierarchy::read` of the corpus graph, then an
 //! upward search with what it accepted), and, through the built `sssp` binary, `sources`
-//! (`--sources-file`), `targets` (`--targets-file`), `plot` (trace CSVs) and `args` (argument
-//! vectors over a tiny graph).
+//! (`--sources-file`), `targets` (`--targets-file`), `plot` (trace CSVs), `args` (argument
+//! vectors over a tiny graph) and `stream` (every text seed, compressed ones too, read as a file
+//! and then through a pipe on standard input or a named pipe: the stream must read as the file
+//! does, same exit code and same report, within the same limits).
 //!
 //! Each iteration mutates a seed from `fuzz/corpus/TARGET/` ([`mutate`]), runs it, and files a
-//! finding under `--findings DIR/TARGET/BUCKET/` for a panic, an abort, a signal, an exit code
+//! finding under `--findings DIR/TARGET/BUCKET/` (the input as `ITERATION.EXT`, what was seen as
+//! `ITERATION.finding`) for a panic, an abort, a signal, an exit code
 //! other than 0-6, a hang (10 s), a run over 2 s, a heap over 1 GB (the counting allocator of
 //! [`alloc`] also refuses requests past that), or an error message over 600 bytes.
 //! The binary formats' seeds are written from the text corpora at start-up, so they follow the

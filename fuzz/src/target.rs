@@ -16,7 +16,7 @@ use sssp::io::{read_graph, Format, LoadOptions};
 use sssp::WeightSpec;
 
 use crate::alloc;
-use crate::child::{self, End};
+use crate::child::{self, End, Feed};
 use crate::mutate::{self, Rng};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,9 +32,10 @@ pub enum Target {
     Targets,
     Plot,
     Args,
+    Stream,
 }
 
-pub const ALL: [Target; 11] = [
+pub const ALL: [Target; 12] = [
     Target::Dimacs,
     Target::Mtx,
     Target::EdgeList,
@@ -46,6 +47,7 @@ pub const ALL: [Target; 11] = [
     Target::Targets,
     Target::Plot,
     Target::Args,
+    Target::Stream,
 ];
 
 /// The goal's limits for an input that describes a small graph.
@@ -87,6 +89,7 @@ impl Target {
             Target::Targets => "targets",
             Target::Plot => "plot",
             Target::Args => "args",
+            Target::Stream => "stream",
         }
     }
 
@@ -96,7 +99,7 @@ impl Target {
 
     /// Whether inputs are run by the `sssp` binary (else in this process).
     pub fn needs_binary(self) -> bool {
-        matches!(self, Target::Sources | Target::Targets | Target::Plot | Target::Args)
+        matches!(self, Target::Sources | Target::Targets | Target::Plot | Target::Args | Target::Stream)
     }
 }
 
@@ -130,6 +133,12 @@ impl Bench {
                 b.graph = Some(g);
                 seeds
             }
+            // Every text format's seeds, compressed ones included, read through pipes.
+            Target::Stream => [Target::Dimacs, Target::Mtx, Target::EdgeList, Target::Metis]
+                .iter()
+                .map(|t| read_dir_seeds(&corpus.join(t.name())))
+                .collect::<Result<Vec<_>, _>>()?
+                .concat(),
             _ => read_dir_seeds(&corpus.join(target.name()))?,
         };
         if b.seeds.is_empty() {
@@ -221,6 +230,9 @@ impl Bench {
     }
 
     fn run_child(&self, input: &Input) -> Result<Vec<Finding>, String> {
+        if self.target == Target::Stream {
+            return self.run_stream(input);
+        }
         let file = format!("input.{}", input.ext);
         let (mut heavy_ok, mut slow_ok) = (false, false);
         let args: Vec<String> = match self.target {
@@ -257,8 +269,68 @@ impl Bench {
         if self.target != Target::Args {
             std::fs::write(self.work.join(&file), &input.bytes).map_err(|e| e.to_string())?;
         }
+        let out = self.child(&args, Feed::File)?;
+        let mut found = self.findings(&out, heavy_ok, slow_ok);
+        if self.target == Target::Args && out.stderr_len as usize > LONG_MESSAGE {
+            // Usage text is as long as the program's help, not the input: argument vectors get more.
+            found.retain(|f| f.class != "long-message" || out.stderr_len as usize > USAGE_MESSAGE);
+        }
+        Ok(found)
+    }
+
+    /// The stream target: the input read as a file, then through a pipe on standard input (`-`)
+    /// or through a named pipe, alternately: a stream must read as the file does (same exit
+    /// code, same report), within the same limits.
+    fn run_stream(&self, input: &Input) -> Result<Vec<Finding>, String> {
+        // The program runs in the work directory and is given names there; the feeders run here.
+        let name = format!("input.{}", input.ext);
+        let file = self.work.join(&name);
+        std::fs::write(&file, &input.bytes).map_err(|e| e.to_string())?;
+        // The format by the seed's name (`tiny.gr.gz` is DIMACS): a stream has no name to tell it.
+        let format = match input.ext.split('.').next() {
+            Some("txt") => "snap",
+            Some("graph") => "metis",
+            Some(ext) => ext,
+            None => "el",
+        };
+        let args = |path: &str| args_of(&["info", path, "--format", format, "--json"]);
+        let as_file = self.child(&args(&name), Feed::File)?;
+        let fifo = self.work.join("input.fifo");
+        // Which stream, from the input itself, so that a replay takes the same one.
+        let (name, feed) = match input.bytes.len() % 2 {
+            1 => ("-".to_string(), Feed::Stdin(&file)),
+            _ => ("input.fifo".to_string(), Feed::Fifo(&file, &fifo)),
+        };
+        let streamed = self.child(&args(&name), feed)?;
+        let mut found = self.findings(&streamed, false, false);
+        let code = |o: &child::Outcome| match o.end {
+            End::Code(c) => Some(c),
+            _ => None,
+        };
+        if (code(&as_file), &as_file.stdout) != (code(&streamed), &streamed.stdout) {
+            found.push(Finding {
+                class: "stream-differs",
+                detail: format!(
+                    "{name}: file {:?} {:?} | stream {:?} {:?} {}",
+                    as_file.end,
+                    cut(&as_file.stdout),
+                    streamed.end,
+                    cut(&streamed.stdout),
+                    cut(&streamed.stderr)
+                ),
+            });
+        }
+        Ok(found)
+    }
+
+    fn child(&self, args: &[String], feed: Feed) -> Result<child::Outcome, String> {
         let exe = self.sssp.as_ref().expect("checked in new");
-        let out = child::run(exe, &args, &self.work, HANG).map_err(|e| e.to_string())?;
+        child::run(exe, args, &self.work, HANG, feed).map_err(|e| e.to_string())
+    }
+
+    /// What one run of the binary showed: a bad exit or signal, a hang, a long message, too
+    /// much memory or time (unless the input asked for the work: `heavy_ok`, `slow_ok`).
+    fn findings(&self, out: &child::Outcome, heavy_ok: bool, slow_ok: bool) -> Vec<Finding> {
         let mut found = vec![];
         match out.end {
             End::Code(0..=6) => {}
@@ -267,11 +339,9 @@ impl Bench {
                 found.push(Finding { class: "signal", detail: format!("signal {s}: {}", cut(&out.stderr)) })
             }
             End::TimedOut if heavy_ok => {}
-            End::TimedOut => found.push(Finding { class: "hang", detail: format!("{args:?}") }),
+            End::TimedOut => found.push(Finding { class: "hang", detail: cut(&out.stderr) }),
         }
-        // Usage text is as long as the program's help, not the input: argument vectors get more.
-        let bound = if self.target == Target::Args { USAGE_MESSAGE } else { LONG_MESSAGE };
-        if out.stderr_len as usize > bound {
+        if out.stderr_len as usize > LONG_MESSAGE {
             found.push(Finding {
                 class: "long-message",
                 detail: format!("{} bytes: {}", out.stderr_len, cut(&out.stderr)),
@@ -283,7 +353,7 @@ impl Bench {
         if !heavy_ok && !slow_ok && out.wall > SLOW && !matches!(out.end, End::TimedOut) {
             found.push(Finding { class: "slow", detail: format!("{:?}", out.wall) });
         }
-        Ok(found)
+        found
     }
 }
 

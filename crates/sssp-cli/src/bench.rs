@@ -17,7 +17,7 @@ use clap::Args;
 use sssp::engine::{Balance, Dedupe, DeviceKind};
 use sssp::graph::Graph;
 use sssp::strategy::crauser::{Criterion, Variant};
-use sssp::strategy::{Algo, Classify, Driver, Options, Strategy};
+use sssp::strategy::{Algo, Classify, Driver, Options, Strategy, Width};
 use sssp::{Error, Result, UNREACHED};
 
 use crate::common::{self, balance_name, dedupe_name, parse_balance, parse_dedupe, GraphArgs};
@@ -139,7 +139,7 @@ struct Config {
     balance: Balance,
     hub_degree: u32,
     dedupe: Dedupe,
-    delta: Option<u32>,
+    delta: Option<Width>,
     buckets: u32,
     wide_at: u32,
     /// The block loop (`--loops block`).
@@ -219,7 +219,7 @@ fn algo_rows(a: &BenchArgs, g: &Graph, algo: Algo) -> Result<Vec<Config>> {
     } else {
         vec![Dedupe::Stamp]
     };
-    let deltas: Vec<Option<u32>> = if algo.uses_delta() && !a.deltas.is_empty() {
+    let deltas: Vec<Option<Width>> = if algo.uses_delta() && !a.deltas.is_empty() {
         a.deltas.iter().map(|d| common::delta_or_factor_arg(g, d).map(Some)).collect::<Result<_>>()?
     } else {
         vec![None]
@@ -371,7 +371,7 @@ fn bench_batches(a: &BenchArgs, g: &Graph, order: OrderUsed, configs: &[Config],
             let rate = sources.len() as f64 / total;
             let speedup = rate / *base.get_or_insert(rate);
             let iters = median(&mut iters);
-            let delta = opts.delta.or(c.algo.uses_delta().then(|| sssp::strategy::heuristic_delta(g)));
+            let delta = opts.delta_for(g).ok().filter(|_| c.algo.uses_delta());
             let nb = (c.algo == Algo::Bucketing).then_some(c.buckets);
             if a.json {
                 let v = serde_json::json!({

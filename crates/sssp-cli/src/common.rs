@@ -13,7 +13,7 @@ use sssp::hierarchy::{BuildProgress, Hierarchy};
 use sssp::io::{Format, LoadOptions, RealPolicy};
 use sssp::session::Session;
 use sssp::strategy::crauser::{Criterion, Variant};
-use sssp::strategy::{Algo, Classify, Driver, Options, Param, Solution, Strategy};
+use sssp::strategy::{Algo, Classify, Driver, Options, Param, Solution, Strategy, Width};
 use sssp::{Dist, Error, Metric, RealDistances, Result, WeightSpec, UNREACHED};
 
 /// How to read a graph.
@@ -671,21 +671,21 @@ pub fn distance_arg(g: &Graph, s: &str, what: &str) -> Result<Dist> {
 }
 
 /// `--delta` on `g`: a distance above 0 that the kernels can hold.
-pub fn delta_arg(g: &Graph, s: &str) -> Result<u32> {
+pub fn delta_arg(g: &Graph, s: &str) -> Result<Width> {
     let d = distance_arg(g, s, "--delta")?;
     // u32::MAX is the kernels' unreached distance: no bucket width reaches it.
     if d == 0 || d >= u32::MAX as Dist {
         return Err(Error::InvalidArgument(format!("--delta `{s}`: expected a width above 0 and below 2^32 - 1")));
     }
-    Ok(d as u32)
+    Ok(Width::encoded(g.metric(), d as u32))
 }
 
 /// A `--deltas` entry: a width as [`delta_arg`] reads it, or `Fx` for F (a positive number)
 /// times the graph's heuristic width ([`sssp::strategy::scaled_delta`]).
-pub fn delta_or_factor_arg(g: &Graph, s: &str) -> Result<u32> {
+pub fn delta_or_factor_arg(g: &Graph, s: &str) -> Result<Width> {
     let Some(f) = s.strip_suffix('x') else { return delta_arg(g, s) };
     match f.parse::<f64>() {
-        Ok(f) if f.is_finite() && f > 0.0 => Ok(sssp::strategy::scaled_delta(g, f)),
+        Ok(f) if f.is_finite() && f > 0.0 => Ok(Width::encoded(g.metric(), sssp::strategy::scaled_delta(g, f))),
         _ => Err(Error::InvalidArgument(format!(
             "--deltas `{s}`: expected a width, or a positive factor of the heuristic such as `4x`"
         ))),
@@ -1060,7 +1060,7 @@ pub fn algo_help() -> String {
 /// strategy's default stays).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Knobs {
-    pub delta: Option<u32>,
+    pub delta: Option<Width>,
     pub buckets: Option<u32>,
     pub wide_at: Option<u32>,
     pub balance: Option<Balance>,

@@ -110,7 +110,7 @@ pub fn diameter(a: DiameterArgs) -> Result<()> {
         sssp: Options {
             balance: parse_balance(&a.balance)?,
             dedupe: parse_dedupe(&a.dedupe)?,
-            delta: a.delta,
+            delta: a.delta.map(sssp::strategy::Width::from),
             ..Options::default()
         },
         bfs,

@@ -11,6 +11,7 @@ mod distributed;
 mod info;
 mod kpaths;
 mod plot;
+mod route;
 mod sources;
 
 use std::path::PathBuf;
@@ -52,8 +53,14 @@ enum Cmd {
     /// Time strategies over several sources and print a table (verifying every trial).
     Bench(bench::BenchArgs),
     /// Print a shortest path from one source (one --source, or one seeded random pick) to a
-    /// target. Exit code 1 if the target is not reachable.
+    /// target. Exit code 1 if the target is not reachable. With --hierarchy FILE: the
+    /// contraction hierarchy's bidirectional search (microseconds on a road graph, on the
+    /// host), and --pairs-file runs many pairs on every core.
     Path(PathArgs),
+    /// A distance table (rows = --sources-file, columns = --targets-file) to CSV or JSON: with
+    /// --hierarchy, the many-to-many buckets on the host or RPHAST on a GPU; without, one
+    /// solve per source.
+    Table(route::TableArgs),
     /// Print the K shortest simple paths from one source to a target (Yen's algorithm), one
     /// line per path, shortest first: `LENGTH: V0 V1 ...`. Equal lengths: fewer arcs first, then
     /// the lexicographically smaller vertex sequence. Fewer than K lines when fewer simple paths
@@ -165,8 +172,16 @@ struct PathArgs {
     #[command(flatten)]
     order: OrderArg,
     /// The target vertex.
-    #[arg(long, short = 't', allow_negative_numbers = true, value_parser = common::vertex_id)]
-    target: u32,
+    #[arg(long, short = 't', allow_negative_numbers = true, value_parser = common::vertex_id, required_unless_present = "pairs_file")]
+    target: Option<u32>,
+    /// With --hierarchy: pairs `SOURCE TARGET`, one a line (`#` comments), each answered on the
+    /// hierarchy, on every core; prints `SOURCE TARGET DIST V0 V1 ...` a line (`inf` and no
+    /// path where there is none) and the time per pair on standard error.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["target", "source", "sources_file"])]
+    pairs_file: Option<PathBuf>,
+    /// With --pairs-file: the distances alone (no path unpacked).
+    #[arg(long, requires = "pairs_file")]
+    no_path: bool,
 }
 
 #[derive(Args)]
@@ -230,6 +245,7 @@ fn main() -> ExitCode {
         Cmd::Run(a) => run(a),
         Cmd::Bench(a) => bench::bench(a),
         Cmd::Path(a) => path(a),
+        Cmd::Table(a) => route::table(a),
         Cmd::Paths(a) => kpaths::paths(a),
         Cmd::Diameter(a) => diameter::diameter(a),
         Cmd::Info(a) => info::info(&a.graph, a.json),
@@ -521,16 +537,34 @@ fn path(a: PathArgs) -> Result<()> {
     let algo = a.solve.algo()?;
     a.solve.check_flags(algo)?;
     a.order.check(&a.solve.hierarchy)?;
+    if a.solve.hierarchy.hierarchy.is_some() && a.solve.cutoff.is_some() {
+        return Err(Error::InvalidArgument(
+            "--cutoff bounds a solve; with --hierarchy the path comes from the hierarchy's search, which takes none".into(),
+        ));
+    }
+    if a.pairs_file.is_some() && a.solve.hierarchy.hierarchy.is_none() {
+        return Err(Error::InvalidArgument(
+            "--pairs-file runs on the contraction hierarchy: give --hierarchy FILE (built and written there when missing)"
+                .into(),
+        ));
+    }
     a.solve.warm_up(algo);
     let g = a.graph.load_nonempty()?;
     let hierarchy = a.solve.hierarchy.apply(&g, &[algo])?;
+    if let (Some(h), Some(pairs)) = (&hierarchy, a.pairs_file.as_deref()) {
+        return route::path(&g, h.clone(), None, Some(pairs), a.no_path);
+    }
+    let target = a.target.expect("clap: --target unless --pairs-file");
     let opts = a.solve.options(&g, false)?;
     let user_src = a.solve.sources(&g)?[0];
-    sssp::reference::check_source(&g, a.target)?;
+    sssp::reference::check_source(&g, target)?;
+    if let Some(h) = hierarchy {
+        return route::path(&g, h, Some((user_src, target)), None, false);
+    }
     // Solved on the graph relabelled by --order; the path printed in the user's ids.
     let ordered = a.order.apply(g)?;
     let g = ordered.graph();
-    let (src, target) = (ordered.internal(&[user_src])?[0], ordered.internal(&[a.target])?[0]);
+    let (src, target) = (ordered.internal(&[user_src])?[0], ordered.internal(&[target])?[0]);
     // Ordered strategies (near-far, bucketing, dijkstra) stop once the target is final.
     let opts = sssp::strategy::Options { target: Some(target), ..opts };
     let (mut session, _) = a.solve.session(g, algo, &opts, hierarchy, 1)?;
@@ -540,9 +574,9 @@ fn path(a: PathArgs) -> Result<()> {
         // scripts can tell it from a path.
         None if opts.cutoff.is_some() => {
             let cutoff = a.solve.cutoff.clone().unwrap_or_default();
-            return Err(Error::NotWithin { from: user_src, to: a.target, cutoff });
+            return Err(Error::NotWithin { from: user_src, to: ordered.user(target), cutoff });
         }
-        None => return Err(Error::Unreachable { from: user_src, to: a.target }),
+        None => return Err(Error::Unreachable { from: user_src, to: ordered.user(target) }),
         Some(p) => {
             outln!("distance {}", common::fmt_dist(g.metric(), sol.dist[target as usize]));
             let p = ordered.users(&p);

@@ -30,7 +30,45 @@ pub fn read(path: &Path) -> Result<Vec<u32>> {
         }
     }
     if out.is_empty() {
-        return Err(Error::parse(path, 0, "no source ids in the file"));
+        return Err(Error::parse(path, 0, "no vertex ids in the file"));
+    }
+    Ok(out)
+}
+
+/// The rows of `path` that are `width` vertex ids each (blank lines and `#`/`%` comments
+/// skipped), with their 1-based line numbers; every id checked against the graph's `n` vertices.
+/// A malformed line, an id out of range or a file without rows is a parse error naming the file
+/// and the line (exit 4).
+pub fn read_rows(path: &Path, width: usize, n: usize) -> Result<Vec<(u64, Vec<u32>)>> {
+    let text = read_bounded(path, IDS_LIMIT)?;
+    let mut out = Vec::new();
+    for (k, line) in text.split(|&c| c == b'\n').enumerate() {
+        let (at, line) = (k as u64 + 1, line.trim_ascii());
+        if line.is_empty() || line[0] == b'#' || line[0] == b'%' {
+            continue;
+        }
+        let words: Option<Vec<u32>> = std::str::from_utf8(line)
+            .ok()
+            .map(|s| s.split(|c: char| c.is_ascii_whitespace() || c == ',').filter(|w| !w.is_empty()))
+            .and_then(|ws| ws.map(|w| w.parse::<u32>().ok()).collect());
+        let ids = match words {
+            Some(ids) if ids.len() == width => ids,
+            _ => {
+                let want = if width == 1 { "one vertex id".to_string() } else { format!("{width} vertex ids") };
+                return Err(Error::parse(path, at, format!("expected {want}, found `{}`", sssp::io::excerpt(line))));
+            }
+        };
+        if let Some(&v) = ids.iter().find(|&&v| v as usize >= n) {
+            return Err(Error::parse(
+                path,
+                at,
+                format!("vertex {v} is out of range: the graph has {n} vertices (ids 0..{n})"),
+            ));
+        }
+        out.push((at, ids));
+    }
+    if out.is_empty() {
+        return Err(Error::parse(path, 0, "no vertex ids in the file"));
     }
     Ok(out)
 }

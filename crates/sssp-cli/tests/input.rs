@@ -194,6 +194,14 @@ fn trailing_garbage_and_devices_are_refused_by_name() {
     let o = sssp(&["info", "/dev/zero", "--format", "el"]);
     assert!(o.status.code() == Some(4) && err(&o).contains("/dev/zero:1: a NUL byte"), "{}", err(&o));
     assert!(t.elapsed().as_secs() < 10);
+    // A NUL byte hidden in a comment line is refused from a plain file as from a stream (the
+    // file was read, the stream refused: a stream must read as the file does).
+    let p = tmp("nul-comment.txt");
+    std::fs::write(&p, b"# SNAP\n# \0 comment\n0\t1\n1\t2\n").unwrap();
+    for (args, stdin) in [(&["info", s(&p), "--format", "snap"][..], None), (&["info", "-", "--format", "snap"], Some(p.as_path()))] {
+        let (_, code, stderr) = peak_rss(args, stdin);
+        assert!(code == Some(4) && stderr.contains(":2: a NUL byte"), "{args:?}: {stderr}");
+    }
 }
 
 /// `/dev/zero` as a sources, targets or trace file is refused at a bound (it grew past 5 GB).

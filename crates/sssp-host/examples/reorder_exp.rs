@@ -39,7 +39,7 @@ fn main() {
         t.elapsed().as_secs_f64()
     );
     let srcs = sssp::reference::pick_sources(&g, 5, 7);
-    let opts = sssp::strategy::Options { delta: Some(d), ..Default::default() };
+    let opts = sssp::strategy::Options { delta: Some(d.into()), ..Default::default() };
     for (name, order) in [("orig", Order::Input), ("degree", Order::Degree), ("bfs", Order::Bfs)] {
         let t = Instant::now();
         let r = g.relabelled(order).unwrap();

@@ -467,6 +467,13 @@ impl Hierarchy {
         }
     }
 
+    /// The upward graph by vertex: offsets (`n + 1`), heads and weights (`INF`: too heavy to
+    /// relax through) of the arcs to higher-ranked vertices, and of a core vertex's arcs to the
+    /// rest of the core. Point-to-point queries and tables search it ([`crate::route`]).
+    pub fn upward_graph(&self) -> (&[u64], &[u32], &[u32]) {
+        (&self.up_offsets, &self.up_heads, &self.up_weights)
+    }
+
     /// The query's first half: Dijkstra from `source` over the upward arcs, returning an upper
     /// bound of the distance of every vertex it reaches, which the sweep lowers to the exact
     /// one. The core: with a table, the search stops at its vertices (the entries, whose

@@ -76,6 +76,7 @@ pub mod mem;
 mod paths;
 pub mod reference;
 pub mod rng;
+pub mod route;
 pub mod session;
 mod solver;
 pub mod strategy;
@@ -85,7 +86,7 @@ pub mod verify;
 
 pub use error::{Error, Result};
 pub use graph::{Distance, EdgeList, Metric, RealDistances, WeightSpec, WeightTotal, Weights};
-pub use paths::Paths;
+pub use paths::{Paths, Table};
 pub use solver::{Device, Query, Solver};
 pub use strategy::Strategy;
 pub use typed::{Graph, Weight};

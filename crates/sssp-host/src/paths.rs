@@ -123,7 +123,7 @@ impl<'g, W: Weight> Paths<'g, W> {
         if self.distance(v).is_none() {
             return Ok(None);
         }
-        let parents = self.parents()?;
+        let parents = self.raw_parents()?;
         let mut path = vec![v];
         let mut x = v;
         // A tree has no cycle; the length bound keeps a corrupted one from looping.
@@ -150,21 +150,36 @@ impl<'g, W: Weight> Paths<'g, W> {
         if self.distance(v).is_none() {
             return Ok(None);
         }
-        Ok(Some(self.parents()?[v as usize]).filter(|&p| p != NO_VERTEX))
+        Ok(Some(self.raw_parents()?[v as usize]).filter(|&p| p != NO_VERTEX))
     }
 
-    /// Each vertex's parent on a shortest path ([`NO_VERTEX`] for the sources and for vertices
-    /// not reached), built on first use (see [`Paths::path_to`]): the whole tree as one slice,
-    /// for bulk use; [`Paths::parent`] reads one vertex's as an `Option`.
+    /// Each vertex's parent on a shortest path, in vertex order: `None` for the sources and for
+    /// vertices not reached. The tree is built on first use (see [`Paths::path_to`]);
+    /// [`Paths::parent`] reads one vertex's, [`Paths::raw_parents`] the whole tree as one slice.
+    ///
+    /// ```
+    /// use sssp::{Device, Graph, Solver};
+    /// let g = Graph::from_edges(3, [(0, 1, 1u32), (1, 2, 1)])?;
+    /// let paths = Solver::new(&g, Device::Cpu)?.shortest_paths(0)?;
+    /// assert_eq!(paths.parents()?.collect::<Vec<_>>(), [None, Some(0), Some(1)]);
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn parents(&self) -> Result<impl Iterator<Item = Option<u32>> + '_> {
+        Ok(self.raw_parents()?.iter().map(|&p| (p != NO_VERTEX).then_some(p)))
+    }
+
+    /// The whole shortest-path tree as one slice, for bulk use (copies, arrays): each vertex's
+    /// parent, [`NO_VERTEX`] for the sources and for vertices not reached (as
+    /// [`Paths::raw_distances`] marks them with [`crate::UNREACHED`]). Built on first use.
     ///
     /// ```
     /// use sssp::{graph::NO_VERTEX, Device, Graph, Solver};
     /// let g = Graph::from_edges(3, [(0, 1, 1u32), (1, 2, 1)])?;
     /// let paths = Solver::new(&g, Device::Cpu)?.shortest_paths(0)?;
-    /// assert_eq!(paths.parents()?, &[NO_VERTEX, 0, 1]);
+    /// assert_eq!(paths.raw_parents()?, &[NO_VERTEX, 0, 1]);
     /// # Ok::<(), sssp::Error>(())
     /// ```
-    pub fn parents(&self) -> Result<&[u32]> {
+    pub fn raw_parents(&self) -> Result<&[u32]> {
         if let Some(p) = self.parents.get() {
             return Ok(p);
         }
@@ -216,7 +231,7 @@ impl<'g, W: Weight> Paths<'g, W> {
             return Some(s);
         }
         if self.roots.get().is_none() {
-            let roots = crate::tree::nearest_roots(self.parents().ok()?, &self.sources);
+            let roots = crate::tree::nearest_roots(self.raw_parents().ok()?, &self.sources);
             let _ = self.roots.set(roots);
         }
         self.roots.get().and_then(|r| r.get(v as usize)).copied().filter(|&s| s != NO_VERTEX)
@@ -356,4 +371,47 @@ impl<W: Weight> fmt::Debug for Paths<'_, W> {
             .field("distances", &Reached(self))
             .finish()
     }
+}
+
+/// A distance table with typed distances ([`crate::Solver::table`]): rows are the sources,
+/// columns the targets, in the order given; `None` where there is no path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table<W: Weight> {
+    raw: crate::route::table::DistTable,
+    _w: std::marker::PhantomData<W>,
+}
+
+impl<W: Weight> Table<W> {
+    pub(crate) fn new(raw: crate::route::table::DistTable) -> Self {
+        Table { raw, _w: std::marker::PhantomData }
+    }
+
+    /// Rows (sources).
+    pub fn rows(&self) -> usize {
+        self.raw.rows()
+    }
+
+    /// Columns (targets).
+    pub fn cols(&self) -> usize {
+        self.raw.cols()
+    }
+
+    /// The distance from source `i` to target `j`, `None` when there is no path.
+    pub fn get(&self, i: usize, j: usize) -> Option<W::Distance> {
+        typed::<W>(self.raw.get(i, j))
+    }
+
+    /// Row `i`: the distances from source `i`.
+    pub fn row(&self, i: usize) -> Vec<Option<W::Distance>> {
+        self.raw.row(i).iter().map(|&d| typed::<W>(d)).collect()
+    }
+
+    /// The untyped table ([`crate::UNREACHED`] where there is no path).
+    pub fn raw(&self) -> &crate::route::table::DistTable {
+        &self.raw
+    }
+}
+
+fn typed<W: Weight>(d: Dist) -> Option<W::Distance> {
+    (d != crate::UNREACHED).then(|| W::distance(d))
 }

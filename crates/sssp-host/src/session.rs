@@ -15,6 +15,8 @@ use crate::engine::{self, DeviceKind, Engine};
 use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::hierarchy::Hierarchy;
+use crate::route::table::{check_ids, check_size, distinct, expand, DistTable};
+use crate::route::{rphast, Router};
 use crate::strategy::{self, auto, Algo, Options, Solution};
 
 /// A graph's device state: which device runs it, the one-lane engine and a batched one, each
@@ -41,7 +43,46 @@ pub struct Session<'g> {
     hierarchy: Option<Arc<Hierarchy>>,
     /// Where the one-lane engine's hierarchy builds report ([`Session::report_hierarchy_builds`]).
     build_progress: Option<strategy::phast::Progress>,
+    /// The hierarchy made ready for point-to-point queries and tables, once.
+    router: Option<Arc<Router>>,
     opened: Option<Opened>,
+}
+
+/// How [`Session::table`] computes a distance table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableMethod {
+    /// With a hierarchy, RPHAST on a GPU and the buckets on the CPU; without, one solve per
+    /// source.
+    Auto,
+    /// The many-to-many bucket algorithm on the host's threads ([`Router::table`]).
+    Buckets,
+    /// RPHAST on the session's device ([`rphast::table`]).
+    Rphast,
+    /// One solve per source (batched on lanes where asked), the target columns kept.
+    Sssp,
+}
+
+impl TableMethod {
+    /// `auto`, `buckets`, `rphast` or `sssp`.
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "auto" => Ok(TableMethod::Auto),
+            "buckets" => Ok(TableMethod::Buckets),
+            "rphast" => Ok(TableMethod::Rphast),
+            "sssp" => Ok(TableMethod::Sssp),
+            _ => Err(Error::InvalidArgument(format!("table method `{s}`: expected auto, buckets, rphast or sssp"))),
+        }
+    }
+
+    /// Its name, as [`TableMethod::parse`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableMethod::Auto => "auto",
+            TableMethod::Buckets => "buckets",
+            TableMethod::Rphast => "rphast",
+            TableMethod::Sssp => "sssp",
+        }
+    }
 }
 
 /// What opening an engine took ([`Session::open_for`]), for a caller that reports it.
@@ -80,6 +121,7 @@ impl<'g> Session<'g> {
             lanes: None,
             hierarchy: None,
             build_progress: None,
+            router: None,
             opened: None,
         })
     }
@@ -266,5 +308,104 @@ impl<'g> Session<'g> {
             _ => Some(self.engine()?),
         };
         strategy::solve_nearest(g, algo, eng, sources, opts)
+    }
+
+    /// The contraction hierarchy: the one given ([`Session::set_hierarchy`]), else the one the
+    /// one-lane engine holds (built by [`Session::prepare_hierarchy`] or a PHAST solve).
+    pub fn hierarchy(&mut self) -> Option<Arc<Hierarchy>> {
+        if let Some(h) = &self.hierarchy {
+            return Some(h.clone());
+        }
+        match self.engine.as_mut() {
+            Some(e) => strategy::phast::held(e.as_mut()),
+            None => None,
+        }
+    }
+
+    /// The hierarchy made ready for point-to-point queries and tables ([`Router`]), once; a
+    /// hierarchy is built first when the session has none (seconds on a road graph of a
+    /// million vertices). Errors as [`Hierarchy::build`].
+    pub fn router(&mut self) -> Result<Arc<Router>> {
+        let h = match self.hierarchy() {
+            Some(h) => h,
+            None => {
+                let h = Arc::new(Hierarchy::build(self.graph)?);
+                self.set_hierarchy(h.clone())?;
+                h
+            }
+        };
+        match &self.router {
+            Some(r) if Arc::ptr_eq(r.hierarchy(), &h) => Ok(r.clone()),
+            _ => {
+                let r = Arc::new(Router::new(h)?);
+                self.router = Some(r.clone());
+                Ok(r)
+            }
+        }
+    }
+
+    /// A shortest path from `s` to `t` and its length by the hierarchy's bidirectional search
+    /// ([`Router::route`]), on the host, `None` when there is none.
+    pub fn route(&mut self, s: u32, t: u32) -> Result<Option<(u64, Vec<u32>)>> {
+        let g = self.graph;
+        self.router()?.route(g, s, t)
+    }
+
+    /// The distance table from `sources` to `targets` (rows, columns; repeats kept) by
+    /// `method` ([`TableMethod::Auto`] picks as its doc says), and the method that ran.
+    /// `algo`, `opts` and `lanes` are the solves' for [`TableMethod::Sssp`]; `lanes` is also
+    /// RPHAST's sources per sweep. Errors: [`Error::VertexOutOfRange`],
+    /// [`Error::OutOfHostMemory`] for a table this process cannot hold (its bytes, before it is
+    /// allocated), the hierarchy's and the solves' errors.
+    pub fn table(
+        &mut self,
+        sources: &[u32],
+        targets: &[u32],
+        method: TableMethod,
+        (algo, opts, lanes): (Algo, &Options, u32),
+    ) -> Result<(DistTable, TableMethod)> {
+        let n = self.graph.num_vertices() as u32;
+        check_ids(sources, n)?;
+        check_ids(targets, n)?;
+        check_size(sources.len(), targets.len())?;
+        let method = match method {
+            TableMethod::Auto if self.hierarchy().is_none() => TableMethod::Sssp,
+            TableMethod::Auto if self.is_gpu() => TableMethod::Rphast,
+            TableMethod::Auto => TableMethod::Buckets,
+            m => m,
+        };
+        let table = match method {
+            TableMethod::Buckets => self.router()?.table(sources, targets)?,
+            TableMethod::Rphast => {
+                let r = self.router()?;
+                rphast::table(self.engine()?.device(), &r, sources, targets, lanes)?
+            }
+            _ => self.table_by_solves(sources, targets, algo, opts, lanes)?,
+        };
+        Ok((table, method))
+    }
+
+    /// [`TableMethod::Sssp`]: a solve from each distinct source, its target columns kept.
+    fn table_by_solves(
+        &mut self,
+        sources: &[u32],
+        targets: &[u32],
+        algo: Algo,
+        opts: &Options,
+        lanes: u32,
+    ) -> Result<DistTable> {
+        let (us, rows) = distinct(sources);
+        let mut small = DistTable::new(us.len(), targets.len())?;
+        let cols = targets.len();
+        let mut i = 0;
+        let cells = small.cells_mut();
+        self.solve_each(algo, &us, opts, lanes, |_, sol| {
+            for (o, &t) in cells[i * cols..][..cols].iter_mut().zip(targets) {
+                *o = sol.dist[t as usize];
+            }
+            i += 1;
+            Ok(())
+        })?;
+        expand(small, &rows, &(0..cols as u32).collect::<Vec<_>>())
     }
 }

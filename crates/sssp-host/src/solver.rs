@@ -156,7 +156,7 @@ impl<'g, W: Weight> Solver<'g, W> {
     /// use sssp::strategy::{bucketing::Bucketing, Strategy};
     /// use sssp::{Device, Graph, Solver};
     /// let g = Graph::from_edges(3, [(0, 1, 7u32), (1, 2, 5)])?;
-    /// let buckets = Strategy::Bucketing(Bucketing { delta: Some(4), buckets: 2, ..Bucketing::default() });
+    /// let buckets = Strategy::Bucketing(Bucketing { delta: Some(4u32.into()), buckets: 2, ..Bucketing::default() });
     /// let mut solver = Solver::new(&g, Device::Cpu)?.with_strategy(buckets);
     /// assert_eq!(solver.shortest_paths(0)?.distance(2), Some(12));
     /// # Ok::<(), sssp::Error>(())
@@ -339,6 +339,87 @@ impl<'g, W: Weight> Solver<'g, W> {
     pub fn k_shortest_paths(&mut self, source: u32, target: u32, k: usize) -> Result<Vec<(W::Distance, Vec<u32>)>> {
         self.query().k_shortest_paths(source, target, k)
     }
+
+    /// Give the solver a contraction hierarchy of its graph (read from a file with
+    /// [`crate::strategy::phast::hierarchy_file`], or built with [`crate::hierarchy::Hierarchy::build`]):
+    /// PHAST's solves, [`Solver::route`] and [`Solver::table`] then use it. Errors:
+    /// [`Error::InvalidArgument`] for a hierarchy of a graph of another size, and the device's
+    /// errors (its sweep graph goes to the open engine now).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use sssp::{hierarchy::Hierarchy, Device, Graph, Solver};
+    /// let g = Graph::from_undirected_edges(3, [(0, 1, 4u32), (1, 2, 1)])?;
+    /// let mut solver = Solver::new(&g, Device::Cpu)?;
+    /// solver.set_hierarchy(Arc::new(Hierarchy::build(g.raw())?))?;
+    /// assert_eq!(solver.route(2, 0)?, Some((5, vec![2, 1, 0])));
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn set_hierarchy(&mut self, h: std::sync::Arc<crate::hierarchy::Hierarchy>) -> Result<()> {
+        if h.num_vertices() as usize != self.graph.num_vertices() {
+            return Err(crate::Error::InvalidArgument(format!(
+                "a hierarchy of a {}-vertex graph given to a solver of {} vertices",
+                h.num_vertices(),
+                self.graph.num_vertices()
+            )));
+        }
+        self.session.set_hierarchy(h).map(drop)
+    }
+
+    /// A shortest path from `source` to `target` and its length, `None` when there is none, by
+    /// the bidirectional upward search on the contraction hierarchy ([`crate::route`]:
+    /// microseconds on a road graph, on the host whatever the device), the path unpacked from
+    /// the hierarchy's shortcuts. The hierarchy is built on the first call when the solver has
+    /// none ([`Solver::prepare_hierarchy`], [`Solver::set_hierarchy`]). Non-negative integer
+    /// weights only.
+    ///
+    /// Errors: [`Error::VertexOutOfRange`], [`Error::InvalidArgument`] for weights that have no
+    /// hierarchy (negative or real ones), [`Error::DistanceOverflow`].
+    ///
+    /// ```
+    /// use sssp::{Device, Graph, Solver};
+    /// let g = Graph::from_edges(4, [(0, 1, 1u32), (1, 2, 1), (0, 2, 5), (2, 3, 1)])?;
+    /// let mut solver = Solver::new(&g, Device::Cpu)?;
+    /// assert_eq!(solver.route(0, 3)?, Some((3, vec![0, 1, 2, 3])));
+    /// assert_eq!(solver.route(3, 0)?, None);
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn route(&mut self, source: u32, target: u32) -> Result<Option<(W::Distance, Vec<u32>)>> {
+        let found = self.session.route(source, target)?;
+        Ok(found.map(|(d, p)| (W::distance(d as Dist), p)))
+    }
+
+    /// The distances from each of `sources` (rows) to each of `targets` (columns), repeats
+    /// kept as rows and columns. With a contraction hierarchy ([`Solver::prepare_hierarchy`],
+    /// [`Solver::set_hierarchy`]): RPHAST on a GPU, the many-to-many buckets on the CPU
+    /// ([`crate::route`]); without one, a solve per source, batched on lanes on a GPU.
+    ///
+    /// Errors: [`Error::VertexOutOfRange`], [`Error::OutOfHostMemory`] for a table this process
+    /// cannot hold (with its bytes, before anything is allocated), and the solves' errors.
+    ///
+    /// ```
+    /// use sssp::{Device, Graph, Solver};
+    /// let g = Graph::from_undirected_edges(4, [(0, 1, 2u32), (1, 2, 3), (2, 3, 1)])?;
+    /// let mut solver = Solver::new(&g, Device::Cpu)?;
+    /// solver.prepare_hierarchy()?;
+    /// let t = solver.table(&[0, 3], &[3, 1, 3])?;
+    /// assert_eq!(t.row(0), vec![Some(6), Some(2), Some(6)]);
+    /// assert_eq!(t.get(1, 1), Some(4));
+    /// # Ok::<(), sssp::Error>(())
+    /// ```
+    pub fn table(&mut self, sources: &[u32], targets: &[u32]) -> Result<crate::paths::Table<W>> {
+        use crate::session::TableMethod;
+        let algo = self.strategy.algo();
+        let opts = self.strategy.options(&Options::default());
+        let batchable = matches!(algo, Algo::Auto | Algo::Workfront | Algo::NearFar | Algo::Bucketing);
+        let lanes = match self.session.hierarchy() {
+            Some(_) => crate::route::rphast::DEFAULT_LANES,
+            None if self.session.is_gpu() && batchable && !self.graph.has_negative_weights() => 32,
+            None => 1,
+        };
+        let (t, _) = self.session.table(sources, targets, TableMethod::Auto, (algo, &opts, lanes))?;
+        Ok(crate::paths::Table::new(t))
+    }
 }
 
 /// One query's options, then the query: from [`Solver::query`].
@@ -405,7 +486,7 @@ impl<'g, W: Weight> Query<'_, 'g, W> {
     /// use sssp::strategy::{near_far::NearFar, Algo, Strategy};
     /// use sssp::{Device, Graph, Solver};
     /// let g = Graph::from_edges(2, [(0, 1, 3u32)])?;
-    /// let nf = Strategy::NearFar(NearFar { delta: Some(1), ..NearFar::default() });
+    /// let nf = Strategy::NearFar(NearFar { delta: Some(1u32.into()), ..NearFar::default() });
     /// let paths = Solver::new(&g, Device::Cpu)?.query().strategy(nf).shortest_paths(0)?;
     /// assert_eq!((paths.distance(1), paths.algorithm()), (Some(3), Algo::NearFar));
     /// # Ok::<(), sssp::Error>(())

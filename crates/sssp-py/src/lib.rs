@@ -149,6 +149,8 @@ struct Native {
     n: usize,
     arcs: usize,
     negative: bool,
+    /// The solver holds a contraction hierarchy ([`Native::prepare_hierarchy`]): `path` runs on it.
+    hierarchy: bool,
 }
 
 /// A slice of `len` values of type `T` at the address `addr` (module docs: the caller's
@@ -274,13 +276,14 @@ impl Native {
             }
             Kind::Real(h, csr) => {
                 // The engine in f32, cut just above `limit`; the repair finds what it missed.
-                let cut = limit.is_finite().then(|| next_up_f32(limit));
+                // A limit past f32's range cuts nothing: every f32 distance is below it.
+                let cut = Some(limit).filter(|&l| l <= f32::MAX as f64).map(next_up_f32).filter(|c| c.is_finite());
                 let mut row = 0;
                 for group in groups(sources, nearest) {
                     let paths = solve_group(h, group, nearest, cut).map_err(py_err)?;
                     let sets: Vec<&[u32]> = if nearest { vec![group] } else { group.chunks(1).collect() };
                     for (p, set) in paths.iter().zip(sets) {
-                        let (d, parents) = host::repair(csr, set, p.parents().map_err(py_err)?, limit);
+                        let (d, parents) = host::repair(csr, set, p.raw_parents().map_err(py_err)?, limit);
                         write_host(&d, &parents, row, out);
                         row += 1;
                     }
@@ -314,7 +317,7 @@ where
             };
         }
         if let Some(pred) = out.pred.as_deref_mut() {
-            let parents = paths.parents().map_err(py_err)?;
+            let parents = paths.raw_parents().map_err(py_err)?;
             for ((slot, &p), &d) in pred[cells.clone()].iter_mut().zip(parents).zip(&*dist) {
                 *slot = if p == NO_VERTEX || d.is_infinite() { NO_PRED } else { p as i32 };
             }
@@ -463,14 +466,14 @@ impl Native {
         if one_query && serial_host(device) && !arcs.w.iter().any(|&x| x < 0.0) {
             let kind = Kind::Host(Csr64::from_arcs(arcs, false));
             phases.mark("host graph ready");
-            return Ok(Native { kind, lazy: OnceCell::new(), n, arcs: m, negative: false });
+            return Ok(Native { kind, lazy: OnceCell::new(), n, arcs: m, negative: false, hierarchy: false });
         }
         let range = WeightRange::of(&arcs.w);
         phases.mark("weights classified");
         let negative = range.lo < 0.0;
         let kind = Kind::pick(arcs, range, device, &phases).map_err(py_err)?;
         phases.mark("solver ready");
-        Ok(Native { kind, lazy: OnceCell::new(), n, arcs: m, negative })
+        Ok(Native { kind, lazy: OnceCell::new(), n, arcs: m, negative, hierarchy: false })
     }
 
     #[getter]
@@ -585,6 +588,68 @@ impl Native {
             Kind::Real(_, c) | Kind::Host(c) => c.k_shortest(source, sink, k).map_err(py_err)?,
         };
         Ok(found.into_iter().unzip())
+    }
+
+    /// Give the graph a contraction hierarchy (integer weights only): read from `path` when
+    /// the file exists (else built and written there), or built in memory. Returns whether it
+    /// was read.
+    #[pyo3(signature = (path=None))]
+    fn prepare_hierarchy(&mut self, path: Option<std::path::PathBuf>) -> PyResult<bool> {
+        let Kind::Unsigned(h) = &mut self.kind else {
+            return Err(PyValueError::new_err(
+                "a contraction hierarchy needs non-negative integer weights (this graph's are not)",
+            ));
+        };
+        let solver = &mut *h.solver;
+        let read = (|| -> Result<bool, Error> {
+            match path {
+                Some(p) => {
+                    let (hier, read) = sssp::strategy::phast::hierarchy_file(solver.graph().raw(), &p)?;
+                    solver.set_hierarchy(hier)?;
+                    Ok(read)
+                }
+                None => solver.prepare_hierarchy().map(|_| false),
+            }
+        })();
+        let read = read.map_err(py_err)?;
+        self.hierarchy = true;
+        Ok(read)
+    }
+
+    /// Whether the graph holds a contraction hierarchy.
+    #[getter]
+    fn has_hierarchy(&self) -> bool {
+        self.hierarchy
+    }
+
+    /// A shortest path from `source` to `target` on the hierarchy (`None`: no path).
+    fn route(&mut self, source: u32, target: u32) -> PyResult<Option<(f64, Vec<u32>)>> {
+        let Kind::Unsigned(h) = &mut self.kind else {
+            return Err(PyValueError::new_err("routing on a hierarchy needs non-negative integer weights"));
+        };
+        let found = h.solver.route(source, target).map_err(py_err)?;
+        Ok(found.map(|(d, p)| (d as f64, p)))
+    }
+
+    /// The distance table from `k` sources (int32 at `sources`) to `m` targets (int32 at
+    /// `targets`) into `k x m` float64 at `out` (`inf`: no path), integer weights only
+    /// (`Solver::table`: on the hierarchy when the graph holds one).
+    fn table(&mut self, sources: usize, k: usize, targets: usize, m: usize, out: usize) -> PyResult<()> {
+        let Kind::Unsigned(h) = &mut self.kind else {
+            return Err(PyValueError::new_err("the native table takes non-negative integer weights"));
+        };
+        let n = self.n;
+        // SAFETY: the caller's promise (module docs).
+        let (s, t) = unsafe { (view::<i32>(sources, k), view::<i32>(targets, m)) };
+        let (s, t) = (to_vertices(s, n)?, to_vertices(t, n)?);
+        // SAFETY: as above, `k * m` float64 the caller owns.
+        let out = unsafe { view_mut::<f64>(out, k * m) };
+        let solver = &mut *h.solver;
+        let table = solver.table(&s, &t).map_err(py_err)?;
+        for (o, &d) in out.iter_mut().zip(table.raw().cells()) {
+            *o = if d == sssp::UNREACHED { f64::INFINITY } else { d as f64 };
+        }
+        Ok(())
     }
 
     /// The exact diameter and radius of the whole graph (`inf` when it is not strongly

@@ -173,9 +173,9 @@ impl StepOn {
 /// The query and the tuning of a distributed run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DistOptions {
-    /// Bucket width, in the graph's distance encoding (an `f32` bit pattern on real-weighted
-    /// graphs); `None`: [`crate::strategy::heuristic_delta`].
-    pub delta: Option<u32>,
+    /// Bucket width in the weights' own terms ([`crate::strategy::Width`]); `None`:
+    /// [`crate::strategy::heuristic_delta`].
+    pub delta: Option<crate::strategy::Width>,
     /// Report nothing farther than this distance (same encoding), and relax nothing towards
     /// it: [`crate::strategy::Options::cutoff`]'s meaning.
     pub cutoff: Option<u64>,
@@ -1411,7 +1411,7 @@ mod tests {
         for p in [0, MAX_RANKS + 1] {
             assert!(matches!(solve(&g, 0, Ranks::Simulated(p), &o), Err(Error::InvalidArgument(_))));
         }
-        let zero = DistOptions { delta: Some(0), ..o };
+        let zero = DistOptions { delta: Some(0u32.into()), ..o };
         assert!(matches!(solve(&g, 0, Ranks::Simulated(2), &zero), Err(Error::InvalidArgument(_))));
         let neg = Graph::from_arcs(2, &[(0, 1, -1)]).unwrap();
         assert!(matches!(solve(&neg, 0, Ranks::Simulated(2), &o), Err(Error::NegativeWeight { .. })));

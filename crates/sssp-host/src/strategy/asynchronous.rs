@@ -67,9 +67,9 @@ impl Worklist {
 /// The asynchronous strategy's parameters ([`super::Strategy::Async`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Async {
-    /// Bucket width in the graph's distance units (an `f32`'s bits on real weights); `None`:
+    /// Bucket width in the weights' own terms ([`super::Width`]); `None`:
     /// the heuristic ([`super::heuristic_delta`]).
-    pub delta: Option<u32>,
+    pub delta: Option<super::Width>,
     /// Workers: warps on a GPU, threads on the CPU; 0: two warps per SM, or the pool.
     pub workers: u32,
 }

@@ -25,7 +25,7 @@
 //! meshes sit between (4x the heuristic). With 2 CPU threads nothing parallel beats one Dijkstra on a road graph. A traced run
 //! (`--trace`) wants iterations, so on the CPU it takes Near-Far instead of Dijkstra there.
 
-use super::{heuristic_delta, scaled_delta, Algo, Options};
+use super::{heuristic_delta, scaled_delta, Algo, Options, Width};
 use crate::engine::{Balance, Dedupe, Engine};
 use crate::graph::{Graph, Metric, RealDistances, Weights};
 use crate::hierarchy::Hierarchy;
@@ -137,7 +137,7 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
     let shape = format!("{} degrees: max {max}, mean {mean:.1}", if skewed { "skewed" } else { "even" });
     let with = |algo, balance, delta: Option<u32>, what: String| Choice {
         algo,
-        opts: Options { balance, dedupe: Dedupe::Stamp, delta, ..*base },
+        opts: Options { balance, dedupe: Dedupe::Stamp, delta: delta.map(|d| Width::encoded(g.metric(), d)), ..*base },
         why: format!("auto: {what} ({shape}; {})", if gpu { "GPU" } else { "CPU" }),
     };
     if matches!(g.weights(), Weights::Signed(_)) {
@@ -283,7 +283,12 @@ pub fn choose_lanes(g: &Graph, gpu: bool, base: &Options, lanes: u32) -> Choice 
     let h = heuristic_delta(g);
     Choice {
         algo: Algo::NearFar,
-        opts: Options { balance: Balance::VirtualWarp, dedupe: Dedupe::Stamp, delta: Some(h), ..*base },
+        opts: Options {
+            balance: Balance::VirtualWarp,
+            dedupe: Dedupe::Stamp,
+            delta: Some(Width::encoded(g.metric(), h)),
+            ..*base
+        },
         why: format!(
             "auto: near-far, vwarp, delta {} ({lanes} lanes: delta-stepping on the host runs one source at a time)",
             g.metric().show(h as crate::Dist)
@@ -296,6 +301,11 @@ mod tests {
     use super::*;
     use crate::generate::{generate, GenSpec};
     use crate::WeightSpec;
+
+    /// An integer graph's width as a number.
+    fn int(w: Width) -> u32 {
+        w.encode(Metric::Integer).unwrap()
+    }
 
     fn graph(spec: &str) -> Graph {
         generate(&GenSpec::parse(spec).unwrap(), 1, WeightSpec::AsGiven).unwrap()
@@ -310,44 +320,44 @@ mod tests {
             (Algo::Workfront, Balance::Partition)
         );
         assert_eq!(choose(&kron, false, &o).algo, Algo::DeltaStepping);
-        assert_eq!(choose(&kron, false, &o).opts.delta, Some((heuristic_delta(&kron) / CPU_DELTA_DIVISOR).max(1)));
+        assert_eq!(choose(&kron, false, &o).opts.delta.map(int), Some((heuristic_delta(&kron) / CPU_DELTA_DIVISOR).max(1)));
         let gpu_road = choose(&road, true, &o);
         let mesh = choose(&graph("grid3d:12x12x12"), true, &o);
-        assert_eq!((mesh.algo, mesh.opts.delta), (Algo::NearFar, Some(heuristic_delta(&graph("grid3d:12x12x12")))));
+        assert_eq!((mesh.algo, mesh.opts.delta.map(int)), (Algo::NearFar, Some(heuristic_delta(&graph("grid3d:12x12x12")))));
         assert_eq!(mesh.opts.balance, Balance::Partition);
         // Uniform random graphs (even degrees, mean 8) go with the 3D meshes.
         let uniform = graph("uniform:4096:8");
         assert!(!is_skewed(&uniform));
         let dense = choose(&uniform, true, &o);
         assert_eq!((dense.algo, dense.opts.balance), (Algo::NearFar, Balance::Partition));
-        assert_eq!(dense.opts.delta, Some(heuristic_delta(&uniform)));
+        assert_eq!(dense.opts.delta.map(int), Some(heuristic_delta(&uniform)));
         let denser = graph("uniform:4096:16");
         let half = choose(&denser, true, &o);
         assert_eq!((half.algo, half.opts.balance), (Algo::NearFar, Balance::Partition));
-        assert_eq!(half.opts.delta, Some(scaled_delta(&denser, 0.5)));
+        assert_eq!(half.opts.delta.map(int), Some(scaled_delta(&denser, 0.5)));
         assert!(half.why.contains("= 0.5 x heuristic"), "{}", half.why);
         // A 2D mesh (mean degree 4) gets wider buckets than a 3D one (mean degree 6).
         let plane = graph("grid2d:100x100");
         let mesh2d = choose(&plane, true, &o);
-        assert_eq!((mesh2d.algo, mesh2d.opts.delta), (Algo::NearFar, Some(heuristic_delta(&plane) * 4)));
+        assert_eq!((mesh2d.algo, mesh2d.opts.delta.map(int)), (Algo::NearFar, Some(heuristic_delta(&plane) * 4)));
         assert!(mesh2d.why.contains("= 4 x heuristic"), "{}", mesh2d.why);
         assert_eq!((gpu_road.algo, gpu_road.opts.balance), (Algo::Bucketing, Balance::VirtualWarp));
         // A road network within one wave of resident threads takes wider buckets than a larger one.
         assert!(road.num_arcs() <= GPU_SMALL_ROAD_ARCS);
-        assert_eq!(gpu_road.opts.delta, Some(heuristic_delta(&road) * 32));
+        assert_eq!(gpu_road.opts.delta.map(int), Some(heuristic_delta(&road) * 32));
         let big_road = graph("road:120000");
         assert!(big_road.num_arcs() > GPU_SMALL_ROAD_ARCS);
-        assert_eq!(choose(&big_road, true, &o).opts.delta, Some(heuristic_delta(&big_road) * 8));
+        assert_eq!(choose(&big_road, true, &o).opts.delta.map(int), Some(heuristic_delta(&big_road) * 8));
         assert_eq!(choose(&road, false, &o).algo, Algo::DeltaStepping);
-        assert_eq!(choose(&road, false, &o).opts.delta, Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR));
+        assert_eq!(choose(&road, false, &o).opts.delta.map(int), Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR));
         // On a pool of 8 a road network shares its buckets: a thread per 16k vertices at the
         // heuristic width; road 20k stays on one thread at a quarter of it.
         let pool8 = rayon::ThreadPoolBuilder::new().num_threads(8).build().unwrap();
         let shared = pool8.install(|| choose(&big_road, false, &o));
-        assert_eq!((shared.opts.workers, shared.opts.delta), (7, Some(heuristic_delta(&big_road))));
+        assert_eq!((shared.opts.workers, shared.opts.delta.map(int)), (7, Some(heuristic_delta(&big_road))));
         assert!(shared.why.contains("7 threads"), "{}", shared.why);
         let alone = pool8.install(|| choose(&road, false, &o));
-        assert_eq!((alone.opts.workers, alone.opts.delta), (1, Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR)));
+        assert_eq!((alone.opts.workers, alone.opts.delta.map(int)), (1, Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR)));
         // Lanes need a frontier strategy: a batch on the CPU does not run the host's algorithm.
         assert_eq!(choose_lanes(&road, false, &o, 1).algo, Algo::DeltaStepping);
         assert_eq!(choose_lanes(&road, false, &o, 4).algo, Algo::NearFar);

@@ -28,9 +28,9 @@ pub const DEFAULT_BUCKETS: u32 = 10;
 pub struct Bucketing {
     /// Balance, hub threshold, edge classes, dedupe and the loop driver.
     pub frontier: super::Frontier,
-    /// Bucket width in the graph's distance units (an `f32`'s bits on real weights); `None`:
+    /// Bucket width in the weights' own terms ([`super::Width`]); `None`:
     /// the heuristic ([`super::heuristic_delta`]).
-    pub delta: Option<u32>,
+    pub delta: Option<super::Width>,
     /// Buckets per window (`A`, `1..=30`).
     pub buckets: u32,
     /// The Workfront <-> Near-Far hybrid's switch point ([`Options::wide_at`]; 0 = never).

@@ -438,9 +438,9 @@ fn cores() -> usize {
 /// Delta-stepping's parameters ([`super::Strategy::DeltaStepping`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DeltaStepping {
-    /// Bucket width in the graph's distance units (an `f32`'s bits on real weights); `None`:
+    /// Bucket width in the weights' own terms ([`super::Width`]); `None`:
     /// the heuristic ([`super::heuristic_delta`]).
-    pub delta: Option<u32>,
+    pub delta: Option<super::Width>,
     /// Threads; 0: the pool's. Capped at the machine's available parallelism; above
     /// [`MAX_THREADS`] an error (see the module docs).
     pub threads: u32,
@@ -581,7 +581,7 @@ mod tests {
             let g = generate(&GenSpec::parse(spec).unwrap(), 3, WeightSpec::AsGiven).unwrap();
             let want = crate::reference::dijkstra(&g, 0).unwrap();
             for (room, delta) in [(1, None), (7, Some(1)), (64, Some(u32::MAX - 1)), (1 << 20, Some(1))] {
-                let o = Options { delta, ..Options::default() };
+                let o = Options { delta: delta.map(crate::strategy::Width::from), ..Options::default() };
                 let got = solve_with_room(&g, &[0], &o, room).unwrap();
                 assert_eq!(got.dist, want, "{spec}, room {room}, delta {delta:?}");
             }
@@ -625,7 +625,7 @@ mod tests {
         let far = WINDOW as u32 * 3;
         let g = Graph::from_arcs(4, &[(0, 1, far as i64), (0, 2, 1), (2, 1, 1), (1, 3, 5)]).unwrap();
         for room in [1, 64] {
-            let got = solve_with_room(&g, &[0], &Options::default().with_delta(1), room).unwrap();
+            let got = solve_with_room(&g, &[0], &Options::default().with_delta(1u32), room).unwrap();
             assert_eq!(got.dist, vec![0, 2, 1, 7]);
         }
     }

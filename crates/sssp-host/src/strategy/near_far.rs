@@ -26,9 +26,9 @@ use crate::graph::Graph;
 pub struct NearFar {
     /// Balance, hub threshold, edge classes, dedupe and the loop driver.
     pub frontier: super::Frontier,
-    /// Bucket width in the graph's distance units (an `f32`'s bits on real weights); `None`:
+    /// Bucket width in the weights' own terms ([`super::Width`]); `None`:
     /// the heuristic ([`super::heuristic_delta`]).
-    pub delta: Option<u32>,
+    pub delta: Option<super::Width>,
     /// The Workfront <-> Near-Far hybrid's switch point ([`Options::wide_at`]; 0 = never).
     pub wide_at: u32,
 }

@@ -34,8 +34,9 @@ pub struct Options {
     /// only, no edge classes (a run with this set never classifies), no `wide_at`. Same
     /// distances; the CPU engine runs its one loop.
     pub block_loop: bool,
-    /// Bucket width of Near-Far and Bucketing; `None`: [`heuristic_delta`].
-    pub delta: Option<u32>,
+    /// Bucket width of the bucketed strategies, in the weights' own terms ([`Width`]); `None`:
+    /// [`heuristic_delta`].
+    pub delta: Option<Width>,
     /// Buckets per window of Bucketing (`A`), `1..=30`.
     pub buckets: u32,
     /// Near-Far and Bucketing: the Workfront <-> Near-Far hybrid's switch point. Iterations whose
@@ -94,9 +95,10 @@ impl Options {
     pub fn with_dedupe(self, dedupe: Dedupe) -> Self {
         Options { dedupe, ..self }
     }
-    /// Set the bucket width ([`Options::delta`]) instead of the heuristic.
-    pub fn with_delta(self, delta: u32) -> Self {
-        Options { delta: Some(delta), ..self }
+    /// Set the bucket width ([`Options::delta`]) instead of the heuristic: `with_delta(400u32)`
+    /// on integer weights, `with_delta(2.5f32)` on real ones.
+    pub fn with_delta(self, delta: impl Into<Width>) -> Self {
+        Options { delta: Some(delta.into()), ..self }
     }
     /// Set Bucketing's buckets per window ([`Options::buckets`]).
     pub fn with_buckets(self, buckets: u32) -> Self {
@@ -183,20 +185,90 @@ impl Options {
         self.cutoff.map_or(sssp_kernels::NO_CUTOFF, |d| d.min(sssp_kernels::NO_CUTOFF as u64) as u32)
     }
 
-    /// The delta to use on `g`: the one asked for, or the heuristic.
+    /// The delta to use on `g`, in its distance encoding (an `f32` bit pattern on real
+    /// weights): the one asked for, checked ([`Width::encode`]), or the heuristic.
     /// (The bucket count is checked with it where it is used, by the strategy that runs.)
     pub fn delta_for(&self, g: &Graph) -> Result<u32> {
         match self.delta {
-            // Real graphs: delta is an f32 bit pattern like every real distance; it must be a
-            // finite number > 0 (bits 1 to f32::MAX's).
-            Some(d) if g.metric() == Metric::Real && !(1..=f32::MAX.to_bits()).contains(&d) => {
-                Err(Error::InvalidArgument(format!(
-                    "delta bits {d:#x} are not a finite f32 > 0 (the graph has real weights)"
-                )))
-            }
-            Some(d) => Ok(d),
+            Some(w) => w.encode(g.metric()),
             None => Ok(heuristic_delta(g)),
         }
+    }
+}
+
+/// A bucket width in the weights' own terms: what every `delta` parameter takes.
+/// `Width::from(400u32)` on integer weights, `Width::from(2.5f32)` on real ones. On real
+/// weights an integer width is that number (2 is 2.0); on integer weights a real width must be
+/// a whole number. Checked against the graph when a run starts ([`Width::encode`]), so a width
+/// can be chosen before the graph is known.
+///
+/// ```
+/// use sssp::graph::Metric;
+/// use sssp::strategy::Width;
+/// assert_eq!(Width::from(2u32).encode(Metric::Real).unwrap(), 2.0f32.to_bits());
+/// assert_eq!(Width::from(40.0f32).encode(Metric::Integer).unwrap(), 40);
+/// assert!(Width::from(2.5f32).encode(Metric::Integer).is_err());
+/// assert!(Width::from(0u32).encode(Metric::Integer).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Width(WidthKind);
+
+/// A real width keeps its bits, so that [`Width`] is `Eq` (as the strategies' parameter types
+/// are).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum WidthKind {
+    Int(u32),
+    Real(u32),
+}
+
+impl From<u32> for Width {
+    fn from(w: u32) -> Self {
+        Width(WidthKind::Int(w))
+    }
+}
+
+impl From<f32> for Width {
+    fn from(w: f32) -> Self {
+        Width(WidthKind::Real(w.to_bits()))
+    }
+}
+
+impl Width {
+    /// A width already in `metric`'s distance encoding (what [`heuristic_delta`] and
+    /// [`scaled_delta`] return).
+    pub fn encoded(metric: Metric, bits: u32) -> Self {
+        match metric {
+            Metric::Real => Width(WidthKind::Real(bits)),
+            _ => Width(WidthKind::Int(bits)),
+        }
+    }
+
+    /// The width as a number.
+    pub fn value(self) -> f64 {
+        match self.0 {
+            WidthKind::Int(w) => w as f64,
+            WidthKind::Real(b) => f32::from_bits(b) as f64,
+        }
+    }
+
+    /// The width in `metric`'s distance encoding: a whole number from 1 to 2^32 - 2 on integer
+    /// weights (2^32 - 1 is the kernels' unreached distance), the bits of a finite `f32` above
+    /// 0 on real ones. [`Error::InvalidArgument`] otherwise.
+    pub fn encode(self, metric: Metric) -> Result<u32> {
+        let v = self.value();
+        let bits = match (self.0, metric) {
+            (WidthKind::Real(b), Metric::Real) => Some(b).filter(|_| f32::from_bits(b).is_finite() && v > 0.0),
+            (WidthKind::Int(w), Metric::Real) => Some((w as f32).to_bits()).filter(|_| w > 0),
+            (WidthKind::Int(w), _) => Some(w).filter(|&w| w > 0 && w < u32::MAX),
+            (WidthKind::Real(_), _) => Some(v as u32).filter(|_| v.fract() == 0.0 && v >= 1.0 && v < u32::MAX as f64),
+        };
+        bits.ok_or_else(|| {
+            let expected = match metric {
+                Metric::Real => "a finite number above 0 (the graph has real weights)",
+                _ => "a whole number from 1 to 2^32 - 2 (the graph has integer weights)",
+            };
+            Error::InvalidArgument(format!("bucket width (delta) {v}: expected {expected}"))
+        })
     }
 }
 

@@ -20,10 +20,10 @@ use crate::engine::{Balance, Dedupe};
 ///
 /// ```
 /// use sssp::strategy::{bucketing::Bucketing, Algo, Strategy};
-/// let s = Strategy::Bucketing(Bucketing { delta: Some(400), buckets: 4, ..Bucketing::default() });
+/// let s = Strategy::Bucketing(Bucketing { delta: Some(400u32.into()), buckets: 4, ..Bucketing::default() });
 /// assert_eq!(s.algo(), Algo::Bucketing);
 /// let opts = s.options(&Default::default());
-/// assert_eq!((opts.delta, opts.buckets), (Some(400), 4));
+/// assert_eq!((opts.delta, opts.buckets), (Some(400u32.into()), 4));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Strategy {
@@ -323,11 +323,11 @@ mod tests {
             }
         }
         match (p, s) {
-            (Delta, Strategy::NearFar(x)) => x.delta = Some(7),
-            (Delta, Strategy::Bucketing(x)) => x.delta = Some(7),
-            (Delta, Strategy::Async(x)) => x.delta = Some(7),
-            (Delta, Strategy::DeltaStepping(x)) => x.delta = Some(7),
-            (Delta, Strategy::Resident(x)) => x.delta = Some(7),
+            (Delta, Strategy::NearFar(x)) => x.delta = Some(7u32.into()),
+            (Delta, Strategy::Bucketing(x)) => x.delta = Some(7u32.into()),
+            (Delta, Strategy::Async(x)) => x.delta = Some(7u32.into()),
+            (Delta, Strategy::DeltaStepping(x)) => x.delta = Some(7u32.into()),
+            (Delta, Strategy::Resident(x)) => x.delta = Some(7u32.into()),
             (PieceBits, Strategy::Resident(x)) => x.piece_bits = 5,
             (Workers, Strategy::Async(x)) => x.workers = 3,
             (Workers, Strategy::DeltaStepping(x)) => x.threads = 3,

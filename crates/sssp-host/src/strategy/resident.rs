@@ -30,9 +30,9 @@ use crate::graph::{Graph, Metric};
 /// The resident strategy's parameters ([`super::Strategy::Resident`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Resident {
-    /// Bucket width in the graph's distance units (an `f32`'s bits on real weights); `None`:
+    /// Bucket width in the weights' own terms ([`super::Width`]); `None`:
     /// [`DELTA_SCALE`] times the heuristic ([`super::heuristic_delta`]).
-    pub delta: Option<u32>,
+    pub delta: Option<super::Width>,
     /// Log2 of the vertices per piece, 4 to [`MAX_PIECE_BITS`]; 0: sized to the device.
     pub piece_bits: u32,
 }

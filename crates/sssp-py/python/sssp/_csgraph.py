@@ -64,11 +64,13 @@ def _solve(csgraph, directed, indices, return_predecessors, unweighted, limit, m
     n = g.num_vertices
     if g.has_negative_weights and not negative_ok:
         warnings.warn(_NEGATIVE_WARNING, UserWarning, stacklevel=3)
+    # The indices first, as scipy checks them: a bad index is a ValueError even where the
+    # graph also has a negative cycle.
+    idx, shape = _indices(indices, n)
     if any_cycle and g.has_negative_weights and n:
         # Johnson's reweighting runs Bellman-Ford from a virtual source joined to every vertex:
         # one run from all vertices at once, which raises for a negative cycle anywhere.
         g.nearest(np.arange(n))
-    idx, shape = _indices(indices, n)
     if math.isnan(limit):
         return _nan_limit(n, idx, shape, return_predecessors, min_only)
     if min_only:

@@ -262,12 +262,44 @@ class Graph:
         _native_call(self._native.nearest, s.ctypes.data, s.size, self._limit(limit), dist.ctypes.data, 0, 0)
         return dist
 
+    def prepare_hierarchy(self, path=None):
+        """Give the graph a contraction hierarchy (non-negative integer weights only): read
+        from the file ``path`` when it exists (else built and written there), or built in
+        memory. ``path`` and ``distance_matrix`` then run on it. Returns whether it was read."""
+        return self._native.prepare_hierarchy(None if path is None else str(path))
+
+    @property
+    def has_hierarchy(self):
+        """Whether ``prepare_hierarchy`` gave the graph a contraction hierarchy."""
+        return self._native.has_hierarchy
+
+    def distance_matrix(self, sources, targets):
+        """Distances from each of ``sources`` (rows) to each of ``targets`` (columns) as a
+        float64 array of shape ``(len(sources), len(targets))``, ``inf`` where there is no
+        path; repeated ids are kept. With a hierarchy: the many-to-many buckets on the CPU,
+        RPHAST on a GPU; without, one solve per source."""
+        s, _ = self._sources(sources)
+        t, _ = self._sources(targets)
+        out = np.empty((s.size, t.size), dtype=np.float64)
+        if self.weight_kind == "u32":
+            self._native.table(s.ctypes.data, s.size, t.ctypes.data, t.size, out.ctypes.data)
+        else:
+            for lo in range(0, s.size, 64):
+                out[lo : lo + 64] = self.distances(s[lo : lo + 64])[:, t]
+        return out
+
     def path(self, source, target):
         """``(length, [source, ..., target])`` of a shortest path, or None when ``target`` is
-        not reached."""
+        not reached. On the hierarchy's bidirectional search when the graph holds one
+        (``prepare_hierarchy``)."""
         t = int(target)
         if not 0 <= t < self.num_vertices:
             raise ValueError(f"target {t} is not a vertex (N = {self.num_vertices})")
+        if self.has_hierarchy:
+            s = int(source)
+            if not 0 <= s < self.num_vertices:
+                raise ValueError(f"source {s} is not a vertex (N = {self.num_vertices})")
+            return self._native.route(s, t)
         dist, pred = self.shortest_paths(int(source))
         if not np.isfinite(dist[t]):
             return None
