@@ -41,9 +41,11 @@
 //! machine's available parallelism (`std::thread::available_parallelism`: its cores, within
 //! the process's affinity and cgroup quota): more threads only take turns at the barriers (3000
 //! on 2 cores: 23 s on a 1000-vertex path), and tens of thousands exhaust the process's
-//! threads. [`Stats::host_threads`] says how many ran. A count above [`MAX_THREADS`] is
-//! refused ([`crate::Error::InvalidArgument`]) rather than capped: no machine runs that many
-//! here, so it is a mistake. A thread the system will not start is an error too, not an abort.
+//! threads. [`Stats::host_threads`] says how many ran. They come from the process's crew
+//! (`strategy::crew`, kept between solves), or are started for the run when the crew is
+//! busy. A count above [`MAX_THREADS`] is refused ([`crate::Error::InvalidArgument`]) rather
+//! than capped: no machine runs that many here, so it is a mistake. A thread the system will
+//! not start is an error too, not an abort.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 use std::time::Instant;
@@ -67,40 +69,66 @@ const LOCAL_BIN: usize = 1000;
 /// bin per bucket up to the largest distance).
 const WINDOW: usize = 1 << 14;
 
+/// Spins at a barrier before sleeping until the last thread arrives: about a hundred
+/// microseconds. A peer that is not running (the cores are shared with other work) needs the
+/// core more than a spinning thread: on 2 cores shared with 3 compilers, NY took 350-570 ms on
+/// two threads when the waiting thread yielded instead, against 75-120 on one thread.
+const BARRIER_SPINS: u32 = 1 << 12;
+
 /// No bucket (the end of the run).
 const NONE: u32 = u32::MAX;
 
-/// A barrier that spins (then yields): `std::sync::Barrier` parks its threads in the kernel,
-/// and a bucket's two barriers then cost 150 us on this machine's 2 cores (NY with delta
-/// 1000: 1,038 buckets, 161 ms); spinning costs about a microsecond. Yielding after a while
-/// keeps an oversubscribed machine (tests running side by side) moving.
+/// A barrier that spins, then sleeps: `std::sync::Barrier` parks its threads in the kernel
+/// at once, and a bucket's two barriers then cost 150 us on this machine's 2 cores (NY with
+/// delta 1000: 1,038 buckets, 161 ms); spinning costs about a microsecond. Sleeping after
+/// [`BARRIER_SPINS`] keeps an oversubscribed machine (tests or builds side by side) moving.
 struct SpinBarrier {
     threads: usize,
     arrived: AtomicUsize,
     generation: AtomicUsize,
+    /// Threads asleep on `wake` (the last to arrive takes the lock only when there are some).
+    sleepers: AtomicUsize,
+    lock: std::sync::Mutex<()>,
+    wake: std::sync::Condvar,
 }
 
 impl SpinBarrier {
     fn new(threads: usize) -> Self {
-        SpinBarrier { threads, arrived: AtomicUsize::new(0), generation: AtomicUsize::new(0) }
+        SpinBarrier {
+            threads,
+            arrived: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+            sleepers: AtomicUsize::new(0),
+            lock: std::sync::Mutex::new(()),
+            wake: std::sync::Condvar::new(),
+        }
     }
 
     fn wait(&self) {
         let gen = self.generation.load(Acquire);
         if self.arrived.fetch_add(1, AcqRel) + 1 == self.threads {
             self.arrived.store(0, Relaxed);
-            self.generation.store(gen.wrapping_add(1), Release);
+            // Sequentially consistent with the sleepers' count: either this thread sees a
+            // sleeper and wakes it, or the sleeper sees the new generation and does not sleep.
+            self.generation.store(gen.wrapping_add(1), SeqCst);
+            if self.sleepers.load(SeqCst) > 0 {
+                let _held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+                self.wake.notify_all();
+            }
             return;
         }
-        let mut spins = 0u32;
-        while self.generation.load(Acquire) == gen {
-            spins += 1;
-            if spins < 1 << 12 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
+        for _ in 0..BARRIER_SPINS {
+            if self.generation.load(Acquire) != gen {
+                return;
             }
+            std::hint::spin_loop();
         }
+        let mut held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.sleepers.fetch_add(1, SeqCst);
+        while self.generation.load(SeqCst) == gen {
+            held = self.wake.wait(held).unwrap_or_else(|e| e.into_inner());
+        }
+        self.sleepers.fetch_sub(1, SeqCst);
     }
 }
 
@@ -574,9 +602,11 @@ fn threads_for(asked: u32) -> Result<usize> {
     })
 }
 
-/// The threads this machine runs at once.
+/// The threads this machine runs at once, asked once (the answer reads the process's cgroup
+/// files: tens of microseconds, per solve before).
 fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Delta-stepping's parameters ([`super::Strategy::DeltaStepping`]).
@@ -671,9 +701,21 @@ fn solve_with_room(g: &Graph, seeds: &[u32], opts: &Options, room: usize) -> Res
 /// Run `shared` with `step` on `threads` threads: one runs alone on the caller's thread with
 /// plain stores; several share the distances ([`run_threads`]).
 fn run_with<S: Step>(shared: &Shared, step: S, threads: usize) -> Result<u32> {
-    match threads {
-        1 => Ok(shared.run::<S, Alone>(step, 0)),
-        _ => run_threads(threads, |me| shared.run::<S, Together>(step, me)),
+    if threads == 1 {
+        return Ok(shared.run::<S, Alone>(step, 0));
+    }
+    // The process's crew when it is free (thread 0's buckets kept from its job), else
+    // threads of the run's own.
+    let buckets = AtomicU32::new(0);
+    let job = |me: usize| {
+        let b = shared.run::<S, Together>(step, me);
+        if me == 0 {
+            buckets.store(b, Relaxed);
+        }
+    };
+    match super::crew::run(threads, &job) {
+        Some(done) => done.map(|()| buckets.into_inner()),
+        None => run_threads(threads, |me| shared.run::<S, Together>(step, me)),
     }
 }
 
@@ -786,7 +828,8 @@ mod tests {
                 for cutoff in [None, Some(want[want.len() / 2] as u64)] {
                     let o = Options { workers, cutoff, ..Options::default() };
                     let got = delta_stepping(g, 0, &o).unwrap();
-                    let clip = |d: &crate::Dist| if cutoff.is_some_and(|c| *d as u64 > c) { crate::UNREACHED } else { *d };
+                    let clip =
+                        |d: &crate::Dist| if cutoff.is_some_and(|c| *d as u64 > c) { crate::UNREACHED } else { *d };
                     assert_eq!(got.dist, want.iter().map(clip).collect::<Vec<_>>(), "{workers} threads, {cutoff:?}");
                 }
             }
