@@ -251,8 +251,10 @@ fn all_configs(metric: Metric) -> Vec<(Algo, Options)> {
             v.push((Algo::DeltaStepping, Options { delta, ..Options::default() }));
         }
         // More threads than the test machine's cores: several threads per bucket, each with
-        // its own bins and its fused rounds, whatever the pool.
+        // its own bins and its fused rounds, whatever the pool; and one thread alone, whose
+        // loop writes distances with plain stores.
         v.push((Algo::DeltaStepping, Options { delta: odd, workers: 5, ..Options::default() }));
+        v.push((Algo::DeltaStepping, Options { delta: odd, workers: 1, ..Options::default() }));
     }
     // Asynchronous delta-stepping (non-negative weights): the full grid (the CPU's pool at
     // once), one worker (every item by one thread, in bucket order), and the bucket widths that

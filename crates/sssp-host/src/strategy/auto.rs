@@ -12,8 +12,8 @@
 //! | GPU | even degrees, mean 5 to 12 (3D meshes, sparse uniform random graphs) | Near-Far, partition balance, heuristic delta | H200: grid3d 256^3 15.8 ms (virtual warps 17.5); `gen:uniform:4194304:8` 2.6 (virtual warps 7.3 in the plain loop, 3.9 in the wide one) |
 //! | GPU | even degrees, mean >= 12 (dense uniform random graphs) | Near-Far, partition balance, delta = heuristic / 2 | H200: `gen:uniform:16777216:16` 20.5 ms (heuristic 22.4; virtual warps 87.5 in the plain loop, 30.6 in the wide one); `gen:uniform:67108864:16` 91.9 (100.1) |
 //! | CPU | fewer than [`CPU_SERIAL_ARCS`] arcs | serial Dijkstra | a 15-vertex path 0.023 ms (delta-stepping 0.076); road 2k 0.110 (0.138) |
-//! | CPU | even degrees, mean < 3.5 (roads) | delta-stepping ([`super::delta_stepping`]): below a pool of 4 threads one thread, delta = heuristic / 4; else a thread per 16k vertices (at most 16), delta = heuristic | NY on 2 cores: 16-18 ms (serial Dijkstra 26, Bucketing 95); 16-core host: NY 6.6 ms, road 1M 14.9 (GAP: 5.9, 19.2) |
-//! | CPU | every other graph | delta-stepping, delta = heuristic / 64 | kron 20 on 2 cores: 285 ms (Dijkstra 1562, the old Near-Far pick slower than Dijkstra); uniform 1M x 8: 230 vs 1455 |
+//! | CPU | even degrees, mean < 3.5 (roads) | delta-stepping ([`super::delta_stepping`]): a thread per 16k vertices (at most 16); delta = heuristic / 4 on one thread, the heuristic on 2-15, 2 x heuristic on 16 | 16-core host, 2026-11-29: NY on 2 cores 11.5-12.2 ms (one thread 15.0; GAP 11.6), on 16 5.5 (GAP 4.4); road 1M on 2 cores 42-47 (GAP 39.4), on 16 12.0 (GAP 8.6) |
+//! | CPU | every other graph | delta-stepping, a thread per 8k vertices; delta = heuristic / 64 at mean out-degree 8 or more, heuristic / 32 below | 16-core host, 2026-11-29, 16 threads: kron 20 39 ms (GAP 44), `gen:uniform:4194304:8` 92-98 (GAP 103), web-NotreDame 5.3-5.8 (GAP 4.4) |
 //! | any | a negative weight | serial Bellman-Ford (the only algorithm that accepts one) | |
 //! | any | one source, no cutoff or target, the engine already holds a contraction hierarchy of the graph whose core is at most 1/[`PHAST_CORE_SHARE`] of the vertices (built, or read with `--hierarchy`) | PHAST ([`phast_fits`]) | H100: NY 1.76 ms (auto's frontier pick 8.07), road 4M 3.13 (25.6), grid2d 1M 2.67 (16.1); CPU engine on 2 cores: NY 4-6.5 ms (Dijkstra 23-42). kron 16's core is 42% of its vertices: 30.4 ms against 0.69 |
 //!
@@ -22,8 +22,8 @@
 //! load-balanced partitioning keeps it from serialising a warp. On road networks the GPU's time
 //! is iterations (docs/gpu.md), so a wider bucket than Davidson's work-minimising heuristic pays;
 //! on 3D meshes the heuristic's work saving wins (grid3d: 3x slower at 8x the delta), and 2D
-//! meshes sit between (4x the heuristic). With 2 CPU threads nothing parallel beats one Dijkstra on a road graph. A traced run
-//! (`--trace`) wants iterations, so on the CPU it takes Near-Far instead of Dijkstra there.
+//! meshes sit between (4x the heuristic). A traced run (`--trace`) wants iterations, so on the CPU
+//! it takes Near-Far instead of delta-stepping or Dijkstra.
 
 use super::{heuristic_delta, scaled_delta, Algo, Options, Width};
 use crate::engine::{Balance, Dedupe, Engine};
@@ -195,32 +195,43 @@ pub fn choose(g: &Graph, gpu: bool, base: &Options) -> Choice {
             why: format!("auto: dijkstra (fewer than {CPU_SERIAL_ARCS} arcs; {shape}; CPU)"),
         },
         (false, skewed) => {
-            // Narrower buckets than the GPU's heuristic: a CPU thread pays little per bucket (a
-            // barrier, about a microsecond) and a lot per repeated expansion.
             let road = !skewed && mean < ROAD_MEAN_DEGREE;
             let (pool, threads) = cpu_threads(n, road);
-            let divisor = match road {
-                true if threads > 1 => CPU_ROAD_SHARED_DELTA_DIVISOR,
-                true => CPU_ROAD_DELTA_DIVISOR,
-                false => CPU_DELTA_DIVISOR,
-            };
-            let d = match g.metric() {
-                Metric::Integer | Metric::Signed => (h / divisor).max(1),
-                Metric::Real => (f32::from_bits(h) / divisor as f32).max(f32::MIN_POSITIVE).to_bits(),
-            };
-            let shown = g.metric().show(d as crate::Dist);
+            let (d, shown) = cpu_delta(g, road, mean, threads);
             let mut c = with(
                 Algo::DeltaStepping,
                 Balance::Thread,
                 Some(d),
-                format!(
-                    "delta-stepping, {threads} thread{}, delta {shown} = heuristic / {divisor}",
-                    if threads == 1 { "" } else { "s" }
-                ),
+                format!("delta-stepping, {threads} thread{}, {shown}", if threads == 1 { "" } else { "s" }),
             );
             c.opts.workers = if threads < pool { threads as u32 } else { base.workers };
             c
         }
+    }
+}
+
+/// Delta-stepping's bucket width on the CPU for `g` (a road network or not, of mean out-degree
+/// `mean`) on `threads` threads, and how it reads: the heuristic scaled by the rule of the
+/// constants below (docs/performance.md, "The CPU backend against GAP", has the sweeps). A
+/// CPU thread pays little per bucket (a barrier, a microsecond or two) and a lot per repeated
+/// expansion, so outside road networks the buckets are far narrower than the GPU's.
+fn cpu_delta(g: &Graph, road: bool, mean: f64, threads: usize) -> (u32, String) {
+    let h = heuristic_delta(g);
+    let divided = |by: u32| match g.metric() {
+        Metric::Integer | Metric::Signed => (h / by).max(1),
+        Metric::Real => (f32::from_bits(h) / by as f32).max(f32::MIN_POSITIVE).to_bits(),
+    };
+    let show = |d: u32| g.metric().show(d as crate::Dist);
+    let by = |k: u32| (divided(k), format!("delta {} = heuristic / {k}", show(divided(k))));
+    match road {
+        true if threads == 1 => by(CPU_ROAD_DELTA_DIVISOR),
+        true if threads >= CPU_ROAD_WIDE_THREADS => {
+            let d = scaled_delta(g, CPU_ROAD_WIDE_FACTOR as f64);
+            (d, format!("delta {} = {CPU_ROAD_WIDE_FACTOR} x heuristic", show(d)))
+        }
+        true => (h, format!("delta {} = heuristic", show(h))),
+        false if mean >= CPU_DENSE_MEAN_DEGREE => by(CPU_DELTA_DIVISOR),
+        false => by(CPU_SPARSE_DELTA_DIVISOR),
     }
 }
 
@@ -234,9 +245,6 @@ fn cpu_threads(n: usize, road: bool) -> (usize, usize) {
     let per = if road { CPU_ROAD_VERTICES_PER_THREAD } else { CPU_VERTICES_PER_THREAD };
     let by_size = (n / per).max(1);
     let threads = match road {
-        // Roads on a small machine: one thread (2 cores: NY 17.4 ms on one, 20-27 on
-        // two; road 1M 76 against 85): a second shares the cores with everything else.
-        true if pool < CPU_ROAD_MIN_POOL => 1,
         true => pool.min(by_size).min(CPU_ROAD_THREADS),
         false => pool.min(by_size),
     };
@@ -250,27 +258,40 @@ fn cpu_threads(n: usize, road: bool) -> (usize, usize) {
 /// on 4, 19.8 on 8, 14.9 on 16.
 pub const CPU_ROAD_THREADS: usize = 16;
 
-/// The pool below which `auto` runs delta-stepping on one thread on a road network (measured
-/// on 2 cores against the GPU machine's 16: roads gain from 4-8 threads there, lose from 2 here).
-pub const CPU_ROAD_MIN_POOL: usize = 4;
-
 /// Vertices per delta-stepping thread `auto` asks for on a road network: small ones stay on one
 /// thread (road 20k on 2 cores: one 0.8 ms, two 2.4), NY (264k vertices) takes 16 (see
-/// [`CPU_ROAD_THREADS`]).
+/// [`CPU_ROAD_THREADS`]). Every pool of 2 or more shares a large road network's buckets: on two
+/// cores of the 16-core host (2026-11-29, `docs/results/h200-host-2026-11-29-cpu/`) NY took
+/// 11.5-12.2 ms on two threads against 15.0 on one, road 1M 42-47 against 57-60.
 pub const CPU_ROAD_VERTICES_PER_THREAD: usize = 1 << 14;
 /// ... and on every other graph (kron 16, 65k vertices: 11.6 ms on two threads).
 pub const CPU_VERTICES_PER_THREAD: usize = 1 << 13;
 
-/// The CPU's bucket width for road networks on one thread: the heuristic over this (NY on 2
-/// cores: best at 4000 of the heuristic's 14907, 2026-11-25).
+/// The CPU's bucket width for road networks on one thread: the heuristic over this (one
+/// thread on the 16-core host, 2026-11-29: NY 15.1 ms at 1/8 and 1/4, 16.6 at 1/2, 19.6 at 1x).
 pub const CPU_ROAD_DELTA_DIVISOR: u32 = 4;
-/// ... and on several threads, which share each bucket: the heuristic itself (16-core host, 16
-/// threads: NY 6.6 ms at 1x against 10.9 at 1/4 and 7.0 at 2x; road 1M 14.9 against 21.4 and
-/// 13.8; on 8 threads NY 7.6 against 10.0).
-pub const CPU_ROAD_SHARED_DELTA_DIVISOR: u32 = 1;
-/// ... and for every other graph (kron 20: best at 2 of 128; `gen:uniform:1000000:8`: 4-16 of
+/// Threads from which a road network's buckets are [`CPU_ROAD_WIDE_FACTOR`] times the
+/// heuristic; fewer threads (but more than one) take the heuristic itself. Measured on the
+/// 16-core host, 2026-11-29 (`RAYON_NUM_THREADS=T sssp bench G --device cpu --algos
+/// delta-stepping --deltas 0.125x,...,8x`, 3 sources twice, medians): 16 threads: NY 5.53 ms at
+/// 1x, 5.55 at 2x, 6.12 at 4x; road 1M 13.2 at 1x, 12.0 at 2x, 11.0 at 4x, 11.8 at 8x. Two
+/// threads (two cores): NY 12.2 at 1x, 14.0 at 2x (11.5 at 1/4); road 1M 46.9 at 1x, 42.3 at 2x.
+pub const CPU_ROAD_WIDE_THREADS: usize = 16;
+/// ... the factor.
+pub const CPU_ROAD_WIDE_FACTOR: u32 = 2;
+/// Mean out-degree from which a non-road graph takes [`CPU_DELTA_DIVISOR`], below it
+/// [`CPU_SPARSE_DELTA_DIVISOR`]: the best widths on the 16-core host (2026-11-29, 16 threads
+/// and 2) were 1-2 on kron 20 (mean 32, heuristic / 64 = 2) and 4-8 on `gen:uniform:4194304:8`
+/// (heuristic / 64 = 8), but 32-64 on web-NotreDame (mean 4.6, heuristic / 64 = 13: 7.4 ms
+/// against 5.3-5.8 at 32-64 on 16 threads) and 32 on ca-CondMat (mean 1.7, heuristic / 64 =
+/// 37, heuristic / 32 = 74: 2.0 and 2.1 ms on 16 threads, 2.5 and 2.8 on two).
+pub const CPU_DENSE_MEAN_DEGREE: f64 = 8.0;
+/// The CPU's bucket width for non-road graphs of mean out-degree [`CPU_DENSE_MEAN_DEGREE`] or
+/// more: the heuristic over this (kron 20: best at 1-2 of 128; `gen:uniform:4194304:8`: 4-8 of
 /// 512).
 pub const CPU_DELTA_DIVISOR: u32 = 64;
+/// ... and below that mean degree (social and web graphs): the heuristic over this.
+pub const CPU_SPARSE_DELTA_DIVISOR: u32 = 32;
 
 /// [`choose`] for an engine of `lanes` lanes. Batches run on the frontier strategies only, so
 /// where [`choose`] picks a host algorithm (the CPU's delta-stepping) a batch runs Near-Far with
@@ -321,6 +342,12 @@ mod tests {
         );
         assert_eq!(choose(&kron, false, &o).algo, Algo::DeltaStepping);
         assert_eq!(choose(&kron, false, &o).opts.delta.map(int), Some((heuristic_delta(&kron) / CPU_DELTA_DIVISOR).max(1)));
+        // Sparse non-road graphs (mean out-degree below 8) take wider buckets than dense ones.
+        let sparse = graph("uniform:40000:4");
+        assert_eq!(
+            choose(&sparse, false, &o).opts.delta.map(int),
+            Some((heuristic_delta(&sparse) / CPU_SPARSE_DELTA_DIVISOR).max(1))
+        );
         let gpu_road = choose(&road, true, &o);
         let mesh = choose(&graph("grid3d:12x12x12"), true, &o);
         assert_eq!((mesh.algo, mesh.opts.delta.map(int)), (Algo::NearFar, Some(heuristic_delta(&graph("grid3d:12x12x12")))));
@@ -349,14 +376,23 @@ mod tests {
         assert!(big_road.num_arcs() > GPU_SMALL_ROAD_ARCS);
         assert_eq!(choose(&big_road, true, &o).opts.delta.map(int), Some(heuristic_delta(&big_road) * 8));
         assert_eq!(choose(&road, false, &o).algo, Algo::DeltaStepping);
-        assert_eq!(choose(&road, false, &o).opts.delta.map(int), Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR));
-        // On a pool of 8 a road network shares its buckets: a thread per 16k vertices at the
-        // heuristic width; road 20k stays on one thread at a quarter of it.
-        let pool8 = rayon::ThreadPoolBuilder::new().num_threads(8).build().unwrap();
-        let shared = pool8.install(|| choose(&big_road, false, &o));
+        // Road networks: a thread per 16k vertices at the heuristic width, twice it on 16
+        // threads, a quarter of it on one thread (road 20k stays on one).
+        let in_pool = |t: usize, g: &Graph| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(t).build().unwrap();
+            pool.install(|| choose(g, false, &o))
+        };
+        let two = in_pool(2, &big_road);
+        assert_eq!((two.opts.workers, two.opts.delta.map(int)), (o.workers, Some(heuristic_delta(&big_road))));
+        assert!(two.why.contains("2 threads") && two.why.contains("= heuristic ("), "{}", two.why);
+        let shared = in_pool(8, &big_road);
         assert_eq!((shared.opts.workers, shared.opts.delta.map(int)), (7, Some(heuristic_delta(&big_road))));
         assert!(shared.why.contains("7 threads"), "{}", shared.why);
-        let alone = pool8.install(|| choose(&road, false, &o));
+        let huge = graph("road:300000");
+        let wide = in_pool(16, &huge);
+        assert_eq!((wide.opts.workers, wide.opts.delta.map(int)), (o.workers, Some(scaled_delta(&huge, 2.0))));
+        assert!(wide.why.contains("16 threads") && wide.why.contains("= 2 x heuristic"), "{}", wide.why);
+        let alone = in_pool(8, &road);
         assert_eq!((alone.opts.workers, alone.opts.delta.map(int)), (1, Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR)));
         // Lanes need a frontier strategy: a batch on the CPU does not run the host's algorithm.
         assert_eq!(choose_lanes(&road, false, &o, 1).algo, Algo::DeltaStepping);

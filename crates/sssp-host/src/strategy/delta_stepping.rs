@@ -24,22 +24,28 @@
 //! the current bucket starts past the target's distance). A host algorithm over the graph: no
 //! engine, any device setting; threads: rayon's pool size (`RAYON_NUM_THREADS`).
 //!
-//! Measured choices (docs/performance.md, "CPU backend against GAP"; callgrind on NY, one
-//! thread, delta 3726): the integer loop tests a vertex's bucket by multiplication and each arc
-//! against one bound, and holds the graph's slices once (the per-arc and per-vertex work: 69.5 M
-//! instructions for the solve before, 50.4 M after; GAP's loop 27.7 M); a thread's bins are a
-//! power-of-two ring whose emptied bins keep their capacity (a taken bin was a lost allocation:
-//! 5.9 M instructions of reallocation per solve), and the shared frontiers come from zeroed pages
-//! that a run touches only as far as its buckets fill them.
+//! Measured choices (docs/performance.md, "The CPU backend against GAP"; callgrind on NY from
+//! source 22835, one thread, delta 3726, 870,679 arcs, the solve's instructions): the loop is
+//! monomorphised per kind of sum ([`Step`]: a plain 32-bit add where no candidate can reach
+//! [`INF`], a bounded one for a cutoff or huge weights, `f32`) and per sharing ([`Lower`]: one
+//! thread stores, several compare-and-swap); a bucket is a multiplication, not a division
+//! ([`Divider`]); the graph's slices are copied into the thread's registers ([`View`]) and
+//! indexed without bounds checks (the graph's invariants); the counters threads write sit on
+//! cache lines of their own. 50.4 M instructions before, 28.7 M after; GAP's loop 28.2 M. A
+//! thread's bins are a power-of-two ring whose emptied bins keep their capacity (a taken bin
+//! was a lost allocation: 5.9 M instructions of reallocation per solve), and the shared
+//! frontiers come from zeroed pages that a run touches only as far as its buckets fill them.
 //!
 //! **Thread counts.** Every thread must run at once (they meet at a spinning barrier per
 //! bucket), so a count asked for ([`DeltaStepping::threads`], `--workers`) is capped at the
 //! machine's available parallelism (`std::thread::available_parallelism`: its cores, within
 //! the process's affinity and cgroup quota): more threads only take turns at the barriers (3000
 //! on 2 cores: 23 s on a 1000-vertex path), and tens of thousands exhaust the process's
-//! threads. [`Stats::host_threads`] says how many ran. A count above [`MAX_THREADS`] is
-//! refused ([`crate::Error::InvalidArgument`]) rather than capped: no machine runs that many
-//! here, so it is a mistake. A thread the system will not start is an error too, not an abort.
+//! threads. [`Stats::host_threads`] says how many ran. They come from the process's crew
+//! (`strategy::crew`, kept between solves), or are started for the run when the crew is
+//! busy. A count above [`MAX_THREADS`] is refused ([`crate::Error::InvalidArgument`]) rather
+//! than capped: no machine runs that many here, so it is a mistake. A thread the system will
+//! not start is an error too, not an abort.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering::*};
 use std::time::Instant;
@@ -63,40 +69,66 @@ const LOCAL_BIN: usize = 1000;
 /// bin per bucket up to the largest distance).
 const WINDOW: usize = 1 << 14;
 
+/// Spins at a barrier before sleeping until the last thread arrives: about a hundred
+/// microseconds. A peer that is not running (the cores are shared with other work) needs the
+/// core more than a spinning thread: on 2 cores shared with 3 compilers, NY took 350-570 ms on
+/// two threads when the waiting thread yielded instead, against 75-120 on one thread.
+const BARRIER_SPINS: u32 = 1 << 12;
+
 /// No bucket (the end of the run).
 const NONE: u32 = u32::MAX;
 
-/// A barrier that spins (then yields): `std::sync::Barrier` parks its threads in the kernel,
-/// and a bucket's two barriers then cost 150 us on this machine's 2 cores (NY with delta
-/// 1000: 1,038 buckets, 161 ms); spinning costs about a microsecond. Yielding after a while
-/// keeps an oversubscribed machine (tests running side by side) moving.
+/// A barrier that spins, then sleeps: `std::sync::Barrier` parks its threads in the kernel
+/// at once, and a bucket's two barriers then cost 150 us on this machine's 2 cores (NY with
+/// delta 1000: 1,038 buckets, 161 ms); spinning costs about a microsecond. Sleeping after
+/// [`BARRIER_SPINS`] keeps an oversubscribed machine (tests or builds side by side) moving.
 struct SpinBarrier {
     threads: usize,
     arrived: AtomicUsize,
     generation: AtomicUsize,
+    /// Threads asleep on `wake` (the last to arrive takes the lock only when there are some).
+    sleepers: AtomicUsize,
+    lock: std::sync::Mutex<()>,
+    wake: std::sync::Condvar,
 }
 
 impl SpinBarrier {
     fn new(threads: usize) -> Self {
-        SpinBarrier { threads, arrived: AtomicUsize::new(0), generation: AtomicUsize::new(0) }
+        SpinBarrier {
+            threads,
+            arrived: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+            sleepers: AtomicUsize::new(0),
+            lock: std::sync::Mutex::new(()),
+            wake: std::sync::Condvar::new(),
+        }
     }
 
     fn wait(&self) {
         let gen = self.generation.load(Acquire);
         if self.arrived.fetch_add(1, AcqRel) + 1 == self.threads {
             self.arrived.store(0, Relaxed);
-            self.generation.store(gen.wrapping_add(1), Release);
+            // Sequentially consistent with the sleepers' count: either this thread sees a
+            // sleeper and wakes it, or the sleeper sees the new generation and does not sleep.
+            self.generation.store(gen.wrapping_add(1), SeqCst);
+            if self.sleepers.load(SeqCst) > 0 {
+                let _held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+                self.wake.notify_all();
+            }
             return;
         }
-        let mut spins = 0u32;
-        while self.generation.load(Acquire) == gen {
-            spins += 1;
-            if spins < 1 << 12 {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
+        for _ in 0..BARRIER_SPINS {
+            if self.generation.load(Acquire) != gen {
+                return;
             }
+            std::hint::spin_loop();
         }
+        let mut held = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.sleepers.fetch_add(1, SeqCst);
+        while self.generation.load(SeqCst) == gen {
+            held = self.wake.wait(held).unwrap_or_else(|e| e.into_inner());
+        }
+        self.sleepers.fetch_sub(1, SeqCst);
     }
 }
 
@@ -121,20 +153,33 @@ impl Bins {
         &mut self.ring[bucket as usize & mask]
     }
 
-    #[inline]
+    /// Bin `v` in `bucket` (at or after `base`: a lowered head's bucket is never below the
+    /// current one). The common case, a bucket inside the ring, is a mask and a push.
+    #[inline(always)]
     fn push(&mut self, bucket: u32, v: u32) {
-        let i = bucket.saturating_sub(self.base) as usize;
+        let i = bucket.wrapping_sub(self.base) as usize;
         if i >= self.ring.len() {
-            if i >= WINDOW {
-                self.far.push(v);
-                return;
-            }
-            self.grow(i + 1);
+            return self.push_outside(bucket, v);
         }
         self.span = self.span.max(i + 1);
         self.near += 1;
-        let b = self.base + i as u32;
-        self.slot(b).push(v);
+        let mask = self.ring.len() - 1;
+        self.ring[bucket as usize & mask].push(v);
+    }
+
+    /// [`Self::push`] beyond the ring: the ring grows up to [`WINDOW`], the far list beyond.
+    #[cold]
+    #[inline(never)]
+    fn push_outside(&mut self, bucket: u32, v: u32) {
+        let i = bucket.saturating_sub(self.base) as usize;
+        if i >= WINDOW {
+            self.far.push(v);
+            return;
+        }
+        if i >= self.ring.len() {
+            self.grow(i + 1);
+        }
+        self.push(self.base + i as u32, v);
     }
 
     /// A ring of at least `need` slots, each live bin moved to its bucket's new slot.
@@ -205,114 +250,239 @@ impl Bins {
     }
 }
 
-/// The state the threads share.
-struct Shared<'a> {
-    offsets: &'a [u64],
-    targets: &'a [u32],
-    weights: &'a [u32],
-    metric: Metric,
-    dist: Vec<AtomicU32>,
-    delta: u32,
+/// How a run forms candidates and buckets, chosen once per solve so that the loop of the run
+/// carries only what the graph and the query need (one monomorphised loop per kind): the
+/// integer loop without a cutoff on a graph whose longest simple path cannot reach [`INF`]
+/// adds and compares, nothing else, as GAP's 32-bit loop does.
+trait Step: Copy + Send + Sync {
+    /// The candidate through an arc of weight `w` from a vertex at `du`.
+    fn through(self, du: u32, w: u32) -> Through;
+    /// The bucket of a distance below [`INF`].
+    fn bucket(self, d: u32) -> u32;
+    /// Whether `du` lies below bucket `cur` (so an earlier bucket expanded its vertex).
+    fn before(self, du: u32, cur: u32) -> bool;
+}
+
+/// Integer weights without a cutoff where no candidate can reach [`INF`] (see [`plain_fits`]):
+/// a plain 32-bit sum.
+#[derive(Clone, Copy)]
+struct Plain(Divider);
+
+/// Integer weights with a bound on the candidates: the cutoff, or (without one) the largest
+/// finite distance, past which a sum is an overflow.
+#[derive(Clone, Copy)]
+struct Bounded {
+    div: Divider,
+    bound: u32,
+    cutoff: bool,
+}
+
+/// Real (`f32`) weights, through the kernels' rounding rule.
+#[derive(Clone, Copy)]
+struct Real {
+    delta: f32,
     cutoff: u32,
+}
+
+impl Step for Plain {
+    #[inline(always)]
+    fn through(self, du: u32, w: u32) -> Through {
+        Through::Candidate(du.wrapping_add(w))
+    }
+    #[inline(always)]
+    fn bucket(self, d: u32) -> u32 {
+        self.0.div(d)
+    }
+    #[inline(always)]
+    fn before(self, du: u32, cur: u32) -> bool {
+        (du as u64) < cur as u64 * self.0.d as u64
+    }
+}
+
+impl Step for Bounded {
+    #[inline(always)]
+    fn through(self, du: u32, w: u32) -> Through {
+        let c = du as u64 + w as u64;
+        match c <= self.bound as u64 {
+            true => Through::Candidate(c as u32),
+            false if self.cutoff => Through::Beyond,
+            false => Through::Overflow,
+        }
+    }
+    #[inline(always)]
+    fn bucket(self, d: u32) -> u32 {
+        self.div.div(d)
+    }
+    #[inline(always)]
+    fn before(self, du: u32, cur: u32) -> bool {
+        (du as u64) < cur as u64 * self.div.d as u64
+    }
+}
+
+impl Step for Real {
+    #[inline(always)]
+    fn through(self, du: u32, w: u32) -> Through {
+        through(Metric::Real, du, w, self.cutoff)
+    }
+    #[inline(always)]
+    fn bucket(self, d: u32) -> u32 {
+        ((f32::from_bits(d) / self.delta) as u32).min(NONE - 1)
+    }
+    #[inline(always)]
+    fn before(self, du: u32, cur: u32) -> bool {
+        self.bucket(du) < cur
+    }
+}
+
+/// Division of a `u32` by a fixed `d >= 1` as a multiplication: Lemire, Kaser and Kurz ("Faster
+/// remainder by direct computation", 2019, theorem 1) show that `n / d == (n * c) >> 64` for
+/// every 32-bit `n` with `c = ceil(2^64 / d)`, which fits 64 bits for every `d > 1`; `d == 1`
+/// keeps `c = 0` and returns `n`. A division costs tens of cycles; it ran once per lowered
+/// vertex (NY: 315k per solve).
+#[derive(Clone, Copy)]
+struct Divider {
+    d: u32,
+    c: u64,
+}
+
+impl Divider {
+    fn new(d: u32) -> Self {
+        let d = d.max(1);
+        Divider { d, c: if d == 1 { 0 } else { u64::MAX / d as u64 + 1 } }
+    }
+
+    #[inline(always)]
+    fn div(self, n: u32) -> u32 {
+        match self.c {
+            0 => n,
+            c => ((n as u128 * c as u128) >> 64) as u32,
+        }
+    }
+}
+
+/// Whether integer sums on `g` need no check: without a cutoff, when no candidate can reach
+/// [`INF`]. Every tentative distance is the length of a simple path (a walk that revisits a
+/// vertex never lowers it: weights are non-negative and a lowering is strict), and a
+/// candidate adds an arc leaving the path's last vertex, which a simple path to it never
+/// used: so a candidate is at most the sum of all weights, and at most `n` times the largest.
+fn plain_fits(g: &Graph, cutoff: u32) -> bool {
+    let max = g.weight_range().map_or(0, |(_, hi)| hi.max(0) as u128);
+    let total = match g.weight_total() {
+        crate::graph::WeightTotal::Integer(t) => t,
+        crate::graph::WeightTotal::Real(_) => u128::MAX,
+    };
+    cutoff == NO_CUTOFF && total.min(g.num_vertices() as u128 * max) < INF as u128
+}
+
+/// The state the threads share. The counters each thread writes during a bucket (`taken`,
+/// `len`, `next`) sit on cache lines of their own, away from what every arc reads.
+struct Shared<'a> {
+    graph: View<'a>,
     target: Option<u32>,
     /// Two frontiers, alternating by bucket: the current one is read while the next one is
     /// filled. Each with its length, the next piece to take, and the next bucket (agreed by an
     /// atomic min).
     frontier: [Vec<AtomicU32>; 2],
-    len: [AtomicUsize; 2],
-    taken: [AtomicUsize; 2],
-    next: [AtomicU32; 2],
-    arcs: AtomicU64,
+    len: [Line<AtomicUsize>; 2],
+    taken: [Line<AtomicUsize>; 2],
+    next: [Line<AtomicU32>; 2],
+    arcs: Line<AtomicU64>,
     overflow: AtomicBool,
-    barrier: SpinBarrier,
+    barrier: Line<SpinBarrier>,
+}
+
+/// A value alone on its cache lines (two: adjacent-line prefetching pairs them).
+#[repr(align(128))]
+struct Line<T>(T);
+
+impl<T> std::ops::Deref for Line<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// How a thread writes a lowered distance: with a compare-and-swap when threads share the
+/// distances, with a plain store when one thread runs alone (a locked instruction costs about
+/// 20 cycles: 315k lowerings on NY).
+trait Lower {
+    const SHARED: bool;
+}
+struct Alone;
+struct Together;
+impl Lower for Alone {
+    const SHARED: bool = false;
+}
+impl Lower for Together {
+    const SHARED: bool = true;
+}
+
+/// What the loop reads and writes per arc: the graph's arrays and the distances, as slices a
+/// thread copies into registers (behind `&Shared`, whose atomics make it mutable memory to the
+/// compiler, they were reloaded at every arc).
+#[derive(Clone, Copy)]
+struct View<'a> {
+    offsets: &'a [u64],
+    targets: &'a [u32],
+    weights: &'a [u32],
+    dist: &'a [AtomicU32],
+}
+
+impl View<'_> {
+    /// Expand `u` if its distance is still in bucket `cur` or later (else an earlier bucket
+    /// expanded it), pushing the heads it lowers into `bins`; the arcs looked at.
+    #[inline(always)]
+    fn expand<S: Step, L: Lower>(self, step: S, u: u32, cur: u32, bins: &mut Bins, overflow: &AtomicBool) -> u64 {
+        // SAFETY: `u` came from a frontier or a bin, which hold heads of arcs or seeds, all
+        // below n (`Graph::from_csr` checks every head; seeds are checked by the solve); the
+        // offsets have n + 1 entries, non-decreasing up to the arcs' count (checked there too),
+        // so `s..e` lies within `targets` and `weights` (both of that length) and every head
+        // `v` read from them indexes `dist` (n cells).
+        unsafe {
+            let du = self.dist.get_unchecked(u as usize).load(Relaxed);
+            if step.before(du, cur) {
+                return 0;
+            }
+            let s = *self.offsets.get_unchecked(u as usize) as usize;
+            let e = *self.offsets.get_unchecked(u as usize + 1) as usize;
+            let heads = self.targets.get_unchecked(s..e);
+            let weights = self.weights.get_unchecked(s..e);
+            for (&v, &w) in heads.iter().zip(weights) {
+                match step.through(du, w) {
+                    Through::Candidate(c) => lower::<S, L>(step, self.dist.get_unchecked(v as usize), v, c, bins),
+                    Through::Beyond => {}
+                    Through::Overflow => overflow.store(true, Relaxed),
+                }
+            }
+            (e - s) as u64
+        }
+    }
+}
+
+/// Lower `v`'s distance (in `cell`) to `c` if that is smaller (a plain read first: most
+/// candidates stop there), and bin `v` by its new distance.
+#[inline(always)]
+fn lower<S: Step, L: Lower>(step: S, cell: &AtomicU32, v: u32, c: u32, bins: &mut Bins) {
+    let mut old = cell.load(Relaxed);
+    if !L::SHARED {
+        if c < old {
+            cell.store(c, Relaxed);
+            bins.push(step.bucket(c), v);
+        }
+        return;
+    }
+    while c < old {
+        match cell.compare_exchange_weak(old, c, Relaxed, Relaxed) {
+            Ok(_) => {
+                bins.push(step.bucket(c), v);
+                return;
+            }
+            Err(now) => old = now,
+        }
+    }
 }
 
 impl Shared<'_> {
-    fn bucket_of(&self, d: u32) -> u32 {
-        match self.metric {
-            Metric::Real => ((f32::from_bits(d) / f32::from_bits(self.delta)) as u32).min(NONE - 1),
-            _ => (d / self.delta).min(NONE - 1),
-        }
-    }
-
-    fn bucket_of_vertex(&self, v: u32) -> u32 {
-        self.bucket_of(self.dist[v as usize].load(Relaxed))
-    }
-
-    /// Expand `u` (if its distance is still in bucket `cur` or later: else an earlier bucket
-    /// expanded it), pushing the heads it lowers into `bins`; the arcs looked at.
-    #[inline(always)]
-    fn expand(&self, u: u32, cur: u32, bins: &mut Bins) -> u64 {
-        match self.metric {
-            Metric::Integer => self.expand_integer(u, cur, bins),
-            metric => self.expand_with(u, cur, bins, |du, w| match through(metric, du, w, self.cutoff) {
-                Through::Candidate(c) => Some(c),
-                Through::Beyond => None,
-                Through::Overflow => {
-                    self.overflow.store(true, Relaxed);
-                    None
-                }
-            }),
-        }
-    }
-
-    /// [`Self::expand`] on integer weights, the loop a CPU spends its time in: a bucket test
-    /// by multiplication (no division per vertex), one comparison per arc against the bound
-    /// (the cutoff, or the largest finite distance), a division only per lowered head.
-    #[inline(always)]
-    fn expand_integer(&self, u: u32, cur: u32, bins: &mut Bins) -> u64 {
-        let du = self.dist[u as usize].load(Relaxed);
-        if du == INF || (du as u64) < cur as u64 * self.delta as u64 {
-            return 0;
-        }
-        let bound = self.cutoff.min(INF - 1) as u64;
-        let (s, e) = (self.offsets[u as usize] as usize, self.offsets[u as usize + 1] as usize);
-        for (&v, &w) in self.targets[s..e].iter().zip(&self.weights[s..e]) {
-            let c = du as u64 + w as u64;
-            if c > bound {
-                // Beyond the cutoff, or (without one) reaching INF: an overflow.
-                if self.cutoff == NO_CUTOFF {
-                    self.overflow.store(true, Relaxed);
-                }
-                continue;
-            }
-            self.lower(v, c as u32, bins);
-        }
-        (e - s) as u64
-    }
-
-    /// Lower `v`'s distance to `c` if that is smaller (a plain read first: most candidates
-    /// stop there), and bin `v` by its new distance.
-    #[inline(always)]
-    fn lower(&self, v: u32, c: u32, bins: &mut Bins) {
-        let cell = &self.dist[v as usize];
-        let mut old = cell.load(Relaxed);
-        while c < old {
-            match cell.compare_exchange_weak(old, c, Relaxed, Relaxed) {
-                Ok(_) => {
-                    bins.push(self.bucket_of(c), v);
-                    return;
-                }
-                Err(now) => old = now,
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn expand_with(&self, u: u32, cur: u32, bins: &mut Bins, cand: impl Fn(u32, u32) -> Option<u32>) -> u64 {
-        let du = self.dist[u as usize].load(Relaxed);
-        if du == INF || self.bucket_of(du) < cur {
-            return 0;
-        }
-        let (s, e) = (self.offsets[u as usize] as usize, self.offsets[u as usize + 1] as usize);
-        for (&v, &w) in self.targets[s..e].iter().zip(&self.weights[s..e]) {
-            if let Some(c) = cand(du, w) {
-                self.lower(v, c, bins);
-            }
-        }
-        (e - s) as u64
-    }
-
     /// Copy `mine` (a thread's bin of the next bucket) into frontier `f` with one reservation
     /// and empty it; false (`mine` kept) when it does not fit.
     fn publish(&self, f: usize, mine: &mut Vec<u32>) -> bool {
@@ -336,27 +506,28 @@ impl Shared<'_> {
     /// Bucket `cur` as one thread sees it: what it kept from the last publication, its pieces
     /// of shared frontier `f`, then its own bin of `cur` again and again while that stays small
     /// (the bucket's later rounds without a barrier: bucket fusion); the arcs looked at.
-    fn bucket(&self, f: usize, cur: u32, bins: &mut Bins, private: &mut Vec<u32>) -> u64 {
+    fn bucket<S: Step, L: Lower>(&self, step: S, f: usize, cur: u32, bins: &mut Bins, private: &mut Vec<u32>) -> u64 {
+        let (graph, overflow) = (self.graph, &self.overflow);
         let mut arcs = 0;
         for &v in private.iter() {
-            arcs += self.expand(v, cur, bins);
+            arcs += graph.expand::<S, L>(step, v, cur, bins, overflow);
         }
         private.clear();
+        let len = self.len[f].load(Relaxed);
         loop {
             let at = self.taken[f].fetch_add(PIECE, Relaxed);
-            let len = self.len[f].load(Relaxed);
             if at >= len {
                 break;
             }
             for cell in &self.frontier[f][at..(at + PIECE).min(len)] {
-                arcs += self.expand(cell.load(Relaxed), cur, bins);
+                arcs += graph.expand::<S, L>(step, cell.load(Relaxed), cur, bins, overflow);
             }
         }
         // A large bin goes to the shared frontier instead, to be shared.
         while (1..LOCAL_BIN).contains(&bins.len_of(cur)) {
             bins.take_into(cur, private);
             for &v in private.iter() {
-                arcs += self.expand(v, cur, bins);
+                arcs += graph.expand::<S, L>(step, v, cur, bins, overflow);
             }
             private.clear();
         }
@@ -367,13 +538,14 @@ impl Shared<'_> {
     /// bucket, barrier, publish the bins of the next bucket into the other frontier, barrier.
     /// Thread 0 resets the other frontier's counters while the bucket is expanded (nobody reads
     /// them then: the last reads were before the barrier).
-    fn run(&self, me: usize) -> u32 {
+    fn run<S: Step, L: Lower>(&self, step: S, me: usize) -> u32 {
         let mut bins = Bins::new();
         let mut arcs = 0u64;
         let mut cur = 0u32;
         let mut buckets = 0usize;
         // What did not fit the shared frontier: this thread expands it itself.
         let mut private = Vec::new();
+        let bucket_of_vertex = |v: u32| step.bucket(self.graph.dist[v as usize].load(Relaxed));
         loop {
             let (f, other) = (buckets % 2, 1 - buckets % 2);
             if me == 0 {
@@ -381,21 +553,21 @@ impl Shared<'_> {
                 self.taken[other].store(0, Relaxed);
                 self.next[other].store(NONE, Relaxed);
             }
-            arcs += self.bucket(f, cur, &mut bins, &mut private);
-            self.next[f].fetch_min(bins.next(cur, |v| self.bucket_of_vertex(v)), Relaxed);
+            arcs += self.bucket::<S, L>(step, f, cur, &mut bins, &mut private);
+            self.next[f].fetch_min(bins.next(cur, bucket_of_vertex), Relaxed);
             self.barrier.wait();
             let next = self.next[f].load(Relaxed);
             let stop = next == NONE
                 || self.target.is_some_and(|t| {
-                    let d = self.dist[t as usize].load(Relaxed);
-                    d != INF && next > self.bucket_of(d)
+                    let d = self.graph.dist[t as usize].load(Relaxed);
+                    d != INF && next > step.bucket(d)
                 });
             if stop {
                 break;
             }
             cur = next;
             buckets += 1;
-            bins.advance(cur, |v| self.bucket_of_vertex(v));
+            bins.advance(cur, bucket_of_vertex);
             bins.take_into(cur, &mut private);
             if self.publish(other, &mut private) {
                 private.clear();
@@ -430,9 +602,11 @@ fn threads_for(asked: u32) -> Result<usize> {
     })
 }
 
-/// The threads this machine runs at once.
+/// The threads this machine runs at once, asked once (the answer reads the process's cgroup
+/// files: tens of microseconds, per solve before).
 fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Delta-stepping's parameters ([`super::Strategy::DeltaStepping`]).
@@ -477,6 +651,9 @@ fn solve_with_room(g: &Graph, seeds: &[u32], opts: &Options, room: usize) -> Res
     let delta = opts.delta_for(g)?.max(1);
     let n = g.num_vertices();
     let metric = g.metric();
+    let cutoff = opts.device_cutoff();
+    // Before the clock: a pass over the weights on a graph's first solve, kept by the graph.
+    let plain = metric == Metric::Integer && plain_fits(g, cutoff);
     let started = Instant::now();
     let dist = crate::mem::try_atomic_vec(n, INF)?;
     for &s in seeds {
@@ -488,48 +665,69 @@ fn solve_with_room(g: &Graph, seeds: &[u32], opts: &Options, room: usize) -> Res
     for (cell, &s) in frontier[0].iter().zip(seeds) {
         cell.store(s, Relaxed);
     }
-    // `Options::workers` threads when set (auto caps road graphs, whose small buckets stop
-    // paying for more threads at 4-8), else the pool's.
+    // `Options::workers` threads when set (auto's rule for the graph), else the pool's.
     let threads = threads_for(opts.workers)?;
+    let line = |x| Line(AtomicUsize::new(x));
     let shared = Shared {
-        offsets: g.offsets(),
-        targets: g.targets(),
-        weights,
-        metric,
-        dist,
-        delta,
-        cutoff: opts.device_cutoff(),
+        graph: View { offsets: g.offsets(), targets: g.targets(), weights, dist: &dist },
         target: opts.target,
         frontier,
-        len: [AtomicUsize::new(seeds.len()), AtomicUsize::new(0)],
-        taken: [AtomicUsize::new(0), AtomicUsize::new(0)],
-        next: [AtomicU32::new(NONE), AtomicU32::new(NONE)],
-        arcs: AtomicU64::new(0),
+        len: [line(seeds.len()), line(0)],
+        taken: [line(0), line(0)],
+        next: [Line(AtomicU32::new(NONE)), Line(AtomicU32::new(NONE))],
+        arcs: Line(AtomicU64::new(0)),
         overflow: AtomicBool::new(false),
-        barrier: SpinBarrier::new(threads),
+        barrier: Line(SpinBarrier::new(threads)),
     };
-    let buckets = run_threads(&shared, threads)?;
-    let raw = crate::mem::into_plain(shared.dist);
+    let div = Divider::new(delta);
+    let buckets = match metric {
+        Metric::Real => run_with(&shared, Real { delta: f32::from_bits(delta), cutoff }, threads),
+        _ if plain => run_with(&shared, Plain(div), threads),
+        _ => run_with(&shared, Bounded { div, bound: cutoff.min(INF - 1), cutoff: cutoff != NO_CUTOFF }, threads),
+    }?;
+    let (arcs, overflow) = (shared.arcs.0.into_inner(), shared.overflow.into_inner());
+    let raw = crate::mem::into_plain(dist);
     let stats = Stats {
         compute: started.elapsed(),
-        arcs_relaxed: shared.arcs.into_inner(),
+        arcs_relaxed: arcs,
         iterations: buckets,
         delta: Some(delta),
         host_threads: threads as u32,
         ..Stats::default()
     };
-    finish_host(g, raw, shared.overflow.into_inner(), stats)
+    finish_host(g, raw, overflow, stats)
 }
 
-/// Run `shared` on `threads` threads of their own (not rayon tasks: the barrier needs every
-/// one running at once); the buckets. They start together once all are spawned: a thread the
-/// system refuses ends the others before they reach a barrier it would never pass, and the run
-/// is an error.
-fn run_threads(shared: &Shared, threads: usize) -> Result<u32> {
+/// Run `shared` with `step` on `threads` threads: one runs alone on the caller's thread with
+/// plain stores; several share the distances ([`run_threads`]).
+fn run_with<S: Step>(shared: &Shared, step: S, threads: usize) -> Result<u32> {
+    if threads == 1 {
+        return Ok(shared.run::<S, Alone>(step, 0));
+    }
+    // The process's crew when it is free (thread 0's buckets kept from its job), else
+    // threads of the run's own.
+    let buckets = AtomicU32::new(0);
+    let job = |me: usize| {
+        let b = shared.run::<S, Together>(step, me);
+        if me == 0 {
+            buckets.store(b, Relaxed);
+        }
+    };
+    match super::crew::run(threads, &job) {
+        Some(done) => done.map(|()| buckets.into_inner()),
+        None => run_threads(threads, |me| shared.run::<S, Together>(step, me)),
+    }
+}
+
+/// Run `run(me)` for every `me` below `threads`, each on a thread of its own (not rayon tasks:
+/// the barrier needs every one running at once); thread 0's result (the buckets). They start
+/// together once all are spawned: a thread the system refuses ends the others before they
+/// reach a barrier it would never pass, and the run is an error.
+fn run_threads(threads: usize, run: impl Fn(usize) -> u32 + Sync) -> Result<u32> {
     // 0: wait, 1: run, 2: every thread was not started, return.
     let gate = std::sync::atomic::AtomicU8::new(0);
     std::thread::scope(|s| {
-        let gate = &gate;
+        let (gate, run) = (&gate, &run);
         let mut others = Vec::with_capacity(threads.saturating_sub(1));
         let mut failed = None;
         for me in 1..threads {
@@ -538,7 +736,7 @@ fn run_threads(shared: &Shared, threads: usize) -> Result<u32> {
                     std::thread::yield_now();
                 }
                 if gate.load(Acquire) == 1 {
-                    shared.run(me)
+                    run(me)
                 } else {
                     0
                 }
@@ -552,7 +750,7 @@ fn run_threads(shared: &Shared, threads: usize) -> Result<u32> {
             }
         }
         gate.store(if failed.is_some() { 2 } else { 1 }, Release);
-        let mine = if failed.is_none() { shared.run(0) } else { 0 };
+        let mine = if failed.is_none() { run(0) } else { 0 };
         for h in others {
             if let Err(panic) = h.join() {
                 std::panic::resume_unwind(panic);
@@ -584,6 +782,56 @@ mod tests {
                 let o = Options { delta: delta.map(crate::strategy::Width::from), ..Options::default() };
                 let got = solve_with_room(&g, &[0], &o, room).unwrap();
                 assert_eq!(got.dist, want, "{spec}, room {room}, delta {delta:?}");
+            }
+        }
+    }
+
+    /// The multiplication gives the quotient for every divisor kind (one, powers of two,
+    /// odd, the largest) at the ends of the 32-bit range and at the multiples around them.
+    #[test]
+    fn divider_matches_division() {
+        let mut rng = crate::rng::Rng::new(7);
+        let mut divisors = vec![1, 2, 3, 7, 641, 3726, 14907, 1 << 31, (1 << 31) + 1, u32::MAX - 1, u32::MAX];
+        divisors.extend((0..200).map(|_| rng.next_u64() as u32 | 1));
+        for d in divisors {
+            let div = Divider::new(d);
+            let near = |k: u32| [k.saturating_sub(1), k, k.saturating_add(1)];
+            let mut ns: Vec<u32> = [0, 1, u32::MAX - 1, u32::MAX].into();
+            for q in [1u32, 2, 1000, u32::MAX / d] {
+                ns.extend(near(q.saturating_mul(d)));
+            }
+            ns.extend((0..200).map(|_| rng.next_u64() as u32));
+            for n in ns {
+                assert_eq!(div.div(n), n / d, "{n} / {d}");
+            }
+        }
+    }
+
+    /// The three loops (a plain sum, a bounded sum, real weights), on one thread and on
+    /// several: weights so large that only the bounded loop may run, with and without a
+    /// cutoff, agree with Dijkstra.
+    #[test]
+    fn every_step_and_thread_count_matches_dijkstra() {
+        let road = generate(&GenSpec::parse("road:3000").unwrap(), 5, WeightSpec::AsGiven).unwrap();
+        let arcs: Vec<(u32, u32, i64)> = (0..road.num_vertices() as u32)
+            .flat_map(|u| {
+                let (s, e) = (road.offsets()[u as usize] as usize, road.offsets()[u as usize + 1] as usize);
+                (s..e).map(move |i| (u, i))
+            })
+            .map(|(u, i)| (u, road.targets()[i], 2_000_000 + road.weights().get(i)))
+            .collect();
+        let heavy = Graph::from_arcs(road.num_vertices() as u32, &arcs).unwrap();
+        assert!(!plain_fits(&heavy, NO_CUTOFF) && plain_fits(&road, NO_CUTOFF));
+        for g in [&road, &heavy] {
+            let want = crate::reference::dijkstra(g, 0).unwrap();
+            for workers in [1, 2, 3] {
+                for cutoff in [None, Some(want[want.len() / 2] as u64)] {
+                    let o = Options { workers, cutoff, ..Options::default() };
+                    let got = delta_stepping(g, 0, &o).unwrap();
+                    let clip =
+                        |d: &crate::Dist| if cutoff.is_some_and(|c| *d as u64 > c) { crate::UNREACHED } else { *d };
+                    assert_eq!(got.dist, want.iter().map(clip).collect::<Vec<_>>(), "{workers} threads, {cutoff:?}");
+                }
             }
         }
     }

@@ -21,6 +21,7 @@ pub mod auto;
 pub mod bucketing;
 pub mod certify;
 pub mod crauser;
+mod crew;
 pub mod delta_stepping;
 pub mod many;
 pub mod near_far;
