@@ -591,11 +591,17 @@ fn argument_and_garbage_messages_read_well() {
     assert!(err.contains("LO (5) > HI (1)"), "{err}");
     // Binary garbage given as a text format: escaped in the message, never echoed raw.
     let g = tmp("garbage.el");
-    std::fs::write(&g, b"0 1\n\x1b[2J\xff\x00 2\n").unwrap();
+    std::fs::write(&g, b"0 1\n\x1b[2J\xff\x01 2\n").unwrap();
     let o = sssp(&["info", s(&g)]);
     assert_eq!(o.status.code(), Some(4));
     let err = String::from_utf8(o.stderr.clone()).expect("the message is valid UTF-8");
-    assert!(err.contains(&format!("{}:2:", s(&g))) && err.contains("\\x1b[2J\\xff\\x00"), "{err}");
+    assert!(err.contains(&format!("{}:2:", s(&g))) && err.contains("\\x1b[2J\\xff\\x01"), "{err}");
+    assert!(!err.bytes().any(|c| c == 0x1b || c == 1), "{err:?}");
+    // A NUL byte is no graph text at all: named with its line, whatever surrounds it.
+    std::fs::write(&g, b"0 1\n\x1b[2J\xff\x00 2\n").unwrap();
+    let o = sssp(&["info", s(&g)]);
+    let err = String::from_utf8(o.stderr.clone()).expect("the message is valid UTF-8");
+    assert!(o.status.code() == Some(4) && err.contains(&format!("{}:2: a NUL byte", s(&g))), "{err}");
     assert!(!err.bytes().any(|c| c == 0x1b || c == 0), "{err:?}");
     // The help says what --mtx-real scale:K does: it rounds.
     let help = text(&sssp(&["run", "--help"])).0;
