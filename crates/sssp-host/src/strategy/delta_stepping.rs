@@ -26,10 +26,10 @@
 //!
 //! Measured choices (docs/performance.md, "The CPU backend against GAP"; callgrind on NY from
 //! source 22835, one thread, delta 3726, 870,679 arcs, the solve's instructions): the loop is
-//! monomorphised per kind of sum ([`Step`]: a plain 32-bit add where no candidate can reach
-//! [`INF`], a bounded one for a cutoff or huge weights, `f32`) and per sharing ([`Lower`]: one
+//! monomorphised per kind of sum (`Step`: a plain 32-bit add where no candidate can reach
+//! [`INF`], a bounded one for a cutoff or huge weights, `f32`) and per sharing (`Lower`: one
 //! thread stores, several compare-and-swap); a bucket is a multiplication, not a division
-//! ([`Divider`]); the graph's slices are copied into the thread's registers ([`View`]) and
+//! (`Divider`); the graph's slices are copied into the thread's registers (`View`) and
 //! indexed without bounds checks (the graph's invariants); the counters threads write sit on
 //! cache lines of their own. 50.4 M instructions before, 28.7 M after; GAP's loop 28.2 M. A
 //! thread's bins are a power-of-two ring whose emptied bins keep their capacity (a taken bin
