@@ -34,6 +34,7 @@ use sssp_kernels::{dist_of, Counters, Csr, InitArgs, Queue, INF};
 use super::table::{check_ids, check_size, distinct, expand, DistTable};
 use super::{Router, NONE};
 use crate::device::{Buffer, Device, GpuOnly};
+use crate::strategy::phast::SweepBuffers;
 use crate::error::{Error, Result};
 use crate::graph::Metric;
 use crate::mem::try_vec;
@@ -132,13 +133,7 @@ impl Restricted {
 /// The restricted sweep graph laid out for `k` lanes (see the module doc), on a device.
 struct Lanes {
     k: u32,
-    order: Buffer,
-    level_starts: Buffer,
-    offsets: Buffer,
-    tails: Buffer,
-    weights: Buffer,
-    core: Buffer,
-    table: Buffer,
+    graph: SweepBuffers,
     /// Host copy of the level starts (positions of the laid-out graph).
     starts: Vec<u32>,
     dist: Buffer,
@@ -177,24 +172,12 @@ impl Lanes {
             }
         }
         let core: Vec<u32> = r.core.iter().map(|&c| c * k).collect();
-        let copy = |x: &[u32], arcs: bool| -> Result<Buffer> {
-            let b = if arcs { dev.alloc_arcs_of::<u32>(x.len())? } else { dev.alloc_of::<u32>(x.len())? };
-            dev.upload_of(&b, 0, x)?;
-            Ok(b)
-        };
-        let off = dev.alloc_of::<u64>(offsets.len())?;
-        dev.upload_of(&off, 0, &offsets)?;
+        let graph = SweepBuffers::from_parts(dev, [&order, &starts], &offsets, [&tails, &weights], [&core, table])?;
         let cells = r.len as usize * ku;
         let counter_words = std::mem::size_of::<Counters>().div_ceil(8);
         Ok(Lanes {
             k,
-            order: copy(&order, false)?,
-            level_starts: copy(&starts, false)?,
-            offsets: off,
-            tails: copy(&tails, true)?,
-            weights: copy(&weights, true)?,
-            core: copy(&core, false)?,
-            table: copy(table, false)?,
+            graph,
             starts,
             dist: dev.alloc_of::<u64>(cells)?,
             counters: dev.alloc_of::<u64>(counter_words)?,
@@ -205,22 +188,22 @@ impl Lanes {
     fn args(&self, r: &Restricted) -> SweepArgs {
         SweepArgs {
             down: Csr {
-                offsets: self.offsets.ptr(),
-                targets: self.tails.ptr(),
-                weights: self.weights.ptr(),
+                offsets: self.graph.offsets.ptr(),
+                targets: self.graph.tails.ptr(),
+                weights: self.graph.weights.ptr(),
                 n: r.order.len() as u32 * self.k,
                 lane_bits: 0,
                 metric: Metric::Integer.code(),
                 head_mask: u32::MAX,
                 _pad: 0,
             },
-            order: self.order.ptr(),
-            level_starts: self.level_starts.ptr(),
+            order: self.graph.order.ptr(),
+            level_starts: self.graph.level_starts.ptr(),
             dist: self.dist.ptr(),
             seeds: std::ptr::null(),
             counters: self.counters.ptr(),
-            core: self.core.ptr(),
-            table: self.table.ptr(),
+            core: self.graph.core.ptr(),
+            table: self.graph.table.ptr(),
             seed_count: 0,
             first: 0,
             last: self.starts.len().saturating_sub(1) as u32,

@@ -232,32 +232,45 @@ pub(crate) struct DeviceSweep {
     seeds: Option<Buffer>,
 }
 
-/// A sweep graph's arrays on the device (one padding entry each when empty).
-struct SweepBuffers {
-    order: Buffer,
-    level_starts: Buffer,
-    offsets: Buffer,
-    tails: Buffer,
-    weights: Buffer,
-    core: Buffer,
-    table: Buffer,
+/// A sweep graph's arrays on the device (one padding entry each when empty): PHAST's, and
+/// RPHAST's restricted graph laid out in lanes (`route::rphast`).
+pub(crate) struct SweepBuffers {
+    pub(crate) order: Buffer,
+    pub(crate) level_starts: Buffer,
+    pub(crate) offsets: Buffer,
+    pub(crate) tails: Buffer,
+    pub(crate) weights: Buffer,
+    pub(crate) core: Buffer,
+    pub(crate) table: Buffer,
 }
 
 impl SweepBuffers {
     fn upload(dev: &dyn Device, h: &SweepGraph<'_>) -> Result<Self> {
+        Self::from_parts(dev, [h.order, h.level_starts], h.offsets, [h.tails, h.weights], [h.core, h.table])
+    }
+
+    /// Copies of the arrays on `dev`: `[order, level_starts]`, the offsets, `[tails, weights]`
+    /// (in the arcs' memory) and `[core, table]`.
+    pub(crate) fn from_parts(
+        dev: &dyn Device,
+        levels: [&[u32]; 2],
+        offsets: &[u64],
+        arcs: [&[u32]; 2],
+        core: [&[u32]; 2],
+    ) -> Result<Self> {
         fn copy<T: crate::device::Plain>(dev: &dyn Device, x: &[T], arcs: bool) -> Result<Buffer> {
             let b = if arcs { dev.alloc_arcs_of::<T>(x.len())? } else { dev.alloc_of::<T>(x.len())? };
             dev.upload_of(&b, 0, x)?;
             Ok(b)
         }
         Ok(SweepBuffers {
-            order: copy(dev, h.order, false)?,
-            level_starts: copy(dev, h.level_starts, false)?,
-            offsets: copy(dev, h.offsets, false)?,
-            tails: copy(dev, h.tails, true)?,
-            weights: copy(dev, h.weights, true)?,
-            core: copy(dev, h.core, false)?,
-            table: copy(dev, h.table, false)?,
+            order: copy(dev, levels[0], false)?,
+            level_starts: copy(dev, levels[1], false)?,
+            offsets: copy(dev, offsets, false)?,
+            tails: copy(dev, arcs[0], true)?,
+            weights: copy(dev, arcs[1], true)?,
+            core: copy(dev, core[0], false)?,
+            table: copy(dev, core[1], false)?,
         })
     }
 }
