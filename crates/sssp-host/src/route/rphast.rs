@@ -225,15 +225,7 @@ struct Seeds {
 }
 
 fn upward(r: &Router, sel: &Restricted, sources: &[u32], k: u32) -> Result<Seeds> {
-    let searched: Vec<(Vec<(u64, u32)>, bool)> = sources
-        .par_iter()
-        .map(|&s| {
-            r.with_search(|q| {
-                r.search_all(&mut q.fwd, s, true);
-                (q.fwd.settled.clone(), q.fwd.overflow)
-            })
-        })
-        .collect::<Result<_>>()?;
+    let searched = r.search_spaces(sources, true)?;
     let mut out = Seeds { items: Vec::new(), seeds: 0, entry_starts: Vec::new(), overflow: false };
     let tabled = r.tabled();
     for (j, (settled, overflow)) in searched.iter().enumerate() {

@@ -186,6 +186,21 @@ impl Router {
         while self.settle(side, forward).is_some() {}
     }
 
+    /// The search spaces of `vertices` (forward or backward), in parallel: each one's settled
+    /// vertices with their distances, and whether it met an arc too heavy to relax.
+    pub(super) fn search_spaces(&self, vertices: &[u32], forward: bool) -> Result<Vec<(Vec<(u64, u32)>, bool)>> {
+        vertices
+            .par_iter()
+            .map(|&v| {
+                self.with_search(|q| {
+                    let side = if forward { &mut q.fwd } else { &mut q.bwd };
+                    self.search_all(side, v, forward);
+                    (side.settled.clone(), side.overflow)
+                })
+            })
+            .collect()
+    }
+
     /// The distance table from `sources` to `targets` by the bucket algorithm (see the module
     /// doc), on all of rayon's threads. Errors: [`Error::VertexOutOfRange`],
     /// [`Error::OutOfHostMemory`] (the table's size, before it is allocated),
@@ -196,15 +211,7 @@ impl Router {
         check_size(sources.len(), targets.len())?;
         let (us, rows) = distinct(sources);
         let (ut, cols) = distinct(targets);
-        let spaces: Vec<(Vec<(u64, u32)>, bool)> = ut
-            .par_iter()
-            .map(|&t| {
-                self.with_search(|q| {
-                    self.search_all(&mut q.bwd, t, false);
-                    (q.bwd.settled.clone(), q.bwd.overflow)
-                })
-            })
-            .collect::<Result<_>>()?;
+        let spaces = self.search_spaces(&ut, false)?;
         let buckets = Buckets::of(self, &spaces)?;
         drop(spaces);
         let mut small = DistTable::new(us.len(), ut.len())?;
