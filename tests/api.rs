@@ -382,7 +382,8 @@ fn bucket_widths_are_numbers_of_the_weight_type() {
         assert_eq!(paths.raw_distances(), &dijkstra(real.raw(), 0).unwrap()[..], "{delta:?}");
         assert_eq!(paths.stats().delta, Some(bits), "{delta:?}");
     }
-    let paths = Solver::new(&ints, dev()).unwrap().with_strategy(near_far(Width::from(4.0f32))).shortest_paths(0).unwrap();
+    let paths =
+        Solver::new(&ints, dev()).unwrap().with_strategy(near_far(Width::from(4.0f32))).shortest_paths(0).unwrap();
     assert_eq!((paths.raw_distances(), paths.stats().delta), (&dijkstra(ints.raw(), 0).unwrap()[..], Some(4)));
     let half = Solver::new(&ints, dev()).unwrap().with_strategy(near_far(Width::from(2.5f32))).shortest_paths(0);
     assert!(matches!(half, Err(Error::InvalidArgument(ref m)) if m.contains("whole number")), "{half:?}");

@@ -77,7 +77,12 @@ fn unit_weights_and_small_and_large_deltas() {
     check(&g, &[0, 17], &DistOptions::default(), "kron unit");
     let g = generate(&GenSpec::parse("road:2000").unwrap(), 4, WeightSpec::AsGiven).unwrap();
     for delta in [1, 7, u32::MAX - 1] {
-        check(&g, &[3], &DistOptions { delta: Some(delta.into()), ..DistOptions::default() }, &format!("road delta {delta}"));
+        check(
+            &g,
+            &[3],
+            &DistOptions { delta: Some(delta.into()), ..DistOptions::default() },
+            &format!("road delta {delta}"),
+        );
     }
 }
 

@@ -539,7 +539,8 @@ fn path(a: PathArgs) -> Result<()> {
     a.order.check(&a.solve.hierarchy)?;
     if a.solve.hierarchy.hierarchy.is_some() && a.solve.cutoff.is_some() {
         return Err(Error::InvalidArgument(
-            "--cutoff bounds a solve; with --hierarchy the path comes from the hierarchy's search, which takes none".into(),
+            "--cutoff bounds a solve; with --hierarchy the path comes from the hierarchy's search, which takes none"
+                .into(),
         ));
     }
     if a.pairs_file.is_some() && a.solve.hierarchy.hierarchy.is_none() {

@@ -198,7 +198,9 @@ fn trailing_garbage_and_devices_are_refused_by_name() {
     // file was read, the stream refused: a stream must read as the file does).
     let p = tmp("nul-comment.txt");
     std::fs::write(&p, b"# SNAP\n# \0 comment\n0\t1\n1\t2\n").unwrap();
-    for (args, stdin) in [(&["info", s(&p), "--format", "snap"][..], None), (&["info", "-", "--format", "snap"], Some(p.as_path()))] {
+    for (args, stdin) in
+        [(&["info", s(&p), "--format", "snap"][..], None), (&["info", "-", "--format", "snap"], Some(p.as_path()))]
+    {
         let (_, code, stderr) = peak_rss(args, stdin);
         assert!(code == Some(4) && stderr.contains(":2: a NUL byte"), "{args:?}: {stderr}");
     }

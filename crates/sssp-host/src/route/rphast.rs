@@ -34,10 +34,10 @@ use sssp_kernels::{dist_of, Counters, Csr, InitArgs, Queue, INF};
 use super::table::{check_ids, check_size, distinct, expand, DistTable};
 use super::{Router, NONE};
 use crate::device::{Buffer, Device, GpuOnly};
-use crate::strategy::phast::SweepBuffers;
 use crate::error::{Error, Result};
 use crate::graph::Metric;
 use crate::mem::try_vec;
+use crate::strategy::phast::SweepBuffers;
 use crate::{Dist, UNREACHED};
 
 /// Lanes (sources per sweep) when the caller gives none: enough to fill a GPU with a road
@@ -175,13 +175,7 @@ impl Lanes {
         let graph = SweepBuffers::from_parts(dev, [&order, &starts], &offsets, [&tails, &weights], [&core, table])?;
         let cells = r.len as usize * ku;
         let counter_words = std::mem::size_of::<Counters>().div_ceil(8);
-        Ok(Lanes {
-            k,
-            graph,
-            starts,
-            dist: dev.alloc_of::<u64>(cells)?,
-            counters: dev.alloc_of::<u64>(counter_words)?,
-        })
+        Ok(Lanes { k, graph, starts, dist: dev.alloc_of::<u64>(cells)?, counters: dev.alloc_of::<u64>(counter_words)? })
     }
 
     /// The sweep's arguments over these buffers, all levels, no seeds.

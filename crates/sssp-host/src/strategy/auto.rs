@@ -341,7 +341,10 @@ mod tests {
             (Algo::Workfront, Balance::Partition)
         );
         assert_eq!(choose(&kron, false, &o).algo, Algo::DeltaStepping);
-        assert_eq!(choose(&kron, false, &o).opts.delta.map(int), Some((heuristic_delta(&kron) / CPU_DELTA_DIVISOR).max(1)));
+        assert_eq!(
+            choose(&kron, false, &o).opts.delta.map(int),
+            Some((heuristic_delta(&kron) / CPU_DELTA_DIVISOR).max(1))
+        );
         // Sparse non-road graphs (mean out-degree below 8) take wider buckets than dense ones.
         let sparse = graph("uniform:40000:4");
         assert_eq!(
@@ -350,7 +353,10 @@ mod tests {
         );
         let gpu_road = choose(&road, true, &o);
         let mesh = choose(&graph("grid3d:12x12x12"), true, &o);
-        assert_eq!((mesh.algo, mesh.opts.delta.map(int)), (Algo::NearFar, Some(heuristic_delta(&graph("grid3d:12x12x12")))));
+        assert_eq!(
+            (mesh.algo, mesh.opts.delta.map(int)),
+            (Algo::NearFar, Some(heuristic_delta(&graph("grid3d:12x12x12"))))
+        );
         assert_eq!(mesh.opts.balance, Balance::Partition);
         // Uniform random graphs (even degrees, mean 8) go with the 3D meshes.
         let uniform = graph("uniform:4096:8");
@@ -393,7 +399,10 @@ mod tests {
         assert_eq!((wide.opts.workers, wide.opts.delta.map(int)), (o.workers, Some(scaled_delta(&huge, 2.0))));
         assert!(wide.why.contains("16 threads") && wide.why.contains("= 2 x heuristic"), "{}", wide.why);
         let alone = in_pool(8, &road);
-        assert_eq!((alone.opts.workers, alone.opts.delta.map(int)), (1, Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR)));
+        assert_eq!(
+            (alone.opts.workers, alone.opts.delta.map(int)),
+            (1, Some(heuristic_delta(&road) / CPU_ROAD_DELTA_DIVISOR))
+        );
         // Lanes need a frontier strategy: a batch on the CPU does not run the host's algorithm.
         assert_eq!(choose_lanes(&road, false, &o, 1).algo, Algo::DeltaStepping);
         assert_eq!(choose_lanes(&road, false, &o, 4).algo, Algo::NearFar);
